@@ -1,0 +1,118 @@
+import type { SourceRange } from './source';
+
+/** Where an attribute's effective value came from; explains hover text and lint ranges. */
+export type AttributeOrigin =
+  | 'explicit' // written on the node/edge/graph statement itself
+  | 'default' // inherited from a `node [...]` / `edge [...]` block in scope
+  | 'stylesheet' // applied by the model_stylesheet transform
+  | 'transform'; // written by another transform (variable expansion, schema resolution)
+
+export interface Attribute {
+  readonly key: string;
+  /** The value with quotes removed and DOT escapes (\" \n \t \\) resolved. */
+  readonly value: string;
+  readonly quoted: boolean;
+  readonly origin: AttributeOrigin;
+  /** The `key=value` text this value came from (for defaults and stylesheet rules, the rule's text). */
+  readonly range?: SourceRange;
+  readonly keyRange?: SourceRange;
+  readonly valueRange?: SourceRange;
+}
+
+export type Attributes = ReadonlyMap<string, Attribute>;
+
+export interface GraphNode {
+  readonly id: string;
+  readonly attributes: Attributes;
+  /** The id token of the first statement that declared or referenced the node. */
+  readonly idRange: SourceRange;
+  /** Every node statement that declares this node (not edge references). */
+  readonly declarations: readonly SourceRange[];
+  /** Every place the id occurs: node statements and edge endpoints. */
+  readonly references: readonly SourceRange[];
+  /** Classes derived from enclosing subgraph labels (canonical 2.10), outermost first. */
+  readonly derivedClasses: readonly string[];
+  /** Ids of the enclosing subgraphs, outermost first. */
+  readonly subgraphs: readonly string[];
+}
+
+export interface GraphEdge {
+  /** Position in declaration order; stable identity for an edge between the same two nodes. */
+  readonly index: number;
+  readonly from: string;
+  readonly to: string;
+  readonly attributes: Attributes;
+  /** The whole edge statement (shared by every edge a chain expands to). */
+  readonly range: SourceRange;
+  readonly fromRange: SourceRange;
+  readonly toRange: SourceRange;
+}
+
+export interface Subgraph {
+  readonly id: string;
+  readonly label?: string;
+  readonly range: SourceRange;
+  readonly nodeIds: readonly string[];
+}
+
+export interface Graph {
+  readonly name: string;
+  readonly attributes: Attributes;
+  readonly nodes: ReadonlyMap<string, GraphNode>;
+  readonly edges: readonly GraphEdge[];
+  readonly subgraphs: readonly Subgraph[];
+  /** The whole `digraph { ... }` statement. */
+  readonly range: SourceRange;
+  readonly nameRange?: SourceRange;
+  /** Absolute path of the .dot file, when the graph came from one. */
+  readonly sourcePath?: string;
+}
+
+export function attributeValue(attributes: Attributes, key: string): string | undefined {
+  return attributes.get(key)?.value;
+}
+
+export function outgoingEdges(graph: Graph, nodeId: string): GraphEdge[] {
+  return graph.edges.filter((edge) => edge.from === nodeId);
+}
+
+export function incomingEdges(graph: Graph, nodeId: string): GraphEdge[] {
+  return graph.edges.filter((edge) => edge.to === nodeId);
+}
+
+/** Adjacency built once for graph algorithms that would otherwise rescan the edge list per node. */
+export interface Adjacency {
+  readonly outgoing: ReadonlyMap<string, readonly GraphEdge[]>;
+  readonly incoming: ReadonlyMap<string, readonly GraphEdge[]>;
+}
+
+export function buildAdjacency(graph: Graph): Adjacency {
+  const outgoing = new Map<string, GraphEdge[]>();
+  const incoming = new Map<string, GraphEdge[]>();
+  for (const id of graph.nodes.keys()) {
+    outgoing.set(id, []);
+    incoming.set(id, []);
+  }
+  for (const edge of graph.edges) {
+    (outgoing.get(edge.from) ?? outgoing.set(edge.from, []).get(edge.from))?.push(edge);
+    (incoming.get(edge.to) ?? incoming.set(edge.to, []).get(edge.to))?.push(edge);
+  }
+  return { outgoing, incoming };
+}
+
+/** Returns a copy of the graph with some nodes' attributes replaced. */
+export function withNodeAttributes(graph: Graph, updates: ReadonlyMap<string, Attributes>): Graph {
+  if (updates.size === 0) return graph;
+  const nodes = new Map<string, GraphNode>();
+  for (const [id, node] of graph.nodes) {
+    const attributes = updates.get(id);
+    nodes.set(id, attributes ? { ...node, attributes } : node);
+  }
+  return { ...graph, nodes };
+}
+
+export function setAttribute(attributes: Attributes, attribute: Attribute): Attributes {
+  const next = new Map(attributes);
+  next.set(attribute.key, attribute);
+  return next;
+}

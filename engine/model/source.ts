@@ -1,0 +1,66 @@
+/** A position in a source text: zero-based line and UTF-16 column (the LSP convention) and the offset. */
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+  readonly offset: number;
+}
+
+export interface SourceRange {
+  readonly start: Position;
+  readonly end: Position;
+}
+
+/** Maps offsets of one text to positions. Built once per text; lookups are a binary search. */
+export class LineIndex {
+  private readonly lineStarts: number[] = [0];
+
+  constructor(readonly text: string) {
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === 10) this.lineStarts.push(i + 1);
+      else if (ch === 13 && text.charCodeAt(i + 1) !== 10) this.lineStarts.push(i + 1);
+    }
+  }
+
+  get lineCount(): number {
+    return this.lineStarts.length;
+  }
+
+  positionAt(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((this.lineStarts[mid] ?? 0) <= clamped) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low, character: clamped - (this.lineStarts[low] ?? 0), offset: clamped };
+  }
+
+  offsetAt(line: number, character: number): number {
+    if (line < 0) return 0;
+    if (line >= this.lineStarts.length) return this.text.length;
+    const start = this.lineStarts[line] ?? 0;
+    const next = this.lineStarts[line + 1] ?? this.text.length + 1;
+    return Math.min(start + Math.max(0, character), next - 1, this.text.length);
+  }
+
+  range(startOffset: number, endOffset: number): SourceRange {
+    return { start: this.positionAt(startOffset), end: this.positionAt(endOffset) };
+  }
+}
+
+/** A range inside a string literal, shifted to the document: `inner` is relative to the literal's content. */
+export function subRange(index: LineIndex, valueRange: SourceRange, quoted: boolean, innerStart: number, innerEnd: number): SourceRange {
+  const base = valueRange.start.offset + (quoted ? 1 : 0);
+  return index.range(base + innerStart, base + innerEnd);
+}
+
+export function containsOffset(range: SourceRange, offset: number): boolean {
+  return range.start.offset <= offset && offset <= range.end.offset;
+}
+
+export function formatPosition(position: Position): string {
+  return `${position.line + 1}:${position.character + 1}`;
+}

@@ -1,0 +1,35 @@
+import type { Attribute, Attributes, Graph } from '../model/graph';
+import { withNodeAttributes } from '../model/graph';
+import { parseStylesheet, resolveStyle } from './stylesheet';
+import type { Transform } from './transform';
+
+/** Node classes: the `class` attribute's comma-separated names plus classes derived from subgraph labels. */
+export function nodeClasses(node: { attributes: Attributes; derivedClasses: readonly string[] }): string[] {
+  const declared = (node.attributes.get('class')?.value ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  return [...new Set([...declared, ...node.derivedClasses])];
+}
+
+/** Canonical §8.5: the stylesheet fills in model properties a node does not set itself. */
+export const stylesheetTransform: Transform = {
+  name: 'model_stylesheet',
+  apply(graph: Graph) {
+    const source = graph.attributes.get('model_stylesheet');
+    if (!source?.value.trim()) return { graph, diagnostics: [] };
+    const stylesheet = parseStylesheet(source.value);
+    const updates = new Map<string, Attributes>();
+    for (const node of graph.nodes.values()) {
+      const winners = resolveStyle(stylesheet, { id: node.id, shape: node.attributes.get('shape')?.value ?? 'box', classes: nodeClasses(node) });
+      let attributes: Map<string, Attribute> | undefined;
+      for (const [property, { declaration }] of winners) {
+        if (node.attributes.has(property)) continue;
+        attributes ??= new Map(node.attributes);
+        attributes.set(property, { key: property, value: declaration.value, quoted: true, origin: 'stylesheet', ...(source.valueRange ? { range: source.valueRange } : {}) });
+      }
+      if (attributes) updates.set(node.id, attributes);
+    }
+    return { graph: withNodeAttributes(graph, updates), diagnostics: [] };
+  },
+};

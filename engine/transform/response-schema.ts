@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Diagnostic } from '../model/diagnostics';
+import type { Attributes, Graph } from '../model/graph';
+import { setAttribute, withNodeAttributes } from '../model/graph';
+import type { Transform } from './transform';
+
+/**
+ * Ledger response_schema: an inline JSON object, or a path to one resolved beside the .dot file.
+ * The attribute's value becomes the schema's JSON text; a value that resolves to neither fails loud.
+ */
+export const responseSchemaTransform: Transform = {
+  name: 'response_schema',
+  apply(graph: Graph, context) {
+    const updates = new Map<string, Attributes>();
+    const diagnostics: Diagnostic[] = [];
+    const baseDir = graph.sourcePath ? path.dirname(graph.sourcePath) : process.cwd();
+    for (const node of graph.nodes.values()) {
+      const attribute = node.attributes.get('response_schema');
+      if (!attribute) continue;
+      const raw = attribute.value.trim();
+      const fromFile = !raw.startsWith('{');
+      const file = fromFile ? path.resolve(baseDir, raw) : undefined;
+      const text = file ? context.readFile(file) : raw;
+      const problem = text === undefined ? `cannot read ${file}` : schemaProblem(text);
+      if (problem) {
+        diagnostics.push({
+          rule: 'response_schema',
+          severity: 'error',
+          message: `Node \`${node.id}\`: response_schema ${fromFile ? `"${raw}"` : ''} is not a JSON Schema object: ${problem}.`.replace('  ', ' '),
+          nodeId: node.id,
+          ...(attribute.valueRange ? { range: attribute.valueRange } : {}),
+        });
+        continue;
+      }
+      if (fromFile) updates.set(node.id, setAttribute(node.attributes, { ...attribute, value: text as string, origin: 'transform' }));
+    }
+    return { graph: withNodeAttributes(graph, updates), diagnostics };
+  },
+};
+
+function schemaProblem(text: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'the JSON is not an object';
+  } catch (error) {
+    return `invalid JSON (${(error as Error).message})`;
+  }
+}

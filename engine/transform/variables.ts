@@ -1,0 +1,40 @@
+/**
+ * `$name` and `${name}` expansion (canonical §4.5 `$goal`; ledger `$param`, `${key}`).
+ * Simple replacement, not a template language. A name with no value is left exactly as
+ * written, so shell variables in tool commands keep working.
+ */
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_.]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+
+export interface VariableReference {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+  readonly braced: boolean;
+}
+
+export function findVariables(text: string): VariableReference[] {
+  return [...text.matchAll(VARIABLE)].map((match) => ({
+    name: (match[1] ?? match[2]) as string,
+    start: match.index ?? 0,
+    end: (match.index ?? 0) + match[0].length,
+    braced: match[1] !== undefined,
+  }));
+}
+
+/**
+ * Replaces each variable `resolve` knows. `encode` turns a value into text for the target:
+ * identity for prompts, shell quoting for commands.
+ */
+export function expandVariables(text: string, resolve: (name: string) => string | undefined, encode: (value: string) => string = (v) => v): string {
+  if (!text.includes('$')) return text;
+  return text.replace(VARIABLE, (whole, braced: string | undefined, bare: string | undefined) => {
+    const value = resolve((braced ?? bare) as string);
+    return value === undefined ? whole : encode(value);
+  });
+}
+
+/** POSIX single-quoting: the value reaches the command as one literal word, whatever it holds. */
+export function shellQuote(value: string): string {
+  if (value !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(value)) return value;
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}

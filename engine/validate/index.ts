@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import type { Diagnostic } from '../model/diagnostics';
+import { sortDiagnostics } from '../model/diagnostics';
+import type { Graph } from '../model/graph';
+import { buildAdjacency } from '../model/graph';
+import { handlerTypes } from '../model/handler-types';
+import type { LineIndex } from '../model/source';
+import type { LintRule, RuleContext } from './rule';
+import { builtinRules } from './rules';
+
+export interface ValidateOptions {
+  readonly extraRules?: readonly LintRule[];
+  readonly customHandlerTypes?: readonly string[];
+  readonly fileExists?: (absolutePath: string) => boolean;
+}
+
+function run(graph: Graph, lineIndex: LineIndex, tiers: ReadonlySet<LintRule['tier']>, options: ValidateOptions): Diagnostic[] {
+  const context: RuleContext = {
+    graph,
+    adjacency: buildAdjacency(graph),
+    lineIndex,
+    knownHandlerTypes: new Set([...handlerTypes, ...(options.customHandlerTypes ?? [])]),
+    fileExists: options.fileExists ?? ((file) => fs.existsSync(file)),
+  };
+  const diagnostics: Diagnostic[] = [];
+  for (const rule of [...builtinRules, ...(options.extraRules ?? [])]) {
+    if (tiers.has(rule.tier)) diagnostics.push(...rule.check(context));
+  }
+  return sortDiagnostics(diagnostics);
+}
+
+/** Admission rules (canonical §7.3): a graph with any error diagnostic must not run. */
+export function validate(graph: Graph, lineIndex: LineIndex, options: ValidateOptions = {}): Diagnostic[] {
+  return run(graph, lineIndex, new Set(['validate']), options);
+}
+
+/** validate() plus the advisory rules (TOPO-*, CMD-*, style). Never consulted at run time. */
+export function lint(graph: Graph, lineIndex: LineIndex, options: ValidateOptions = {}): Diagnostic[] {
+  return run(graph, lineIndex, new Set(['validate', 'lint']), options);
+}

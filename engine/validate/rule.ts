@@ -1,0 +1,21 @@
+import type { Diagnostic } from '../model/diagnostics';
+import type { Adjacency, Graph } from '../model/graph';
+import type { LineIndex } from '../model/source';
+
+export interface RuleContext {
+  readonly graph: Graph;
+  readonly adjacency: Adjacency;
+  readonly lineIndex: LineIndex;
+  /** Handler types registered at run time besides the built-ins (custom handlers). */
+  readonly knownHandlerTypes: ReadonlySet<string>;
+  /** Whether a file exists (for dot_file and similar checks); paths are absolute. */
+  readonly fileExists: (absolutePath: string) => boolean;
+}
+
+/** Canonical §7.4: a rule looks at the graph and reports diagnostics. */
+export interface LintRule {
+  readonly name: string;
+  /** `validate` rules gate admission; `lint` rules are advisory and run only in lint(). */
+  readonly tier: 'validate' | 'lint';
+  check(context: RuleContext): Iterable<Diagnostic>;
+}

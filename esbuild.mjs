@@ -1,0 +1,30 @@
+// Bundles every entry point into dist/. Node entries are CommonJS (VS Code loads the extension
+// with require); the webview is a browser IIFE.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  {
+    entryPoints: { cli: 'engine/cli/main.ts' },
+    platform: 'node',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+].map((options) => ({
+  bundle: true,
+  outdir: 'dist',
+  format: options.platform === 'browser' ? 'iife' : 'cjs',
+  target: options.platform === 'browser' ? 'chrome120' : 'node20',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  ...options,
+}));
+
+if (watch) {
+  await Promise.all(builds.map(async (options) => (await esbuild.context(options)).watch()));
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}
