@@ -1,0 +1,95 @@
+import type { GraphNode } from '../model/graph';
+import type { StageStatus } from './outcome';
+
+/** The report_outcome tool's arguments, as the model sent them (validated by the verdict ladder). */
+export interface ReportedOutcome {
+  readonly status: StageStatus | string;
+  readonly preferred_label?: string;
+  readonly suggested_next_ids?: readonly unknown[];
+  readonly context_updates?: Readonly<Record<string, unknown>>;
+  readonly notes?: string;
+  readonly failure_reason?: string | null;
+}
+
+export type FidelityMode = 'full' | 'truncate' | 'compact' | 'summary:low' | 'summary:medium' | 'summary:high';
+
+export interface TranscriptMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: string;
+}
+
+/** One event of a worker session, persisted to `<node>/sessions/<id>/events.jsonl`. */
+export interface AgentEvent {
+  readonly event: 'session:start' | 'session:end' | 'prompt:submit' | 'prompt:complete' | 'tool:pre' | 'tool:post' | 'usage' | 'turn' | 'text:delta';
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface ModelSelection {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly reasoningEffort?: string;
+}
+
+export interface CodergenRequest {
+  readonly node: GraphNode;
+  /** The fully expanded prompt, with the fidelity preamble and feedback already applied. */
+  readonly prompt: string;
+  /** The run's working directory: the only place agent tools may read and write. */
+  readonly workDir: string;
+  /** `<logs_root>/<node_id>`, existing. */
+  readonly stageDir: string;
+  readonly model: ModelSelection;
+  readonly fidelity: FidelityMode;
+  /** Prior exchanges of this node's thread under `full` fidelity (oldest first). */
+  readonly history: readonly TranscriptMessage[];
+  readonly responseSchema?: Readonly<Record<string, unknown>>;
+  readonly goalGate: boolean;
+  readonly toolHooks: { readonly pre?: string; readonly post?: string };
+  readonly signal: AbortSignal;
+  readonly emit: (event: AgentEvent) => void;
+}
+
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd?: number;
+}
+
+export interface CodergenResult {
+  /** The agent's final response text (may be empty). */
+  readonly responseText: string;
+  /** The last valid report_outcome call, when the agent made one: authoritative. */
+  readonly reportedOutcome?: ReportedOutcome;
+  /** Parsed structured output, when the node had a response_schema. */
+  readonly structuredOutput?: unknown;
+  readonly usage?: Usage;
+  readonly sessionId?: string;
+}
+
+/** A provider failure. `transient` errors (429, 5xx, timeouts, resets) may be retried. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly provider: string,
+    readonly status: number | undefined,
+    readonly transient: boolean,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface PreflightProblem {
+  readonly nodeId: string;
+  readonly provider: string;
+  readonly message: string;
+}
+
+/** What an LLM node calls (canonical §4.5 CodergenBackend), made async and cancellable. */
+export interface CodergenBackend {
+  readonly name: string;
+  /** Problems that must stop a launch before any node runs (missing credentials, unknown provider). */
+  preflight(nodes: readonly { node: GraphNode; model: ModelSelection }[]): PreflightProblem[];
+  run(request: CodergenRequest): Promise<CodergenResult>;
+}

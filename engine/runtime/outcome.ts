@@ -1,0 +1,28 @@
+/** Canonical §5.2 stage statuses, lower case as they appear in status.json and conditions. */
+export const stageStatuses = ['success', 'partial_success', 'retry', 'fail', 'skipped'] as const;
+export type StageStatus = (typeof stageStatuses)[number];
+
+export function isStageStatus(value: unknown): value is StageStatus {
+  return typeof value === 'string' && (stageStatuses as readonly string[]).includes(value);
+}
+
+export function isSuccessful(status: StageStatus): boolean {
+  return status === 'success' || status === 'partial_success';
+}
+
+/** The result of running a node (canonical §5.2 plus the ledger's is_explicit and attempt_count). */
+export interface Outcome {
+  readonly status: StageStatus;
+  readonly preferredLabel?: string;
+  readonly suggestedNextIds?: readonly string[];
+  readonly contextUpdates?: Readonly<Record<string, unknown>>;
+  readonly notes?: string;
+  readonly failureReason?: string;
+  /** True only when the status is an asserted verdict, never a defaulted one (ledger §25). */
+  readonly isExplicit: boolean;
+  /** 1-indexed attempts the retry ladder consumed; absent when the outcome never entered it. */
+  readonly attemptCount?: number;
+  /** The full final response of an LLM node, written to response.md (never to context). */
+  readonly responseText?: string;
+  readonly sessionId?: string;
+}
