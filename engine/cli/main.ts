@@ -1,9 +1,48 @@
 import { Command } from 'commander';
 import { runCheckCommand } from './lint-command';
+import { resumeCommand, runCommand } from './run-command';
+import { traceCommand } from './trace-command';
 
 const program = new Command();
 program.name('attractor').description('Run and check Attractor pipelines: Graphviz DOT graphs that are programs.').version('0.1.0');
 program.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+async function exitWith(work: () => Promise<number> | number): Promise<void> {
+  try {
+    process.exitCode = await work();
+  } catch (error) {
+    process.stderr.write(`attractor: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  }
+}
+
+program
+  .command('run')
+  .description('run a pipeline (exit 0 success, 1 failed, 2 refused to start)')
+  .argument('<file>', 'the .dot pipeline')
+  .option('--param <key=value>', 'a launch parameter ($key in prompts and commands); repeatable', collect)
+  .option('--cwd <dir>', 'working directory for tools and agents (default: the current directory)')
+  .option('--logs-root <dir>', 'run directory (default: <cwd>/.attractor-runs/<name>-<time>)')
+  .option('--scripted <file>', 'scripted LLM answers and human answers (conformance case.json format)')
+  .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
+  .action((file: string, options) => exitWith(() => runCommand(file, options)));
+
+program
+  .command('resume')
+  .description('continue an interrupted run from its checkpoint')
+  .argument('<run-dir>', 'the run directory')
+  .option('--scripted <file>', 'scripted answers, as for run')
+  .option('--json', 'print the result as JSON')
+  .action((runDir: string, options) => exitWith(() => resumeCommand(runDir, options)));
+
+program
+  .command('trace')
+  .description('show the path a run took, iteration by iteration (the descent curve)')
+  .argument('<run-dir>', 'the run directory')
+  .option('--json', 'print the records and per-iteration summary as JSON')
+  .action((runDir: string, options: { json?: boolean }) => exitWith(() => traceCommand(runDir, options)));
 
 program
   .command('lint')
@@ -11,17 +50,13 @@ program
   .argument('<files...>', '.dot files')
   .option('--json', 'print {"diagnostics": [...]} as one JSON line')
   .option('--strict', 'fail on warnings too')
-  .action((files: string[], options: { json?: boolean; strict?: boolean }) => {
-    process.exitCode = runCheckCommand(files, 'lint', options);
-  });
+  .action((files: string[], options: { json?: boolean; strict?: boolean }) => exitWith(() => runCheckCommand(files, 'lint', options)));
 
 program
   .command('validate')
   .description('run only the admission rules a run enforces (exit 1 on errors)')
   .argument('<files...>', '.dot files')
   .option('--json', 'print {"diagnostics": [...]} as one JSON line')
-  .action((files: string[], options: { json?: boolean }) => {
-    process.exitCode = runCheckCommand(files, 'validate', options);
-  });
+  .action((files: string[], options: { json?: boolean }) => exitWith(() => runCheckCommand(files, 'validate', options)));
 
-program.parse();
+void program.parseAsync();

@@ -1,0 +1,38 @@
+import { formatDuration } from '../model/duration';
+import type { TraceRecord } from '../runtime/events';
+import { readTrace } from '../runtime/run-directory';
+
+/** `attractor trace RUN_DIR`: the descent curve, iteration by iteration. Exit 0 even without a trace. */
+export function traceCommand(runDirectory: string, options: { json?: boolean }): number {
+  const records = readTrace(runDirectory);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ records, iterations: summarize(records) })}\n`);
+    return 0;
+  }
+  if (records.length === 0) {
+    process.stdout.write(`no trace.jsonl in ${runDirectory}\n`);
+    return 0;
+  }
+  for (const iteration of summarize(records)) {
+    process.stdout.write(`iteration ${iteration.iteration}: ${iteration.nodes} node(s), ${formatDuration(iteration.duration_ms)}, ${iteration.failed} failed\n`);
+    for (const r of records.filter((x) => x.iteration === iteration.iteration)) {
+      const retries = r.attempt > 1 ? ` (${r.attempt} attempts)` : '';
+      const label = r.preferred_label ? ` → ${r.preferred_label}` : '';
+      const scope = r.scope ? ` [${r.scope}]` : '';
+      process.stdout.write(`  ${r.node_id.padEnd(24)} ${r.status.padEnd(16)} ${formatDuration(r.duration_ms).padStart(8)}${retries}${label}${scope}\n`);
+    }
+  }
+  return 0;
+}
+
+function summarize(records: readonly TraceRecord[]) {
+  const byIteration = new Map<number, TraceRecord[]>();
+  for (const r of records) byIteration.set(r.iteration, [...(byIteration.get(r.iteration) ?? []), r]);
+  return [...byIteration].map(([iteration, list]) => ({
+    iteration,
+    nodes: list.length,
+    duration_ms: list.reduce((sum, r) => sum + r.duration_ms, 0),
+    failed: list.filter((r) => r.status === 'fail').length,
+    retries: list.reduce((sum, r) => sum + Math.max(0, r.attempt - 1), 0),
+  }));
+}

@@ -1,0 +1,81 @@
+import type { Graph, GraphNode } from '../model/graph';
+import { resolveHandlerType } from '../model/handler-types';
+import type { CodergenBackend, FidelityMode, TranscriptMessage } from '../runtime/backend';
+import type { Clock } from '../runtime/clock';
+import type { RunContext } from '../runtime/context';
+import type { RunEvent, WalkScope } from '../runtime/events';
+import type { Interviewer } from '../runtime/interviewer';
+import type { Outcome } from '../runtime/outcome';
+import type { RunDirectory } from '../runtime/run-directory';
+import type { OutcomeRecord } from '../runtime/state';
+
+/** What a nested walk (parallel branch) reports back. */
+export interface BranchResult {
+  readonly startNodeId: string;
+  readonly outcome: Outcome;
+  /** The node where the branch stopped (the fan-in), if it reached one. */
+  readonly stoppedAt?: string;
+  readonly context: RunContext;
+}
+
+/** Everything a handler may use besides the node and the context. Handlers hold no state of their own. */
+export interface HandlerServices {
+  readonly graph: Graph;
+  readonly cwd: string;
+  readonly runDirectory: RunDirectory;
+  readonly runId: string;
+  readonly iteration: number;
+  readonly scope: WalkScope;
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  readonly emit: (event: RunEvent) => void;
+  readonly backend: CodergenBackend;
+  readonly interviewer: Interviewer;
+  /** This iteration's completed nodes and outcomes (fidelity preambles read them). */
+  readonly completedNodes: readonly string[];
+  readonly nodeOutcomes: Readonly<Record<string, OutcomeRecord>>;
+  /** The edge that led here (fidelity and thread resolution). */
+  readonly incomingEdge?: { readonly from: string; readonly attributes: ReadonlyMap<string, { value: string }> };
+  readonly transcript: (threadKey: string) => readonly TranscriptMessage[];
+  readonly recordExchange: (threadKey: string, exchange: readonly TranscriptMessage[]) => void;
+  /** Runs the walk from `startNodeId` on `context` until `stopAt` or a dead end (parallel branches). */
+  readonly runBranch: (startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string) => Promise<BranchResult>;
+  /** Runs another pipeline file as one node (folder sub-pipelines, manager children). */
+  readonly runChildPipeline: (dotFile: string, context: RunContext, label: string) => Promise<Outcome>;
+}
+
+export interface HandlerInput {
+  readonly node: GraphNode;
+  readonly context: RunContext;
+  readonly services: HandlerServices;
+  /** 1-indexed attempt within the retry ladder. */
+  readonly attempt: number;
+  /** Aborted on cancel or when the node's timeout expires. */
+  readonly signal: AbortSignal;
+  readonly fidelity: FidelityMode;
+}
+
+/** Canonical §4.1. Errors may be thrown; the engine turns them into FAIL (or retries transient ones). */
+export interface Handler {
+  execute(input: HandlerInput): Promise<Outcome>;
+}
+
+/** Canonical §4.2: explicit type, then shape, then the default (codergen). */
+export class HandlerRegistry {
+  private readonly handlers = new Map<string, Handler>();
+
+  constructor(private readonly fallback: Handler) {}
+
+  register(type: string, handler: Handler): this {
+    this.handlers.set(type, handler);
+    return this;
+  }
+
+  types(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  resolve(node: GraphNode): Handler {
+    return this.handlers.get(resolveHandlerType(node)) ?? this.fallback;
+  }
+}

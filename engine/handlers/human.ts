@@ -1,0 +1,118 @@
+import { outgoingEdges } from '../model/graph';
+import { normalizeLabel } from '../runtime/edge-selection';
+import type { HumanOption, HumanQuestion } from '../runtime/events';
+import type { Answer } from '../runtime/interviewer';
+import { boolAttr, stringAttr, timeoutMs } from '../runtime/node-config';
+import type { Outcome } from '../runtime/outcome';
+import type { Handler } from './handler';
+
+/** Canonical §4.6 accelerator keys: `[K] Label`, `K) Label`, `K - Label`, else the first character. */
+export function acceleratorKey(label: string): string {
+  const trimmed = label.trim();
+  const match = /^\[([A-Za-z0-9])\]/.exec(trimmed) ?? /^([A-Za-z0-9])\)/.exec(trimmed) ?? /^([A-Za-z0-9])\s+-\s+/.exec(trimmed);
+  return (match?.[1] ?? trimmed.charAt(0)).toUpperCase();
+}
+
+export function matchOption(choice: string, options: readonly HumanOption[]): HumanOption | undefined {
+  const wanted = choice.trim();
+  return (
+    options.find((o) => o.key.toLowerCase() === wanted.toLowerCase()) ??
+    options.find((o) => normalizeLabel(o.label) === normalizeLabel(wanted)) ??
+    options.find((o) => o.to === wanted)
+  );
+}
+
+/**
+ * The human gate: the outgoing edges are the options. Unlike canonical §4.6, an answer that matches
+ * no option fails the node instead of silently taking the first one (specs/EXTENSIONS.md).
+ */
+export const humanHandler: Handler = {
+  async execute({ node, services, signal }) {
+    const options: HumanOption[] = outgoingEdges(services.graph, node.id).map((edge) => {
+      const label = edge.attributes.get('label')?.value || edge.to;
+      return { key: acceleratorKey(label), label, to: edge.to };
+    });
+    if (options.length === 0) return { status: 'fail', isExplicit: false, failureReason: `human gate ${node.id} has no outgoing edges to offer` };
+    const timeout = timeoutMs(node);
+    const defaultChoice = stringAttr(node, 'human.default_choice');
+    const question: HumanQuestion = {
+      // Unique per visit: a node completes at most once per position in an iteration's walk.
+      id: `${services.runId}/${services.iteration}/${services.completedNodes.length}/${node.id}`,
+      nodeId: node.id,
+      text: stringAttr(node, 'label') ?? 'Select an option:',
+      options,
+      freeform: boolAttr(node, 'human.freeform'),
+      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+      ...(defaultChoice ? { defaultChoice } : {}),
+    };
+    services.emit({ type: 'human:question', scope: services.scope, nodeId: node.id, question });
+    const answer = await askWithTimeout(services.interviewer.ask.bind(services.interviewer), question, signal);
+    services.emit({ type: 'human:answer', scope: services.scope, nodeId: node.id, answer: describeAnswer(answer) });
+    return outcomeForAnswer(answer, question);
+  },
+};
+
+async function askWithTimeout(ask: (q: HumanQuestion, s: AbortSignal) => Promise<Answer>, question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
+  const local = new AbortController();
+  const onAbort = () => local.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const asked = ask(question, local.signal);
+    // The node's timeout aborts `signal`; for a gate that means "no answer in time".
+    const timedOut = new Promise<Answer>((resolve) => signal.addEventListener('abort', () => resolve({ kind: 'timeout' }), { once: true }));
+    return await Promise.race([asked, timedOut]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    local.abort();
+  }
+}
+
+function describeAnswer(answer: Answer): string {
+  switch (answer.kind) {
+    case 'option':
+      return answer.choice;
+    case 'freeform':
+      return answer.text;
+    case 'skipped':
+      return 'SKIPPED';
+    case 'timeout':
+      return 'TIMEOUT';
+  }
+}
+
+function selected(option: HumanOption, extra: Record<string, unknown> = {}): Outcome {
+  return {
+    status: 'success',
+    isExplicit: true,
+    suggestedNextIds: [option.to],
+    contextUpdates: { 'human.gate.selected': option.key, 'human.gate.label': option.label, ...extra },
+    notes: `human selected ${option.label}`,
+  };
+}
+
+function outcomeForAnswer(answer: Answer, question: HumanQuestion): Outcome {
+  const attachments = 'attachments' in answer && answer.attachments?.length ? { 'human.gate.attachments': answer.attachments } : {};
+  switch (answer.kind) {
+    case 'timeout': {
+      const fallback = question.defaultChoice ? matchOption(question.defaultChoice, question.options) : undefined;
+      if (fallback) return selected(fallback, { 'human.gate.timed_out': true });
+      return { status: 'retry', isExplicit: false, failureReason: 'human gate timed out and has no usable human.default_choice' };
+    }
+    case 'skipped':
+      return { status: 'fail', isExplicit: true, failureReason: 'the human skipped the gate' };
+    case 'freeform': {
+      if (!question.freeform) {
+        const option = matchOption(answer.text, question.options);
+        if (option) return selected(option, attachments);
+        return { status: 'fail', isExplicit: true, failureReason: `answer "${answer.text}" matches no option (${question.options.map((o) => o.label).join(', ')})` };
+      }
+      const option = matchOption(answer.text, question.options) ?? (question.options[0] as HumanOption);
+      return selected(option, { 'human.gate.answer': answer.text, ...attachments });
+    }
+    case 'option': {
+      const option = matchOption(answer.choice, question.options);
+      if (option) return selected(option, attachments);
+      return { status: 'fail', isExplicit: true, failureReason: `answer "${answer.choice}" matches no option (${question.options.map((o) => `[${o.key}] ${o.label}`).join(', ')})` };
+    }
+  }
+}

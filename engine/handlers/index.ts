@@ -1,0 +1,18 @@
+import { codergenHandler } from './codergen';
+import { HandlerRegistry } from './handler';
+import { humanHandler } from './human';
+import { subPipelineHandler } from './sub-pipeline';
+import { noopHandler } from './structural';
+import { toolHandler } from './tool';
+
+/** The built-in handlers by type (canonical Appendix B); codergen is also the fallback. */
+export function createHandlerRegistry(): HandlerRegistry {
+  return new HandlerRegistry(codergenHandler)
+    .register('start', noopHandler('start'))
+    .register('exit', noopHandler('exit'))
+    .register('conditional', noopHandler('conditional'))
+    .register('codergen', codergenHandler)
+    .register('tool', toolHandler)
+    .register('wait.human', humanHandler)
+    .register('pipeline', subPipelineHandler);
+}

@@ -1,0 +1,74 @@
+import type { GraphNode } from '../model/graph';
+import { boolAttr, stringAttr } from '../runtime/node-config';
+import { expandCommand } from '../runtime/expand';
+import { runShell } from '../runtime/shell';
+import type { Handler } from './handler';
+
+/**
+ * Canonical §4.10 with the ledger's tool.last_line, parse_json and tool_env. The exit code is the
+ * verdict (explicit either way). A failed run does not refresh tool.output / tool.last_line: the
+ * stale-value hazard is documented and linted (TOPO-002), and we keep the reference behaviour.
+ */
+export const toolHandler: Handler = {
+  async execute({ node, context, services, signal }) {
+    const template = stringAttr(node, 'tool_command');
+    if (!template) return { status: 'fail', isExplicit: false, failureReason: `tool node ${node.id} has no tool_command` };
+    const command = expandCommand(template, services.graph, context);
+    services.runDirectory.writeStageFile(services.iteration, node.id, 'command.sh', `${command}\n`);
+    const result = await runShell({
+      command,
+      cwd: services.cwd,
+      env: {
+        ...parseToolEnv(node),
+        ATTRACTOR_RUN_ID: services.runId,
+        ATTRACTOR_NODE_ID: node.id,
+        ATTRACTOR_LOGS_ROOT: services.runDirectory.root,
+        ATTRACTOR_ITERATION: String(services.iteration),
+      },
+      signal,
+      onOutput: (stream, text) => services.emit({ type: 'output', scope: services.scope, nodeId: node.id, stream, text }),
+    });
+    services.runDirectory.writeStageFile(services.iteration, node.id, 'stdout.txt', result.stdout);
+    if (result.stderr) services.runDirectory.writeStageFile(services.iteration, node.id, 'stderr.txt', result.stderr);
+    if (result.aborted) return { status: 'fail', isExplicit: false, failureReason: signal.reason instanceof Error ? signal.reason.message : 'tool command was stopped' };
+    if (result.exitCode !== 0) {
+      const why = result.exitCode === null ? `killed by ${result.signal}` : `exit code ${result.exitCode}`;
+      const tail = result.stderr.trim().split('\n').slice(-5).join('\n');
+      return { status: 'fail', isExplicit: true, failureReason: `tool command failed (${why})${tail ? `: ${tail}` : ''}` };
+    }
+    const lines = result.stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+    const updates: Record<string, unknown> = { 'tool.output': result.stdout, 'tool.last_line': lines[lines.length - 1] ?? '' };
+    if (boolAttr(node, 'parse_json')) {
+      const parsed = parseJsonObject(result.stdout);
+      if (!parsed.ok) return { status: 'fail', isExplicit: false, failureReason: `parse_json: stdout is not a JSON object (${parsed.error})` };
+      Object.assign(updates, parsed.value);
+    }
+    return { status: 'success', isExplicit: true, contextUpdates: updates, notes: `tool completed: ${lines[lines.length - 1] ?? '(no output)'}` };
+  },
+};
+
+/** tool_env: a JSON object, or KEY=VALUE pairs separated by commas or newlines. */
+export function parseToolEnv(node: GraphNode): Record<string, string> {
+  const raw = stringAttr(node, 'tool_env')?.trim();
+  if (!raw) return {};
+  if (raw.startsWith('{')) {
+    const parsed = parseJsonObject(raw);
+    return parsed.ok ? Object.fromEntries(Object.entries(parsed.value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) : {};
+  }
+  const env: Record<string, string> = {};
+  for (const pair of raw.split(/[,\n]/)) {
+    const eq = pair.indexOf('=');
+    if (eq > 0) env[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return env;
+}
+
+function parseJsonObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { ok: true, value: value as Record<string, unknown> };
+    return { ok: false, error: 'not an object' };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}

@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+let counter = 0;
+
+/** Writes a file so that a reader (or a resume after a crash) sees the old content or the new, never half. */
+export function writeFileAtomic(file: string, content: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${++counter}.tmp`;
+  const fd = fs.openSync(temp, 'w');
+  try {
+    fs.writeSync(fd, content);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temp, file);
+}
+
+export function writeJsonAtomic(file: string, value: unknown): void {
+  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Appends one line durably (trace.jsonl); a torn last line is skipped by readers. */
+export function appendLineDurable(file: string, line: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const fd = fs.openSync(file, 'a');
+  try {
+    fs.writeSync(fd, `${line}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

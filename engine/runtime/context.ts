@@ -1,0 +1,52 @@
+/**
+ * The run context (canonical §5.1): a key-value store shared by the nodes of one walk. Values are
+ * plain JSON so a snapshot is the checkpoint. Parallel branches work on clones (canonical §3.8).
+ */
+export type ContextValues = Record<string, unknown>;
+
+export class RunContext {
+  private readonly values: Map<string, unknown>;
+
+  constructor(initial: ContextValues = {}) {
+    this.values = new Map(Object.entries(structuredClone(initial)));
+  }
+
+  get(key: string): unknown {
+    return this.values.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.values.has(key) && this.values.get(key) !== undefined && this.values.get(key) !== null;
+  }
+
+  getString(key: string, fallback = ''): string {
+    const value = this.values.get(key);
+    if (value === undefined || value === null) return fallback;
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  }
+
+  set(key: string, value: unknown): void {
+    this.values.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.values.delete(key);
+  }
+
+  apply(updates: Readonly<Record<string, unknown>> | undefined): void {
+    if (!updates) return;
+    for (const [key, value] of Object.entries(updates)) this.values.set(key, value);
+  }
+
+  keys(): string[] {
+    return [...this.values.keys()];
+  }
+
+  snapshot(): ContextValues {
+    return structuredClone(Object.fromEntries(this.values));
+  }
+
+  clone(): RunContext {
+    return new RunContext(this.snapshot());
+  }
+}

@@ -1,0 +1,42 @@
+import type { Graph, GraphEdge } from '../model/graph';
+import type { RunContext } from './context';
+import type { WalkScope } from './events';
+import type { Outcome } from './outcome';
+
+/** A node boundary as a controller sees it. The context is live: edits apply to the walk. */
+export interface NodeBoundary {
+  readonly scope: WalkScope;
+  readonly graph: Graph;
+  readonly nodeId: string;
+  readonly iteration: number;
+  readonly step: number;
+  /** How many times this node has started in the run, this visit included. */
+  readonly visit: number;
+  readonly context: RunContext;
+}
+
+export interface EdgeBoundary {
+  readonly scope: WalkScope;
+  readonly graph: Graph;
+  readonly from: string;
+  readonly outcome: Outcome;
+  readonly selected: GraphEdge;
+  readonly candidates: readonly GraphEdge[];
+  readonly iteration: number;
+  readonly context: RunContext;
+}
+
+/** A controller may force the walk down another outgoing edge (the debugger's step-in targets). */
+export interface EdgeDirective {
+  readonly forceEdgeIndex: number;
+}
+
+/**
+ * The seams the debugger (and the CLI's progress display) use. Every hook is awaited, so a
+ * controller pauses the walk simply by not resolving yet. The engine knows nothing of DAP.
+ */
+export interface RunController {
+  beforeNode?(boundary: NodeBoundary): Promise<void> | void;
+  afterNode?(boundary: NodeBoundary & { readonly outcome: Outcome }): Promise<void> | void;
+  beforeEdge?(boundary: EdgeBoundary): Promise<EdgeDirective | undefined | void> | EdgeDirective | undefined | void;
+}

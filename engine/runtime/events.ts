@@ -1,0 +1,139 @@
+import type { AgentEvent } from './backend';
+import type { Outcome, StageStatus } from './outcome';
+
+export type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
+
+/** One line of trace.jsonl (ledger per-iteration records): a completed or skipped node visit. */
+export interface TraceRecord {
+  readonly iteration: number;
+  readonly node_id: string;
+  readonly status: StageStatus;
+  readonly preferred_label: string;
+  readonly duration_ms: number;
+  readonly ts: string;
+  readonly is_explicit: boolean;
+  readonly attempt: number;
+  /** Parallel branch or sub-pipeline the visit ran in; absent on the main walk. */
+  readonly scope?: string;
+  /** Set when the debugger forced the route out of this node. */
+  readonly forced_edge?: { readonly from: string; readonly to: string };
+  readonly failure_reason?: string;
+}
+
+export interface EdgeIdentity {
+  readonly index: number;
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Where a walk is running: the main walk has no scope; branches and sub-pipelines nest. */
+export interface WalkScope {
+  /** Stable id: `main`, `main>branch:fan:b1`, `main>sub:review`. */
+  readonly id: string;
+  readonly kind: 'main' | 'branch' | 'subpipeline';
+  /** Enclosing sub-pipeline nodes, outermost first (the debugger's stack). */
+  readonly frames: readonly { readonly nodeId: string; readonly sourcePath?: string }[];
+}
+
+/** The typed inspection stream (canonical §9.6), one union for every consumer. */
+export type RunEvent =
+  | { readonly type: 'phase'; readonly phase: Phase; readonly state: 'start' | 'end' }
+  | { readonly type: 'run:start'; readonly runId: string; readonly logsRoot: string; readonly graphName: string; readonly resumed: boolean }
+  | { readonly type: 'run:end'; readonly status: 'success' | 'fail' | 'cancelled'; readonly failureReason?: string; readonly durationMs: number }
+  | { readonly type: 'node:start'; readonly scope: WalkScope; readonly nodeId: string; readonly iteration: number; readonly visit: number }
+  | { readonly type: 'node:attempt'; readonly scope: WalkScope; readonly nodeId: string; readonly attempt: number }
+  | { readonly type: 'node:retry'; readonly scope: WalkScope; readonly nodeId: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }
+  | { readonly type: 'node:end'; readonly scope: WalkScope; readonly nodeId: string; readonly iteration: number; readonly outcome: Outcome; readonly durationMs: number }
+  | { readonly type: 'node:contract'; readonly scope: WalkScope; readonly nodeId: string; readonly missingOutputs: readonly string[] }
+  | { readonly type: 'edge'; readonly scope: WalkScope; readonly edge: EdgeIdentity; readonly loopRestart: boolean; readonly forced: boolean }
+  | { readonly type: 'jump'; readonly scope: WalkScope; readonly from: string; readonly to: string; readonly reason: string }
+  | { readonly type: 'iteration'; readonly iteration: number }
+  | { readonly type: 'checkpoint'; readonly nodeId: string }
+  | { readonly type: 'trace'; readonly record: TraceRecord }
+  | { readonly type: 'output'; readonly scope: WalkScope; readonly nodeId: string; readonly stream: 'stdout' | 'stderr'; readonly text: string }
+  | { readonly type: 'agent'; readonly scope: WalkScope; readonly nodeId: string; readonly event: AgentEvent }
+  | { readonly type: 'human:question'; readonly scope: WalkScope; readonly nodeId: string; readonly question: HumanQuestion }
+  | { readonly type: 'human:answer'; readonly scope: WalkScope; readonly nodeId: string; readonly answer: string }
+  | { readonly type: 'parallel:start'; readonly scope: WalkScope; readonly nodeId: string; readonly branches: readonly string[] }
+  | { readonly type: 'parallel:end'; readonly scope: WalkScope; readonly nodeId: string; readonly succeeded: number; readonly failed: number }
+  | { readonly type: 'warning'; readonly message: string; readonly nodeId?: string };
+
+export interface HumanOption {
+  readonly key: string;
+  readonly label: string;
+  readonly to: string;
+}
+
+export interface HumanQuestion {
+  readonly id: string;
+  readonly text: string;
+  readonly nodeId: string;
+  readonly options: readonly HumanOption[];
+  readonly freeform: boolean;
+  readonly timeoutMs?: number;
+  readonly defaultChoice?: string;
+}
+
+type Listener = (event: RunEvent) => void;
+
+/**
+ * Fan-out of run events: synchronous listeners plus async iterators that buffer. A consumer that
+ * stops reading (breaks out of its loop) unsubscribes itself; it never blocks the run.
+ */
+export class EventBus {
+  private readonly listeners = new Set<Listener>();
+  private readonly closeListeners = new Set<() => void>();
+  private closed = false;
+
+  on(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: RunEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A faulty observer must never break the run.
+      }
+    }
+  }
+
+  /** Ends every open stream once it has drained. */
+  close(): void {
+    this.closed = true;
+    for (const listener of [...this.closeListeners]) listener();
+    this.closeListeners.clear();
+  }
+
+  async *stream(): AsyncGenerator<RunEvent> {
+    const queue: RunEvent[] = [];
+    let wake: (() => void) | undefined;
+    let done = this.closed;
+    const off = this.on((event) => {
+      queue.push(event);
+      wake?.();
+    });
+    const onClose = () => {
+      done = true;
+      wake?.();
+    };
+    this.closeListeners.add(onClose);
+    try {
+      for (;;) {
+        const next = queue.shift();
+        if (next) {
+          yield next;
+          continue;
+        }
+        if (done) return;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+    } finally {
+      off();
+      this.closeListeners.delete(onClose);
+    }
+  }
+}

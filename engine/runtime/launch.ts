@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Diagnostic } from '../model/diagnostics';
+import { resolveHandlerType } from '../model/handler-types';
+import { preparePipeline } from '../prepare';
+import type { CodergenBackend } from './backend';
+import type { EventBus } from './events';
+import type { RunOptions, RunResult } from './runner';
+import { hashSource, runPipeline } from './runner';
+import { CheckpointError, loadCheckpoint } from './run-directory';
+
+export type LaunchResult = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: RunResult; readonly warnings: readonly Diagnostic[] };
+
+export interface LaunchOptions extends Omit<RunOptions, 'graph' | 'source' | 'resume'> {
+  readonly events: EventBus;
+}
+
+/** PARSE → TRANSFORM → VALIDATE with phase events, a backend preflight, then the run. */
+export async function launchPipelineFile(file: string, options: LaunchOptions): Promise<LaunchResult> {
+  const { events } = options;
+  let source: string;
+  try {
+    source = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    return { kind: 'refused', diagnostics: [], reason: `cannot read ${file}: ${(error as Error).message}` };
+  }
+  events.emit({ type: 'phase', phase: 'parse', state: 'start' });
+  const prepared = preparePipeline(source, { sourcePath: path.resolve(file), ...(options.params ? { params: options.params } : {}), mode: 'validate' });
+  events.emit({ type: 'phase', phase: 'parse', state: 'end' });
+  events.emit({ type: 'phase', phase: 'transform', state: 'start' });
+  events.emit({ type: 'phase', phase: 'transform', state: 'end' });
+  events.emit({ type: 'phase', phase: 'validate', state: 'start' });
+  const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
+  events.emit({ type: 'phase', phase: 'validate', state: 'end' });
+  if (!prepared.graph || errors.length > 0) {
+    return { kind: 'refused', diagnostics: prepared.diagnostics, reason: `${path.basename(file)} has ${errors.length} error(s); the pipeline was not started` };
+  }
+  const problems = preflight(options.backend, prepared.graph);
+  if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
+  const result = await runPipeline({ ...options, graph: prepared.graph, source });
+  return { kind: 'ran', result, warnings: prepared.diagnostics };
+}
+
+function preflight(backend: CodergenBackend, graph: NonNullable<ReturnType<typeof preparePipeline>['graph']>): string | undefined {
+  const llmNodes = [...graph.nodes.values()]
+    .filter((node) => resolveHandlerType(node) === 'codergen')
+    .map((node) => ({
+      node,
+      model: {
+        ...optional('provider', node.attributes.get('llm_provider')?.value ?? graph.attributes.get('llm_provider')?.value),
+        ...optional('model', node.attributes.get('llm_model')?.value ?? graph.attributes.get('llm_model')?.value),
+        ...optional('reasoningEffort', node.attributes.get('reasoning_effort')?.value ?? graph.attributes.get('reasoning_effort')?.value),
+      },
+    }));
+  const problems = backend.preflight(llmNodes);
+  if (problems.length === 0) return undefined;
+  return `the ${backend.name} backend cannot serve this pipeline:\n${problems.map((p) => `  node ${p.nodeId} (${p.provider}): ${p.message}`).join('\n')}`;
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value ? ({ [key]: value } as Record<K, string>) : {};
+}
+
+export type ResumeOptions = Omit<LaunchOptions, 'logsRoot' | 'cwd' | 'params'>;
+
+/**
+ * Opt-in resume: the checkpoint must be ours, unfinished, and taken on this very pipeline source
+ * (the copy kept in the run directory); anything else fails loud.
+ */
+export async function resumeRun(runDirectory: string, options: ResumeOptions): Promise<LaunchResult> {
+  let state;
+  try {
+    state = loadCheckpoint(runDirectory);
+  } catch (error) {
+    return { kind: 'refused', diagnostics: [], reason: error instanceof CheckpointError ? error.message : String(error) };
+  }
+  if (state.status !== 'running') {
+    return { kind: 'refused', diagnostics: [], reason: `the run in ${runDirectory} already finished (${state.status}${state.failureReason ? `: ${state.failureReason}` : ''}); start a new run instead` };
+  }
+  let source: string;
+  try {
+    source = fs.readFileSync(path.join(runDirectory, 'pipeline.dot'), 'utf8');
+  } catch {
+    return { kind: 'refused', diagnostics: [], reason: `${runDirectory} has no pipeline.dot: it is not a run directory this engine wrote` };
+  }
+  if (hashSource(source) !== state.graphHash) {
+    return { kind: 'refused', diagnostics: [], reason: `the checkpoint in ${runDirectory} belongs to another pipeline (its graph hash does not match pipeline.dot)` };
+  }
+  const prepared = preparePipeline(source, { ...(state.sourcePath ? { sourcePath: state.sourcePath } : {}), params: state.params, mode: 'validate' });
+  if (!prepared.graph || prepared.diagnostics.some((d) => d.severity === 'error')) {
+    return { kind: 'refused', diagnostics: prepared.diagnostics, reason: 'the pipeline in the run directory no longer validates' };
+  }
+  const problems = preflight(options.backend, prepared.graph);
+  if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
+  const result = await runPipeline({ ...options, graph: prepared.graph, source, cwd: state.cwd, logsRoot: runDirectory, resume: state });
+  return { kind: 'ran', result, warnings: [] };
+}

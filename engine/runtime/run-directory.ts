@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { appendLineDurable, writeFileAtomic, writeJsonAtomic } from './atomic-write';
+import type { TraceRecord } from './events';
+import type { Outcome } from './outcome';
+import type { RunState } from './state';
+import { CHECKPOINT_FORMAT } from './state';
+
+export interface Manifest {
+  readonly graph_name: string;
+  readonly goal: string;
+  readonly start_time: string;
+  readonly node_count: number;
+  readonly edge_count: number;
+  readonly engine_version: string;
+  readonly engine_commit: string;
+  readonly run_id: string;
+  readonly source_path?: string;
+  readonly cwd: string;
+  readonly backend: string;
+}
+
+/** The run directory layout (canonical §5.6 plus the ledger's per-iteration records and trace). */
+export class RunDirectory {
+  constructor(readonly root: string) {}
+
+  get checkpointPath(): string {
+    return path.join(this.root, 'checkpoint.json');
+  }
+
+  get tracePath(): string {
+    return path.join(this.root, 'trace.jsonl');
+  }
+
+  stageDir(nodeId: string): string {
+    return path.join(this.root, safeSegment(nodeId));
+  }
+
+  iterationStageDir(iteration: number, nodeId: string): string {
+    return path.join(this.root, `iteration_${iteration}`, safeSegment(nodeId));
+  }
+
+  /** The run directory of a sub-pipeline run by node `nodeId`. */
+  child(nodeId: string): RunDirectory {
+    return new RunDirectory(path.join(this.stageDir(nodeId), 'subpipeline'));
+  }
+
+  create(): void {
+    fs.mkdirSync(this.root, { recursive: true });
+  }
+
+  writeManifest(manifest: Manifest): void {
+    writeJsonAtomic(path.join(this.root, 'manifest.json'), manifest);
+  }
+
+  writeCheckpoint(state: RunState): void {
+    writeJsonAtomic(this.checkpointPath, state);
+  }
+
+  appendTrace(record: TraceRecord): void {
+    appendLineDurable(this.tracePath, JSON.stringify(record));
+  }
+
+  /** Writes a visit's file to the flat stage directory and to the iteration's copy. */
+  writeStageFile(iteration: number, nodeId: string, name: string, content: string): void {
+    writeFileAtomic(path.join(this.stageDir(nodeId), name), content);
+    writeFileAtomic(path.join(this.iterationStageDir(iteration, nodeId), name), content);
+  }
+
+  writeStatus(iteration: number, nodeId: string, outcome: Outcome): void {
+    this.writeStageFile(iteration, nodeId, 'status.json', `${JSON.stringify(statusJson(outcome), null, 2)}\n`);
+  }
+
+  writeFeedback(nodeId: string, content: string): void {
+    writeFileAtomic(path.join(this.root, 'feedback', `${safeSegment(nodeId)}.md`), content);
+  }
+}
+
+/** Appendix C status file, plus the ledger's is_explicit and attempt_count. */
+export function statusJson(outcome: Outcome): Record<string, unknown> {
+  return {
+    outcome: outcome.status,
+    preferred_label: outcome.preferredLabel ?? '',
+    suggested_next_ids: outcome.suggestedNextIds ?? [],
+    context_updates: outcome.contextUpdates ?? {},
+    notes: outcome.notes ?? '',
+    ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
+    is_explicit: outcome.isExplicit,
+    ...(outcome.attemptCount !== undefined ? { attempt_count: outcome.attemptCount } : {}),
+    ...(outcome.sessionId ? { session_id: outcome.sessionId } : {}),
+  };
+}
+
+export class CheckpointError extends Error {
+  override readonly name = 'CheckpointError';
+}
+
+/** Loads and checks a checkpoint; every way it can be unusable is a loud, specific error. */
+export function loadCheckpoint(root: string): RunState {
+  const file = path.join(root, 'checkpoint.json');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new CheckpointError(`checkpoint ${file} is corrupt (${(error as Error).message}); refusing to guess where the run was`);
+  }
+  if (!isRecord(data) || data.format !== CHECKPOINT_FORMAT) {
+    throw new CheckpointError(`checkpoint ${file} is not an ${CHECKPOINT_FORMAT} checkpoint (written by another engine?)`);
+  }
+  const required: Array<[string, string]> = [
+    ['runId', 'string'],
+    ['graphHash', 'string'],
+    ['nextNodeId', 'string'],
+    ['status', 'string'],
+    ['iteration', 'number'],
+    ['step', 'number'],
+    ['context', 'object'],
+    ['completedNodes', 'object'],
+    ['nodeOutcomes', 'object'],
+    ['retryCounts', 'object'],
+    ['visits', 'object'],
+    ['threads', 'object'],
+    ['cwd', 'string'],
+  ];
+  for (const [key, type] of required) {
+    if (typeof data[key] !== type || data[key] === null) throw new CheckpointError(`checkpoint ${file} is corrupt: \`${key}\` is missing or not a ${type}`);
+  }
+  return data as unknown as RunState;
+}
+
+export function readTrace(root: string): TraceRecord[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(root, 'trace.jsonl'), 'utf8');
+  } catch {
+    return [];
+  }
+  const records: TraceRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      records.push(JSON.parse(line) as TraceRecord);
+    } catch {
+      // A torn final line from a killed process; everything before it is intact.
+    }
+  }
+  return records;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Node ids are identifiers by grammar, but a warned-about quoted id must not escape the run directory. */
+function safeSegment(id: string): string {
+  return id.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_');
+}

@@ -1,0 +1,56 @@
+import type { TranscriptMessage } from './backend';
+import type { ContextValues } from './context';
+import type { EdgeIdentity } from './events';
+import type { StageStatus } from './outcome';
+
+export const CHECKPOINT_FORMAT = 'attractor-checkpoint/1';
+
+/** What goal gates and feedback need to remember of a node's latest outcome in this iteration. */
+export interface OutcomeRecord {
+  readonly status: StageStatus;
+  readonly isExplicit: boolean;
+  readonly preferredLabel?: string;
+  readonly notes?: string;
+  readonly failureReason?: string;
+  readonly toolOutput?: string;
+  readonly toolLastLine?: string;
+}
+
+/**
+ * The whole state of a walk between two nodes, as plain JSON: the checkpoint *is* this object,
+ * so resume, step-back and restart-frame are all "load a snapshot and continue".
+ */
+export interface RunState {
+  readonly format: typeof CHECKPOINT_FORMAT;
+  readonly runId: string;
+  /** sha256 of the pipeline source, so a checkpoint is never resumed against another graph. */
+  readonly graphHash: string;
+  readonly graphName: string;
+  readonly sourcePath?: string;
+  readonly cwd: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly status: 'running' | 'success' | 'fail';
+  readonly failureReason?: string;
+  /** The node the walk runs next (on resume: the interrupted one). */
+  readonly nextNodeId: string;
+  /** The edge that led to nextNodeId (fidelity and thread resolution read it). */
+  readonly incomingEdge?: EdgeIdentity;
+  readonly lastCompletedNodeId?: string;
+  /** Nodes completed in this iteration, in order. */
+  readonly completedNodes: readonly string[];
+  readonly nodeOutcomes: Readonly<Record<string, OutcomeRecord>>;
+  /** Attempts already consumed by the node that is running (resume continues the count). */
+  readonly retryCounts: Readonly<Record<string, number>>;
+  readonly visits: Readonly<Record<string, number>>;
+  readonly context: ContextValues;
+  readonly iteration: number;
+  readonly step: number;
+  /** Set once a FAIL flowed into a runs_on=always|failure node: the run ends failed whatever follows. */
+  readonly pendingFailure?: string;
+  /** `full`-fidelity transcripts by thread key. */
+  readonly threads: Readonly<Record<string, readonly TranscriptMessage[]>>;
+  readonly startedAt: string;
+  /** Wall time spent before this process took over (resume), for max_pipeline_duration. */
+  readonly elapsedBeforeMs: number;
+  readonly updatedAt: string;
+}

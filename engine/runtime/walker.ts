@@ -1,0 +1,486 @@
+import type { Graph, GraphEdge, GraphNode } from '../model/graph';
+import { outgoingEdges } from '../model/graph';
+import { isExitNode } from '../model/handler-types';
+import type { BranchResult, HandlerRegistry, HandlerServices } from '../handlers/handler';
+import type { CodergenBackend, TranscriptMessage } from './backend';
+import { ProviderError } from './backend';
+import type { Clock } from './clock';
+import type { RunContext } from './context';
+import type { RunController } from './controller';
+import { selectEdge } from './edge-selection';
+import type { EdgeIdentity, RunEvent, TraceRecord, WalkScope } from './events';
+import { collectFeedback } from './feedback';
+import { resolveFidelity } from './fidelity';
+import { describeGate, failureRetryTarget, firstUnsatisfiedGate, gateRetryTarget } from './goal-gates';
+import type { Interviewer } from './interviewer';
+import { checkMustWrite } from './must-write';
+import { boolAttr, graphDurationMs, intAttr, listAttr, maxRetries, stringAttr, timeoutMs } from './node-config';
+import type { Outcome } from './outcome';
+import { isSuccessful } from './outcome';
+import { backoffPresets, delayForAttempt } from './retry-policy';
+import type { RunDirectory } from './run-directory';
+import type { OutcomeRecord } from './state';
+
+/** Services shared by every walk of one run (main walk, branches, sub-pipelines). */
+export interface RunShared {
+  readonly runId: string;
+  readonly cwd: string;
+  readonly clock: Clock;
+  readonly signal: AbortSignal;
+  readonly emit: (event: RunEvent) => void;
+  readonly backend: CodergenBackend;
+  readonly interviewer: Interviewer;
+  readonly handlers: HandlerRegistry;
+  readonly controller: RunController;
+  readonly loadChildPipeline: (dotFile: string, parent: Graph) => { graph: Graph } | { error: string };
+}
+
+/** The mutable state of one walk; the main walk's is checkpointed after every node. */
+export interface WalkState {
+  nextNodeId: string;
+  incomingEdge?: EdgeIdentity;
+  lastCompletedNodeId?: string;
+  completedNodes: string[];
+  nodeOutcomes: Record<string, OutcomeRecord>;
+  retryCounts: Record<string, number>;
+  visits: Record<string, number>;
+  context: RunContext;
+  iteration: number;
+  step: number;
+  pendingFailure?: string;
+  threads: Record<string, TranscriptMessage[]>;
+}
+
+export type WalkResult =
+  | { readonly kind: 'finished'; readonly status: 'success' | 'fail'; readonly failureReason?: string; readonly lastOutcome?: Outcome }
+  | { readonly kind: 'stopped'; readonly stoppedAt: string; readonly lastOutcome?: Outcome };
+
+export class CancelledError extends Error {
+  override readonly name = 'CancelledError';
+}
+
+export interface WalkOptions {
+  readonly scope: WalkScope;
+  readonly graph: Graph;
+  readonly runDirectory: RunDirectory;
+  readonly state: WalkState;
+  /** The main walk and sub-pipelines check goal gates at the exit; branches do not. */
+  readonly exitSemantics: boolean;
+  /** Branches stop before these nodes (the fan-in). */
+  readonly stopAt?: ReadonlySet<string>;
+  /** Called after every node boundary with the state to persist (the main walk checkpoints). */
+  readonly onBoundary?: (state: WalkState) => void;
+  readonly elapsedMs?: () => number;
+}
+
+/** Walks one graph: run node, record, route, repeat (canonical §3.2 as the ledger amends it). */
+export class Walker {
+  constructor(
+    private readonly shared: RunShared,
+    private readonly options: WalkOptions,
+  ) {}
+
+  private get graph(): Graph {
+    return this.options.graph;
+  }
+
+  private get state(): WalkState {
+    return this.options.state;
+  }
+
+  async walk(): Promise<WalkResult> {
+    const { graph, state } = this;
+    const maxSteps = intAttr(graph.attributes, 'max_steps', 1000);
+    const maxDuration = graphDurationMs(graph, 'max_pipeline_duration', 'ms');
+    let lastOutcome: Outcome | undefined;
+    for (;;) {
+      this.throwIfCancelled();
+      if (this.options.elapsedMs && maxDuration !== undefined && this.options.elapsedMs() > maxDuration) {
+        return this.finish('fail', `max_pipeline_duration_exceeded: the run took longer than ${maxDuration} ms`, lastOutcome);
+      }
+      if (state.step >= maxSteps) return this.finish('fail', `max_steps_exceeded: ${maxSteps} node executions`, lastOutcome);
+      const node = graph.nodes.get(state.nextNodeId);
+      if (!node) return this.finish('fail', `node ${state.nextNodeId} does not exist`, lastOutcome);
+      if (this.options.stopAt?.has(node.id)) return { kind: 'stopped', stoppedAt: node.id, ...(lastOutcome ? { lastOutcome } : {}) };
+
+      if (isExitNode(node) && this.options.exitSemantics) {
+        const gate = firstUnsatisfiedGate(graph, state.nodeOutcomes);
+        if (gate) {
+          const target = gateRetryTarget(gate.node, graph);
+          const reason = describeGate(gate.node, gate.record);
+          if (!target) return this.finish('fail', `${reason}, and no retry_target is set`, lastOutcome);
+          this.jump(node.id, target, `${reason}: jumping to retry_target ${target}`);
+          continue;
+        }
+        this.recordStructuralVisit(node);
+        if (state.pendingFailure) return this.finish('fail', state.pendingFailure, lastOutcome);
+        return this.finish('success', undefined, lastOutcome);
+      }
+
+      const outcome = await this.runNode(node);
+      lastOutcome = outcome;
+      const route = await this.route(node, outcome);
+      if (route.kind === 'finished') return route;
+    }
+  }
+
+  private finish(status: 'success' | 'fail', failureReason: string | undefined, lastOutcome: Outcome | undefined): WalkResult {
+    return { kind: 'finished', status, ...(failureReason ? { failureReason } : {}), ...(lastOutcome ? { lastOutcome } : {}) };
+  }
+
+  private throwIfCancelled(): void {
+    if (this.shared.signal.aborted) throw new CancelledError('the run was cancelled');
+  }
+
+  private boundary(node: GraphNode) {
+    return {
+      scope: this.options.scope,
+      graph: this.graph,
+      nodeId: node.id,
+      iteration: this.state.iteration,
+      step: this.state.step,
+      visit: this.state.visits[node.id] ?? 0,
+      context: this.state.context,
+    };
+  }
+
+  private async runNode(node: GraphNode): Promise<Outcome> {
+    const { state, shared } = this;
+    await shared.controller.beforeNode?.({ ...this.boundary(node), visit: (state.visits[node.id] ?? 0) + 1 });
+    this.throwIfCancelled();
+    state.visits[node.id] = (state.visits[node.id] ?? 0) + 1;
+    state.step++;
+    state.context.set('current_node', node.id);
+    shared.emit({ type: 'node:start', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, visit: state.visits[node.id] ?? 1 });
+    const started = shared.clock.monotonic();
+
+    let outcome = await this.outcomeOf(node);
+    outcome = this.applyOverrides(node, outcome);
+
+    const durationMs = shared.clock.monotonic() - started;
+    this.record(node, outcome, durationMs);
+    await shared.controller.afterNode?.({ ...this.boundary(node), outcome });
+    return outcome;
+  }
+
+  /** requires= skips; otherwise the retry ladder. */
+  private async outcomeOf(node: GraphNode): Promise<Outcome> {
+    const missing = listAttr(node, 'requires').filter((key) => !this.state.context.has(key));
+    if (missing.length > 0) return { status: 'skipped', isExplicit: false, notes: `skipped: required context ${missing.join(', ')} missing` };
+    return this.executeWithRetry(node);
+  }
+
+  /**
+   * The retry ladder (canonical §3.5 with the ledger): RETRY outcomes, transient provider errors
+   * and must_write violations consume attempts; a plain FAIL returns at once; exhaustion of RETRY
+   * yields PARTIAL_SUCCESS only with allow_partial, and never over a missing artifact.
+   */
+  private async executeWithRetry(node: GraphNode): Promise<Outcome> {
+    const { state, shared } = this;
+    const maxAttempts = maxRetries(node, this.graph) + 1;
+    const mustWrite = stringAttr(node, 'must_write');
+    const allowPartial = boolAttr(node, 'allow_partial');
+    let attempt = state.retryCounts[node.id] ?? 0;
+    for (;;) {
+      attempt++;
+      state.retryCounts[node.id] = attempt - 1;
+      shared.emit({ type: 'node:attempt', scope: this.options.scope, nodeId: node.id, attempt });
+      const startWall = shared.clock.now();
+      const result = await this.attemptOnce(node, attempt);
+      const finalAttempt = attempt >= maxAttempts;
+      const stamp = (outcome: Outcome): Outcome => {
+        delete state.retryCounts[node.id];
+        return { ...outcome, attemptCount: attempt };
+      };
+
+      let retryReason: string | undefined;
+      let retryDelay: number | undefined;
+      if (result.kind === 'error') {
+        if (!result.transient || finalAttempt) return stamp({ status: 'fail', isExplicit: false, failureReason: result.message });
+        retryReason = result.message;
+        retryDelay = result.retryAfterMs;
+      } else {
+        const outcome = result.outcome;
+        if (outcome.status === 'fail' || outcome.status === 'skipped') return stamp(outcome);
+        if (isSuccessful(outcome.status)) {
+          const check = mustWrite ? checkMustWrite(mustWrite, shared.cwd, startWall) : { ok: true as const };
+          if (check.ok) return stamp(outcome);
+          if (finalAttempt) return stamp({ status: 'fail', isExplicit: false, failureReason: check.message });
+          retryReason = check.message;
+        } else {
+          // RETRY
+          if (finalAttempt) {
+            if (allowPartial) {
+              const check = mustWrite ? checkMustWrite(mustWrite, shared.cwd, startWall) : { ok: true as const };
+              if (!check.ok) return stamp({ status: 'fail', isExplicit: false, failureReason: check.message });
+              return stamp({ ...outcome, status: 'partial_success', isExplicit: false, notes: `retries exhausted after ${attempt} attempts; partial accepted (allow_partial)` });
+            }
+            return stamp({ ...outcome, status: 'fail', isExplicit: false, failureReason: `max retries exceeded after ${attempt} attempts${outcome.failureReason ? `: ${outcome.failureReason}` : ''}` });
+          }
+          retryReason = outcome.failureReason ?? 'the node asked to be retried';
+        }
+      }
+      const delayMs = retryDelay ?? delayForAttempt(attempt, backoffPresets.standard, shared.clock);
+      shared.emit({ type: 'node:retry', scope: this.options.scope, nodeId: node.id, attempt, delayMs, reason: retryReason });
+      state.retryCounts[node.id] = attempt;
+      this.options.onBoundary?.(state);
+      await shared.clock.sleep(delayMs, shared.signal).catch(() => undefined);
+      this.throwIfCancelled();
+    }
+  }
+
+  private async attemptOnce(node: GraphNode, attempt: number): Promise<{ kind: 'outcome'; outcome: Outcome } | { kind: 'error'; message: string; transient: boolean; retryAfterMs?: number }> {
+    const { shared } = this;
+    const timeout = timeoutMs(node);
+    const timer = timeout !== undefined ? AbortSignal.timeout(timeout) : undefined;
+    const signal = timer ? AbortSignal.any([shared.signal, timer]) : shared.signal;
+    const incoming = this.state.incomingEdge ? this.graph.edges[this.state.incomingEdge.index] : undefined;
+    try {
+      const outcome = await shared.handlers.resolve(node).execute({
+        node,
+        context: this.state.context,
+        services: this.services(incoming),
+        attempt,
+        signal,
+        fidelity: resolveFidelity(node, this.graph, incoming?.attributes.get('fidelity')?.value),
+      });
+      // A handler that dealt with its own timeout (a human gate's default choice) keeps its result.
+      if (timer?.aborted && !shared.signal.aborted && !isSuccessful(outcome.status)) return { kind: 'outcome', outcome: this.timedOut(node, timeout ?? 0) };
+      return { kind: 'outcome', outcome };
+    } catch (error) {
+      this.throwIfCancelled();
+      if (timer?.aborted) return { kind: 'outcome', outcome: this.timedOut(node, timeout ?? 0) };
+      if (error instanceof ProviderError) {
+        return { kind: 'error', message: error.message, transient: error.transient, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
+      }
+      return { kind: 'error', message: `handler error: ${error instanceof Error ? error.message : String(error)}`, transient: false };
+    }
+  }
+
+  /** Ledger: a timeout fails the node, or yields PARTIAL_SUCCESS with allow_partial. */
+  private timedOut(node: GraphNode, ms: number): Outcome {
+    if (boolAttr(node, 'allow_partial')) return { status: 'partial_success', isExplicit: false, notes: `timed out after ${ms} ms; partial accepted (allow_partial)` };
+    return { status: 'fail', isExplicit: false, failureReason: `timed out after ${ms} ms` };
+  }
+
+  /** auto_status, then continue_on_fail, then the must_write backstop, in that order (ledger). */
+  private applyOverrides(node: GraphNode, outcome: Outcome): Outcome {
+    let result = outcome;
+    if (result.status === 'skipped' && boolAttr(node, 'auto_status')) {
+      result = { ...result, status: 'success', isExplicit: false, notes: 'auto-status: handler completed without writing status' };
+    }
+    if (result.status === 'fail' && boolAttr(node, 'continue_on_fail')) {
+      result = { ...result, status: 'partial_success', isExplicit: false, notes: `continue_on_fail: ${result.failureReason ?? 'failed'}` };
+    }
+    const mustWrite = stringAttr(node, 'must_write');
+    if (mustWrite && result.status !== 'fail' && result.status !== 'skipped' && result.attemptCount === undefined) {
+      // Outcomes that never entered the ladder (auto_status promotions) meet the contract here.
+      const check = checkMustWrite(mustWrite, this.shared.cwd, 0);
+      if (!check.ok) result = { status: 'fail', isExplicit: false, failureReason: check.message };
+    }
+    if (mustWrite && outcome.status === 'fail' && result.status !== 'fail') {
+      result = { status: 'fail', isExplicit: false, failureReason: `must_write node ${node.id} failed; continue_on_fail cannot override the artifact contract: ${outcome.failureReason ?? ''}` };
+    }
+    return result;
+  }
+
+  private record(node: GraphNode, outcome: Outcome, durationMs: number): void {
+    const { state, shared } = this;
+    state.context.apply(outcome.contextUpdates);
+    state.context.set('outcome', outcome.status);
+    if (outcome.preferredLabel) state.context.set('preferred_label', outcome.preferredLabel);
+    const missingOutputs = listAttr(node, 'outputs').filter((key) => !state.context.has(key));
+    if (missingOutputs.length > 0 && outcome.status !== 'skipped') {
+      shared.emit({ type: 'node:contract', scope: this.options.scope, nodeId: node.id, missingOutputs });
+    }
+    if (outcome.status !== 'skipped') {
+      const updates = outcome.contextUpdates ?? {};
+      state.nodeOutcomes[node.id] = {
+        status: outcome.status,
+        isExplicit: outcome.isExplicit,
+        ...(outcome.preferredLabel ? { preferredLabel: outcome.preferredLabel } : {}),
+        ...(outcome.notes ? { notes: outcome.notes } : {}),
+        ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
+        ...(typeof updates['tool.output'] === 'string' ? { toolOutput: updates['tool.output'] } : {}),
+        ...(typeof updates['tool.last_line'] === 'string' ? { toolLastLine: updates['tool.last_line'] } : {}),
+      };
+    }
+    state.completedNodes.push(node.id);
+    state.lastCompletedNodeId = node.id;
+    this.options.runDirectory.writeStatus(state.iteration, node.id, outcome);
+    this.trace(node.id, outcome, durationMs);
+    shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome, durationMs });
+  }
+
+  private trace(nodeId: string, outcome: Outcome, durationMs: number): void {
+    const record: TraceRecord = {
+      iteration: this.state.iteration,
+      node_id: nodeId,
+      status: outcome.status,
+      preferred_label: outcome.preferredLabel ?? '',
+      duration_ms: Math.round(durationMs * 1000) / 1000,
+      ts: new Date(this.shared.clock.now()).toISOString(),
+      is_explicit: outcome.isExplicit,
+      attempt: outcome.attemptCount ?? 1,
+      ...(this.options.scope.kind !== 'main' ? { scope: this.options.scope.id } : {}),
+      ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
+    };
+    this.options.runDirectory.appendTrace(record);
+    this.shared.emit({ type: 'trace', record });
+  }
+
+  private recordStructuralVisit(node: GraphNode): void {
+    this.state.visits[node.id] = (this.state.visits[node.id] ?? 0) + 1;
+    const outcome: Outcome = { status: 'success', isExplicit: true, notes: `exit: ${node.id}` };
+    this.shared.emit({ type: 'node:start', scope: this.options.scope, nodeId: node.id, iteration: this.state.iteration, visit: this.state.visits[node.id] ?? 1 });
+    this.state.completedNodes.push(node.id);
+    this.state.lastCompletedNodeId = node.id;
+    this.options.runDirectory.writeStatus(this.state.iteration, node.id, outcome);
+    this.trace(node.id, outcome, 0);
+    this.shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: this.state.iteration, outcome, durationMs: 0 });
+  }
+
+  private jump(from: string, to: string, reason: string): void {
+    this.shared.emit({ type: 'jump', scope: this.options.scope, from, to, reason });
+    this.state.nextNodeId = to;
+    delete this.state.incomingEdge;
+    this.options.onBoundary?.(this.state);
+  }
+
+  /** Failure routing (canonical §3.7 + ledger fail-fast) and edge selection for everything else. */
+  private async route(node: GraphNode, outcome: Outcome): Promise<WalkResult | { kind: 'continue' }> {
+    const { state, graph } = this;
+    const edges = outgoingEdges(graph, node.id);
+    const selection = selectEdge({ edges, outcome, lookup: (key) => state.context.get(key), nodes: graph.nodes });
+
+    if (outcome.status === 'fail' && !(selection.kind === 'edge' && selection.step === 'condition')) {
+      const target = failureRetryTarget(node, graph);
+      if (target) {
+        this.jump(node.id, target, `${node.id} failed: jumping to retry_target ${target}`);
+        return { kind: 'continue' };
+      }
+      if (selection.kind === 'none') return this.finish('fail', outcome.failureReason ?? `${node.id} failed`, outcome);
+      state.pendingFailure ??= `${node.id} failed: ${outcome.failureReason ?? 'no reason given'} (the run continued into ${selection.edge.to}, which runs on failure)`;
+    }
+    if (selection.kind === 'none') {
+      if (!this.options.exitSemantics) return this.finish(isSuccessful(outcome.status) ? 'success' : 'fail', outcome.failureReason, outcome);
+      return this.finish('fail', `no matching edge from node '${node.id}': ${selection.reason}`, outcome);
+    }
+
+    let edge: GraphEdge = selection.edge;
+    const directive = await this.shared.controller.beforeEdge?.({
+      scope: this.options.scope,
+      graph,
+      from: node.id,
+      outcome,
+      selected: edge,
+      candidates: edges,
+      iteration: state.iteration,
+      context: state.context,
+    });
+    const forced = directive ? graph.edges[directive.forceEdgeIndex] : undefined;
+    if (forced && forced.from === node.id) edge = forced;
+    this.shared.emit({ type: 'edge', scope: this.options.scope, edge: { index: edge.index, from: edge.from, to: edge.to }, loopRestart: boolAttr(edge, 'loop_restart'), forced: forced !== undefined && forced === edge });
+
+    if (boolAttr(edge, 'loop_restart')) this.restartLoop();
+    state.nextNodeId = edge.to;
+    state.incomingEdge = { index: edge.index, from: edge.from, to: edge.to };
+    this.options.onBoundary?.(state);
+    return { kind: 'continue' };
+  }
+
+  /** Ledger: a loop_restart feeds critics to listeners, starts a new iteration, keeps the context. */
+  private restartLoop(): void {
+    const { state } = this;
+    const feedback = collectFeedback(this.graph, state.nodeOutcomes, state.context.snapshot(), state.iteration);
+    state.context.apply(feedback.contextUpdates);
+    for (const [nodeId, content] of feedback.files) this.options.runDirectory.writeFeedback(nodeId, content);
+    state.iteration++;
+    state.context.set('iteration', String(state.iteration));
+    state.context.set('loop_count', String(state.iteration));
+    state.completedNodes = [];
+    state.nodeOutcomes = {};
+    state.retryCounts = {};
+    this.shared.emit({ type: 'iteration', iteration: state.iteration });
+  }
+
+  private services(incoming: GraphEdge | undefined): HandlerServices {
+    const { shared, state, options } = this;
+    return {
+      graph: this.graph,
+      cwd: shared.cwd,
+      runDirectory: options.runDirectory,
+      runId: shared.runId,
+      iteration: state.iteration,
+      scope: options.scope,
+      signal: shared.signal,
+      clock: shared.clock,
+      emit: shared.emit,
+      backend: shared.backend,
+      interviewer: shared.interviewer,
+      completedNodes: [...state.completedNodes],
+      nodeOutcomes: { ...state.nodeOutcomes },
+      ...(incoming ? { incomingEdge: { from: incoming.from, attributes: incoming.attributes } } : {}),
+      transcript: (key) => state.threads[key] ?? [],
+      recordExchange: (key, exchange) => {
+        state.threads[key] = [...(state.threads[key] ?? []), ...exchange];
+      },
+      runBranch: (start, context, stopAt, label) => this.runBranch(start, context, stopAt, label),
+      runChildPipeline: (file, context, label) => this.runChildPipeline(file, context, label),
+    };
+  }
+
+  private async runBranch(startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string): Promise<BranchResult> {
+    const scope: WalkScope = { id: `${this.options.scope.id}>branch:${label}`, kind: 'branch', frames: this.options.scope.frames };
+    const branchState = freshWalkState(startNodeId, context, this.state.iteration);
+    // §3.8 isolation: a branch's transcripts start empty (ledger: branch-local full fidelity).
+    const walker = new Walker(this.shared, { scope, graph: this.graph, runDirectory: this.options.runDirectory, state: branchState, exitSemantics: false, stopAt });
+    const result = await walker.walk();
+    const outcome: Outcome =
+      result.lastOutcome ??
+      (result.kind === 'finished' && result.status === 'fail' ? { status: 'fail', isExplicit: false, failureReason: result.failureReason ?? 'branch failed' } : { status: 'success', isExplicit: true });
+    const failed = result.kind === 'finished' && result.status === 'fail' && isSuccessful(outcome.status);
+    return {
+      startNodeId,
+      outcome: failed ? { status: 'fail', isExplicit: false, failureReason: result.failureReason ?? 'branch failed' } : outcome,
+      ...(result.kind === 'stopped' ? { stoppedAt: result.stoppedAt } : {}),
+      context: branchState.context,
+    };
+  }
+
+  private async runChildPipeline(dotFile: string, context: RunContext, label: string): Promise<Outcome> {
+    const loaded = this.shared.loadChildPipeline(dotFile, this.graph);
+    if ('error' in loaded) return { status: 'fail', isExplicit: false, failureReason: loaded.error };
+    const child = loaded.graph;
+    const start = [...child.nodes.values()].find((n) => n.attributes.get('shape')?.value === 'Mdiamond') ?? child.nodes.get('start') ?? child.nodes.get('Start');
+    if (!start) return { status: 'fail', isExplicit: false, failureReason: `${dotFile} has no start node` };
+    const scope: WalkScope = {
+      id: `${this.options.scope.id}>sub:${label}`,
+      kind: 'subpipeline',
+      frames: [...this.options.scope.frames, { nodeId: label, ...(child.sourcePath ? { sourcePath: child.sourcePath } : {}) }],
+    };
+    const childDirectory = this.options.runDirectory.child(label);
+    const walker = new Walker(this.shared, { scope, graph: child, runDirectory: childDirectory, state: freshWalkState(start.id, context, 0), exitSemantics: true });
+    const result = await walker.walk();
+    if (result.kind === 'stopped') return { status: 'fail', isExplicit: false, failureReason: `sub-pipeline stopped at ${result.stoppedAt}` };
+    const explicit = result.lastOutcome?.isExplicit ?? true;
+    return result.status === 'success'
+      ? { status: 'success', isExplicit: explicit, notes: `sub-pipeline ${dotFile} completed` }
+      : { status: 'fail', isExplicit: explicit, failureReason: `sub-pipeline ${dotFile} failed: ${result.failureReason ?? 'unknown reason'}` };
+  }
+}
+
+export function freshWalkState(startNodeId: string, context: RunContext, iteration: number): WalkState {
+  return {
+    nextNodeId: startNodeId,
+    completedNodes: [],
+    nodeOutcomes: {},
+    retryCounts: {},
+    visits: {},
+    context,
+    iteration,
+    step: 0,
+    threads: {},
+  };
+}
+
