@@ -39,7 +39,7 @@ export interface HandlerServices {
   readonly transcript: (threadKey: string) => readonly TranscriptMessage[];
   readonly recordExchange: (threadKey: string, exchange: readonly TranscriptMessage[]) => void;
   /** Runs the walk from `startNodeId` on `context` until `stopAt` or a dead end (parallel branches). */
-  readonly runBranch: (startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string) => Promise<BranchResult>;
+  readonly runBranch: (startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string, signal: AbortSignal) => Promise<BranchResult>;
   /** Runs another pipeline file as one node (folder sub-pipelines, manager children). */
   readonly runChildPipeline: (dotFile: string, context: RunContext, label: string) => Promise<Outcome>;
 }

@@ -1,5 +1,6 @@
 import type { AgentEvent } from './backend';
 import type { Outcome, StageStatus } from './outcome';
+import type { RunState } from './state';
 
 export type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
 
@@ -48,7 +49,7 @@ export type RunEvent =
   | { readonly type: 'edge'; readonly scope: WalkScope; readonly edge: EdgeIdentity; readonly loopRestart: boolean; readonly forced: boolean }
   | { readonly type: 'jump'; readonly scope: WalkScope; readonly from: string; readonly to: string; readonly reason: string }
   | { readonly type: 'iteration'; readonly iteration: number }
-  | { readonly type: 'checkpoint'; readonly nodeId: string }
+  | { readonly type: 'checkpoint'; readonly nodeId: string; readonly state: RunState }
   | { readonly type: 'trace'; readonly record: TraceRecord }
   | { readonly type: 'output'; readonly scope: WalkScope; readonly nodeId: string; readonly stream: 'stdout' | 'stderr'; readonly text: string }
   | { readonly type: 'agent'; readonly scope: WalkScope; readonly nodeId: string; readonly event: AgentEvent }

@@ -25,4 +25,9 @@ export interface Outcome {
   /** The full final response of an LLM node, written to response.md (never to context). */
   readonly responseText?: string;
   readonly sessionId?: string;
+  /**
+   * Where the walk continues instead of routing over this node's own edges: a fan-out continues
+   * at its fan-in once the branches have joined.
+   */
+  readonly continueAt?: string;
 }

@@ -114,8 +114,9 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     updatedAt: new Date(clock.now()).toISOString(),
   });
   const checkpoint = () => {
-    directory.writeCheckpoint(snapshot('running'));
-    events.emit({ type: 'checkpoint', nodeId: state.lastCompletedNodeId ?? state.nextNodeId });
+    const current = snapshot('running');
+    directory.writeCheckpoint(current);
+    events.emit({ type: 'checkpoint', nodeId: state.lastCompletedNodeId ?? state.nextNodeId, state: current });
   };
   checkpoint();
   events.emit({ type: 'phase', phase: 'initialize', state: 'end' });

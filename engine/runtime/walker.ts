@@ -350,6 +350,10 @@ export class Walker {
   /** Failure routing (canonical §3.7 + ledger fail-fast) and edge selection for everything else. */
   private async route(node: GraphNode, outcome: Outcome): Promise<WalkResult | { kind: 'continue' }> {
     const { state, graph } = this;
+    if (outcome.continueAt && graph.nodes.has(outcome.continueAt)) {
+      this.jump(node.id, outcome.continueAt, `${node.id} continues at ${outcome.continueAt}`);
+      return { kind: 'continue' };
+    }
     const edges = outgoingEdges(graph, node.id);
     const selection = selectEdge({ edges, outcome, lookup: (key) => state.context.get(key), nodes: graph.nodes });
 
@@ -425,16 +429,17 @@ export class Walker {
       recordExchange: (key, exchange) => {
         state.threads[key] = [...(state.threads[key] ?? []), ...exchange];
       },
-      runBranch: (start, context, stopAt, label) => this.runBranch(start, context, stopAt, label),
+      runBranch: (start, context, stopAt, label, signal) => this.runBranch(start, context, stopAt, label, signal),
       runChildPipeline: (file, context, label) => this.runChildPipeline(file, context, label),
     };
   }
 
-  private async runBranch(startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string): Promise<BranchResult> {
+  private async runBranch(startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string, signal: AbortSignal): Promise<BranchResult> {
     const scope: WalkScope = { id: `${this.options.scope.id}>branch:${label}`, kind: 'branch', frames: this.options.scope.frames };
     const branchState = freshWalkState(startNodeId, context, this.state.iteration);
     // §3.8 isolation: a branch's transcripts start empty (ledger: branch-local full fidelity).
-    const walker = new Walker(this.shared, { scope, graph: this.graph, runDirectory: this.options.runDirectory, state: branchState, exitSemantics: false, stopAt });
+    const shared: RunShared = { ...this.shared, signal: AbortSignal.any([this.shared.signal, signal]) };
+    const walker = new Walker(shared, { scope, graph: this.graph, runDirectory: this.options.runDirectory, state: branchState, exitSemantics: false, stopAt });
     const result = await walker.walk();
     const outcome: Outcome =
       result.lastOutcome ??
