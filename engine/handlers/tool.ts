@@ -27,7 +27,9 @@ export const toolHandler: Handler = {
       },
       signal,
       onOutput: (stream, text) => services.emit({ type: 'output', scope: services.scope, nodeId: node.id, stream, text }),
+      onSpawn: (group) => services.runDirectory.recordProcessGroup(node.id, group),
     });
+    services.runDirectory.clearProcessGroup(node.id);
     services.runDirectory.writeStageFile(services.iteration, node.id, 'stdout.txt', result.stdout);
     if (result.stderr) services.runDirectory.writeStageFile(services.iteration, node.id, 'stderr.txt', result.stderr);
     if (result.aborted) return { status: 'fail', isExplicit: false, failureReason: signal.reason instanceof Error ? signal.reason.message : 'tool command was stopped' };

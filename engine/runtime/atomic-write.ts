@@ -3,22 +3,25 @@ import path from 'node:path';
 
 let counter = 0;
 
-/** Writes a file so that a reader (or a resume after a crash) sees the old content or the new, never half. */
-export function writeFileAtomic(file: string, content: string): void {
+/**
+ * Writes a file so that a reader sees the old content or the new, never half. `durable` adds an
+ * fsync before the rename, for what a resume after a power loss depends on (the checkpoint).
+ */
+export function writeFileAtomic(file: string, content: string, durable = false): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${++counter}.tmp`;
   const fd = fs.openSync(temp, 'w');
   try {
     fs.writeSync(fd, content);
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
   fs.renameSync(temp, file);
 }
 
-export function writeJsonAtomic(file: string, value: unknown): void {
-  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+export function writeJsonAtomic(file: string, value: unknown, durable = false): void {
+  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, durable);
 }
 
 /** Appends one line durably (trace.jsonl); a torn last line is skipped by readers. */

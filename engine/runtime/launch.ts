@@ -7,7 +7,8 @@ import type { CodergenBackend } from './backend';
 import type { EventBus } from './events';
 import type { RunOptions, RunResult } from './runner';
 import { hashSource, runPipeline } from './runner';
-import { CheckpointError, loadCheckpoint } from './run-directory';
+import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
+import { killGroup } from './shell';
 
 export type LaunchResult = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: RunResult; readonly warnings: readonly Diagnostic[] };
 
@@ -92,6 +93,8 @@ export async function resumeRun(runDirectory: string, options: ResumeOptions): P
   }
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
+  // The interrupted node runs again; its orphaned command from the killed process must not race it.
+  for (const group of new RunDirectory(runDirectory).orphanProcessGroups()) killGroup(group, 'SIGKILL');
   const result = await runPipeline({ ...options, graph: prepared.graph, source, cwd: state.cwd, logsRoot: runDirectory, resume: state });
   return { kind: 'ran', result, warnings: [] };
 }

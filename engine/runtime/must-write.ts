@@ -22,3 +22,25 @@ export function checkMustWrite(declared: string, cwd: string, nodeStartWallMs: n
   if (!fs.readFileSync(file, 'utf8').trim()) return { ok: false, axis: 'non_trivial', message: `must_write violated: ${declared} is empty or only whitespace` };
   return { ok: true };
 }
+
+/**
+ * The freshness floor, read from the filesystem's own clock. File timestamps come from a coarse
+ * kernel clock that can lag the process clock by a few milliseconds, so comparing an artifact's
+ * mtime with `Date.now()` can refuse a file written during the node. Instead: stamp a marker, then
+ * wait until the filesystem clock has moved past it; every write during the node is then strictly
+ * newer than the floor, and a file stamped with the floor itself (a forged mtime) is refused.
+ */
+export function freshnessFloor(stageDir: string): number {
+  fs.mkdirSync(stageDir, { recursive: true });
+  const marker = path.join(stageDir, '.must_write_floor');
+  fs.writeFileSync(marker, '');
+  const floor = fs.statSync(marker).mtimeMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; i < 100; i++) {
+    fs.writeFileSync(marker, '');
+    if (fs.statSync(marker).mtimeMs > floor) break;
+    Atomics.wait(pause, 0, 0, 1);
+  }
+  fs.rmSync(marker, { force: true });
+  return floor;
+}

@@ -54,7 +54,7 @@ export class RunDirectory {
   }
 
   writeCheckpoint(state: RunState): void {
-    writeJsonAtomic(this.checkpointPath, state);
+    writeJsonAtomic(this.checkpointPath, state, true);
   }
 
   appendTrace(record: TraceRecord): void {
@@ -69,6 +69,37 @@ export class RunDirectory {
 
   writeStatus(iteration: number, nodeId: string, outcome: Outcome): void {
     this.writeStageFile(iteration, nodeId, 'status.json', `${JSON.stringify(statusJson(outcome), null, 2)}\n`);
+  }
+
+  /**
+   * A tool's process group outlives a killed engine (it has its own group so cancel can kill its
+   * whole tree). Recording it lets a resume reap the orphan before re-running the node.
+   */
+  recordProcessGroup(nodeId: string, group: number): void {
+    writeFileAtomic(path.join(this.stageDir(nodeId), PROCESS_GROUP_FILE), `${group}\n`);
+  }
+
+  clearProcessGroup(nodeId: string): void {
+    fs.rmSync(path.join(this.stageDir(nodeId), PROCESS_GROUP_FILE), { force: true });
+  }
+
+  /** Process groups left running by a previous, killed engine process. */
+  orphanProcessGroups(): number[] {
+    const groups: number[] = [];
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(this.root, { withFileTypes: true });
+    } catch {
+      return groups;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const file = path.join(this.root, entry.name, PROCESS_GROUP_FILE);
+      const group = Number.parseInt(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '', 10);
+      if (Number.isInteger(group) && group > 1) groups.push(group);
+      fs.rmSync(file, { force: true });
+    }
+    return groups;
   }
 
   writeFeedback(nodeId: string, content: string): void {
@@ -90,6 +121,8 @@ export function statusJson(outcome: Outcome): Record<string, unknown> {
     ...(outcome.sessionId ? { session_id: outcome.sessionId } : {}),
   };
 }
+
+const PROCESS_GROUP_FILE = 'running.pgid';
 
 export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';

@@ -8,6 +8,8 @@ export interface ShellRun {
   /** Most bytes kept of each stream; the rest is dropped with a marker. */
   readonly outputCap?: number;
   readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** Called with the process-group id once the command runs (recorded so a resume can reap orphans). */
+  readonly onSpawn?: (processGroup: number) => void;
 }
 
 export interface ShellResult {
@@ -38,6 +40,7 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (child.pid !== undefined) run.onSpawn?.(child.pid);
     const chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
     const sizes = { stdout: 0, stderr: 0 };
     const collect = (stream: 'stdout' | 'stderr') => (data: Buffer) => {
@@ -67,7 +70,7 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
   });
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, signal);

@@ -13,7 +13,7 @@ import { collectFeedback } from './feedback';
 import { resolveFidelity } from './fidelity';
 import { describeGate, failureRetryTarget, firstUnsatisfiedGate, gateRetryTarget } from './goal-gates';
 import type { Interviewer } from './interviewer';
-import { checkMustWrite } from './must-write';
+import { checkMustWrite, freshnessFloor } from './must-write';
 import { boolAttr, graphDurationMs, intAttr, listAttr, maxRetries, stringAttr, timeoutMs } from './node-config';
 import type { Outcome } from './outcome';
 import { isSuccessful } from './outcome';
@@ -185,7 +185,7 @@ export class Walker {
       attempt++;
       state.retryCounts[node.id] = attempt - 1;
       shared.emit({ type: 'node:attempt', scope: this.options.scope, nodeId: node.id, attempt });
-      const startWall = shared.clock.now();
+      const startWall = mustWrite ? freshnessFloor(this.options.runDirectory.stageDir(node.id)) : 0;
       const result = await this.attemptOnce(node, attempt);
       const finalAttempt = attempt >= maxAttempts;
       const stamp = (outcome: Outcome): Outcome => {
@@ -244,6 +244,7 @@ export class Walker {
         signal,
         fidelity: resolveFidelity(node, this.graph, incoming?.attributes.get('fidelity')?.value),
       });
+      this.throwIfCancelled();
       // A handler that dealt with its own timeout (a human gate's default choice) keeps its result.
       if (timer?.aborted && !shared.signal.aborted && !isSuccessful(outcome.status)) return { kind: 'outcome', outcome: this.timedOut(node, timeout ?? 0) };
       return { kind: 'outcome', outcome };

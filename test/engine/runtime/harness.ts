@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { preparePipeline } from '../../../engine/prepare';
+import type { CodergenBackend } from '../../../engine/runtime/backend';
+import type { Clock } from '../../../engine/runtime/clock';
+import type { RunController } from '../../../engine/runtime/controller';
+import type { RunEvent, TraceRecord } from '../../../engine/runtime/events';
+import { EventBus } from '../../../engine/runtime/events';
+import type { Interviewer } from '../../../engine/runtime/interviewer';
+import { readTrace } from '../../../engine/runtime/run-directory';
+import type { RunResult } from '../../../engine/runtime/runner';
+import { runPipeline } from '../../../engine/runtime/runner';
+import type { Script } from '../../../engine/runtime/scripted';
+import { ScriptedBackend, scriptedInterviewer } from '../../../engine/runtime/scripted';
+
+export interface Harness {
+  readonly result: RunResult;
+  readonly cwd: string;
+  readonly trace: TraceRecord[];
+  readonly path: string[];
+  readonly events: RunEvent[];
+  read(relative: string): string | undefined;
+}
+
+export function tempDir(prefix = 'attractor-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A clock whose sleeps return at once and are recorded, so backoff is asserted without waiting. */
+export function instantClock(): Clock & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => performance.timeOrigin + performance.now(),
+    monotonic: () => performance.now(),
+    random: () => 0.5,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  };
+}
+
+export interface RunDotOptions {
+  readonly script?: Partial<Script>;
+  readonly backend?: CodergenBackend;
+  readonly interviewer?: Interviewer;
+  readonly params?: Record<string, string>;
+  readonly controller?: RunController;
+  readonly clock?: Clock;
+  readonly signal?: AbortSignal;
+  readonly cwd?: string;
+  readonly files?: Record<string, string>;
+}
+
+/** Prepares a DOT text exactly as `attractor run` does and runs it in a fresh directory. */
+export async function runDot(source: string, options: RunDotOptions = {}): Promise<Harness> {
+  const cwd = options.cwd ?? tempDir();
+  for (const [name, content] of Object.entries(options.files ?? {})) fs.writeFileSync(path.join(cwd, name), content);
+  const sourcePath = path.join(cwd, 'pipeline.dot');
+  fs.writeFileSync(sourcePath, source);
+  const prepared = preparePipeline(source, { sourcePath, ...(options.params ? { params: options.params } : {}) });
+  const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
+  if (!prepared.graph || errors.length) throw new Error(`pipeline does not validate: ${errors.map((d) => d.message).join('; ')}`);
+  const script: Script = { llm: options.script?.llm ?? {}, human: options.script?.human ?? {} };
+  const bus = new EventBus();
+  const events: RunEvent[] = [];
+  bus.on((event) => events.push(event));
+  const result = await runPipeline({
+    graph: prepared.graph,
+    source,
+    cwd,
+    logsRoot: path.join(cwd, '.run'),
+    ...(options.params ? { params: options.params } : {}),
+    backend: options.backend ?? new ScriptedBackend(script),
+    interviewer: options.interviewer ?? scriptedInterviewer(script),
+    ...(options.controller ? { controller: options.controller } : {}),
+    clock: options.clock ?? instantClock(),
+    ...(options.signal ? { signal: options.signal } : {}),
+    events: bus,
+  });
+  const trace = readTrace(result.logsRoot);
+  const structural = new Set([...prepared.graph.nodes.values()].filter((n) => ['Mdiamond', 'Msquare'].includes(n.attributes.get('shape')?.value ?? '')).map((n) => n.id));
+  return {
+    result,
+    cwd,
+    trace,
+    path: trace.filter((r) => !structural.has(r.node_id)).map((r) => r.node_id),
+    events,
+    read: (relative) => {
+      try {
+        return fs.readFileSync(path.join(cwd, relative), 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
