@@ -1,0 +1,30 @@
+/** Attractor engine as a library: parse, check and run DOT pipelines. Never imports `vscode`. */
+export { parseDot } from './parse/dot-parser';
+export type { ParseResult } from './parse/dot-parser';
+export { preparePipeline, builtinTransforms } from './prepare';
+export type { PreparedPipeline, PrepareOptions } from './prepare';
+export { lint, validate } from './validate';
+export type { LintRule, RuleContext } from './validate/rule';
+export type { Transform, TransformContext } from './transform/transform';
+export { attributeTable, attributeSpec, attributesFor } from './model/attributes';
+export type { AttributeSpec } from './model/attributes';
+export type { Diagnostic, Fix, Severity } from './model/diagnostics';
+export type { Graph, GraphEdge, GraphNode, Attribute } from './model/graph';
+export { resolveHandlerType, shapes } from './model/handler-types';
+export { parseCondition, evaluateCondition } from './conditions/condition';
+
+export { runPipeline } from './runtime/runner';
+export type { RunOptions, RunResult } from './runtime/runner';
+export { launchPipelineFile, resumeRun } from './runtime/launch';
+export { EventBus } from './runtime/events';
+export type { RunEvent, TraceRecord, HumanQuestion } from './runtime/events';
+export type { RunController, NodeBoundary, EdgeBoundary, EdgeDirective } from './runtime/controller';
+export { createHandlerRegistry } from './handlers';
+export type { Handler, HandlerInput, HandlerServices } from './handlers/handler';
+export type { CodergenBackend, CodergenRequest, CodergenResult } from './runtime/backend';
+export { ProviderError } from './runtime/backend';
+export { ScriptedBackend, loadScript, scriptedInterviewer } from './runtime/scripted';
+export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer } from './runtime/interviewer';
+export type { Answer, Interviewer } from './runtime/interviewer';
+export type { Outcome, StageStatus } from './runtime/outcome';
+export type { RunState } from './runtime/state';
