@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BenchReport } from './report';
 
-const dir = path.dirname(new URL(import.meta.url).pathname);
+// The package is CommonJS (no "type": "module"), so tsx loads this file as CJS: no import.meta, no top-level await.
+const dir = __dirname;
 const only = process.argv.slice(2);
 const files = fs
   .readdirSync(dir)
@@ -13,15 +14,19 @@ const files = fs
 const resultsPath = path.join(dir, 'results.json');
 const results: Record<string, BenchReport & { measuredAt: string }> = fs.existsSync(resultsPath) ? JSON.parse(fs.readFileSync(resultsPath, 'utf8')) : {};
 
-for (const file of files) {
-  const module = (await import(path.join(dir, file))) as { default: () => Promise<BenchReport | BenchReport[]> };
-  const reports = [await module.default()].flat();
-  for (const report of reports) {
-    console.log(`\n## ${report.name}`);
-    for (const [key, value] of Object.entries(report.figures)) console.log(`  ${key.padEnd(48)} ${value}`);
-    if (report.notes) console.log(`  (${report.notes})`);
-    results[report.name] = { ...report, measuredAt: new Date().toISOString() };
+async function main(): Promise<void> {
+  for (const file of files) {
+    const module = (await import(path.join(dir, file))) as { default: () => Promise<BenchReport | BenchReport[]> };
+    const reports = [await module.default()].flat();
+    for (const report of reports) {
+      console.log(`\n## ${report.name}`);
+      for (const [key, value] of Object.entries(report.figures)) console.log(`  ${key.padEnd(48)} ${value}`);
+      if (report.notes) console.log(`  (${report.notes})`);
+      results[report.name] = { ...report, measuredAt: new Date().toISOString() };
+    }
   }
+  fs.writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwrote ${path.relative(process.cwd(), resultsPath)}`);
 }
-fs.writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
-console.log(`\nwrote ${path.relative(process.cwd(), resultsPath)}`);
+
+void main();
