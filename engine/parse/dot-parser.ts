@@ -18,15 +18,17 @@ export interface ParseOptions {
 }
 
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// ts-graphviz counts AST nodes to stop runaway inputs; pipelines of 10,000+ nodes are legitimate.
+// ts-graphviz caps AST nodes and edge-chain length to stop runaway inputs; pipelines of 10,000+
+// nodes and chains of thousands of steps are legitimate, so the caps sit far above them.
 const MAX_AST_NODES = 5_000_000;
+const MAX_EDGE_CHAIN_DEPTH = 100_000;
 
 /** Parses DOT source into a Graph. Never throws: every problem is a located diagnostic. */
 export function parseDot(text: string, options: ParseOptions = {}): ParseResult {
   const lineIndex = new LineIndex(text);
   let root: ASTNode;
   try {
-    root = parseAst(protectLineBreaksInStrings(text), { maxASTNodes: MAX_AST_NODES });
+    root = parseAst(protectLineBreaksInStrings(text), { maxASTNodes: MAX_AST_NODES, maxEdgeChainDepth: MAX_EDGE_CHAIN_DEPTH });
   } catch (error) {
     return { diagnostics: [syntaxDiagnostic(error, lineIndex)], lineIndex };
   }

@@ -20,8 +20,8 @@ export function writeFileAtomic(file: string, content: string, durable = false):
   fs.renameSync(temp, file);
 }
 
-export function writeJsonAtomic(file: string, value: unknown, durable = false): void {
-  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, durable);
+export function writeJsonAtomic(file: string, value: unknown, durable = false, indent = 2): void {
+  writeFileAtomic(file, `${JSON.stringify(value, null, indent)}\n`, durable);
 }
 
 /** Appends one line durably (trace.jsonl); a torn last line is skipped by readers. */

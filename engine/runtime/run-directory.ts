@@ -54,7 +54,8 @@ export class RunDirectory {
   }
 
   writeCheckpoint(state: RunState): void {
-    writeJsonAtomic(this.checkpointPath, state, true);
+    // Written after every node and fsynced; compact, since its size grows with the run.
+    writeJsonAtomic(this.checkpointPath, state, true, 0);
   }
 
   appendTrace(record: TraceRecord): void {

@@ -1,5 +1,5 @@
-import type { Graph, GraphEdge, GraphNode } from '../model/graph';
-import { outgoingEdges } from '../model/graph';
+import type { Adjacency, Graph, GraphEdge, GraphNode } from '../model/graph';
+import { buildAdjacency } from '../model/graph';
 import { isExitNode } from '../model/handler-types';
 import type { BranchResult, HandlerRegistry, HandlerServices } from '../handlers/handler';
 import type { CodergenBackend, TranscriptMessage } from './backend';
@@ -75,10 +75,14 @@ export interface WalkOptions {
 
 /** Walks one graph: run node, record, route, repeat (canonical §3.2 as the ledger amends it). */
 export class Walker {
+  private readonly adjacency: Adjacency;
+
   constructor(
     private readonly shared: RunShared,
     private readonly options: WalkOptions,
-  ) {}
+  ) {
+    this.adjacency = buildAdjacency(options.graph);
+  }
 
   private get graph(): Graph {
     return this.options.graph;
@@ -355,7 +359,7 @@ export class Walker {
       this.jump(node.id, outcome.continueAt, `${node.id} continues at ${outcome.continueAt}`);
       return { kind: 'continue' };
     }
-    const edges = outgoingEdges(graph, node.id);
+    const edges = this.adjacency.outgoing.get(node.id) ?? [];
     const selection = selectEdge({ edges, outcome, lookup: (key) => state.context.get(key), nodes: graph.nodes });
 
     if (outcome.status === 'fail' && !(selection.kind === 'edge' && selection.step === 'condition')) {
@@ -423,8 +427,8 @@ export class Walker {
       emit: shared.emit,
       backend: shared.backend,
       interviewer: shared.interviewer,
-      completedNodes: [...state.completedNodes],
-      nodeOutcomes: { ...state.nodeOutcomes },
+      completedNodes: state.completedNodes,
+      nodeOutcomes: state.nodeOutcomes,
       ...(incoming ? { incomingEdge: { from: incoming.from, attributes: incoming.attributes } } : {}),
       transcript: (key) => state.threads[key] ?? [],
       recordExchange: (key, exchange) => {
