@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { boolAttr, promptOf, stringAttr } from '../runtime/node-config';
+import { boolAttr, modelSelectionOf, promptOf, stringAttr } from '../runtime/node-config';
 import { buildPreamble, resolveThreadKey } from '../runtime/fidelity';
 import { ensureFeedbackPlaceholder } from '../runtime/feedback';
 import { expandPrompt } from '../runtime/expand';
@@ -35,11 +35,7 @@ export const codergenHandler: Handler = {
       prompt,
       workDir: services.cwd,
       stageDir,
-      model: {
-        ...optional('provider', stringAttr(node, 'llm_provider') ?? graph.attributes.get('llm_provider')?.value),
-        ...optional('model', stringAttr(node, 'llm_model') ?? graph.attributes.get('llm_model')?.value),
-        ...optional('reasoningEffort', stringAttr(node, 'reasoning_effort') ?? graph.attributes.get('reasoning_effort')?.value),
-      },
+      model: modelSelectionOf(node, graph),
       fidelity,
       history: fidelity === 'full' ? services.transcript(threadKey) : [],
       ...(schemaText ? { responseSchema: JSON.parse(schemaText) as Record<string, unknown> } : {}),

@@ -40,8 +40,27 @@ export interface HandlerServices {
   readonly recordExchange: (threadKey: string, exchange: readonly TranscriptMessage[]) => void;
   /** Runs the walk from `startNodeId` on `context` until `stopAt` or a dead end (parallel branches). */
   readonly runBranch: (startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string, signal: AbortSignal) => Promise<BranchResult>;
-  /** Runs another pipeline file as one node (folder sub-pipelines, manager children). */
+  /** Runs another pipeline file as one node (folder sub-pipelines). */
   readonly runChildPipeline: (dotFile: string, context: RunContext, label: string) => Promise<Outcome>;
+  /** Starts another pipeline file and returns at once, for a supervisor that watches it run (manager loops). */
+  readonly startChildPipeline: (dotFile: string, context: RunContext, label: string, options?: ChildPipelineOptions) => ChildPipelineHandle;
+}
+
+export interface ChildPipelineOptions {
+  /** The child's working directory (default: the run's). */
+  readonly cwd?: string;
+  /** Sees every event of the child's walk (and of walks nested in it) before the run's bus does. */
+  readonly onEvent?: (event: RunEvent) => void;
+}
+
+/** A child pipeline running beside the node that started it. */
+export interface ChildPipelineHandle {
+  readonly scope: WalkScope;
+  /** The child's run directory: `<parent stage dir>/subpipeline`, one stage directory per child node. */
+  readonly runDirectory: RunDirectory;
+  /** Settles when the child's walk ends, never rejects; a cancelled child is a non-explicit FAIL. */
+  readonly outcome: Promise<Outcome>;
+  cancel(): void;
 }
 
 export interface HandlerInput {

@@ -1,6 +1,8 @@
 import { codergenHandler } from './codergen';
+import { fanInHandler } from './fan-in';
 import { HandlerRegistry } from './handler';
 import { humanHandler } from './human';
+import { parallelHandler } from './parallel';
 import { subPipelineHandler } from './sub-pipeline';
 import { noopHandler } from './structural';
 import { toolHandler } from './tool';
@@ -14,5 +16,7 @@ export function createHandlerRegistry(): HandlerRegistry {
     .register('codergen', codergenHandler)
     .register('tool', toolHandler)
     .register('wait.human', humanHandler)
+    .register('parallel', parallelHandler)
+    .register('parallel.fan_in', fanInHandler)
     .register('pipeline', subPipelineHandler);
 }

@@ -5,6 +5,7 @@ export interface HasAttributes {
   readonly attributes: Attributes;
 }
 import { parseDuration } from '../model/duration';
+import type { ModelSelection } from './backend';
 
 /** Typed reads of node attributes at run time. Validation has already refused malformed values. */
 export function boolAttr(node: HasAttributes, key: string): boolean {
@@ -60,4 +61,13 @@ export function listAttr(node: HasAttributes, key: string): string[] {
 
 export function promptOf(node: GraphNode): string {
   return stringAttr(node, 'prompt') ?? stringAttr(node, 'label') ?? node.id;
+}
+
+/** The node's model, provider and reasoning effort, each falling back to the graph's. */
+export function modelSelectionOf(node: GraphNode, graph: Graph): ModelSelection {
+  const pick = (key: string) => stringAttr(node, key) ?? stringAttr(graph, key);
+  const provider = pick('llm_provider');
+  const model = pick('llm_model');
+  const reasoningEffort = pick('reasoning_effort');
+  return { ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...(reasoningEffort ? { reasoningEffort } : {}) };
 }

@@ -27,7 +27,8 @@ export interface Outcome {
   readonly sessionId?: string;
   /**
    * Where the walk continues instead of routing over this node's own edges: a fan-out continues
-   * at its fan-in once the branches have joined.
+   * at its fan-in once the branches have joined. Set on a FAIL it only says "my edges are not
+   * routes": the walk takes the node's retry target or ends.
    */
   readonly continueAt?: string;
 }

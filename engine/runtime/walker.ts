@@ -1,7 +1,7 @@
 import type { Adjacency, Graph, GraphEdge, GraphNode } from '../model/graph';
 import { buildAdjacency } from '../model/graph';
 import { isExitNode } from '../model/handler-types';
-import type { BranchResult, HandlerRegistry, HandlerServices } from '../handlers/handler';
+import type { BranchResult, ChildPipelineHandle, ChildPipelineOptions, HandlerRegistry, HandlerServices } from '../handlers/handler';
 import type { CodergenBackend, TranscriptMessage } from './backend';
 import { ProviderError } from './backend';
 import type { Clock } from './clock';
@@ -248,9 +248,13 @@ export class Walker {
         signal,
         fidelity: resolveFidelity(node, this.graph, incoming?.attributes.get('fidelity')?.value),
       });
+      // A handler interrupted by a cancel returns whatever it had (an aborted tool's FAIL, a gate's
+      // default choice); that is not the node's result, so it is never recorded or routed on.
       this.throwIfCancelled();
       // A handler that dealt with its own timeout (a human gate's default choice) keeps its result.
-      if (timer?.aborted && !shared.signal.aborted && !isSuccessful(outcome.status)) return { kind: 'outcome', outcome: this.timedOut(node, timeout ?? 0) };
+      if (timer?.aborted && !shared.signal.aborted && !isSuccessful(outcome.status)) {
+        return { kind: 'outcome', outcome: { ...this.timedOut(node, timeout ?? 0), ...(outcome.continueAt !== undefined ? { continueAt: outcome.continueAt } : {}) } };
+      }
       return { kind: 'outcome', outcome };
     } catch (error) {
       this.throwIfCancelled();
@@ -355,7 +359,16 @@ export class Walker {
   /** Failure routing (canonical §3.7 + ledger fail-fast) and edge selection for everything else. */
   private async route(node: GraphNode, outcome: Outcome): Promise<WalkResult | { kind: 'continue' }> {
     const { state, graph } = this;
-    if (outcome.continueAt && graph.nodes.has(outcome.continueAt)) {
+    if (outcome.continueAt !== undefined) {
+      // The node's own edges are not routes (a fan-out's are its branches): a failure can only
+      // jump to the node's retry target or end the walk, wherever continueAt points.
+      if (outcome.status === 'fail') {
+        const target = failureRetryTarget(node, graph);
+        if (!target) return this.finish('fail', outcome.failureReason ?? `${node.id} failed`, outcome);
+        this.jump(node.id, target, `${node.id} failed: jumping to retry_target ${target}`);
+        return { kind: 'continue' };
+      }
+      if (!graph.nodes.has(outcome.continueAt)) return this.finish('fail', `${node.id} continues at ${outcome.continueAt}, which is not a node of ${graph.name}`, outcome);
       this.jump(node.id, outcome.continueAt, `${node.id} continues at ${outcome.continueAt}`);
       return { kind: 'continue' };
     }
@@ -436,6 +449,7 @@ export class Walker {
       },
       runBranch: (start, context, stopAt, label, signal) => this.runBranch(start, context, stopAt, label, signal),
       runChildPipeline: (file, context, label) => this.runChildPipeline(file, context, label),
+      startChildPipeline: (file, context, label, childOptions) => this.startChildPipeline(file, context, label, childOptions),
     };
   }
 
@@ -459,19 +473,48 @@ export class Walker {
   }
 
   private async runChildPipeline(dotFile: string, context: RunContext, label: string): Promise<Outcome> {
+    return this.startChildPipeline(dotFile, context, label).outcome;
+  }
+
+  private startChildPipeline(dotFile: string, context: RunContext, label: string, options: ChildPipelineOptions = {}): ChildPipelineHandle {
     const loaded = this.shared.loadChildPipeline(dotFile, this.graph);
-    if ('error' in loaded) return { status: 'fail', isExplicit: false, failureReason: loaded.error };
-    const child = loaded.graph;
-    const start = [...child.nodes.values()].find((n) => n.attributes.get('shape')?.value === 'Mdiamond') ?? child.nodes.get('start') ?? child.nodes.get('Start');
-    if (!start) return { status: 'fail', isExplicit: false, failureReason: `${dotFile} has no start node` };
+    const sourcePath = 'graph' in loaded ? loaded.graph.sourcePath : undefined;
     const scope: WalkScope = {
       id: `${this.options.scope.id}>sub:${label}`,
       kind: 'subpipeline',
-      frames: [...this.options.scope.frames, { nodeId: label, ...(child.sourcePath ? { sourcePath: child.sourcePath } : {}) }],
+      frames: [...this.options.scope.frames, { nodeId: label, ...(sourcePath ? { sourcePath } : {}) }],
     };
-    const childDirectory = this.options.runDirectory.child(label);
-    const walker = new Walker(this.shared, { scope, graph: child, runDirectory: childDirectory, state: freshWalkState(start.id, context, 0), exitSemantics: true });
-    const result = await walker.walk();
+    const runDirectory = this.options.runDirectory.child(label);
+    const cancellation = new AbortController();
+    const outcome = 'error' in loaded ? Promise.resolve<Outcome>({ status: 'fail', isExplicit: false, failureReason: loaded.error }) : this.walkChild(dotFile, loaded.graph, context, scope, runDirectory, cancellation.signal, options);
+    return { scope, runDirectory, outcome, cancel: () => cancellation.abort(new CancelledError(`child pipeline ${dotFile} was cancelled`)) };
+  }
+
+  private async walkChild(dotFile: string, child: Graph, context: RunContext, scope: WalkScope, runDirectory: RunDirectory, cancel: AbortSignal, options: ChildPipelineOptions): Promise<Outcome> {
+    const start = [...child.nodes.values()].find((n) => n.attributes.get('shape')?.value === 'Mdiamond') ?? child.nodes.get('start') ?? child.nodes.get('Start');
+    if (!start) return { status: 'fail', isExplicit: false, failureReason: `${dotFile} has no start node` };
+    const { onEvent } = options;
+    const shared: RunShared = {
+      ...this.shared,
+      signal: AbortSignal.any([this.shared.signal, cancel]),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(onEvent
+        ? {
+            emit: (event: RunEvent) => {
+              onEvent(event);
+              this.shared.emit(event);
+            },
+          }
+        : {}),
+    };
+    const walker = new Walker(shared, { scope, graph: child, runDirectory, state: freshWalkState(start.id, context, 0), exitSemantics: true });
+    let result: WalkResult;
+    try {
+      result = await walker.walk();
+    } catch (error) {
+      if (shared.signal.aborted) return { status: 'fail', isExplicit: false, failureReason: `sub-pipeline ${dotFile} was cancelled` };
+      return { status: 'fail', isExplicit: false, failureReason: `sub-pipeline ${dotFile} stopped on an engine error: ${error instanceof Error ? error.message : String(error)}` };
+    }
     if (result.kind === 'stopped') return { status: 'fail', isExplicit: false, failureReason: `sub-pipeline stopped at ${result.stoppedAt}` };
     const explicit = result.lastOutcome?.isExplicit ?? true;
     return result.status === 'success'
