@@ -2,6 +2,7 @@ import { codergenHandler } from './codergen';
 import { fanInHandler } from './fan-in';
 import { HandlerRegistry } from './handler';
 import { humanHandler } from './human';
+import { managerLoopHandler } from './manager-loop';
 import { parallelHandler } from './parallel';
 import { subPipelineHandler } from './sub-pipeline';
 import { noopHandler } from './structural';
@@ -18,5 +19,6 @@ export function createHandlerRegistry(): HandlerRegistry {
     .register('wait.human', humanHandler)
     .register('parallel', parallelHandler)
     .register('parallel.fan_in', fanInHandler)
+    .register('stack.manager_loop', managerLoopHandler)
     .register('pipeline', subPipelineHandler);
 }

@@ -491,6 +491,8 @@ export class Walker {
   }
 
   private async walkChild(dotFile: string, child: Graph, context: RunContext, scope: WalkScope, runDirectory: RunDirectory, cancel: AbortSignal, options: ChildPipelineOptions): Promise<Outcome> {
+    // The caller holds its handle before the child emits anything.
+    await Promise.resolve();
     const start = [...child.nodes.values()].find((n) => n.attributes.get('shape')?.value === 'Mdiamond') ?? child.nodes.get('start') ?? child.nodes.get('Start');
     if (!start) return { status: 'fail', isExplicit: false, failureReason: `${dotFile} has no start node` };
     const { onEvent } = options;

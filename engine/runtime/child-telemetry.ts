@@ -1,0 +1,85 @@
+import type { RunEvent } from './events';
+import type { Outcome } from './outcome';
+
+export type ChildStatus = 'not_started' | 'running' | 'completed' | 'failed';
+
+/** What a supervisor knows of a child pipeline, as the `stack.child.*` context keys. */
+export interface ChildSnapshot {
+  readonly 'stack.child.status': ChildStatus;
+  /** `success` or `fail` once the child has finished, else empty. */
+  readonly 'stack.child.outcome': string;
+  /** The node the child is running now (empty between nodes and once finished). */
+  readonly 'stack.child.active_node': string;
+  readonly 'stack.child.last_node': string;
+  readonly 'stack.child.last_status': string;
+  readonly 'stack.child.completed_count': number;
+  readonly 'stack.child.retry_count': number;
+  readonly 'stack.child.failure_reason': string;
+}
+
+/**
+ * Folds a child's event stream (its own walk only: events of walks nested inside it are not its
+ * nodes) and its final outcome into a snapshot.
+ */
+export class ChildTelemetry {
+  private status: ChildStatus = 'not_started';
+  private activeNode = '';
+  private lastNode = '';
+  private lastStatus = '';
+  private completed = 0;
+  private retries = 0;
+  private finalOutcome: Outcome | undefined;
+
+  constructor(private readonly scopeId: string) {}
+
+  started(): void {
+    this.status = 'running';
+  }
+
+  observe(event: RunEvent): void {
+    if (!('scope' in event) || event.scope.id !== this.scopeId) return;
+    switch (event.type) {
+      case 'node:start':
+        this.activeNode = event.nodeId;
+        break;
+      case 'node:retry':
+        this.retries++;
+        break;
+      case 'node:end':
+        this.activeNode = '';
+        this.lastNode = event.nodeId;
+        this.lastStatus = event.outcome.status;
+        this.completed++;
+        break;
+      default:
+        break;
+    }
+  }
+
+  finished(outcome: Outcome): void {
+    this.finalOutcome = outcome;
+    this.status = outcome.status === 'success' ? 'completed' : 'failed';
+    this.activeNode = '';
+  }
+
+  get outcome(): Outcome | undefined {
+    return this.finalOutcome;
+  }
+
+  get active(): string {
+    return this.activeNode;
+  }
+
+  snapshot(): ChildSnapshot {
+    return {
+      'stack.child.status': this.status,
+      'stack.child.outcome': this.finalOutcome?.status ?? '',
+      'stack.child.active_node': this.activeNode,
+      'stack.child.last_node': this.lastNode,
+      'stack.child.last_status': this.lastStatus,
+      'stack.child.completed_count': this.completed,
+      'stack.child.retry_count': this.retries,
+      'stack.child.failure_reason': this.finalOutcome?.failureReason ?? '',
+    };
+  }
+}
