@@ -21,6 +21,8 @@ export interface Harness {
   readonly path: string[];
   readonly events: RunEvent[];
   read(relative: string): string | undefined;
+  /** A node's status.json in the run directory (its latest visit on the main walk). */
+  status(nodeId: string): Record<string, unknown>;
 }
 
 export function tempDir(prefix = 'attractor-test-'): string {
@@ -51,6 +53,8 @@ export interface RunDotOptions {
   readonly signal?: AbortSignal;
   readonly cwd?: string;
   readonly files?: Record<string, string>;
+  /** Sees every event as it happens (tests that act on the run while it runs). */
+  readonly onEvent?: (event: RunEvent) => void;
 }
 
 /** Prepares a DOT text exactly as `attractor run` does and runs it in a fresh directory. */
@@ -65,7 +69,10 @@ export async function runDot(source: string, options: RunDotOptions = {}): Promi
   const script: Script = { llm: options.script?.llm ?? {}, human: options.script?.human ?? {} };
   const bus = new EventBus();
   const events: RunEvent[] = [];
-  bus.on((event) => events.push(event));
+  bus.on((event) => {
+    events.push(event);
+    options.onEvent?.(event);
+  });
   const result = await runPipeline({
     graph: prepared.graph,
     source,
@@ -79,6 +86,13 @@ export async function runDot(source: string, options: RunDotOptions = {}): Promi
     ...(options.signal ? { signal: options.signal } : {}),
     events: bus,
   });
+  const read = (relative: string) => {
+    try {
+      return fs.readFileSync(path.join(cwd, relative), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
   const trace = readTrace(result.logsRoot);
   const structural = new Set([...prepared.graph.nodes.values()].filter((n) => ['Mdiamond', 'Msquare'].includes(n.attributes.get('shape')?.value ?? '')).map((n) => n.id));
   return {
@@ -87,12 +101,31 @@ export async function runDot(source: string, options: RunDotOptions = {}): Promi
     trace,
     path: trace.filter((r) => !structural.has(r.node_id)).map((r) => r.node_id),
     events,
-    read: (relative) => {
-      try {
-        return fs.readFileSync(path.join(cwd, relative), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
+    read,
+    status: (nodeId) => JSON.parse(read(path.join('.run', nodeId, 'status.json')) ?? '{}') as Record<string, unknown>,
   };
+}
+
+/** Node ids the main walk ran (branch and sub-pipeline records left out), without start and exit. */
+export function mainPath(harness: Harness): string[] {
+  return harness.trace.filter((r) => r.scope === undefined && harness.path.includes(r.node_id)).map((r) => r.node_id);
+}
+
+/** Whether a process is still running (a zombie awaiting its reaper counts as gone). */
+export function isAlive(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // The state is the field after the parenthesised command name.
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+}
+
+/** Reads a pid a test script wrote; fails the test when the script never wrote it. */
+export function pidIn(harness: Harness, file: string): number {
+  const text = harness.read(file);
+  if (!text) throw new Error(`${file} was not written: the process under test never started`);
+  return Number(text.trim());
 }
