@@ -236,7 +236,11 @@ export class Walker {
   private async attemptOnce(node: GraphNode, attempt: number): Promise<{ kind: 'outcome'; outcome: Outcome } | { kind: 'error'; message: string; transient: boolean; retryAfterMs?: number }> {
     const { shared } = this;
     const timeout = timeoutMs(node);
-    const timer = timeout !== undefined ? AbortSignal.timeout(timeout) : undefined;
+    // A referenced timer, unlike AbortSignal.timeout's: a node waiting on nothing but its timeout
+    // (a human gate with a default choice) must keep the process alive until it fires.
+    const expiry = timeout !== undefined ? new AbortController() : undefined;
+    const expiryTimer = expiry ? setTimeout(() => expiry.abort(new DOMException(`timed out after ${timeout} ms`, 'TimeoutError')), timeout) : undefined;
+    const timer = expiry?.signal;
     const signal = timer ? AbortSignal.any([shared.signal, timer]) : shared.signal;
     const incoming = this.state.incomingEdge ? this.graph.edges[this.state.incomingEdge.index] : undefined;
     try {
@@ -263,6 +267,8 @@ export class Walker {
         return { kind: 'error', message: error.message, transient: error.transient, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
       }
       return { kind: 'error', message: `handler error: ${error instanceof Error ? error.message : String(error)}`, transient: false };
+    } finally {
+      clearTimeout(expiryTimer);
     }
   }
 
