@@ -164,7 +164,7 @@ describe('manager loop', () => {
     assert.equal(noChild.status('boss').is_explicit, false);
     const steerWithoutPrompt = await runDot(managerDot('"manager.actions"="observe,steer"'), { files: { 'child.dot': finishingChild } });
     assert.match(steerWithoutPrompt.result.failureReason ?? '', /steer, but the node has no prompt/);
-    const missingFile = await runDot(managerDot('"manager.poll_interval"="1s"', '"stack.child_dotfile"="nowhere.dot"'), { clock: pollingClock(() => true) });
-    assert.match(missingFile.result.failureReason ?? '', /cannot read sub-pipeline .*nowhere\.dot/);
+    const invalidChild = await runDot(managerDot('"manager.poll_interval"="1s"'), { files: { 'child.dot': 'digraph child { a -> b }' }, clock: pollingClock(() => true) });
+    assert.match(invalidChild.result.failureReason ?? '', /sub-pipeline .*child\.dot is invalid: start_node/);
   });
 });

@@ -158,7 +158,8 @@ describe('parallel fan-out: error policies', () => {
   it('fail_fast takes the fan-out retry_target instead of a branch edge', async () => {
     const dot = fanOutDot('error_policy=fail_fast, retry_target=recover', { bad: 'exit 1', good: 'echo ok' }).replace(
       'join -> after -> done',
-      'join -> after -> done\n  recover [shape=parallelogram, tool_command="echo recovered > recovered.txt"]\n  recover -> done',
+      // The conditional edge only makes `recover` reachable for validation; a joined fan-in never takes it.
+      'join -> after -> done\n  recover [shape=parallelogram, tool_command="echo recovered > recovered.txt"]\n  join -> recover [condition="outcome=fail"]\n  recover -> done',
     );
     const report = await runDot(dot, { files: scripts });
     assert.equal(report.read('recovered.txt'), 'recovered\n');
