@@ -277,6 +277,14 @@ describe('parallel fan-out: structure', () => {
     assert.equal(report.read('a.txt'), undefined);
   });
 
+  it('a fan-out timeout stops its branches and fails without routing into a branch', async () => {
+    const report = await runDot(fanOutDot('timeout="1s"', { s1: 'bash slow.sh s1', quick: 'echo quick > quick.txt' }), { files: scripts });
+    assert.equal(report.result.status, 'fail');
+    assert.match(report.result.failureReason ?? '', /timed out after 1000 ms/);
+    assert.equal(isAlive(pidIn(report, 's1.pid')), false);
+    assert.deepEqual(mainPath(report), ['fan']);
+  });
+
   it('cancelling the run kills running branches and ends the run cancelled', async () => {
     const controller = new AbortController();
     const report = await runDot(fanOutDot('', { s1: 'bash slow.sh s1', s2: 'bash slow.sh s2' }), {
