@@ -158,8 +158,18 @@ export class Walker {
     shared.emit({ type: 'node:start', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, visit: state.visits[node.id] ?? 1 });
     const started = shared.clock.monotonic();
 
-    let outcome = await this.outcomeOf(node);
-    outcome = this.applyOverrides(node, outcome);
+    let outcome: Outcome;
+    try {
+      outcome = this.applyOverrides(node, await this.outcomeOf(node));
+    } catch (error) {
+      // node:start and node:end stay balanced when a cancel interrupts the node (a run's cancel, or a
+      // branch cancelled by its join), so views do not show it running forever. Nothing is recorded.
+      if (this.shared.signal.aborted) {
+        const cancelled: Outcome = { status: 'skipped', isExplicit: false, notes: 'cancelled while running' };
+        shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome: cancelled, durationMs: shared.clock.monotonic() - started });
+      }
+      throw error;
+    }
 
     const durationMs = shared.clock.monotonic() - started;
     this.record(node, outcome, durationMs);

@@ -95,6 +95,9 @@ describe('parallel fan-out: join policies', () => {
     assert.equal(isAlive(pidIn(report, 'slow.pid')), false, 'the cancelled branch process must be gone');
     // A cancelled node is not a result: it leaves no trace record.
     assert.equal(report.trace.some((r) => r.node_id === 'slow'), false);
+    const slowEnd = report.events.find((e) => e.type === 'node:end' && e.nodeId === 'slow');
+    assert.equal(slowEnd?.type === 'node:end' ? slowEnd.outcome.notes : undefined, 'cancelled while running');
+    assert.equal(report.events.filter((e) => e.type === 'node:start').length, report.events.filter((e) => e.type === 'node:end').length);
     assert.equal(report.result.state.context['parallel.fan_in.best_id'], 'fast');
   });
 
@@ -296,6 +299,7 @@ describe('parallel fan-out: structure', () => {
       },
     });
     assert.equal(report.result.status, 'cancelled');
+    assert.equal(report.events.filter((e) => e.type === 'node:start').length, report.events.filter((e) => e.type === 'node:end').length);
     assert.equal(isAlive(pidIn(report, 's1.pid')), false);
     assert.equal(isAlive(pidIn(report, 's2.pid')), false);
     assert.equal(report.trace.some((r) => r.node_id === 's1' || r.node_id === 'fan'), false);
