@@ -20,9 +20,11 @@ const prices: Readonly<Record<string, Price>> = {
   o3: { input: 2, output: 8, cachedInput: 0.5 },
   'o3-mini': { input: 1.1, output: 4.4, cachedInput: 0.55 },
   'o4-mini': { input: 1.1, output: 4.4, cachedInput: 0.275 },
+  'claude-opus-4-6': { input: 5, output: 25, cachedInput: 0.5 },
   'claude-opus-4-5': { input: 5, output: 25, cachedInput: 0.5 },
   'claude-opus-4-1': { input: 15, output: 75, cachedInput: 1.5 },
   'claude-opus-4': { input: 15, output: 75, cachedInput: 1.5 },
+  'claude-sonnet-4-6': { input: 3, output: 15, cachedInput: 0.3 },
   'claude-sonnet-4-5': { input: 3, output: 15, cachedInput: 0.3 },
   'claude-sonnet-4': { input: 3, output: 15, cachedInput: 0.3 },
   'claude-haiku-4-5': { input: 1, output: 5, cachedInput: 0.1 },
@@ -56,5 +58,5 @@ export function inferProvider(model: string): ProviderName | undefined {
  */
 export function acceptsReasoningEffort(provider: ProviderName, model: string): boolean {
   if (provider === 'openai') return /^(o\d|gpt-5)/.test(model);
-  return /^claude-opus-4-5/.test(model);
+  return /^claude-(opus-4-[5-9]|sonnet-4-6)/.test(model);
 }

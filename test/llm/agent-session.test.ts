@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import type { Rig } from './harness';
+import { anthropic, eventNames, flavours, startRig, toolResultsSent } from './harness';
+
+for (const flavour of flavours) {
+  describe(`agent session over ${flavour.name}`, () => {
+    let rig: Rig;
+    afterEach(() => rig.close());
+
+    it('writes a file through write_file, then reports an outcome that ends the node', async () => {
+      rig = await startRig(flavour);
+      rig.server.script(
+        flavour.turn({ text: 'Writing the file.', toolCalls: [{ id: 'call_w', name: 'write_file', arguments: { path: 'out/hello.txt', content: 'hello\n' } }] }),
+        flavour.turn({ toolCalls: [{ id: 'call_r', name: 'report_outcome', arguments: { status: 'success', preferred_label: 'done', context_updates: { artifact: 'out/hello.txt' }, notes: 'wrote it' } }] }),
+      );
+      const result = await rig.backend.run(rig.request());
+
+      assert.equal(fs.readFileSync(path.join(rig.workDir, 'out/hello.txt'), 'utf8'), 'hello\n');
+      assert.deepEqual(result.reportedOutcome, { status: 'success', preferred_label: 'done', context_updates: { artifact: 'out/hello.txt' }, notes: 'wrote it' });
+      assert.equal(rig.server.requests.length, 2, 'a successful report ends the node without another provider call');
+      assert.equal(rig.server.pending, 0);
+      assert.deepEqual(toolResultsSent(rig.server.requests[1]!.body).map((r) => [r.id, r.content]), [['call_w', 'wrote 6 bytes to out/hello.txt']]);
+      assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 40, costUsd: flavour === anthropic ? 2 * (100 * 1 + 20 * 5) / 1e6 : 2 * (100 * 2.5 + 20 * 10) / 1e6 });
+      assert.ok(result.sessionId);
+
+      const persisted = rig.sessionEvents(result.sessionId);
+      assert.deepEqual(eventNames(persisted).filter((e) => e !== 'turn' && e !== 'usage'), ['session:start', 'prompt:submit', 'tool:pre', 'tool:post', 'tool:pre', 'tool:post', 'prompt:complete', 'session:end']);
+      assert.deepEqual(persisted.find((e) => e.event === 'tool:pre')!.data.arguments, { path: 'out/hello.txt', content: 'hello\n' });
+      assert.equal(persisted.at(-1)!.data.status, 'completed');
+      assert.ok(persisted.every((e) => !Number.isNaN(Date.parse(e.timestamp))));
+      // Everything persisted was also forwarded live (plus streaming deltas, which are not persisted).
+      assert.deepEqual(eventNames(rig.events.filter((e) => e.event !== 'text:delta')), eventNames(persisted));
+      assert.ok(rig.events.some((e) => e.event === 'text:delta'));
+    });
+
+    it('ends on a text-only answer and returns it whole', async () => {
+      rig = await startRig(flavour);
+      rig.server.script(flavour.turn({ text: 'All done: the answer is 42.' }));
+      const result = await rig.backend.run(rig.request());
+      assert.equal(result.responseText, 'All done: the answer is 42.');
+      assert.equal(result.reportedOutcome, undefined);
+      const sent = rig.server.requests[0]!.body;
+      assert.equal(sent.model, flavour.model);
+      assert.ok(JSON.stringify(sent).includes('Do the task.'));
+    });
+
+    it('runs a report_outcome batch in order: the last valid report wins, an invalid later one does not erase it', async () => {
+      rig = await startRig(flavour);
+      rig.server.script(
+        flavour.turn({
+          toolCalls: [
+            { id: 'r1', name: 'report_outcome', arguments: { status: 'retry' } },
+            { id: 'w', name: 'write_file', arguments: { path: 'a.txt', content: 'a' } },
+            { id: 'r2', name: 'report_outcome', arguments: { status: 'success', notes: 'second' } },
+            { id: 'r3', name: 'report_outcome', arguments: { status: 'maybe' } },
+          ],
+        }),
+      );
+      const result = await rig.backend.run(rig.request());
+      assert.deepEqual(result.reportedOutcome, { status: 'success', notes: 'second' });
+      const posts = rig.sessionEvents(result.sessionId!).filter((e) => e.event === 'tool:post');
+      assert.deepEqual(posts.map((e) => e.data.call_id), ['r1', 'w', 'r2', 'r3']);
+      assert.equal(posts[3]!.data.is_error, true);
+      assert.equal(rig.server.requests.length, 1);
+    });
+
+    it('replays full-fidelity history before the prompt', async () => {
+      rig = await startRig(flavour);
+      rig.server.script(flavour.turn({ text: 'ok' }));
+      await rig.backend.run(rig.request({ fidelity: 'full', history: [{ role: 'user', content: 'earlier question' }, { role: 'assistant', content: 'earlier answer' }] }));
+      const text = JSON.stringify(rig.server.requests[0]!.body);
+      assert.ok(text.indexOf('earlier question') < text.indexOf('earlier answer') && text.indexOf('earlier answer') < text.indexOf('Do the task.'));
+    });
+  });
+}
