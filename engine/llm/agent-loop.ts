@@ -206,6 +206,7 @@ async function complete(
           if (event.type === 'text_delta') note('text:delta', { delta: event.delta });
           else if (event.type === 'finish') response = event.response;
         }
+        if (config.signal.aborted) throw cancelledFrom(config.signal);
         if (!response) throw new Error(`${config.adapter.provider}: the stream ended without a response`);
         return response;
       },

@@ -71,6 +71,7 @@ export const flavours: readonly Flavour[] = [openAiChat, openAiResponses, anthro
 
 export interface Rig {
   readonly server: FakeHttpServer;
+  readonly baseUrl: string;
   readonly backend: LlmBackend;
   readonly clock: ReturnType<typeof recordingClock>;
   readonly workDir: string;
@@ -94,6 +95,7 @@ export async function startRig(flavour: Flavour, options: Omit<LlmBackendOptions
   const backend = new LlmBackend({ settings: flavour.settings(baseUrl), clock, random: () => 0.5, ...options });
   return {
     server,
+    baseUrl,
     backend,
     clock,
     workDir,

@@ -63,12 +63,17 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
     } catch (error) {
       throw translateAnthropicError(error, signal);
     }
+    // The SDKs end a stream quietly when its request is aborted; a partial answer is not an answer.
+    if (signal.aborted) throw cancelledFrom(signal);
+    const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
+    const structured = ordered.find((block) => block.kind === 'tool_use' && block.name === structuredOutputToolName);
     const content: (TextPart | ToolCallPart)[] = [];
-    for (const [, block] of [...blocks.entries()].sort(([a], [b]) => a - b)) {
+    // A schema answer is the response: its JSON replaces any prose around it, as OpenAI's would.
+    if (structured?.kind === 'tool_use') content.push({ kind: 'text', text: structured.json || '{}' });
+    for (const block of ordered) {
       if (block.kind === 'text') {
-        if (block.text) content.push({ kind: 'text', text: block.text });
-      } else if (block.name === structuredOutputToolName) content.push({ kind: 'text', text: block.json || '{}' });
-      else content.push({ kind: 'tool_call', id: block.id, name: block.name, rawArguments: block.json || '{}' });
+        if (block.text && !structured) content.push({ kind: 'text', text: block.text });
+      } else if (block !== structured) content.push({ kind: 'tool_call', id: block.id, name: block.name, rawArguments: block.json || '{}' });
     }
     const hasCalls = content.some((part) => part.kind === 'tool_call');
     yield {

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
+import { cancelledFrom } from '../provider-errors';
 import { isStrictCompatible } from '../structured-output';
 import type { FinishReason, LlmRequest, Message, ProviderAdapter, StreamEvent, TextPart, ToolCallPart } from '../types';
 import { translateOpenAiError } from './openai-errors';
@@ -52,6 +53,8 @@ export class OpenAiChatAdapter implements ProviderAdapter {
     } catch (error) {
       throw translateOpenAiError(error, signal);
     }
+    // The SDKs end a stream quietly when its request is aborted; a partial answer is not an answer.
+    if (signal.aborted) throw cancelledFrom(signal);
     const content: (TextPart | ToolCallPart)[] = [];
     if (text.length > 0) content.push({ kind: 'text', text: text.join('') });
     for (const call of [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c)) {

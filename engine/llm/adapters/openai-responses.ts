@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { Response as OpenAiResponse, ResponseCreateParamsStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
-import { providerErrorFrom } from '../provider-errors';
+import { cancelledFrom, providerErrorFrom } from '../provider-errors';
 import { isStrictCompatible } from '../structured-output';
 import type { FinishReason, LlmRequest, LlmResponse, Message, ProviderAdapter, StreamEvent, TextPart, ToolCallPart } from '../types';
 import { translateOpenAiError } from './openai-errors';
@@ -27,6 +27,8 @@ export class OpenAiResponsesAdapter implements ProviderAdapter {
     } catch (error) {
       throw translateOpenAiError(error, signal);
     }
+    // The SDKs end a stream quietly when its request is aborted; a partial answer is not an answer.
+    if (signal.aborted) throw cancelledFrom(signal);
     if (!final) throw streamFailure('the stream ended without response.completed', 'server_error');
     yield { type: 'finish', response: responseFrom(final, request.model) };
   }

@@ -54,6 +54,11 @@ export class FakeHttpServer {
     return this;
   }
 
+  /** Streams still held open by `hang` (the client has not gone away). */
+  get openStreams(): number {
+    return this.open.size;
+  }
+
   get pending(): number {
     return this.queue.length;
   }
