@@ -77,7 +77,15 @@ type PreHookOutcome = { readonly kind: 'proceed'; readonly arguments: Readonly<R
 async function preHooks(view: ToolCallView, settings: DispatchSettings, record: Record<string, unknown>): Promise<PreHookOutcome> {
   let args = view.arguments;
   if (settings.inProcessHooks?.pre) {
-    const verdict = interpretPreHookResult(view, await settings.inProcessHooks.pre(view));
+    let hookResult: unknown;
+    try {
+      hookResult = await settings.inProcessHooks.pre(view);
+    } catch (error) {
+      // A gate that cannot decide does not wave the call through.
+      record.denied = `tool:pre hook failed: ${(error as Error).message}`;
+      return { kind: 'blocked', output: failure(`${view.name}: tool:pre hook failed: ${(error as Error).message}`) };
+    }
+    const verdict = interpretPreHookResult(view, hookResult);
     if (verdict.kind === 'deny') {
       record.denied = verdict.reason;
       return { kind: 'blocked', output: failure(`${view.name}: denied by tool:pre hook: ${verdict.reason}`) };
@@ -101,9 +109,13 @@ async function preHooks(view: ToolCallView, settings: DispatchSettings, record: 
 async function postHooks(view: ToolCallView, output: ToolOutput, settings: DispatchSettings, record: Record<string, unknown>): Promise<ToolOutput> {
   let current = output;
   if (settings.inProcessHooks?.post) {
-    const rewritten = interpretPostHookResult(current, await settings.inProcessHooks.post(view, current));
-    if (rewritten !== current) record.rewritten_by_hook = true;
-    current = rewritten;
+    try {
+      const rewritten = interpretPostHookResult(current, await settings.inProcessHooks.post(view, current));
+      if (rewritten !== current) record.rewritten_by_hook = true;
+      current = rewritten;
+    } catch (error) {
+      record.post_hook_error = (error as Error).message;
+    }
   }
   if (settings.shellHooks.post) {
     // Post hooks audit; their failure is recorded and never blocks the call.

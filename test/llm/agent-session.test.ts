@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import type { Rig } from './harness';
-import { anthropic, eventNames, flavours, startRig, toolResultsSent } from './harness';
+import { anthropic, eventNames, flavours, openAiChat, startRig, toolResultsSent } from './harness';
 
 for (const flavour of flavours) {
   describe(`agent session over ${flavour.name}`, () => {
@@ -76,3 +76,42 @@ for (const flavour of flavours) {
     });
   });
 }
+
+describe('agent session limits and environment', () => {
+  let rig: Rig;
+  afterEach(() => rig.close());
+
+  it('stops at max tool rounds without another provider call, and records why', async () => {
+    rig = await startRig(openAiChat, { limits: { maxTurns: 10, maxToolRounds: 2 } });
+    const list = openAiChat.turn({ text: 'looking', toolCalls: [{ name: 'list_dir', arguments: {} }] });
+    rig.server.script(list, list, list);
+    const result = await rig.backend.run(rig.request());
+    assert.equal(rig.server.requests.length, 3);
+    assert.equal(result.responseText, 'looking');
+    const limit = rig.sessionEvents(result.sessionId!).find((e) => e.data.limit);
+    assert.deepEqual(limit?.data, { session_id: result.sessionId, limit: 'tool_round_limit', turns: 3, tool_rounds: 2 });
+  });
+
+  it('stops at max turns', async () => {
+    rig = await startRig(openAiChat, { limits: { maxTurns: 2, maxToolRounds: 10 } });
+    const list = openAiChat.turn({ toolCalls: [{ name: 'list_dir', arguments: {} }] });
+    rig.server.script(list, list);
+    const result = await rig.backend.run(rig.request());
+    assert.equal(rig.server.requests.length, 2);
+    assert.equal(rig.sessionEvents(result.sessionId!).find((e) => e.data.limit)?.data.limit, 'turn_limit');
+  });
+
+  it('tools never see the provider credentials', async () => {
+    rig = await startRig(openAiChat);
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-must-not-leak';
+    try {
+      rig.server.script(openAiChat.turn({ toolCalls: [{ id: 's', name: 'shell', arguments: { command: 'echo "key=$OPENAI_API_KEY"' } }] }), openAiChat.turn({ text: 'ok' }));
+      await rig.backend.run(rig.request());
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+    assert.equal(toolResultsSent(rig.server.requests[1]!.body)[0]!.content, 'stdout:\nkey=\n');
+  });
+});
