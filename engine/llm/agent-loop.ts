@@ -1,4 +1,5 @@
 import type { AgentEvent, ReportedOutcome, TranscriptMessage } from '../runtime/backend';
+import { linkedSignal } from './abort-link';
 import type { Clock } from './clock';
 import { FailureBreaker } from './failure-breaker';
 import { cancelledFrom, CancelledError } from './provider-errors';
@@ -202,9 +203,14 @@ async function complete(
     return await withRetries(
       async () => {
         let response: LlmResponse | undefined;
-        for await (const event of config.adapter.stream(request, config.signal)) {
-          if (event.type === 'text_delta') note('text:delta', { delta: event.delta });
-          else if (event.type === 'finish') response = event.response;
+        const call = linkedSignal(config.signal);
+        try {
+          for await (const event of config.adapter.stream(request, call.signal)) {
+            if (event.type === 'text_delta') note('text:delta', { delta: event.delta });
+            else if (event.type === 'finish') response = event.response;
+          }
+        } finally {
+          call.dispose();
         }
         if (config.signal.aborted) throw cancelledFrom(config.signal);
         if (!response) throw new Error(`${config.adapter.provider}: the stream ended without a response`);

@@ -33,7 +33,8 @@ export class FakeHttpServer {
   private readonly open = new Set<http.ServerResponse>();
   private fallback: Script | undefined;
 
-  constructor() {
+  /** `record: false` keeps no request bodies (benches: a long session's history would be measured as ours). */
+  constructor(private readonly options: { readonly record?: boolean } = {}) {
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
 
@@ -76,7 +77,7 @@ export class FakeHttpServer {
       const started = performance.now();
       const text = Buffer.concat(chunks).toString('utf8');
       const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-      this.requests.push(recorded);
+      if (this.options.record !== false) this.requests.push(recorded);
       const step = this.queue.shift() ?? this.fallback;
       if (!step) {
         res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'fake server: no scripted reply left', type: 'server_error' } }));
