@@ -103,9 +103,9 @@ describe('tool_hooks shell commands (§9.7)', () => {
     assert.equal(fs.readFileSync(path.join(rig.workDir, 'ok.txt'), 'utf8'), 'yes');
     const results = toolResultsSent(rig.server.requests[1]!.body);
     assert.equal(results[0]!.content, 'write_file: skipped by tool_hooks.pre (exit 3): secrets are off limits');
-    const pre = rig.sessionEvents(result.sessionId!).filter((e) => e.event === 'tool:pre');
-    assert.equal(pre[0]!.data.skipped, true);
-    assert.deepEqual(pre[0]!.data.shell_pre_hook, { exit_code: 3, output: 'secrets are off limits' });
+    const blocked = rig.sessionEvents(result.sessionId!).find((e) => e.event === 'tool:pre' && e.data.call_id === 'blocked')!;
+    assert.equal(blocked.data.skipped, true);
+    assert.deepEqual(blocked.data.shell_pre_hook, { exit_code: 3, output: 'secrets are off limits' });
     // The two calls run in parallel, so their post hooks may log in either order.
     const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
     const entries = [0, 2].map((i) => ({ env: lines[i]!, payload: JSON.parse(lines[i + 1]!) as Record<string, unknown> })).sort((a, b) => a.env.localeCompare(b.env));
