@@ -1,10 +1,11 @@
 import type { ProviderName, TokenUsage } from './types';
 
-/** USD per million tokens. Cached input is billed at `cachedInput` when the provider reports it. */
+/** USD per million tokens. Cache reads bill at `cachedInput`, cache writes at `cacheWrite` (both default to `input`). */
 interface Price {
   readonly input: number;
   readonly output: number;
   readonly cachedInput?: number;
+  readonly cacheWrite?: number;
 }
 
 // Published list prices; a model missing here costs 'unknown', never an estimate.
@@ -20,15 +21,15 @@ const prices: Readonly<Record<string, Price>> = {
   o3: { input: 2, output: 8, cachedInput: 0.5 },
   'o3-mini': { input: 1.1, output: 4.4, cachedInput: 0.55 },
   'o4-mini': { input: 1.1, output: 4.4, cachedInput: 0.275 },
-  'claude-opus-4-6': { input: 5, output: 25, cachedInput: 0.5 },
-  'claude-opus-4-5': { input: 5, output: 25, cachedInput: 0.5 },
-  'claude-opus-4-1': { input: 15, output: 75, cachedInput: 1.5 },
-  'claude-opus-4': { input: 15, output: 75, cachedInput: 1.5 },
-  'claude-sonnet-4-6': { input: 3, output: 15, cachedInput: 0.3 },
-  'claude-sonnet-4-5': { input: 3, output: 15, cachedInput: 0.3 },
-  'claude-sonnet-4': { input: 3, output: 15, cachedInput: 0.3 },
-  'claude-haiku-4-5': { input: 1, output: 5, cachedInput: 0.1 },
-  'claude-3-5-haiku': { input: 0.8, output: 4, cachedInput: 0.08 },
+  'claude-opus-4-6': { input: 5, output: 25, cachedInput: 0.5, cacheWrite: 6.25 },
+  'claude-opus-4-5': { input: 5, output: 25, cachedInput: 0.5, cacheWrite: 6.25 },
+  'claude-opus-4-1': { input: 15, output: 75, cachedInput: 1.5, cacheWrite: 18.75 },
+  'claude-opus-4': { input: 15, output: 75, cachedInput: 1.5, cacheWrite: 18.75 },
+  'claude-sonnet-4-6': { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
+  'claude-sonnet-4-5': { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
+  'claude-sonnet-4': { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
+  'claude-haiku-4-5': { input: 1, output: 5, cachedInput: 0.1, cacheWrite: 1.25 },
+  'claude-3-5-haiku': { input: 0.8, output: 4, cachedInput: 0.08, cacheWrite: 1 },
 };
 
 /** `claude-sonnet-4-5-20250929` and `gpt-4o-2024-08-06` are priced as their family. */
@@ -39,9 +40,10 @@ function withoutSnapshotDate(model: string): string {
 export function costUsd(model: string, usage: TokenUsage): number | 'unknown' {
   const price = prices[model] ?? prices[withoutSnapshotDate(model)];
   if (!price) return 'unknown';
-  const cached = usage.cacheReadTokens ?? 0;
-  const uncached = Math.max(0, usage.inputTokens - cached);
-  const total = uncached * price.input + cached * (price.cachedInput ?? price.input) + usage.outputTokens * price.output;
+  const read = usage.cacheReadTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  const uncached = Math.max(0, usage.inputTokens - read - written);
+  const total = uncached * price.input + read * (price.cachedInput ?? price.input) + written * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output;
   return total / 1_000_000;
 }
 

@@ -60,6 +60,7 @@ export interface LlmRequest {
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
 
 export interface TokenUsage {
+  /** Every prompt token, cached or not (Anthropic's uncached `input_tokens` plus its cache reads and writes). */
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly reasoningTokens?: number;

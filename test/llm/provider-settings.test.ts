@@ -25,6 +25,8 @@ describe('provider settings', () => {
     assert.equal(costUsd('gpt-4o-2024-08-06', { inputTokens: 1_000_000, outputTokens: 0 }), 2.5);
     assert.equal(costUsd('claude-haiku-4-5-20251001', { inputTokens: 0, outputTokens: 1_000_000 }), 5);
     assert.equal(costUsd('gpt-4o', { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 1_000_000 }), 1.25);
+    // 1M prompt tokens of which 600k cache reads and 200k cache writes (Anthropic: writes bill at 1.25x).
+    assert.equal(costUsd('claude-haiku-4-5', { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 600_000, cacheWriteTokens: 200_000 }), 0.2 * 1 + 0.6 * 0.1 + 0.2 * 1.25);
     assert.equal(costUsd('qwen2.5-coder', { inputTokens: 10, outputTokens: 10 }), 'unknown');
   });
 });

@@ -3,7 +3,7 @@ import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam } fr
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
 import { cancelledFrom, providerErrorFrom } from '../provider-errors';
 import { structuredOutputToolName } from '../structured-output';
-import type { FinishReason, LlmRequest, Message, ProviderAdapter, StreamEvent, TextPart, ToolCallPart } from '../types';
+import type { FinishReason, LlmRequest, Message, ProviderAdapter, StreamEvent, TextPart, TokenUsage, ToolCallPart } from '../types';
 
 const defaultMaxTokens = 8192;
 
@@ -22,7 +22,7 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
     let id = '';
     let model = request.model;
     let stopReason: string | null = null;
-    let usage = { inputTokens: 0, outputTokens: 0 } as { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
+    let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     try {
       const stream = await this.client.messages.create(messagesParams(request), { signal });
       for await (const event of stream) {
@@ -30,12 +30,7 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
           case 'message_start':
             id = event.message.id;
             model = event.message.model || model;
-            usage = {
-              inputTokens: event.message.usage.input_tokens,
-              outputTokens: event.message.usage.output_tokens,
-              cacheReadTokens: event.message.usage.cache_read_input_tokens ?? undefined,
-              cacheWriteTokens: event.message.usage.cache_creation_input_tokens ?? undefined,
-            };
+            usage = promptUsage(event.message.usage.input_tokens, event.message.usage.cache_read_input_tokens, event.message.usage.cache_creation_input_tokens, event.message.usage.output_tokens);
             break;
           case 'content_block_start':
             if (event.content_block.type === 'text') blocks.set(event.index, { kind: 'text', text: event.content_block.text });
@@ -54,7 +49,10 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
           }
           case 'message_delta':
             stopReason = event.delta.stop_reason;
-            usage = { ...usage, outputTokens: event.usage.output_tokens, inputTokens: event.usage.input_tokens ?? usage.inputTokens };
+            usage =
+              event.usage.input_tokens === null || event.usage.input_tokens === undefined
+                ? { ...usage, outputTokens: event.usage.output_tokens }
+                : promptUsage(event.usage.input_tokens, event.usage.cache_read_input_tokens, event.usage.cache_creation_input_tokens, event.usage.output_tokens);
             break;
           default:
             break;
@@ -81,6 +79,16 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
       response: { id, model, provider: 'anthropic', message: { role: 'assistant', content }, finishReason: finishReasonFrom(stopReason, hasCalls), usage, costUsd: costUsd(model, usage) },
     };
   }
+}
+
+/** Anthropic counts cached prompt tokens apart from `input_tokens`; the neutral count includes them. */
+function promptUsage(uncached: number, read: number | null | undefined, written: number | null | undefined, output: number): TokenUsage {
+  return {
+    inputTokens: uncached + (read ?? 0) + (written ?? 0),
+    outputTokens: output,
+    ...(read ? { cacheReadTokens: read } : {}),
+    ...(written ? { cacheWriteTokens: written } : {}),
+  };
 }
 
 function finishReasonFrom(stopReason: string | null, hasCalls: boolean): FinishReason {
