@@ -115,3 +115,18 @@ describe('agent session limits and environment', () => {
     assert.equal(toolResultsSent(rig.server.requests[1]!.body)[0]!.content, 'stdout:\nkey=\n');
   });
 });
+
+describe('anthropic prompt caching', () => {
+  let rig: Rig;
+  afterEach(() => rig.close());
+
+  it('marks the system prompt and the end of the conversation as cache breakpoints, once each', async () => {
+    rig = await startRig(anthropic);
+    rig.server.script(anthropic.turn({ toolCalls: [{ id: 'l', name: 'list_dir', arguments: {} }] }), anthropic.turn({ text: 'done' }));
+    await rig.backend.run(rig.request());
+    const body = rig.server.requests[1]!.body as { system: { cache_control?: unknown }[]; messages: { content: { type: string; cache_control?: unknown }[] }[] };
+    assert.deepEqual(body.system[0]!.cache_control, { type: 'ephemeral' });
+    const marked = body.messages.flatMap((m, i) => m.content.map((b, j) => (b.cache_control ? `${i}.${j}:${b.type}` : undefined))).filter(Boolean);
+    assert.deepEqual(marked, [`${body.messages.length - 1}.0:tool_result`]);
+  });
+});

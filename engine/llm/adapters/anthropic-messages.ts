@@ -125,10 +125,10 @@ function messagesParams(request: LlmRequest): MessageCreateParamsStreaming {
   const params: MessageCreateParamsStreaming = {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens,
-    messages: request.messages.map(anthropicMessage),
+    messages: request.messages.map((message, index, all) => anthropicMessage(message, index === all.length - 1)),
     stream: true,
   };
-  if (request.system) params.system = request.system;
+  if (request.system) params.system = [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }];
   if (tools.length > 0) params.tools = tools;
   // With nothing else to call, the schema tool is forced: that is the final-answer call.
   if (request.responseSchema && request.tools.length === 0) params.tool_choice = { type: 'tool', name: structuredOutputToolName };
@@ -137,7 +137,12 @@ function messagesParams(request: LlmRequest): MessageCreateParamsStreaming {
   return params;
 }
 
-function anthropicMessage(message: Message): MessageParam {
+/**
+ * `cacheBreakpoint` marks the conversation's end: an agent turn resends the whole conversation, and
+ * the marker lets the next turn read that prefix from the prompt cache instead of paying for it
+ * again (Anthropic caches only when asked; prefixes under the model's minimum are not cached).
+ */
+function anthropicMessage(message: Message, cacheBreakpoint: boolean): MessageParam {
   const content: ContentBlockParam[] = [];
   // Each tool_result must open the message that follows its tool_use; empty text blocks are refused.
   for (const part of message.content) {
@@ -148,6 +153,8 @@ function anthropicMessage(message: Message): MessageParam {
     else if (part.kind === 'tool_call') content.push({ type: 'tool_use', id: part.id, name: part.name, input: toolInput(part.rawArguments) });
   }
   if (content.length === 0) content.push({ type: 'text', text: '(no content)' });
+  const last = content.at(-1);
+  if (cacheBreakpoint && last && (last.type === 'text' || last.type === 'tool_result' || last.type === 'tool_use')) last.cache_control = { type: 'ephemeral' };
   return { role: message.role, content };
 }
 
