@@ -112,10 +112,13 @@ async function graphvizCheck(): Promise<DoctorCheck> {
 function runDirectoryCheck(cwd: string): DoctorCheck {
   const root = path.join(cwd, '.attractor-runs');
   const probe = path.join(root, `.doctor-${process.pid}`);
+  const existed = fs.existsSync(root);
   try {
     fs.mkdirSync(root, { recursive: true });
     fs.writeFileSync(probe, 'ok');
     fs.rmSync(probe);
+    // A check leaves nothing behind.
+    if (!existed) fs.rmdirSync(root);
     return { name: 'run directory', state: 'ok', detail: `${root} is writable` };
   } catch (error) {
     return { name: 'run directory', state: 'fail', detail: `${root} is not writable: ${(error as Error).message}` };

@@ -44,6 +44,7 @@ describe('attractor doctor', () => {
       assert.equal(openai.requests[0]!.body.max_completion_tokens, 1);
       assert.equal(anthropic.requests[0]!.body.max_tokens, 1);
       assert.equal(anthropic.requests[0]!.headers.authorization, 'Bearer sk-ant-very-secret');
+      assert.deepEqual(fs.readdirSync(cwd), [], 'the run-directory check leaves nothing behind');
     } finally {
       await Promise.all([openai.stop(), anthropic.stop()]);
       fs.rmSync(cwd, { recursive: true, force: true });
