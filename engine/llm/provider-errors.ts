@@ -8,10 +8,6 @@ export class CancelledError extends Error {
   }
 }
 
-export function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new CancelledError(reasonText(signal.reason));
-}
-
 function reasonText(reason: unknown): string {
   if (reason instanceof Error) return `cancelled: ${reason.message}`;
   return typeof reason === 'string' ? `cancelled: ${reason}` : 'cancelled';
