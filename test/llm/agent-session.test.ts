@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import type { Rig } from './harness';
-import { anthropic, eventNames, flavours, openAiChat, startRig, toolResultsSent } from './harness';
+import { anthropic, eventNames, flavours, openAiChat, openAiResponses, startRig, toolResultsSent } from './harness';
 
 for (const flavour of flavours) {
   describe(`agent session over ${flavour.name}`, () => {
@@ -129,4 +129,25 @@ describe('anthropic prompt caching', () => {
     const marked = body.messages.flatMap((m, i) => m.content.map((b, j) => (b.cache_control ? `${i}.${j}:${b.type}` : undefined))).filter(Boolean);
     assert.deepEqual(marked, [`${body.messages.length - 1}.0:tool_result`]);
   });
+});
+
+describe('reasoning effort', () => {
+  let rig: Rig;
+  afterEach(() => rig.close());
+
+  const cases = [
+    { flavour: openAiChat, model: 'gpt-5-mini', field: (b: Record<string, unknown>) => b.reasoning_effort, expected: 'low' },
+    { flavour: openAiChat, model: 'gpt-4o', field: (b: Record<string, unknown>) => b.reasoning_effort, expected: undefined },
+    { flavour: openAiResponses, model: 'o4-mini', field: (b: Record<string, unknown>) => b.reasoning, expected: { effort: 'low' } },
+    { flavour: anthropic, model: 'claude-opus-4-6', field: (b: Record<string, unknown>) => b.output_config, expected: { effort: 'low' } },
+    { flavour: anthropic, model: 'claude-haiku-4-5', field: (b: Record<string, unknown>) => b.output_config, expected: undefined },
+  ];
+  for (const { flavour, model, field, expected } of cases) {
+    it(`${flavour.name} ${model}: ${expected === undefined ? 'not sent (the model would refuse it)' : 'sent'}`, async () => {
+      rig = await startRig(flavour);
+      rig.server.script(flavour.turn({ text: 'ok' }));
+      await rig.backend.run(rig.request({ model: { model, reasoningEffort: 'low' } }));
+      assert.deepEqual(field(rig.server.requests[0]!.body), expected);
+    });
+  }
 });
