@@ -88,8 +88,10 @@ async function probeCheck(provider: ProviderName, model: string, settings: LlmSe
   const name = `probe ${provider}`;
   try {
     const adapter = createAdapter(provider, settings);
+    // The Responses API refuses max_output_tokens below 16.
+    const maxTokens = adapter.api === 'responses' ? 16 : 1;
     let response: LlmResponse | undefined;
-    for await (const event of adapter.stream({ model, messages: [{ role: 'user', content: [{ kind: 'text', text: 'Reply with OK.' }] }], tools: [], maxTokens: 1 }, AbortSignal.timeout(probeTimeoutMs))) {
+    for await (const event of adapter.stream({ model, messages: [{ role: 'user', content: [{ kind: 'text', text: 'Reply with OK.' }] }], tools: [], maxTokens }, AbortSignal.timeout(probeTimeoutMs))) {
       if (event.type === 'finish') response = event.response;
     }
     return { name, state: 'ok', detail: `${model} answered (${response?.usage.inputTokens ?? 0} in / ${response?.usage.outputTokens ?? 0} out tokens)` };
