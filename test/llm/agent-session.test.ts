@@ -151,3 +151,46 @@ describe('reasoning effort', () => {
     });
   }
 });
+
+describe('wire shapes sent back to the provider', () => {
+  let rig: Rig;
+  afterEach(() => rig.close());
+
+  it('Responses: function_call items carry only call_id/name/arguments, then their function_call_output', async () => {
+    rig = await startRig(openAiResponses);
+    rig.server.script(openAiResponses.turn({ text: 'Listing.', toolCalls: [{ id: 'call_1', name: 'list_dir', arguments: {} }] }), openAiResponses.turn({ text: 'done' }));
+    await rig.backend.run(rig.request());
+    const body = rig.server.requests[1]!.body;
+    assert.equal(body.store, false);
+    assert.deepEqual((body.tools as Record<string, unknown>[])[0], { type: 'function', name: 'read_file', description: (body.tools as { description: string }[])[0]!.description, parameters: (body.tools as { parameters: unknown }[])[0]!.parameters, strict: false });
+    assert.deepEqual((body.input as unknown[]).slice(1), [
+      { role: 'assistant', content: 'Listing.' },
+      { type: 'function_call', call_id: 'call_1', name: 'list_dir', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_1', output: '(empty directory)' },
+    ]);
+  });
+
+  it('Chat Completions: the assistant tool_calls message, then one tool message per call', async () => {
+    rig = await startRig(openAiChat);
+    rig.server.script(openAiChat.turn({ toolCalls: [{ id: 'call_1', name: 'list_dir', arguments: {} }] }), openAiChat.turn({ text: 'done' }));
+    await rig.backend.run(rig.request());
+    const messages = rig.server.requests[1]!.body.messages as Record<string, unknown>[];
+    assert.equal(messages[0]!.role, 'system');
+    assert.deepEqual(messages.slice(2), [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'list_dir', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: '(empty directory)' },
+    ]);
+    assert.deepEqual(rig.server.requests[0]!.body.stream_options, { include_usage: true });
+  });
+
+  it('Anthropic: tool_use with parsed input, tool_result first in the very next message, no empty text blocks', async () => {
+    rig = await startRig(anthropic);
+    rig.server.script(anthropic.turn({ toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: { path: 'x' } }] }), anthropic.turn({ text: 'done' }));
+    await rig.backend.run(rig.request());
+    const body = rig.server.requests[1]!.body as { max_tokens: number; messages: { role: string; content: Record<string, unknown>[] }[] };
+    assert.equal(body.max_tokens, 8192);
+    assert.deepEqual(body.messages[1], { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'x' } }] });
+    assert.deepEqual(body.messages[2]!.content.map((b) => [b.type, b.tool_use_id, b.is_error]), [['tool_result', 'toolu_1', true]]);
+    assert.ok(body.messages.every((m) => m.role !== 'system' && m.content.every((b) => b.type !== 'text' || b.text !== '')));
+  });
+});

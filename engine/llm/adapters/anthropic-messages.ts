@@ -146,7 +146,9 @@ function anthropicMessage(message: Message, cacheBreakpoint: boolean): MessagePa
   const content: ContentBlockParam[] = [];
   // Each tool_result must open the message that follows its tool_use; empty text blocks are refused.
   for (const part of message.content) {
-    if (part.kind === 'tool_result') content.push({ type: 'tool_result', tool_use_id: part.toolCallId, content: part.content, is_error: part.isError });
+    if (part.kind === 'tool_result') {
+      content.push({ type: 'tool_result', tool_use_id: part.toolCallId, ...(part.content ? { content: part.content } : {}), is_error: part.isError });
+    }
   }
   for (const part of message.content) {
     if (part.kind === 'text' && part.text) content.push({ type: 'text', text: part.text });

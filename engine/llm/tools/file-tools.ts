@@ -91,6 +91,7 @@ export const listDirTool: AgentTool = {
   async execute(args, { workspace }) {
     const dir = workspace.resolve(stringArg(args, 'path') ?? '.');
     const entries = await fsCall(`list_dir ${String(args.path ?? '.')}`, () => fs.readdir(dir, { withFileTypes: true }));
+    if (entries.length === 0) return '(empty directory)';
     return entries
       .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
       .sort()
