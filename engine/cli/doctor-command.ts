@@ -87,7 +87,7 @@ function withoutUserInfo(url: string): string {
 async function probeCheck(provider: ProviderName, model: string, settings: LlmSettings): Promise<DoctorCheck> {
   const name = `probe ${provider}`;
   try {
-    const adapter = createAdapter(provider, settings);
+    const adapter = await createAdapter(provider, settings);
     // The Responses API refuses max_output_tokens below 16.
     const maxTokens = adapter.api === 'responses' ? 16 : 1;
     let response: LlmResponse | undefined;

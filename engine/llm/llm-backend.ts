@@ -28,7 +28,7 @@ export interface LlmBackendOptions {
   readonly hooks?: InProcessToolHooks;
   readonly shellTimeoutMs?: number;
   readonly outputCapBytes?: number;
-  readonly createAdapter?: (provider: ProviderName, settings: LlmSettings) => ProviderAdapter;
+  readonly createAdapter?: (provider: ProviderName, settings: LlmSettings) => ProviderAdapter | Promise<ProviderAdapter>;
 }
 
 export const defaultAgentLimits: AgentLimits = { maxTurns: 60, maxToolRounds: 50 };
@@ -37,7 +37,7 @@ export const defaultAgentLimits: AgentLimits = { maxTurns: 60, maxToolRounds: 50
 export class LlmBackend implements CodergenBackend {
   readonly name = 'llm';
   private readonly settings: LlmSettings;
-  private readonly adapters = new Map<ProviderName, ProviderAdapter>();
+  private readonly adapters = new Map<ProviderName, Promise<ProviderAdapter>>();
 
   constructor(private readonly options: LlmBackendOptions = {}) {
     this.settings = options.settings ?? settingsFromEnv();
@@ -59,7 +59,7 @@ export class LlmBackend implements CodergenBackend {
     const recorder = new SessionRecorder(request.stageDir, randomUUID(), request.emit, () => clock.now());
     const session = runAgentSession({
       nodeId: request.node.id,
-      adapter: this.adapter(provider),
+      adapter: await this.adapter(provider),
       model,
       reasoningEffort,
       system: workerSystemPrompt({ nodeId: request.node.id, workDir: workspace.root, structured: request.responseSchema !== undefined, goalGate: request.goalGate }),
@@ -93,10 +93,10 @@ export class LlmBackend implements CodergenBackend {
     };
   }
 
-  private adapter(provider: ProviderName): ProviderAdapter {
+  private adapter(provider: ProviderName): Promise<ProviderAdapter> {
     let adapter = this.adapters.get(provider);
     if (!adapter) {
-      adapter = (this.options.createAdapter ?? createAdapter)(provider, this.settings);
+      adapter = Promise.resolve((this.options.createAdapter ?? createAdapter)(provider, this.settings));
       this.adapters.set(provider, adapter);
     }
     return adapter;

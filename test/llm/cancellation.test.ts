@@ -100,7 +100,7 @@ describe('a consumer that stops reading the session', () => {
     const recorder = new SessionRecorder(rig.stageDir, 'early-exit', () => undefined, Date.now);
     const session = runAgentSession({
       nodeId: 'node',
-      adapter: createAdapter('openai', openAiChat.settings(rig.baseUrl)),
+      adapter: await createAdapter('openai', openAiChat.settings(rig.baseUrl)),
       model: 'gpt-4o',
       system: 'sys',
       prompt: 'hi',

@@ -3,6 +3,7 @@ import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam } fr
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
 import { cancelledFrom, providerErrorFrom } from '../provider-errors';
 import { structuredOutputToolName } from '../structured-output';
+import type { SdkClientOptions } from './sdk-client-options';
 import type { FinishReason, LlmRequest, Message, ProviderAdapter, StreamEvent, TextPart, TokenUsage, ToolCallPart } from '../types';
 
 const defaultMaxTokens = 8192;
@@ -16,6 +17,10 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
   readonly api = 'messages';
 
   constructor(private readonly client: Anthropic) {}
+
+  static create(options: SdkClientOptions): AnthropicMessagesAdapter {
+    return new AnthropicMessagesAdapter(new Anthropic(options));
+  }
 
   async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const blocks = new Map<number, { kind: 'text'; text: string } | { kind: 'tool_use'; id: string; name: string; json: string }>();

@@ -1,9 +1,10 @@
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
 import { cancelledFrom } from '../provider-errors';
 import { isStrictCompatible } from '../structured-output';
 import type { FinishReason, LlmRequest, Message, ProviderAdapter, StreamEvent, TextPart, ToolCallPart } from '../types';
+import type { SdkClientOptions } from './sdk-client-options';
 import { translateOpenAiError } from './openai-errors';
 
 /** OpenAI Chat Completions: the API that OpenAI-compatible local servers (llama.cpp, vLLM, Ollama) speak. */
@@ -12,6 +13,10 @@ export class OpenAiChatAdapter implements ProviderAdapter {
   readonly api = 'chat';
 
   constructor(private readonly client: OpenAI) {}
+
+  static create(options: SdkClientOptions): OpenAiChatAdapter {
+    return new OpenAiChatAdapter(new OpenAI(options));
+  }
 
   async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const text: string[] = [];

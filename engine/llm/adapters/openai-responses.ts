@@ -1,9 +1,10 @@
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import type { Response as OpenAiResponse, ResponseCreateParamsStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
 import { cancelledFrom, providerErrorFrom } from '../provider-errors';
 import { isStrictCompatible } from '../structured-output';
 import type { FinishReason, LlmRequest, LlmResponse, Message, ProviderAdapter, StreamEvent, TextPart, ToolCallPart } from '../types';
+import type { SdkClientOptions } from './sdk-client-options';
 import { translateOpenAiError } from './openai-errors';
 
 /** OpenAI Responses API (stateless: the whole conversation is sent each turn, nothing stored). */
@@ -12,6 +13,10 @@ export class OpenAiResponsesAdapter implements ProviderAdapter {
   readonly api = 'responses';
 
   constructor(private readonly client: OpenAI) {}
+
+  static create(options: SdkClientOptions): OpenAiResponsesAdapter {
+    return new OpenAiResponsesAdapter(new OpenAI(options));
+  }
 
   async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     let final: OpenAiResponse | undefined;
