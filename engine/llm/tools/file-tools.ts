@@ -5,6 +5,8 @@ import { numberArg, stringArg } from './agent-tool';
 import { ToolError } from './tool-error';
 
 const maxReadBytes = 256 * 1024;
+/** Larger files are refused outright rather than loaded into the engine's memory. */
+const maxFileBytes = 16 * 1024 * 1024;
 
 async function fsCall<T>(what: string, action: () => Promise<T>): Promise<T> {
   try {
@@ -30,6 +32,8 @@ export const readFileTool: AgentTool = {
   },
   async execute(args, { workspace }) {
     const file = workspace.resolve(args.path);
+    const stat = await fsCall(`read_file ${String(args.path)}`, () => fs.stat(file));
+    if (stat.size > maxFileBytes) throw new ToolError(`read_file ${String(args.path)}: ${stat.size} bytes is more than read_file loads (${maxFileBytes}); use grep or shell (head, sed -n) instead`);
     const text = await fsCall(`read_file ${String(args.path)}`, () => fs.readFile(file, 'utf8'));
     const offset = numberArg(args, 'offset');
     const limit = numberArg(args, 'limit');
