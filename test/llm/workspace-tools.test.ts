@@ -7,6 +7,7 @@ import { backoffMs, defaultRetryPolicy } from '../../engine/llm/retry-policy';
 import { retryAfterMs } from '../../engine/llm/provider-errors';
 import type { ToolContext } from '../../engine/llm/tools/agent-tool';
 import { editFileTool, listDirTool, readFileTool, writeFileTool } from '../../engine/llm/tools/file-tools';
+import { BoundedRegex } from '../../engine/llm/tools/bounded-regex';
 import { globToRegExp } from '../../engine/llm/tools/glob-pattern';
 import { globTool, grepTool } from '../../engine/llm/tools/search-tools';
 import { shellTool } from '../../engine/llm/tools/shell-tool';
@@ -49,7 +50,13 @@ describe('workspace tools', () => {
     assert.equal(await globTool.execute({ pattern: '*.{md,txt}', path: 'src' }, context), 'src/notes.md');
     assert.equal(await grepTool.execute({ pattern: 'needle' }, context), 'src/deep/c.ts:1: const needle = true;\nsrc/notes.md:1: needle in markdown');
     assert.equal(await grepTool.execute({ pattern: 'needle', include: '*.ts' }, context), 'src/deep/c.ts:1: const needle = true;');
-    await assert.rejects(grepTool.execute({ pattern: '(' }, context), /invalid regular expression/);
+    await assert.rejects(grepTool.execute({ pattern: '(' }, context), /grep: invalid regular expression/);
+  });
+
+  it('a catastrophically backtracking grep pattern is stopped by its time budget, not left to hang the engine', () => {
+    const regex = new BoundedRegex('grep', '(a+)+b', 50);
+    assert.deepEqual(regex.matchingLines(['ab', 'c', 'aab']), [0, 2]);
+    assert.throws(() => regex.matchingLines(['a'.repeat(40) + 'c']), /grep: the pattern ran out of its time budget/);
   });
 
   it('shell runs in the working directory, caps output, reports non-zero exits as errors', async () => {

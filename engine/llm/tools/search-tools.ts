@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentTool } from './agent-tool';
 import { stringArg } from './agent-tool';
+import { BoundedRegex } from './bounded-regex';
 import { globToRegExp } from './glob-pattern';
 import { ToolError } from './tool-error';
 import type { Workspace } from './workspace';
@@ -9,6 +10,7 @@ import type { Workspace } from './workspace';
 const maxGlobResults = 1000;
 const maxGrepMatches = 200;
 const maxGrepFileBytes = 1024 * 1024;
+const grepBudgetMs = 10_000;
 const skippedDirectories = new Set(['.git', 'node_modules']);
 
 /** Files under `dir` as '/'-separated paths relative to it; symlinks are not followed out of the tree. */
@@ -60,12 +62,7 @@ export const grepTool: AgentTool = {
   async execute(args, { workspace, signal }) {
     const pattern = stringArg(args, 'pattern');
     if (!pattern) throw new ToolError('grep: `pattern` (string) is required');
-    let regex: RegExp;
-    try {
-      regex = new RegExp(pattern);
-    } catch (error) {
-      throw new ToolError(`grep: invalid regular expression: ${(error as Error).message}`);
-    }
+    const regex = new BoundedRegex('grep', pattern, grepBudgetMs);
     const include = stringArg(args, 'include');
     const includeRegex = include ? globToRegExp(include.includes('/') ? include : `**/${include}`) : undefined;
     const root = await searchRoot(workspace, stringArg(args, 'path'));
@@ -78,8 +75,7 @@ export const grepTool: AgentTool = {
       const text = await fs.readFile(absolute, 'utf8').catch(() => '');
       if (text.includes('\0')) continue;
       const lines = text.split('\n');
-      for (let i = 0; i < lines.length; i++) {
-        if (!regex.test(lines[i] as string)) continue;
+      for (const i of regex.matchingLines(lines)) {
         if (matches.length === maxGrepMatches) return `${matches.join('\n')}\n[more than ${maxGrepMatches} matches; narrow the search]`;
         matches.push(`${workspace.relative(absolute)}:${i + 1}: ${lines[i]}`);
       }
