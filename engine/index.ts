@@ -28,3 +28,8 @@ export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer } from '.
 export type { Answer, Interviewer } from './runtime/interviewer';
 export type { Outcome, StageStatus } from './runtime/outcome';
 export type { RunState } from './runtime/state';
+export { LlmBackend } from './llm/llm-backend';
+export type { LlmBackendOptions } from './llm/llm-backend';
+export { settingsFromEnv } from './llm/provider-settings';
+export type { LlmSettings } from './llm/provider-settings';
+export type { InProcessToolHooks, ToolCallView, ToolOutput } from './llm/tool-hooks';

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { doctorCommand } from './doctor-command';
 import { runCheckCommand } from './lint-command';
 import { resumeCommand, runCommand } from './run-command';
 import { traceCommand } from './trace-command';
@@ -43,6 +44,16 @@ program
   .argument('<run-dir>', 'the run directory')
   .option('--json', 'print the records and per-iteration summary as JSON')
   .action((runDir: string, options: { json?: boolean }) => exitWith(() => traceCommand(runDir, options)));
+
+program
+  .command('doctor')
+  .description('check the environment: node, provider keys (never printed), Graphviz WASM, run directory')
+  .option('--probe', 'send a 1-token request to each configured provider')
+  .option('--openai-model <model>', 'model for the OpenAI probe (default gpt-4o-mini)')
+  .option('--anthropic-model <model>', 'model for the Anthropic probe (default claude-haiku-4-5)')
+  .option('--cwd <dir>', 'where runs would be written (default: the current directory)')
+  .option('--json', 'print {"checks": [...]} as one JSON line')
+  .action((options) => exitWith(() => doctorCommand(options)));
 
 program
   .command('lint')

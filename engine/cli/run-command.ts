@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { LlmBackend } from '../llm/llm-backend';
 import { formatDuration } from '../model/duration';
 import type { CodergenBackend } from '../runtime/backend';
 import { ConsoleInterviewer } from '../runtime/console-interviewer';
@@ -7,7 +8,6 @@ import type { RunEvent } from '../runtime/events';
 import type { Interviewer } from '../runtime/interviewer';
 import type { LaunchResult } from '../runtime/launch';
 import { launchPipelineFile, resumeRun } from '../runtime/launch';
-import { UnconfiguredBackend } from '../runtime/no-backend';
 import { ScriptedBackend, loadScript, scriptedInterviewer } from '../runtime/scripted';
 import { formatDiagnostic } from './diagnostic-format';
 
@@ -39,10 +39,8 @@ function backendAndInterviewer(scripted: string | undefined): { backend: Coderge
     const script = loadScript(scripted);
     return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script) };
   }
-  return {
-    backend: new UnconfiguredBackend('no LLM backend is configured: pass --scripted FILE, or configure a provider (see `attractor doctor`)'),
-    interviewer: new ConsoleInterviewer(),
-  };
+  // Provider keys and base URLs from the environment; its preflight names every node it cannot serve.
+  return { backend: new LlmBackend(), interviewer: new ConsoleInterviewer() };
 }
 
 function progressPrinter(enabled: boolean): (event: RunEvent) => void {

@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createAdapter } from '../llm/adapter-factory';
+import type { LlmSettings } from '../llm/provider-settings';
+import { credentialVariables, settingsFromEnv } from '../llm/provider-settings';
+import type { LlmResponse, ProviderName } from '../llm/types';
+import { providerNames } from '../llm/types';
+
+export interface DoctorOptions {
+  readonly probe?: boolean;
+  readonly json?: boolean;
+  readonly cwd?: string;
+  readonly openaiModel?: string;
+  readonly anthropicModel?: string;
+}
+
+type CheckState = 'ok' | 'warn' | 'fail';
+
+export interface DoctorCheck {
+  readonly name: string;
+  readonly state: CheckState;
+  readonly detail: string;
+}
+
+const probeModels: Readonly<Record<ProviderName, string>> = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5' };
+const probeTimeoutMs = 30_000;
+const minimumNodeMajor = 20;
+
+/** `attractor doctor`: what this machine can run. Keys are reported present or absent, never shown. */
+export async function doctorCommand(options: DoctorOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const checks = await runDoctorChecks(options, env);
+  if (options.json) process.stdout.write(`${JSON.stringify({ checks })}\n`);
+  else for (const check of checks) process.stdout.write(`${{ ok: '✓', warn: '!', fail: '✗' }[check.state]} ${check.name}: ${check.detail}\n`);
+  return checks.some((check) => check.state === 'fail') ? 1 : 0;
+}
+
+export async function runDoctorChecks(options: DoctorOptions, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [nodeVersionCheck()];
+  let settings: LlmSettings | undefined;
+  try {
+    settings = settingsFromEnv(env);
+  } catch (error) {
+    checks.push({ name: 'providers', state: 'fail', detail: (error as Error).message });
+  }
+  if (settings) {
+    checks.push(...providerChecks(settings));
+    if (options.probe) {
+      for (const provider of providerNames) {
+        if (!settings[provider].apiKey) continue;
+        const model = (provider === 'openai' ? options.openaiModel : options.anthropicModel) ?? probeModels[provider];
+        checks.push(await probeCheck(provider, model, settings));
+      }
+    }
+  }
+  checks.push(await graphvizCheck(), runDirectoryCheck(path.resolve(options.cwd ?? process.cwd())));
+  return checks;
+}
+
+function nodeVersionCheck(): DoctorCheck {
+  const major = Number(process.versions.node.split('.')[0]);
+  return { name: 'node', state: major >= minimumNodeMajor ? 'ok' : 'fail', detail: `v${process.versions.node}${major >= minimumNodeMajor ? '' : ` (needs ${minimumNodeMajor} or later)`}` };
+}
+
+function providerChecks(settings: LlmSettings): DoctorCheck[] {
+  const checks = providerNames.map((provider): DoctorCheck => {
+    const access = settings[provider];
+    const where = access.baseUrl ? ` at ${withoutUserInfo(access.baseUrl)}` : '';
+    const api = provider === 'openai' ? `, ${settings.openai.api === 'chat' ? 'Chat Completions' : 'Responses'} API (ATTRACTOR_OPENAI_API)` : '';
+    return access.apiKey
+      ? { name: `provider ${provider}`, state: 'ok', detail: `${credentialVariables[provider]} is set${where}${api}` }
+      : { name: `provider ${provider}`, state: 'warn', detail: `${credentialVariables[provider]} is not set; LLM nodes on ${provider} cannot run` };
+  });
+  return checks;
+}
+
+function withoutUserInfo(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(not a valid URL)';
+  }
+}
+
+async function probeCheck(provider: ProviderName, model: string, settings: LlmSettings): Promise<DoctorCheck> {
+  const name = `probe ${provider}`;
+  try {
+    const adapter = await createAdapter(provider, settings);
+    // The Responses API refuses max_output_tokens below 16.
+    const maxTokens = adapter.api === 'responses' ? 16 : 1;
+    let response: LlmResponse | undefined;
+    for await (const event of adapter.stream({ model, messages: [{ role: 'user', content: [{ kind: 'text', text: 'Reply with OK.' }] }], tools: [], maxTokens }, AbortSignal.timeout(probeTimeoutMs))) {
+      if (event.type === 'finish') response = event.response;
+    }
+    return { name, state: 'ok', detail: `${model} answered (${response?.usage.inputTokens ?? 0} in / ${response?.usage.outputTokens ?? 0} out tokens)` };
+  } catch (error) {
+    return { name, state: 'fail', detail: `${model}: ${(error as Error).message}` };
+  }
+}
+
+async function graphvizCheck(): Promise<DoctorCheck> {
+  try {
+    const { Graphviz } = await import('@hpcc-js/wasm-graphviz');
+    const graphviz = await Graphviz.load();
+    const svg = graphviz.dot('digraph { a -> b }');
+    return svg.includes('<svg') ? { name: 'graphviz', state: 'ok', detail: `WASM Graphviz ${graphviz.version()} renders` } : { name: 'graphviz', state: 'fail', detail: 'WASM Graphviz loaded but rendered no SVG' };
+  } catch (error) {
+    return { name: 'graphviz', state: 'fail', detail: `WASM Graphviz does not load: ${(error as Error).message}` };
+  }
+}
+
+function runDirectoryCheck(cwd: string): DoctorCheck {
+  const root = path.join(cwd, '.attractor-runs');
+  const probe = path.join(root, `.doctor-${process.pid}`);
+  const existed = fs.existsSync(root);
+  try {
+    fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(probe, 'ok');
+    fs.rmSync(probe);
+    // A check leaves nothing behind.
+    if (!existed) fs.rmdirSync(root);
+    return { name: 'run directory', state: 'ok', detail: `${root} is writable` };
+  } catch (error) {
+    return { name: 'run directory', state: 'fail', detail: `${root} is not writable: ${(error as Error).message}` };
+  }
+}

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { CodergenBackend, CodergenRequest, CodergenResult, ModelSelection, PreflightProblem } from '../runtime/backend';
+import { ProviderError } from '../runtime/backend';
+import type { GraphNode } from '../model/graph';
+import { createAdapter } from './adapter-factory';
+import type { AgentLimits, AgentSessionResult } from './agent-loop';
+import { runAgentSession } from './agent-loop';
+import type { Clock } from './clock';
+import { systemClock } from './clock';
+import type { LlmSettings } from './provider-settings';
+import { credentialVariables, resolveModel, settingsFromEnv } from './provider-settings';
+import type { RetryPolicy } from './retry-policy';
+import { defaultRetryPolicy } from './retry-policy';
+import { SessionRecorder } from './session-recorder';
+import { workerSystemPrompt } from './system-prompt';
+import type { InProcessToolHooks } from './tool-hooks';
+import { workspaceTools } from './tools';
+import { Workspace } from './tools/workspace';
+import type { ProviderAdapter, ProviderName } from './types';
+
+export interface LlmBackendOptions {
+  /** Keys, base URLs and the OpenAI API choice; read from the environment when absent. */
+  readonly settings?: LlmSettings;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+  readonly retryPolicy?: RetryPolicy;
+  readonly limits?: AgentLimits;
+  readonly hooks?: InProcessToolHooks;
+  readonly shellTimeoutMs?: number;
+  readonly outputCapBytes?: number;
+  readonly createAdapter?: (provider: ProviderName, settings: LlmSettings) => ProviderAdapter | Promise<ProviderAdapter>;
+}
+
+export const defaultAgentLimits: AgentLimits = { maxTurns: 60, maxToolRounds: 50 };
+
+/** The codergen backend that runs each LLM node as an agent session on OpenAI or Anthropic. */
+export class LlmBackend implements CodergenBackend {
+  readonly name = 'llm';
+  private readonly settings: LlmSettings;
+  private readonly adapters = new Map<ProviderName, Promise<ProviderAdapter>>();
+
+  constructor(private readonly options: LlmBackendOptions = {}) {
+    this.settings = options.settings ?? settingsFromEnv();
+  }
+
+  preflight(nodes: readonly { node: GraphNode; model: ModelSelection }[]): PreflightProblem[] {
+    return nodes.flatMap(({ node, model }) => {
+      const resolution = resolveModel(node.id, model, this.settings);
+      return resolution.ok ? [] : [{ nodeId: node.id, provider: resolution.provider, message: resolution.message }];
+    });
+  }
+
+  async run(request: CodergenRequest): Promise<CodergenResult> {
+    const resolution = resolveModel(request.node.id, request.model, this.settings);
+    if (!resolution.ok) throw new ProviderError(resolution.message, resolution.provider, undefined, false);
+    const { provider, model, reasoningEffort } = resolution.value;
+    const clock = this.options.clock ?? systemClock;
+    const workspace = new Workspace(request.workDir);
+    const recorder = new SessionRecorder(request.stageDir, randomUUID(), request.emit, () => clock.now());
+    const session = runAgentSession({
+      nodeId: request.node.id,
+      adapter: await this.adapter(provider),
+      model,
+      reasoningEffort,
+      system: workerSystemPrompt({ nodeId: request.node.id, workDir: workspace.root, structured: request.responseSchema !== undefined, goalGate: request.goalGate }),
+      prompt: request.prompt,
+      history: request.fidelity === 'full' ? request.history : [],
+      responseSchema: request.responseSchema,
+      tools: workspaceTools,
+      toolContext: {
+        workspace,
+        signal: request.signal,
+        env: childEnvironment(),
+        shellTimeoutMs: this.options.shellTimeoutMs ?? 120_000,
+        outputCapBytes: this.options.outputCapBytes ?? 64 * 1024,
+      },
+      inProcessHooks: this.options.hooks,
+      shellHooks: { ...request.toolHooks, timeoutMs: this.options.shellTimeoutMs ?? 120_000 },
+      limits: this.options.limits ?? defaultAgentLimits,
+      retryPolicy: this.options.retryPolicy ?? defaultRetryPolicy,
+      clock,
+      random: this.options.random,
+      recorder,
+      signal: request.signal,
+    });
+    const result = await finish(session);
+    return {
+      responseText: result.responseText,
+      ...(result.reportedOutcome ? { reportedOutcome: result.reportedOutcome } : {}),
+      ...(result.structuredOutput ? { structuredOutput: result.structuredOutput.value } : {}),
+      usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, ...(result.costUsd === 'unknown' ? {} : { costUsd: result.costUsd }) },
+      sessionId: recorder.sessionId,
+    };
+  }
+
+  private adapter(provider: ProviderName): Promise<ProviderAdapter> {
+    let adapter = this.adapters.get(provider);
+    if (!adapter) {
+      adapter = Promise.resolve((this.options.createAdapter ?? createAdapter)(provider, this.settings));
+      this.adapters.set(provider, adapter);
+    }
+    return adapter;
+  }
+}
+
+/** Events are already recorded and forwarded by the session; this only drives it to its result. */
+async function finish(session: AsyncGenerator<unknown, AgentSessionResult, void>): Promise<AgentSessionResult> {
+  for (;;) {
+    const step = await session.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Tools and hooks run without the provider credentials: a model must not be able to `echo` a key. */
+function childEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const variable of Object.values(credentialVariables)) delete env[variable];
+  return env;
+}

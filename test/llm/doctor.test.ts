@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { FakeHttpServer } from './fakes/fake-http-server';
+import { messageStream } from './fakes/anthropic-wire';
+import { chatStream, openAiError } from './fakes/openai-wire';
+import { runCli } from './cli-process';
+
+interface Check {
+  name: string;
+  state: string;
+  detail: string;
+}
+
+describe('attractor doctor', () => {
+  it('reports node, providers (keys never printed), a 1-token probe per provider, Graphviz WASM and the run directory', async () => {
+    const openai = new FakeHttpServer();
+    const anthropic = new FakeHttpServer();
+    const [openaiUrl, anthropicUrl] = await Promise.all([openai.start(), anthropic.start()]);
+    openai.script(chatStream({ text: 'O', usage: { input: 9, output: 1 } }, 'gpt-4o-mini'));
+    anthropic.script(messageStream({ text: 'O', usage: { input: 11, output: 1 } }));
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'doctor-'));
+    try {
+      const result = await runCli(['doctor', '--probe', '--json', '--cwd', cwd], {
+        OPENAI_API_KEY: 'sk-very-secret-openai',
+        OPENAI_BASE_URL: `${openaiUrl}/v1`,
+        ANTHROPIC_API_KEY: 'sk-ant-very-secret',
+        ANTHROPIC_BASE_URL: anthropicUrl,
+      });
+      assert.equal(result.code, 0, result.stderr);
+      assert.doesNotMatch(result.stdout + result.stderr, /very-secret/);
+      const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
+      assert.deepEqual(checks.map((c) => [c.name, c.state]), [
+        ['node', 'ok'],
+        ['provider openai', 'ok'],
+        ['provider anthropic', 'ok'],
+        ['probe openai', 'ok'],
+        ['probe anthropic', 'ok'],
+        ['graphviz', 'ok'],
+        ['run directory', 'ok'],
+      ]);
+      assert.equal(openai.requests[0]!.body.max_completion_tokens, 1);
+      assert.equal(anthropic.requests[0]!.body.max_tokens, 1);
+      assert.equal(anthropic.requests[0]!.headers.authorization, 'Bearer sk-ant-very-secret');
+      assert.deepEqual(fs.readdirSync(cwd), [], 'the run-directory check leaves nothing behind');
+    } finally {
+      await Promise.all([openai.stop(), anthropic.stop()]);
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('fails (exit 1) when a probe is refused, with the provider\'s message; an unset key is only a warning', async () => {
+    const openai = new FakeHttpServer();
+    const url = await openai.start();
+    openai.script(openAiError(401, 'Incorrect API key provided'));
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'doctor-'));
+    try {
+      const result = await runCli(['doctor', '--probe', '--cwd', cwd], { OPENAI_API_KEY: 'sk-bad', OPENAI_BASE_URL: `${url}/v1` });
+      assert.equal(result.code, 1);
+      assert.match(result.stdout, /✗ probe openai: gpt-4o-mini: openai 401: Incorrect API key provided/);
+      assert.match(result.stdout, /! provider anthropic: ANTHROPIC_API_KEY is not set/);
+    } finally {
+      await openai.stop();
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LlmBackend } from '../../engine/llm/llm-backend';
+import { costUsd, inferProvider } from '../../engine/llm/model-catalog';
+import { settingsFromEnv } from '../../engine/llm/provider-settings';
+import { ProviderError } from '../../engine/runtime/backend';
+import { fakeNode } from './harness';
+
+describe('provider settings', () => {
+  it('reads keys, base URLs and the OpenAI API choice from the environment', () => {
+    const settings = settingsFromEnv({ OPENAI_API_KEY: 'k1', OPENAI_BASE_URL: 'http://localhost:8080/v1', ANTHROPIC_API_KEY: ' ', ATTRACTOR_OPENAI_API: 'Responses' });
+    assert.deepEqual(settings, { openai: { apiKey: 'k1', baseUrl: 'http://localhost:8080/v1', api: 'responses' }, anthropic: { apiKey: undefined, baseUrl: undefined } });
+    assert.equal(settingsFromEnv({}).openai.api, 'chat');
+    assert.throws(() => settingsFromEnv({ ATTRACTOR_OPENAI_API: 'completions' }), /ATTRACTOR_OPENAI_API must be "chat" or "responses"/);
+  });
+
+  it('infers the provider from unmistakable model families only', () => {
+    assert.equal(inferProvider('claude-opus-4-6'), 'anthropic');
+    assert.equal(inferProvider('gpt-5-mini'), 'openai');
+    assert.equal(inferProvider('o4-mini'), 'openai');
+    assert.equal(inferProvider('llama-3.1-8b-instruct'), undefined);
+  });
+
+  it('prices known models (dated snapshots as their family) and never guesses the rest', () => {
+    assert.equal(costUsd('gpt-4o-2024-08-06', { inputTokens: 1_000_000, outputTokens: 0 }), 2.5);
+    assert.equal(costUsd('claude-haiku-4-5-20251001', { inputTokens: 0, outputTokens: 1_000_000 }), 5);
+    assert.equal(costUsd('gpt-4o', { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 1_000_000 }), 1.25);
+    // 1M prompt tokens of which 600k cache reads and 200k cache writes (Anthropic: writes bill at 1.25x).
+    assert.equal(costUsd('claude-haiku-4-5', { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 600_000, cacheWriteTokens: 200_000 }), 0.2 * 1 + 0.6 * 0.1 + 0.2 * 1.25);
+    assert.equal(costUsd('qwen2.5-coder', { inputTokens: 10, outputTokens: 10 }), 'unknown');
+  });
+});
+
+describe('preflight', () => {
+  const backend = new LlmBackend({ settings: { openai: { apiKey: 'sk', api: 'chat' }, anthropic: {} } });
+  const node = (id: string) => fakeNode(id);
+
+  it('names the node, the provider and the missing credential for every node the run cannot serve', () => {
+    const problems = backend.preflight([
+      { node: node('plan'), model: { model: 'gpt-5-mini' } },
+      { node: node('review'), model: { model: 'claude-opus-4-6' } },
+      { node: node('local'), model: { provider: 'anthropic', model: 'my-proxy-model' } },
+      { node: node('bare'), model: {} },
+      { node: node('mystery'), model: { model: 'llama3' } },
+      { node: node('gemini'), model: { provider: 'gemini', model: 'gemini-2.5-pro' } },
+      { node: node('effort'), model: { model: 'gpt-5', reasoningEffort: 'extreme' } },
+    ]);
+    assert.deepEqual(
+      problems.map((p) => [p.nodeId, p.provider]),
+      [
+        ['review', 'anthropic'],
+        ['local', 'anthropic'],
+        ['bare', 'none'],
+        ['mystery', 'unknown'],
+        ['gemini', 'gemini'],
+        ['effort', 'openai'],
+      ],
+    );
+    assert.equal(problems[0]!.message, "node 'review' needs provider 'anthropic' but ANTHROPIC_API_KEY is not set");
+    assert.match(problems[2]!.message, /node 'bare' has no model: set llm_model .* model_stylesheet/);
+    assert.match(problems[3]!.message, /cannot tell the provider of model 'llama3'; set llm_provider/);
+    assert.match(problems[4]!.message, /unknown llm_provider 'gemini'/);
+  });
+
+  it('run() refuses an unservable node with a non-transient ProviderError instead of substituting anything', async () => {
+    const error = await backend
+      .run({
+        node: node('review'),
+        prompt: 'p',
+        workDir: '.',
+        stageDir: '.',
+        model: { model: 'claude-opus-4-6' },
+        fidelity: 'compact',
+        history: [],
+        goalGate: false,
+        toolHooks: {},
+        signal: new AbortController().signal,
+        emit: () => undefined,
+      })
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof ProviderError);
+    assert.equal(error.transient, false);
+    assert.match(error.message, /ANTHROPIC_API_KEY is not set/);
+  });
+});
