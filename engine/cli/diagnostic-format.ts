@@ -4,7 +4,7 @@ import { formatPosition } from '../model/source';
 /** Compiler-style: `file:line:col severity RULE message`. */
 export function formatDiagnostic(file: string, diagnostic: Diagnostic): string {
   const where = diagnostic.range ? `${file}:${formatPosition(diagnostic.range.start)}` : file;
-  const rule = diagnostic.code ? `${diagnostic.code} ${diagnostic.rule}` : diagnostic.rule;
+  const rule = diagnostic.code && diagnostic.code !== diagnostic.rule ? `${diagnostic.code} ${diagnostic.rule}` : diagnostic.rule;
   return `${where} ${diagnostic.severity} ${rule} ${diagnostic.message}`;
 }
 

@@ -1,5 +1,8 @@
 import type { Diagnostic } from '../../model/diagnostics';
 import { isExitNode, isStartNode } from '../../model/handler-types';
+import { didYouMean } from '../did-you-mean';
+import { replaceFix } from '../fixes';
+import { analyze } from '../graph-analysis';
 import type { LintRule } from '../rule';
 
 export const startNodeRule: LintRule = {
@@ -26,6 +29,95 @@ export const terminalNodeRule: LintRule = {
     }
     for (const extra of exits.slice(1)) {
       yield { rule: 'terminal_node', severity: 'error', message: `More than one exit node: \`${extra.id}\` and \`${exits[0]?.id}\`; a pipeline has exactly one.`, nodeId: extra.id, range: extra.idRange };
+    }
+  },
+};
+
+/** Canonical §7.2: every node is reachable from the start node. */
+export const reachabilityRule: LintRule = {
+  name: 'reachability',
+  tier: 'validate',
+  *check(context): Iterable<Diagnostic> {
+    const { start, reachable } = analyze(context);
+    if (!start) return; // start_node reports it; every node would be "unreachable"
+    for (const node of context.graph.nodes.values()) {
+      if (reachable.has(node.id)) continue;
+      yield {
+        rule: 'reachability',
+        severity: 'error',
+        message: `Node \`${node.id}\` cannot be reached from \`${start.id}\`: add an edge into it from the node that should run before it, or delete it.`,
+        nodeId: node.id,
+        range: node.idRange,
+      };
+    }
+  },
+};
+
+/**
+ * Canonical §7.2: an edge target must be a declared node. DOT creates a node for any id an edge
+ * mentions, so "exists" means declared by a node statement; start and exit recognised by their id
+ * need no statement.
+ */
+export const edgeTargetExistsRule: LintRule = {
+  name: 'edge_target_exists',
+  tier: 'validate',
+  *check({ graph }): Iterable<Diagnostic> {
+    const declared = [...graph.nodes.values()].filter((node) => node.declarations.length > 0).map((node) => node.id);
+    for (const edge of graph.edges) {
+      const target = graph.nodes.get(edge.to);
+      if (!target || target.declarations.length > 0 || isStartNode(target) || isExitNode(target)) continue;
+      const suggestion = didYouMean(edge.to, declared);
+      yield {
+        rule: 'edge_target_exists',
+        severity: 'error',
+        message: suggestion
+          ? `Edge target \`${edge.to}\` is not a declared node: did you mean \`${suggestion}\`?`
+          : `Edge target \`${edge.to}\` is not a declared node: declare it (\`${edge.to} [prompt="..."]\`) or point the edge at an existing node.`,
+        edge: { from: edge.from, to: edge.to },
+        nodeId: edge.to,
+        range: edge.toRange,
+        ...(suggestion ? { fix: replaceFix(`Change the target to \`${suggestion}\``, edge.toRange, suggestion) } : {}),
+      };
+    }
+  },
+};
+
+export const startNoIncomingRule: LintRule = {
+  name: 'start_no_incoming',
+  tier: 'validate',
+  *check(context): Iterable<Diagnostic> {
+    const { start } = analyze(context);
+    if (!start) return;
+    for (const edge of context.adjacency.incoming.get(start.id) ?? []) {
+      yield {
+        rule: 'start_no_incoming',
+        severity: 'error',
+        message: `The start node \`${start.id}\` must have no incoming edges: point \`${edge.from} -> ${edge.to}\` at the first real step instead.`,
+        nodeId: start.id,
+        edge: { from: edge.from, to: edge.to },
+        range: edge.toRange,
+        related: [{ message: `\`${start.id}\` is the start node`, range: start.idRange }],
+      };
+    }
+  },
+};
+
+export const exitNoOutgoingRule: LintRule = {
+  name: 'exit_no_outgoing',
+  tier: 'validate',
+  *check(context): Iterable<Diagnostic> {
+    const { exit } = analyze(context);
+    if (!exit) return;
+    for (const edge of context.adjacency.outgoing.get(exit.id) ?? []) {
+      yield {
+        rule: 'exit_no_outgoing',
+        severity: 'error',
+        message: `The exit node \`${exit.id}\` must have no outgoing edges: reaching it ends the run, so \`${edge.from} -> ${edge.to}\` never runs. Remove the edge.`,
+        nodeId: exit.id,
+        edge: { from: edge.from, to: edge.to },
+        range: edge.fromRange,
+        related: [{ message: `\`${exit.id}\` is the exit node`, range: exit.idRange }],
+      };
     }
   },
 };

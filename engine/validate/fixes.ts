@@ -1,0 +1,75 @@
+import type { Fix, TextEdit } from '../model/diagnostics';
+import type { Attribute, GraphNode } from '../model/graph';
+import type { LineIndex, SourceRange } from '../model/source';
+import { valueSpanRange } from './value-location';
+
+const BARE_VALUE = /^(?:[A-Za-z_][A-Za-z0-9_]*|-?(?:\.\d+|\d+(?:\.\d*)?))$/;
+
+/** A DOT value literal for `value`: bare when DOT allows it, quoted with escapes otherwise. */
+export function dotValue(value: string, forceQuotes = false): string {
+  if (!forceQuotes && BARE_VALUE.test(value)) return value;
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+}
+
+export function replaceFix(title: string, range: SourceRange, newText: string): Fix {
+  return { title, edits: [{ range, newText }] };
+}
+
+/** Replaces an attribute's whole value, keeping its quoting style where the new value allows. */
+export function replaceValueEdit(attribute: Attribute, newValue: string): TextEdit | undefined {
+  const range = attribute.valueRange;
+  return range ? { range, newText: dotValue(newValue, attribute.quoted) } : undefined;
+}
+
+/** Replaces `value.slice(start, end)` in place (a precise edit inside a quoted value). */
+export function replaceInValueEdit(lineIndex: LineIndex, attribute: Attribute, start: number, end: number, replacement: string): TextEdit | undefined {
+  if (!attribute.quoted) {
+    const value = attribute.value;
+    return replaceValueEdit(attribute, value.slice(0, start) + replacement + value.slice(end));
+  }
+  const range = valueSpanRange(lineIndex, attribute, start, end);
+  if (!range || range === attribute.valueRange) return replaceValueEdit(attribute, attribute.value.slice(0, start) + replacement + attribute.value.slice(end));
+  return { range, newText: replacement.replace(/\\/g, '\\\\').replace(/"/g, '\\"') };
+}
+
+/** Deletes `key=value` together with its separator, so the attribute list stays well-formed. */
+export function removeAttributeEdit(lineIndex: LineIndex, attribute: Attribute): TextEdit | undefined {
+  const range = attribute.range;
+  if (!range) return undefined;
+  const text = lineIndex.text;
+  let start = range.start.offset;
+  const end = range.end.offset;
+  const own = text.slice(start, end).trimEnd();
+  if (!own.endsWith(',') && !own.endsWith(';')) {
+    // The last attribute of its list: take the separator before it instead.
+    let i = start - 1;
+    while (i >= 0 && /\s/.test(text[i] ?? '')) i--;
+    if (text[i] === ',' || text[i] === ';') start = i;
+  }
+  return { range: lineIndex.range(start, end), newText: '' };
+}
+
+/** Adds `key=value` at the front of a node statement's attribute list (creating the list if needed). */
+export function insertNodeAttributeEdit(lineIndex: LineIndex, node: GraphNode, key: string, value: string): TextEdit | undefined {
+  const statement = node.declarations[0];
+  if (!statement) return undefined;
+  const pair = `${key}=${dotValue(value)}`;
+  const text = lineIndex.text.slice(statement.start.offset, statement.end.offset);
+  const bracket = text.indexOf('[');
+  if (bracket < 0) {
+    const at = statement.start.offset + text.replace(/[\s;]+$/, '').length;
+    return { range: lineIndex.range(at, at), newText: ` [${pair}]` };
+  }
+  const at = statement.start.offset + bracket + 1;
+  const empty = /^\s*\]/.test(text.slice(bracket + 1));
+  return { range: lineIndex.range(at, at), newText: empty ? pair : `${pair}, ` };
+}
+
+/** Appends text to an attribute's value (inside the closing quote, or by quoting a bare value). */
+export function appendToValueEdit(lineIndex: LineIndex, attribute: Attribute, suffix: string): TextEdit | undefined {
+  const range = attribute.valueRange;
+  if (!range) return undefined;
+  if (!attribute.quoted) return replaceValueEdit(attribute, attribute.value + suffix);
+  const at = range.end.offset - 1;
+  return { range: lineIndex.range(at, at), newText: suffix.replace(/\\/g, '\\\\').replace(/"/g, '\\"') };
+}

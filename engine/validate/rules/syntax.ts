@@ -1,0 +1,43 @@
+import { parseCondition } from '../../conditions/condition';
+import { attributeSpec } from '../../model/attributes';
+import type { Diagnostic } from '../../model/diagnostics';
+import { parseStylesheet } from '../../transform/stylesheet';
+import { ownerOf, writtenAttributes } from '../attribute-walk';
+import type { LintRule } from '../rule';
+import { valueSpanRange } from '../value-location';
+
+/** Canonical §7.2/§10: every condition (edge `condition`, `manager.stop_condition`) parses. */
+export const conditionSyntaxRule: LintRule = {
+  name: 'condition_syntax',
+  tier: 'validate',
+  *check({ graph, lineIndex }): Iterable<Diagnostic> {
+    for (const written of writtenAttributes(graph)) {
+      const { attribute } = written;
+      if (attributeSpec(attribute.key)?.type.kind !== 'condition') continue;
+      const parsed = parseCondition(attribute.value);
+      if (parsed.ok) continue;
+      const range = valueSpanRange(lineIndex, attribute, parsed.error.span.start, parsed.error.span.end);
+      yield {
+        rule: 'condition_syntax',
+        severity: 'error',
+        message: `Invalid ${attribute.key} "${attribute.value}": ${parsed.error.message}. Clauses are \`key=value\` or \`key!=value\` joined by \`&&\`.`,
+        ...ownerOf(written),
+        ...(range ? { range } : {}),
+      };
+    }
+  },
+};
+
+/** Canonical §7.2/§8: model_stylesheet parses; each error points inside the attribute value. */
+export const stylesheetSyntaxRule: LintRule = {
+  name: 'stylesheet_syntax',
+  tier: 'validate',
+  *check({ graph, lineIndex }): Iterable<Diagnostic> {
+    const attribute = graph.attributes.get('model_stylesheet');
+    if (!attribute || attribute.origin !== 'explicit') return;
+    for (const error of parseStylesheet(attribute.value).errors) {
+      const range = valueSpanRange(lineIndex, attribute, error.start, error.end);
+      yield { rule: 'stylesheet_syntax', severity: 'error', message: `model_stylesheet: ${error.message}.`, ...(range ? { range } : {}) };
+    }
+  },
+};

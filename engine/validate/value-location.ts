@@ -1,0 +1,59 @@
+import type { Attribute } from '../model/graph';
+import type { LineIndex, SourceRange } from '../model/source';
+
+/**
+ * Maps each index of an attribute's unescaped value (0..value.length) to its offset in the source,
+ * following the escapes the parser resolves (\" \n \t \\ and backslash-newline). Undefined when
+ * the value has no source text or the text does not reproduce the value (a transform rewrote it).
+ */
+function sourceOffsets(lineIndex: LineIndex, attribute: Attribute): number[] | undefined {
+  const range = attribute.valueRange;
+  if (!range) return undefined;
+  const raw = lineIndex.text.slice(range.start.offset, range.end.offset);
+  if (!attribute.quoted) {
+    if (raw !== attribute.value) return undefined;
+    return Array.from({ length: raw.length + 1 }, (_, i) => range.start.offset + i);
+  }
+  const offsets: number[] = [];
+  const base = range.start.offset + 1;
+  const body = raw.slice(1, -1);
+  let value = '';
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i] as string;
+    const next = body[i + 1];
+    if (ch === '\\' && next !== undefined && 'nt\\"\n'.includes(next)) {
+      if (next !== '\n') {
+        offsets.push(base + i);
+        value += next === 'n' ? '\n' : next === 't' ? '\t' : next;
+      }
+      i++;
+      continue;
+    }
+    offsets.push(base + i);
+    value += ch;
+  }
+  offsets.push(base + body.length);
+  return value === attribute.value ? offsets : undefined;
+}
+
+/** The source range of `value.slice(start, end)`, or the whole value when it cannot be located. */
+export function valueSpanRange(lineIndex: LineIndex, attribute: Attribute, start: number, end: number): SourceRange | undefined {
+  const offsets = sourceOffsets(lineIndex, attribute);
+  const whole = attribute.valueRange ?? attribute.range;
+  if (!offsets) return whole;
+  const clamp = (i: number) => Math.max(0, Math.min(i, offsets.length - 1));
+  const from = offsets[clamp(start)] as number;
+  const to = offsets[clamp(Math.max(end, start))] as number;
+  return lineIndex.range(from, to);
+}
+
+/** Where to point for an attribute's value: the value token, or the whole `key=value`. */
+export function valueRangeOf(attribute: Attribute): SourceRange | undefined {
+  return attribute.valueRange ?? attribute.range;
+}
+
+/** Where to point for an attribute as a whole: `key=value`, or the value when the key is unknown. */
+export function attributeRangeOf(lineIndex: LineIndex, attribute: Attribute): SourceRange | undefined {
+  if (attribute.keyRange && attribute.valueRange) return lineIndex.range(attribute.keyRange.start.offset, attribute.valueRange.end.offset);
+  return attribute.range ?? attribute.valueRange;
+}
