@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { splitPipelines } from '../../../engine/validate/shell-pipelines';
+import { assertFixRepairs, located, none, pipeline, single } from './lint-helpers';
+
+const gate = (command: string) =>
+  pipeline(`  work [prompt="x"]\n  gate [shape=parallelogram, tool_command="${command}"]\n  start -> work -> gate\n  gate -> done [condition="context.tool.last_line=gate_pass"]\n  gate -> work [condition="context.tool.last_line=gate_fail"]`);
+
+describe('command rules', () => {
+  it('splits a command into top-level pipelines, skipping quotes, substitutions and groups', () => {
+    const pipelines = splitPipelines(`FOO=1 pytest -q 'a|b' "$(x | y)" | tail -5 && echo ok || { echo no | cat; }`);
+    assert.deepEqual(
+      pipelines.map((p) => [p.stages.map((s) => s.command), p.next?.operator]),
+      [
+        [['pytest', 'tail'], '&&'],
+        [['echo'], '||'],
+        [['{'], undefined],
+      ],
+    );
+  });
+
+  it('CMD-001: a pipe into tail hides the tested command; the fix redirects to a file', () => {
+    const text = gate('pytest -q | tail -5 && echo gate_pass || echo gate_fail');
+    const d = single(text, 'CMD-001');
+    assert.equal(d.code, 'CMD-001');
+    assert.equal(d.severity, 'warning');
+    assert.equal(d.nodeId, 'gate');
+    assert.deepEqual(located(text, d), { text: ' | tail -5', line: 4, character: 52 });
+    const repaired = assertFixRepairs(text, d);
+    assert.match(repaired, /tool_command="pytest -q > gate_output.txt 2>&1 && echo gate_pass \|\| echo gate_fail"/);
+  });
+
+  it('CMD-001: grep and multi-stage pipes too; pipefail, producers and redirects are fine', () => {
+    assert.equal(single(gate('pytest | grep passed'), 'CMD-001').fix, undefined);
+    single(gate('make test 2>&1 | sort | uniq'), 'CMD-001');
+    none(gate('set -o pipefail; pytest | tail -5'), 'CMD-001');
+    none(gate('cat out.txt | grep -q fixed && echo gate_pass || echo gate_fail'), 'CMD-001');
+    none(gate('pytest -q > out.txt 2>&1 && echo gate_pass || echo gate_fail'), 'CMD-001');
+    none(gate('test \\"$(ls | wc -l)\\" = 3 && echo gate_pass || echo gate_fail'), 'CMD-001');
+  });
+
+  it('CMD-002: a token echoed after a status-hiding pipe', () => {
+    const text = gate('pytest -q | tail -5 && echo gate_pass || echo gate_fail');
+    const d = single(text, 'CMD-002');
+    assert.equal(d.severity, 'warning');
+    assert.deepEqual(located(text, d), { text: '&& echo gate_pass', line: 4, character: 63 });
+    assert.equal(d.related?.length, 1);
+    assertFixRepairs(text, d);
+    none(gate('pytest -q | tail -5'), 'CMD-002');
+    none(gate('pytest -q > out.txt && echo gate_pass || echo gate_fail'), 'CMD-002');
+  });
+});
