@@ -1,12 +1,15 @@
 /**
  * ts-graphviz's grammar refuses raw line breaks inside quoted strings, which Graphviz and
- * Attractor pipelines (multi-line prompts, stylesheets) use freely. This pre-pass swaps each
- * line-break character inside a string for a private-use character of the same length, so every
- * offset the parser reports still points at the original text; `restoreLineBreaks` undoes it
- * in the parsed values.
+ * Attractor pipelines (multi-line prompts, stylesheets) use freely; it also rejects U+2028/U+2029
+ * there (pasted prose carries them). This pre-pass swaps each such character
+ * inside a string for a private-use character of the same length, so every offset the parser
+ * reports still points at the original text; `restoreLineBreaks` undoes it in the parsed values.
  */
 const LF_STANDIN = '\uE000';
 const CR_STANDIN = '\uE001';
+const STANDINS: Readonly<Record<string, string>> = { '\n': LF_STANDIN, '\r': CR_STANDIN, '\u2028': '\uE002', '\u2029': '\uE003' };
+const ORIGINALS = new Map(Object.entries(STANDINS).map(([original, standin]) => [standin, original]));
+const STANDIN_PATTERN = /[\uE000-\uE003]/g;
 
 export function protectLineBreaksInStrings(text: string): string {
   let out = '';
@@ -30,8 +33,9 @@ export function protectLineBreaksInStrings(text: string): string {
           i += 2;
           continue;
         }
-        if (text[i] === '\n' || text[i] === '\r') {
-          out += text.slice(segmentStart, i) + (text[i] === '\n' ? LF_STANDIN : CR_STANDIN);
+        const standin = STANDINS[text[i] as string];
+        if (standin) {
+          out += text.slice(segmentStart, i) + standin;
           segmentStart = i + 1;
         }
         i++;
@@ -45,8 +49,7 @@ export function protectLineBreaksInStrings(text: string): string {
 }
 
 export function restoreLineBreaks(value: string): string {
-  if (!value.includes(LF_STANDIN) && !value.includes(CR_STANDIN)) return value;
-  return value.replaceAll(LF_STANDIN, '\n').replaceAll(CR_STANDIN, '\r');
+  return value.replace(STANDIN_PATTERN, (standin) => ORIGINALS.get(standin) ?? standin);
 }
 
 function skipUntilLineEnd(text: string, from: number): number {

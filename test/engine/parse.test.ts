@@ -70,3 +70,11 @@ describe('parseDot', () => {
     assert.equal(conflict[0]?.related?.[0]?.range.start.line, 0);
   });
 });
+
+describe('parseDot and Unicode line separators', () => {
+  it('keeps U+2028 and U+2029 inside quoted values (ts-graphviz rejects them raw)', () => {
+    const { graph, diagnostics } = parseDot('digraph G {\n  a [prompt="one\u2028two\u2029three"]\n}');
+    assert.deepEqual(diagnostics, []);
+    assert.equal(graph?.nodes.get('a')?.attributes.get('prompt')?.value, 'one\u2028two\u2029three');
+  });
+});
