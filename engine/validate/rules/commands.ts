@@ -49,13 +49,20 @@ function trimmedEnd(text: string, stage: ShellStage): number {
   return stage.start + text.slice(stage.start, stage.end).trimEnd().length;
 }
 
-/** `cmd | tail -5` → `cmd > <node>_output.txt 2>&1` (bundle README, "Why the redirection matters"). */
+/**
+ * `cmd | tail -5` → `cmd > <node>_output.txt 2>&1` (bundle README, "Why the redirection matters")
+ * when the filter only reshapes output; otherwise (the filter computes something, or there are
+ * more stages) `set -o pipefail; ` in front, which bash, the shell tool nodes run in, honours.
+ */
 function redirectFix(lineIndex: LineIndex, node: GraphNode, attribute: Attribute, pipeline: ShellPipeline, pipes: { start: number; end: number }): Fix | undefined {
   const [, second] = pipeline.stages;
-  if (pipeline.stages.length !== 2 || !second || !displayFilters.has(second.command)) return undefined;
-  const file = `${node.id}_output.txt`;
-  const edit = replaceInValueEdit(lineIndex, attribute, pipes.start, pipes.end, ` > ${file} 2>&1`);
-  return edit ? { title: `Redirect the output to ${file} instead of piping it`, edits: [edit] } : undefined;
+  if (pipeline.stages.length === 2 && second && displayFilters.has(second.command)) {
+    const file = `${node.id}_output.txt`;
+    const edit = replaceInValueEdit(lineIndex, attribute, pipes.start, pipes.end, ` > ${file} 2>&1`);
+    return edit ? { title: `Redirect the output to ${file} instead of piping it`, edits: [edit] } : undefined;
+  }
+  const edit = replaceInValueEdit(lineIndex, attribute, 0, 0, 'set -o pipefail; ');
+  return edit ? { title: 'Add `set -o pipefail;` so the pipeline fails when any stage fails', edits: [edit] } : undefined;
 }
 
 /** Bundle README CMD-001: a pipe into a filter hands the shell the filter's exit status. */

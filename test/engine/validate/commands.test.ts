@@ -31,8 +31,11 @@ describe('command rules', () => {
   });
 
   it('CMD-001: grep and multi-stage pipes too; pipefail, producers and redirects are fine', () => {
-    assert.equal(single(gate('pytest | grep passed'), 'CMD-001').fix, undefined);
-    single(gate('make test 2>&1 | sort | uniq'), 'CMD-001');
+    const grep = gate('pytest | grep passed');
+    const pipefail = assertFixRepairs(grep, single(grep, 'CMD-001'));
+    assert.match(pipefail, /tool_command="set -o pipefail; pytest \| grep passed"/);
+    const multi = gate('make test 2>&1 | sort | uniq');
+    assertFixRepairs(multi, single(multi, 'CMD-001'));
     none(gate('set -o pipefail; pytest | tail -5'), 'CMD-001');
     none(gate('cat out.txt | grep -q fixed && echo gate_pass || echo gate_fail'), 'CMD-001');
     none(gate('pytest -q > out.txt 2>&1 && echo gate_pass || echo gate_fail'), 'CMD-001');
