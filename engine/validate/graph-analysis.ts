@@ -1,4 +1,4 @@
-import type { GraphEdge, GraphNode } from '../model/graph';
+import type { Graph, GraphEdge, GraphNode } from '../model/graph';
 import { isExitNode, isStartNode, resolveHandlerType } from '../model/handler-types';
 import type { RuleContext } from './rule';
 
@@ -7,12 +7,14 @@ export interface GraphAnalysis {
   readonly start?: GraphNode;
   readonly exit?: GraphNode;
   readonly handlerOf: (node: GraphNode) => string;
-  /** Nodes reachable from the start node (empty when there is no start node). */
+  /** Nodes reachable from the start node over edges and retry targets (empty when there is no start node). */
   readonly reachable: ReadonlySet<string>;
   /** Strongly connected components that contain a cycle (two or more nodes, or a self-loop). */
   readonly cycles: readonly Cycle[];
   /** The cycle a node belongs to, if any. */
   readonly cycleOf: ReadonlyMap<string, Cycle>;
+  /** Whether any node or the graph names a retry target: a corrective path even without a cycle of edges. */
+  readonly hasRetryTargets: boolean;
 }
 
 export interface Cycle {
@@ -48,17 +50,26 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
     return handler;
   };
 
+  // A retry target is a way in too: the engine jumps there when a node (or, for the graph's
+  // targets, the exit's goal-gate check) fails.
+  const retryTargets = (attributes: Graph['attributes']) =>
+    ['retry_target', 'fallback_retry_target'].map((key) => attributes.get(key)?.value.trim() ?? '').filter((id) => graph.nodes.has(id));
+  const graphRetryTargets = retryTargets(graph.attributes);
   const reachable = new Set<string>();
   if (start) {
     const queue = [start.id];
     reachable.add(start.id);
+    const visit = (id: string) => {
+      if (reachable.has(id)) return;
+      reachable.add(id);
+      queue.push(id);
+    };
     for (let i = 0; i < queue.length; i++) {
-      for (const edge of adjacency.outgoing.get(queue[i] as string) ?? []) {
-        if (!reachable.has(edge.to)) {
-          reachable.add(edge.to);
-          queue.push(edge.to);
-        }
-      }
+      const id = queue[i] as string;
+      for (const edge of adjacency.outgoing.get(id) ?? []) visit(edge.to);
+      const node = graph.nodes.get(id);
+      if (node) for (const target of retryTargets(node.attributes)) visit(target);
+      if (id === exit?.id) for (const target of graphRetryTargets) visit(target);
     }
   }
 
@@ -77,7 +88,8 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
     for (const id of component) cycleOf.set(id, cycle);
   }
   cycles.sort((a, b) => (order.get(a.nodes[0] as string) ?? 0) - (order.get(b.nodes[0] as string) ?? 0));
-  return { ...(start ? { start } : {}), ...(exit ? { exit } : {}), handlerOf, reachable, cycles, cycleOf };
+  const hasRetryTargets = graphRetryTargets.length > 0 || nodes.some((node) => retryTargets(node.attributes).length > 0);
+  return { ...(start ? { start } : {}), ...(exit ? { exit } : {}), handlerOf, reachable, cycles, cycleOf, hasRetryTargets };
 }
 
 /** Tarjan's algorithm, iterative so that a 10,000-node chain cannot overflow the stack. */

@@ -18,11 +18,6 @@ const deliberate: Readonly<Record<string, readonly string[]>> = {
   'sub-pipeline-child.dot': ['acyclic_graph'],
 };
 const children = new Set(['sub-pipeline-child.dot']);
-/** Runs that cannot pass reliably until a runtime issue is fixed; each one is reported, not hidden. */
-const runtimeIssues: Readonly<Record<string, string>> = {
-  'must-write-report.dot':
-    "must_write freshness compares the node's Date.now() start with the file's mtime, which Linux stamps from a coarse clock: a scripted write in the same tick is refused as stale about half the time",
-};
 
 interface Expect {
   status: 'success' | 'fail';
@@ -72,7 +67,7 @@ describe('examples run offline with their scripts', () => {
     const text = fs.readFileSync(path.join(examplesDir, file), 'utf8');
     const graph = preparePipeline(text).graph;
     const missing = [...(graph?.nodes.values() ?? [])].map(resolveHandlerType).filter((type) => !registered.has(type));
-    const todo = missing.length > 0 ? `needs the ${[...new Set(missing)].join(', ')} handler(s), not registered yet` : runtimeIssues[file];
+    const todo = missing.length > 0 ? `needs the ${[...new Set(missing)].join(', ')} handler(s), not registered yet` : undefined;
     it(`${file} runs to its expected end`, { ...(todo ? { todo } : {}) }, () => {
       const work = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-example-'));
       fs.cpSync(examplesDir, work, { recursive: true });

@@ -33,7 +33,7 @@ export const terminalNodeRule: LintRule = {
   },
 };
 
-/** Canonical §7.2: every node is reachable from the start node. */
+/** Canonical §7.2: every node is reachable from the start node (over edges, or as a retry target). */
 export const reachabilityRule: LintRule = {
   name: 'reachability',
   tier: 'validate',

@@ -12,13 +12,14 @@ function describe(cycle: Cycle): string {
   return `${shown.join(' → ')}${cycle.nodes.length > 6 ? ` … (${cycle.nodes.length} nodes)` : ''}`;
 }
 
-/** Ledger TOPO-003: no cycle at all, so nothing can retry or converge. */
+/** Ledger TOPO-003: no cycle at all (and no retry target jumping back), so nothing can retry or converge. */
 export const acyclicGraphRule: LintRule = {
   name: 'acyclic_graph',
   tier: 'lint',
   *check(context): Iterable<Diagnostic> {
     const { graph } = context;
-    if (graph.nodes.size === 0 || analyze(context).cycles.length > 0) return;
+    const { cycles, hasRetryTargets } = analyze(context);
+    if (graph.nodes.size === 0 || cycles.length > 0 || hasRetryTargets) return;
     yield {
       rule: 'acyclic_graph',
       code: 'TOPO-003',

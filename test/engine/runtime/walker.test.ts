@@ -115,7 +115,7 @@ describe('routing', () => {
   });
 
   it('max_steps stops a runaway loop', async () => {
-    const run = await runDot(frame('a [shape=parallelogram, tool_command="true"]\nstart -> a\na -> a [condition="outcome=success"]', 'graph [max_steps=5]'));
+    const run = await runDot(frame('a [shape=parallelogram, tool_command="true"]\nstart -> a\na -> a [condition="outcome=success"]\na -> done [condition="outcome=fail"]', 'graph [max_steps=5]'));
     assert.equal(run.result.status, 'fail');
     assert.match(run.result.failureReason ?? '', /max_steps_exceeded/);
   });

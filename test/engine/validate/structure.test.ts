@@ -72,3 +72,13 @@ describe('structure rules', () => {
     none(pipeline(loop), 'exit_no_outgoing');
   });
 });
+
+describe('reachability through retry targets', () => {
+  it('a node reached only as a retry_target is reachable, and the loop it closes is no acyclic graph', () => {
+    const text = pipeline('  t [shape=parallelogram, tool_command="make", retry_target=fix]\n  fix [shape=parallelogram, tool_command="true"]\n  start -> t -> done\n  fix -> t');
+    none(text, 'reachability');
+    none(text, 'TOPO-003');
+    const graphLevel = pipeline('  graph [retry_target=fix]\n  t [shape=parallelogram, tool_command="make", goal_gate=true]\n  fix [prompt="fix it"]\n  start -> t -> done\n  fix -> t');
+    none(graphLevel, 'reachability');
+  });
+});
