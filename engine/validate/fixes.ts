@@ -1,7 +1,7 @@
 import type { Fix, TextEdit } from '../model/diagnostics';
 import type { Attribute, GraphNode } from '../model/graph';
 import type { LineIndex, SourceRange } from '../model/source';
-import { valueSpanRange } from './value-location';
+import { locateInValue } from './value-location';
 
 const BARE_VALUE = /^(?:[A-Za-z_][A-Za-z0-9_]*|-?(?:\.\d+|\d+(?:\.\d*)?))$/;
 
@@ -27,8 +27,8 @@ export function replaceInValueEdit(lineIndex: LineIndex, attribute: Attribute, s
     const value = attribute.value;
     return replaceValueEdit(attribute, value.slice(0, start) + replacement + value.slice(end));
   }
-  const range = valueSpanRange(lineIndex, attribute, start, end);
-  if (!range || range === attribute.valueRange) return replaceValueEdit(attribute, attribute.value.slice(0, start) + replacement + attribute.value.slice(end));
+  const range = locateInValue(lineIndex, attribute, start, end);
+  if (!range) return replaceValueEdit(attribute, attribute.value.slice(0, start) + replacement + attribute.value.slice(end));
   return { range, newText: replacement.replace(/\\/g, '\\\\').replace(/"/g, '\\"') };
 }
 

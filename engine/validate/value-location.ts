@@ -36,15 +36,17 @@ function sourceOffsets(lineIndex: LineIndex, attribute: Attribute): number[] | u
   return value === attribute.value ? offsets : undefined;
 }
 
+/** The exact source range of `value.slice(start, end)`, or undefined when the value has no faithful source text. */
+export function locateInValue(lineIndex: LineIndex, attribute: Attribute, start: number, end: number): SourceRange | undefined {
+  const offsets = sourceOffsets(lineIndex, attribute);
+  if (!offsets) return undefined;
+  const clamp = (i: number) => Math.max(0, Math.min(i, offsets.length - 1));
+  return lineIndex.range(offsets[clamp(start)] as number, offsets[clamp(Math.max(end, start))] as number);
+}
+
 /** The source range of `value.slice(start, end)`, or the whole value when it cannot be located. */
 export function valueSpanRange(lineIndex: LineIndex, attribute: Attribute, start: number, end: number): SourceRange | undefined {
-  const offsets = sourceOffsets(lineIndex, attribute);
-  const whole = attribute.valueRange ?? attribute.range;
-  if (!offsets) return whole;
-  const clamp = (i: number) => Math.max(0, Math.min(i, offsets.length - 1));
-  const from = offsets[clamp(start)] as number;
-  const to = offsets[clamp(Math.max(end, start))] as number;
-  return lineIndex.range(from, to);
+  return locateInValue(lineIndex, attribute, start, end) ?? valueRangeOf(attribute);
 }
 
 /** Where to point for an attribute's value: the value token, or the whole `key=value`. */

@@ -3,6 +3,7 @@ import { attributesFor, attributeSpec } from '../../model/attributes';
 import type { Diagnostic } from '../../model/diagnostics';
 import type { Attribute } from '../../model/graph';
 import { isBuiltinHandlerType, resolveHandlerType } from '../../model/handler-types';
+import type { LineIndex } from '../../model/source';
 import { parseStylesheet, stylesheetProperties } from '../../transform/stylesheet';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
 import { didYouMean } from '../did-you-mean';
@@ -103,7 +104,7 @@ export const attributeValueRule: LintRule = {
   },
 };
 
-function* stylesheetValueProblems(attribute: Attribute | undefined, lineIndex: Parameters<LintRule['check']>[0]['lineIndex']): Iterable<Diagnostic> {
+function* stylesheetValueProblems(attribute: Attribute | undefined, lineIndex: LineIndex): Iterable<Diagnostic> {
   if (!attribute || attribute.origin !== 'explicit') return;
   for (const rule of parseStylesheet(attribute.value).rules) {
     for (const declaration of rule.declarations) {
