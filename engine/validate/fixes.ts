@@ -1,5 +1,6 @@
 import type { Fix, TextEdit } from '../model/diagnostics';
 import type { Attribute, GraphNode } from '../model/graph';
+import { dotId } from '../model/print-dot';
 import type { LineIndex, SourceRange } from '../model/source';
 import { locateInValue } from './value-location';
 
@@ -72,4 +73,9 @@ export function appendToValueEdit(lineIndex: LineIndex, attribute: Attribute, su
   if (!attribute.quoted) return replaceValueEdit(attribute, attribute.value + suffix);
   const at = range.end.offset - 1;
   return { range: lineIndex.range(at, at), newText: suffix.replace(/\\/g, '\\\\').replace(/"/g, '\\"') };
+}
+
+/** Renames an attribute key, quoting the new name where DOT needs it (`"manager.max_cycles"`). */
+export function renameKeyEdit(attribute: Attribute, newKey: string): TextEdit | undefined {
+  return attribute.keyRange ? { range: attribute.keyRange, newText: dotId(newKey) } : undefined;
 }

@@ -68,6 +68,35 @@ describe('fuzzing the front end', () => {
   });
 });
 
+describe('fuzzing the quick fixes', () => {
+  it('applying any fix to a typo-mutated real pipeline keeps it parseable and removes that diagnostic', () => {
+    const sources = realPipelines();
+    const typo = fc.record({ source: fc.constantFrom(...sources), at: fc.nat(), kind: fc.constantFrom('drop', 'swap', 'double') });
+    let fixesApplied = 0;
+    fc.assert(
+      fc.property(typo, ({ source, at, kind }) => {
+        const i = at % Math.max(1, source.length - 1);
+        const text = kind === 'drop' ? source.slice(0, i) + source.slice(i + 1) : kind === 'swap' ? source.slice(0, i) + source.slice(i + 1, i + 2) + source.slice(i, i + 1) + source.slice(i + 2) : source.slice(0, i + 1) + source.slice(i);
+        const before = preparePipeline(text, { mode: 'lint', fileExists: () => true });
+        if (!before.graph) return;
+        for (const diagnostic of before.diagnostics) {
+          if (!diagnostic.fix) continue;
+          const edits = [...diagnostic.fix.edits].sort((a, b) => b.range.start.offset - a.range.start.offset);
+          let repaired = text;
+          for (const edit of edits) repaired = repaired.slice(0, edit.range.start.offset) + edit.newText + repaired.slice(edit.range.end.offset);
+          const after = preparePipeline(repaired, { mode: 'lint', fileExists: () => true });
+          assert.ok(after.graph, `fix "${diagnostic.fix.title}" broke the syntax:\n${repaired}`);
+          const same = after.diagnostics.filter((d) => d.rule === diagnostic.rule && d.range?.start.offset === diagnostic.range?.start.offset && d.message === diagnostic.message);
+          assert.deepEqual(same.map((d) => d.message), [], `fix "${diagnostic.fix.title}" did not remove its diagnostic`);
+          fixesApplied++;
+        }
+      }),
+      { numRuns: 500 },
+    );
+    assert.ok(fixesApplied > 0, 'no mutation produced a fixable diagnostic');
+  });
+});
+
 // ---- round trip: print(g) parses back to g ----
 
 const identifier = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/);

@@ -7,7 +7,7 @@ import type { LineIndex } from '../../model/source';
 import { parseStylesheet, stylesheetProperties } from '../../transform/stylesheet';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
 import { didYouMean } from '../did-you-mean';
-import { replaceFix, replaceValueEdit } from '../fixes';
+import { renameKeyEdit, replaceValueEdit } from '../fixes';
 import type { LintRule } from '../rule';
 import { integerProblem, checkValue } from '../value-checks';
 import { valueRangeOf, valueSpanRange } from '../value-location';
@@ -43,6 +43,7 @@ export const unknownAttributeRule: LintRule = {
         continue;
       }
       const suggestion = didYouMean(attribute.key, namesByScope[scope]);
+      const rename = suggestion ? renameKeyEdit(attribute, suggestion) : undefined;
       yield {
         rule: 'unknown_attribute',
         severity: 'warning',
@@ -51,7 +52,7 @@ export const unknownAttributeRule: LintRule = {
           : `Unknown ${scope} attribute \`${attribute.key}\` ${where}: Attractor ignores it. Check the spelling or remove it.`,
         ...ownerOf(written),
         ...(range ? { range } : {}),
-        ...(suggestion && attribute.keyRange ? { fix: replaceFix(`Rename to \`${suggestion}\``, attribute.keyRange, suggestion) } : {}),
+        ...(rename ? { fix: { title: `Rename to \`${suggestion}\``, edits: [rename] } } : {}),
       };
     }
   },

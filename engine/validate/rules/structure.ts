@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../model/diagnostics';
 import { isExitNode, isStartNode } from '../../model/handler-types';
+import { dotId } from '../../model/print-dot';
 import { didYouMean } from '../did-you-mean';
 import { replaceFix } from '../fixes';
 import { analyze } from '../graph-analysis';
@@ -76,7 +77,7 @@ export const edgeTargetExistsRule: LintRule = {
         edge: { from: edge.from, to: edge.to },
         nodeId: edge.to,
         range: edge.toRange,
-        ...(suggestion ? { fix: replaceFix(`Change the target to \`${suggestion}\``, edge.toRange, suggestion) } : {}),
+        ...(suggestion ? { fix: replaceFix(`Change the target to \`${suggestion}\``, edge.toRange, dotId(suggestion)) } : {}),
       };
     }
   },

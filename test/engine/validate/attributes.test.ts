@@ -115,3 +115,11 @@ describe('attribute rules', () => {
     assert.equal(located(text, single(text, 'attribute_value')).text, 'extreme');
   });
 });
+
+describe('unknown_attribute fixes keep DOT valid', () => {
+  it('a quoted dotted key is renamed with its quotes', () => {
+    const text = pipeline(`  m [shape=house, "manager.max_cycls"=3]\n  start -> m -> done`);
+    const d = single(text, 'unknown_attribute');
+    assert.match(assertFixRepairs(text, d), /"manager\.max_cycles"=3/);
+  });
+});
