@@ -4,6 +4,8 @@ import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+// Tests build a private copy (--outdir=DIR) so that concurrent test files never read a half-written dist/.
+const outdir = process.argv.find((arg) => arg.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
@@ -14,7 +16,7 @@ const builds = [
   },
 ].map((options) => ({
   bundle: true,
-  outdir: 'dist',
+  outdir,
   format: options.platform === 'browser' ? 'iife' : 'cjs',
   target: options.platform === 'browser' ? 'chrome120' : 'node20',
   sourcemap: !production,

@@ -4,13 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { buildCli } from '../build-cli';
 import { resolveHandlerType } from '../../engine/model/handler-types';
 import { createHandlerRegistry } from '../../engine/handlers';
 import { preparePipeline } from '../../engine/prepare';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const examplesDir = path.join(root, 'examples');
-const cli = path.join(root, 'dist/cli.js');
+let cli = '';
 const dotFiles = fs.readdirSync(examplesDir).filter((f) => f.endsWith('.dot')).sort();
 
 /** The warnings an example carries on purpose (its header comment says why); everything else must be clean. */
@@ -58,8 +59,7 @@ describe('examples', () => {
 
 describe('examples run offline with their scripts', () => {
   before(() => {
-    const build = spawnSync(process.execPath, [path.join(root, 'esbuild.mjs')], { cwd: root, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
+    cli = buildCli();
   });
   const registered = new Set(createHandlerRegistry().types());
 

@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { buildCli } from '../../build-cli';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const cli = path.join(root, 'dist/cli.js');
+let cli = '';
 const casesDir = path.resolve(root, '../shared/conformance/cases');
 
 interface JsonDiagnostic {
@@ -43,8 +44,7 @@ const clean = `digraph ok {
 
 describe('attractor lint (CLI process)', () => {
   before(() => {
-    const build = spawnSync(process.execPath, [path.join(root, 'esbuild.mjs')], { cwd: root, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
+    cli = buildCli();
   });
 
   const lintCases = fs.existsSync(casesDir) ? fs.readdirSync(casesDir).filter((name) => name.startsWith('lint-')) : [];
