@@ -2,7 +2,8 @@
 // regenerates the file; a test fails when the committed file is out of date.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ruleDocs } from '../engine/validate/rule-docs';
+import type { RuleDoc } from '../engine/validate/rule-docs';
+import { frontEndDocs, ruleDocs } from '../engine/validate/rule-docs';
 import { builtinRules } from '../engine/validate/rules';
 
 export const rulesDocPath = path.resolve(__dirname, '../docs/rules.md');
@@ -25,15 +26,16 @@ export function renderRulesDoc(): string {
     if (!doc) throw new Error(`rule ${rule.name} has no entry in engine/validate/rule-docs.ts`);
     out.push(`| [\`${rule.name}\`](#${rule.name}) | ${doc.code ?? ''} | ${rule.tier} | ${doc.severity} | ${doc.source} |`);
   }
-  for (const rule of builtinRules) {
-    const doc = ruleDocs[rule.name];
-    if (!doc) continue;
-    out.push('', `<a id="${rule.name}"></a>`, `## ${rule.name}${doc.code && doc.code !== rule.name ? ` (${doc.code})` : ''}`, '');
-    out.push(`*${doc.severity}, ${rule.tier} tier — ${doc.source}*`, '');
+  const section = (name: string, doc: RuleDoc, kind: string) => {
+    out.push('', `<a id="${name}"></a>`, `## ${name}${doc.code && doc.code !== name ? ` (${doc.code})` : ''}`, '');
+    out.push(`*${doc.severity}, ${kind} — ${doc.source}*`, '');
     out.push(`**Catches:** ${doc.catches}`, '');
     out.push(`**Fix:** ${doc.fix}`);
     if (doc.example) out.push('', '```dot', `// before`, doc.example.bad, `// after`, doc.example.good, '```');
-  }
+  };
+  for (const rule of builtinRules) section(rule.name, ruleDocs[rule.name] as RuleDoc, `${rule.tier} tier`);
+  out.push('', '# Parser, transform and file diagnostics', '', 'These come before the rules run; a syntax error stops the rules, the others do not.');
+  for (const [name, doc] of Object.entries(frontEndDocs)) section(name, doc, 'always reported');
   return `${out.join('\n')}\n`;
 }
 

@@ -202,3 +202,61 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     fix: 'Correct the path; it is relative to the directory of this .dot file.',
   },
 };
+
+/** Diagnostics that come from the parser, the transforms or the CLI rather than from a rule. */
+export const frontEndDocs: Readonly<Record<string, RuleDoc>> = {
+  syntax: {
+    severity: 'error',
+    source: 'parser',
+    catches: 'Text that is not DOT. The parser stops at the first error; the range is where it stopped.',
+    fix: 'Correct the text at the location given; quote values with spaces or symbols, and ids with dots.',
+  },
+  graph_kind: {
+    severity: 'error',
+    source: 'parser',
+    catches: 'No `digraph`, more than one graph in the file, an undirected `graph`, or a `strict` graph.',
+    fix: 'One `digraph name { ... }` per file, with `->` edges.',
+  },
+  duplicate_node_conflict: {
+    severity: 'warning',
+    source: 'parser',
+    catches: 'A node declared twice with different values for the same attribute; the later one wins. Related information points at the first value.',
+    fix: 'Keep one declaration, or make the values agree.',
+  },
+  duplicate_attribute: {
+    severity: 'warning',
+    source: 'parser',
+    catches: 'A graph attribute set twice with different values; the later one wins.',
+    fix: 'Set it once.',
+  },
+  node_id_syntax: {
+    severity: 'warning',
+    source: 'parser (specs/EXTENSIONS.md §4); an HTML-like id is an error',
+    catches: 'A node id outside `[A-Za-z_][A-Za-z0-9_]*` (quoted text, a number); an HTML-like `<...>` id cannot be used at all.',
+    fix: 'Use a bare identifier and put display text in `label`.',
+  },
+  port_ignored: {
+    severity: 'warning',
+    source: 'parser',
+    catches: 'An edge endpoint with a port (`a:out -> b`): pipelines route between nodes.',
+    fix: 'Remove the port.',
+  },
+  html_value: {
+    severity: 'error',
+    source: 'parser',
+    catches: 'An HTML-like `<...>` attribute value.',
+    fix: 'Use a quoted string.',
+  },
+  response_schema: {
+    severity: 'error',
+    source: 'transform (reference ledger response_schema)',
+    catches: 'A `response_schema` that is neither an inline JSON object nor a readable file holding one (resolved beside the .dot).',
+    fix: 'Give an inline `{...}` JSON Schema, or the path of a .json file beside the pipeline.',
+  },
+  io: {
+    severity: 'error',
+    source: 'CLI',
+    catches: 'A file named on the command line that cannot be read.',
+    fix: 'Check the path and permissions.',
+  },
+};

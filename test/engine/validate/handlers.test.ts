@@ -38,6 +38,7 @@ describe('handler rules', () => {
     const d = single(text, 'folder_requires_dot_file');
     assert.equal(d.severity, 'error');
     assert.deepEqual(located(text, d), { text: 'sub', line: 3, character: 2 });
+    none(pipeline('  sub [shape=folder, dot_file="child.dot"]\n  start -> sub -> done'), 'folder_requires_dot_file');
   });
 
   it('dot_file_exists: resolved beside the .dot file', () => {

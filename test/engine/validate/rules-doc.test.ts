@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { ruleDocs } from '../../../engine/validate/rule-docs';
+import { frontEndDocs, ruleDocs } from '../../../engine/validate/rule-docs';
+import { lint, validate } from '../../../engine/validate';
+import { parseDot } from '../../../engine/parse/dot-parser';
 import { builtinRules } from '../../../engine/validate/rules';
 import { renderRulesDoc, rulesDocPath } from '../../../scripts/rules-doc';
-import { lintText, pipeline } from './lint-helpers';
+import { lintText, pipeline, validateText } from './lint-helpers';
 
 describe('rule registry and docs', () => {
   it('every built-in rule is documented, and every documented rule exists', () => {
@@ -34,5 +36,32 @@ describe('rule registry and docs', () => {
       assert.equal(d.code, doc.code, d.rule);
     }
     assert.ok(seen.size >= 8, [...seen].join(', '));
+  });
+
+  it('parser and transform diagnostics are documented too', () => {
+    const inputs = [
+      'digraph G {\n  a -> \n}',
+      'graph G { a -- b }',
+      pipeline('  graph [goal="a"]\n  graph [goal="b"]\n  "my node" [prompt="x"]\n  w [prompt="x"]\n  w [prompt="y", response_schema="nope.json"]\n  start -> w:out -> "my node" -> done'),
+      pipeline('  t [label=<<b>x</b>>]\n  start -> t -> done'),
+    ];
+    const rules = new Set(inputs.flatMap((text) => lintText(text).map((d) => d.rule)));
+    for (const rule of ['syntax', 'graph_kind', 'duplicate_attribute', 'duplicate_node_conflict', 'node_id_syntax', 'port_ignored', 'html_value', 'response_schema']) {
+      if (rule !== 'syntax' && rule !== 'graph_kind') assert.ok(rules.has(rule), `${rule} was not produced`);
+      assert.ok(frontEndDocs[rule], `${rule} is not documented`);
+    }
+    for (const rule of rules) assert.ok(ruleDocs[rule] ?? frontEndDocs[rule], `${rule} is not documented`);
+  });
+
+  it('validate() runs only the validate tier; lint() adds the lint tier', () => {
+    const text = pipeline('  work [prompt="x"]\n  route [shape=diamond]\n  start -> work -> route\n  route -> done [condition="outcome=fail"]\n  route -> work [condition="outcome=success"]');
+    const validateRules = new Set(validateText(text).map((d) => d.rule));
+    const lintRules = new Set(lintText(text).map((d) => d.rule));
+    assert.ok(!validateRules.has('dead_conditional_edge'));
+    assert.ok(lintRules.has('dead_conditional_edge'));
+    const parsed = parseDot(text);
+    const tiers = new Map(builtinRules.map((rule) => [rule.name, rule.tier]));
+    for (const d of validate(parsed.graph!, parsed.lineIndex)) assert.equal(tiers.get(d.rule), 'validate', d.rule);
+    assert.ok(lint(parsed.graph!, parsed.lineIndex).length >= validate(parsed.graph!, parsed.lineIndex).length);
   });
 });
