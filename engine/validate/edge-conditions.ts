@@ -19,9 +19,13 @@ export function outcomeClauses(condition: Condition): Clause[] {
   return condition.clauses.filter((clause) => clause.key.kind === 'outcome');
 }
 
-/** Whether the condition's outcome clauses all hold for a node that finished with `status`. */
+/** Whether the condition's outcome clauses all hold for a node that finished with `status` (compared exactly, as at run time). */
 export function admitsOutcome(condition: Condition, status: string): boolean {
-  return outcomeClauses(condition).every((clause) => (clause.operator === '=') === (clause.literal.toLowerCase() === status));
+  return outcomeClauses(condition).every((clause) => holdsFor(clause, status));
+}
+
+export function holdsFor(clause: Clause, status: string): boolean {
+  return (clause.operator === '=') === (clause.literal === status);
 }
 
 /** Clauses that read `tool.last_line`, written `context.tool.last_line` or bare. */

@@ -3,5 +3,5 @@ import type { LineIndex, SourceRange } from '../model/source';
 
 /** `from -> to` of one edge, also inside a chain `a -> b -> c`. */
 export function edgeSpan(lineIndex: LineIndex, edge: GraphEdge): SourceRange {
-  return edge.fromRange.start.offset <= edge.toRange.start.offset ? lineIndex.range(edge.fromRange.start.offset, edge.toRange.end.offset) : edge.toRange;
+  return lineIndex.range(edge.fromRange.start.offset, edge.toRange.end.offset);
 }

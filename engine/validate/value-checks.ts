@@ -114,7 +114,6 @@ function keyListProblem(value: string): ValueProblem | undefined {
     const key = part.trim();
     const start = offset + (part.length - part.trimStart().length);
     offset += part.length + 1;
-    if (key === '' && value.trim() === '') return undefined;
     if (!CONTEXT_KEY.test(key)) {
       return { severity: 'error', message: key === '' ? 'empty key in the list: remove the extra comma' : `"${key}" is not a context key`, span: { start, end: start + Math.max(key.length, 1) } };
     }

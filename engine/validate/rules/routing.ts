@@ -6,7 +6,7 @@ import { ownerOf, writtenAttributes } from '../attribute-walk';
 import { didYouMean } from '../did-you-mean';
 import { edgeSpan } from '../edge-range';
 import type { EdgeCondition } from '../edge-conditions';
-import { admitsOutcome, edgeCondition, lastLineClauses, outcomeClauses } from '../edge-conditions';
+import { admitsOutcome, edgeCondition, holdsFor, lastLineClauses, outcomeClauses } from '../edge-conditions';
 import { appendToValueEdit, replaceValueEdit } from '../fixes';
 import { analyze } from '../graph-analysis';
 import type { LintRule } from '../rule';
@@ -81,7 +81,7 @@ export const deadConditionalEdgeRule: LintRule = {
       for (const edge of outgoing) {
         const parsed = edgeCondition(edge);
         if (!parsed || admitsOutcome(parsed.condition, 'success')) continue;
-        const dead = outcomeClauses(parsed.condition).find((clause) => (clause.operator === '=') !== (clause.literal.toLowerCase() === 'success')) as Clause;
+        const dead = outcomeClauses(parsed.condition).find((clause) => !holdsFor(clause, 'success')) as Clause;
         const complement = complementOfSibling(edge, outgoing);
         const edit = complement ? replaceValueEdit(parsed.attribute, complement) : undefined;
         const range = clauseRange(lineIndex, parsed, dead);

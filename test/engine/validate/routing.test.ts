@@ -27,13 +27,14 @@ describe('routing rules', () => {
     pipeline(`  work [prompt="x"]\n  route [shape=diamond]\n  fixup [prompt="fix"]\n  start -> work -> route\n  route -> fixup [condition="${dead}"]\n  route -> done [condition="${live}"]\n  fixup -> work`);
 
   it('TOPO-001 dead_conditional_edge: outcome=fail / outcome!=success out of a diamond', () => {
-    for (const dead of ['outcome=fail', 'outcome!=success', 'context.x=1 && outcome=retry']) {
+    // Outcomes compare exactly at run time, so `outcome=SUCCESS` is dead too.
+    for (const dead of ['outcome=fail', 'outcome!=success', 'context.x=1 && outcome=retry', 'outcome=SUCCESS']) {
       const text = diamond(dead, 'outcome=success');
       const d = single(text, 'TOPO-001');
       assert.equal(d.rule, 'dead_conditional_edge');
       assert.equal(d.severity, 'error');
       assert.deepEqual(d.edge, { from: 'route', to: 'fixup' });
-      assert.match(located(text, d).text, /^outcome!?=(fail|success|retry)$/);
+      assert.match(located(text, d).text, /^outcome!?=(fail|success|retry|SUCCESS)$/);
       assert.equal(located(text, d).line, 7);
     }
     none(diamond('context.tests=red', 'context.tests=green'), 'TOPO-001');
