@@ -95,7 +95,8 @@ describe('tool_hooks shell commands (§9.7)', () => {
       rig.request({
         toolHooks: {
           pre: `grep -q secret && { echo "secrets are off limits" >&2; exit 3; } || exit 0`,
-          post: `{ echo "$ATTRACTOR_HOOK $ATTRACTOR_TOOL_NAME $ATTRACTOR_TOOL_CALL_ID $ATTRACTOR_NODE_ID $ATTRACTOR_TOOL_IS_ERROR"; cat; echo; } >> '${log}'`,
+          // One file per call: the two calls run in parallel, and appends from two shells interleave.
+          post: `{ echo "$ATTRACTOR_HOOK $ATTRACTOR_TOOL_NAME $ATTRACTOR_TOOL_CALL_ID $ATTRACTOR_NODE_ID $ATTRACTOR_TOOL_IS_ERROR"; cat; echo; } > '${log}'.$ATTRACTOR_TOOL_CALL_ID`,
         },
       }),
     );
@@ -106,9 +107,10 @@ describe('tool_hooks shell commands (§9.7)', () => {
     const blocked = rig.sessionEvents(result.sessionId!).find((e) => e.event === 'tool:pre' && e.data.call_id === 'blocked')!;
     assert.equal(blocked.data.skipped, true);
     assert.deepEqual(blocked.data.shell_pre_hook, { exit_code: 3, output: 'secrets are off limits' });
-    // The two calls run in parallel, so their post hooks may log in either order.
-    const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
-    const entries = [0, 2].map((i) => ({ env: lines[i]!, payload: JSON.parse(lines[i + 1]!) as Record<string, unknown> })).sort((a, b) => a.env.localeCompare(b.env));
+    const entries = ['allowed', 'blocked'].map((id) => {
+      const [env, payload] = fs.readFileSync(`${log}.${id}`, 'utf8').trim().split('\n');
+      return { env: env!, payload: JSON.parse(payload!) as Record<string, unknown> };
+    });
     assert.deepEqual(entries.map((e) => e.env), ['post write_file allowed node false', 'post write_file blocked node true']);
     assert.equal(entries[1]!.payload.tool, 'write_file');
     assert.deepEqual(entries[1]!.payload.arguments, { path: 'secret.txt', content: 'no' });
