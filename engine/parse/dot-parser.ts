@@ -3,7 +3,7 @@ import type { ASTNode, AttributeASTNode, EdgeASTNode, GraphASTNode, LiteralASTNo
 import type { Diagnostic } from '../model/diagnostics';
 import type { Attribute, Graph, GraphEdge, GraphNode, Subgraph } from '../model/graph';
 import { LineIndex, type SourceRange } from '../model/source';
-import { protectLineBreaksInStrings, restoreLineBreaks, unescapeDotString } from './protect-strings';
+import { protectForParser, restoreBare, restoreQuoted, unescapeDotString } from './protect-strings';
 
 export interface ParseResult {
   /** Absent only when the text has no usable graph at all (a syntax error, or no digraph). */
@@ -28,7 +28,7 @@ export function parseDot(text: string, options: ParseOptions = {}): ParseResult 
   const lineIndex = new LineIndex(text);
   let root: ASTNode;
   try {
-    root = parseAst(protectLineBreaksInStrings(text), { maxASTNodes: MAX_AST_NODES, maxEdgeChainDepth: MAX_EDGE_CHAIN_DEPTH });
+    root = parseAst(protectForParser(text), { maxASTNodes: MAX_AST_NODES, maxEdgeChainDepth: MAX_EDGE_CHAIN_DEPTH });
   } catch (error) {
     return { diagnostics: [syntaxDiagnostic(error, lineIndex)], lineIndex };
   }
@@ -106,7 +106,7 @@ class GraphBuilder {
     this.walkStatements(first.children, scope, undefined);
 
     const graph: Graph = {
-      name: first.id?.value ?? '',
+      name: first.id ? literalText(first.id) : '',
       attributes: this.graphAttributes,
       nodes: new Map([...this.nodes].map(([id, draft]) => [id, freezeNode(draft)])),
       edges: this.edges,
@@ -159,7 +159,7 @@ class GraphBuilder {
   }
 
   private enterSubgraph(node: SubgraphASTNode, parent: Scope): void {
-    const id = node.id?.value ?? `__anonymous_${++this.anonymousSubgraphs}`;
+    const id = node.id ? literalText(node.id) : `__anonymous_${++this.anonymousSubgraphs}`;
     const label = findSubgraphLabel(node);
     const draft: SubgraphDraft = { id, range: this.range(node), nodeIds: new Set(), ...(label !== undefined ? { label } : {}) };
     this.subgraphs.push(draft);
@@ -198,7 +198,7 @@ class GraphBuilder {
     const groups = statement.targets.map((target) => {
       const refs = target.type === 'NodeRefGroup' ? target.children : [target];
       return refs.flatMap((ref) => {
-        if (ref.port) this.report('port_ignored', 'warning', `Port \`${ref.port.value}\` is ignored: pipelines route between nodes, not ports.`, this.range(ref.port));
+        if (ref.port) this.report('port_ignored', 'warning', `Port \`${literalText(ref.port)}\` is ignored: pipelines route between nodes, not ports.`, this.range(ref.port));
         const draft = this.touchNode(ref.id, scope, subgraph);
         return draft ? [{ id: draft.id, range: this.range(ref.id) }] : [];
       });
@@ -222,7 +222,7 @@ class GraphBuilder {
       this.report('node_id_syntax', 'error', 'HTML-like ids are not supported: use a bare identifier.', idRange);
       return undefined;
     }
-    const id = restoreLineBreaks(idLiteral.value);
+    const id = literalText(idLiteral);
     let draft = this.nodes.get(id);
     if (!draft) {
       if (!NODE_ID.test(id)) {
@@ -248,11 +248,11 @@ class GraphBuilder {
   }
 
   private attributeEntry(attr: AttributeASTNode, origin: Attribute['origin']): [string, Attribute & { range: SourceRange }] {
-    const key = attr.key.value;
+    const key = literalText(attr.key);
     if (attr.value.quoted === 'html') {
       this.report('html_value', 'error', `\`${key}\`: HTML-like values are not supported in pipelines; use a quoted string.`, this.range(attr.value));
     }
-    const value = attr.value.quoted === true ? unescapeDotString(restoreLineBreaks(attr.value.value)) : restoreLineBreaks(attr.value.value);
+    const value = literalText(attr.value);
     return [
       key,
       {
@@ -285,18 +285,23 @@ class GraphBuilder {
   }
 }
 
+/** The text of a literal as written: quoted ones unescaped, bare ones with their dots and hyphens back. */
+function literalText(literal: { value: string; quoted: boolean | 'html' }): string {
+  return literal.quoted === true ? unescapeDotString(restoreQuoted(literal.value)) : restoreBare(literal.value);
+}
+
 function isAttribute(node: ASTNode): node is AttributeASTNode {
   return node.type === 'Attribute';
 }
 
 function findSubgraphLabel(node: SubgraphASTNode): string | undefined {
   for (const child of node.children) {
-    if (child.type === 'Attribute' && (child as AttributeASTNode).key.value === 'label') {
-      return unescapeDotString(restoreLineBreaks((child as AttributeASTNode).value.value));
+    if (child.type === 'Attribute' && literalText((child as AttributeASTNode).key) === 'label') {
+      return literalText((child as AttributeASTNode).value);
     }
     if (child.type === 'AttributeList' && (child as ASTNode & { kind: string }).kind === 'Graph') {
       for (const attr of child.children as AttributeASTNode[]) {
-        if (attr.key.value === 'label') return unescapeDotString(restoreLineBreaks(attr.value.value));
+        if (literalText(attr.key) === 'label') return literalText(attr.value);
       }
     }
   }

@@ -1,17 +1,26 @@
 /**
- * ts-graphviz's grammar refuses raw line breaks inside quoted strings, which Graphviz and
- * Attractor pipelines (multi-line prompts, stylesheets) use freely; it also rejects U+2028/U+2029
- * there (pasted prose carries them). This pre-pass swaps each such character
- * inside a string for a private-use character of the same length, so every offset the parser
- * reports still points at the original text; `restoreLineBreaks` undoes it in the parsed values.
+ * ts-graphviz's grammar is stricter than what Attractor pipelines legitimately write:
+ * - it refuses raw line breaks (and U+2028/U+2029) inside quoted strings, which multi-line prompts
+ *   and stylesheets use freely;
+ * - it refuses dots and hyphens inside bare identifiers, which the canonical grammar allows
+ *   (`QualifiedId` keys such as `human.default_choice`, `BareValue`s such as `gpt-4.1`).
+ * This pre-pass swaps each such character for a stand-in of the same length that the parser
+ * accepts, so every offset it reports still points at the original text; `restoreQuoted` and
+ * `restoreBare` undo it in parsed quoted and bare literals respectively.
  */
 const LF_STANDIN = '\uE000';
 const CR_STANDIN = '\uE001';
 const STANDINS: Readonly<Record<string, string>> = { '\n': LF_STANDIN, '\r': CR_STANDIN, '\u2028': '\uE002', '\u2029': '\uE003' };
 const ORIGINALS = new Map(Object.entries(STANDINS).map(([original, standin]) => [standin, original]));
 const STANDIN_PATTERN = /[\uE000-\uE003]/g;
+// Letters (Glagolitic) the parser's identifier class accepts; they stand only in bare tokens.
+const BARE_STANDINS: Readonly<Record<string, string>> = { '.': '\u2C00', '-': '\u2C01' };
+const BARE_ORIGINALS = new Map(Object.entries(BARE_STANDINS).map(([original, standin]) => [standin, original]));
+const BARE_STANDIN_PATTERN = /[\u2C00\u2C01]/g;
+const IDENTIFIER_START = /[A-Za-z_]/;
+const IDENTIFIER_CHAR = /[A-Za-z0-9_]/;
 
-export function protectLineBreaksInStrings(text: string): string {
+export function protectForParser(text: string): string {
   let out = '';
   let segmentStart = 0;
   let i = 0;
@@ -41,6 +50,17 @@ export function protectLineBreaksInStrings(text: string): string {
         i++;
       }
       i++;
+    } else if (IDENTIFIER_START.test(ch ?? '') && !IDENTIFIER_CHAR.test(text[i - 1] ?? '')) {
+      i++;
+      for (;;) {
+        const c = text[i] ?? '';
+        if (IDENTIFIER_CHAR.test(c)) i++;
+        else if (BARE_STANDINS[c] && IDENTIFIER_CHAR.test(text[i + 1] ?? '')) {
+          out += text.slice(segmentStart, i) + BARE_STANDINS[c];
+          segmentStart = i + 1;
+          i++;
+        } else break;
+      }
     } else {
       i++;
     }
@@ -48,8 +68,14 @@ export function protectLineBreaksInStrings(text: string): string {
   return segmentStart === 0 ? text : out + text.slice(segmentStart);
 }
 
-export function restoreLineBreaks(value: string): string {
+/** Restores the line breaks protected inside a quoted literal. */
+export function restoreQuoted(value: string): string {
   return value.replace(STANDIN_PATTERN, (standin) => ORIGINALS.get(standin) ?? standin);
+}
+
+/** Restores the dots and hyphens protected inside a bare literal. */
+export function restoreBare(value: string): string {
+  return value.replace(BARE_STANDIN_PATTERN, (standin) => BARE_ORIGINALS.get(standin) ?? standin);
 }
 
 function skipUntilLineEnd(text: string, from: number): number {

@@ -78,3 +78,22 @@ describe('parseDot and Unicode line separators', () => {
     assert.equal(graph?.nodes.get('a')?.attributes.get('prompt')?.value, 'one\u2028two\u2029three');
   });
 });
+
+describe('canonical grammar beyond Graphviz identifiers', () => {
+  it('accepts bare qualified keys and bare values with dots and hyphens, keeping every offset', () => {
+    const text = 'digraph G {\n  gate [shape=hexagon, human.default_choice=ship, llm_model=gpt-4.1, timeout=5m]\n  gate -> ship\n  a->b\n}';
+    const { graph, diagnostics } = parseDot(text);
+    assert.deepEqual(diagnostics, []);
+    const gate = graph?.nodes.get('gate');
+    assert.equal(gate?.attributes.get('human.default_choice')?.value, 'ship');
+    assert.equal(gate?.attributes.get('llm_model')?.value, 'gpt-4.1');
+    const key = gate?.attributes.get('human.default_choice')?.keyRange;
+    assert.equal(text.slice(key?.start.offset, key?.end.offset), 'human.default_choice');
+    assert.deepEqual(graph?.edges.map((e) => `${e.from}->${e.to}`), ['gate->ship', 'a->b']);
+  });
+
+  it('leaves quoted text alone', () => {
+    const { graph } = parseDot('digraph G { a [prompt="\u2C00 x.y-z"] }');
+    assert.equal(graph?.nodes.get('a')?.attributes.get('prompt')?.value, '\u2C00 x.y-z');
+  });
+});
