@@ -5,9 +5,9 @@ import type { IterationSummary } from './iterations';
 import { statusClass } from './status-colors';
 import { formatMs } from './format';
 
-const WIDTH = 420;
+const WIDTH = 330;
 const HEIGHT = 150;
-const MARGIN = { left: 40, right: 30, top: 22, bottom: 22 };
+const MARGIN = { left: 52, right: 30, top: 22, bottom: 22 };
 
 export function drawDescentChart(iterations: readonly IterationSummary[]): SVGSVGElement {
   const svg = svgEl('svg', { class: 'descent-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT, role: 'img', 'aria-label': 'Descent curve across iterations' });

@@ -5,7 +5,7 @@ import type { IterationSummary } from './iterations';
 import type { TraceEntry } from './protocol';
 import { statusClass } from './status-colors';
 
-const WIDTH = 420;
+const WIDTH = 330;
 const ROW = 18;
 const LABEL = 34;
 

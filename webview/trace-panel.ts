@@ -8,7 +8,8 @@ import type { TraceEntry, VisitArtifactsMessage } from './protocol';
 import { statusClass } from './status-colors';
 import { drawTimeline } from './timeline';
 
-const COLUMNS = ['iter', 'node', 'status', 'duration', 'attempt', 'explicit', 'preferred label', 'tokens', 'cost'];
+const COLUMNS = ['iter', 'node', 'status', 'duration', 'attempt', 'explicit', 'label'];
+const USAGE_COLUMNS = ['tokens', 'cost'];
 const ALL_NODES = '';
 
 export interface TracePanelIntents {
@@ -20,7 +21,10 @@ export class TracePanel {
   readonly root = el('section', { class: 'trace-panel', 'aria-label': 'Run trace' });
   private readonly filter = el('select', { 'aria-label': 'Filter by node' });
   private readonly summary = el('span', { class: 'trace-summary' });
+  private readonly head = el('tr');
   private readonly body = el('tbody');
+  /** Tokens and cost columns appear only when some entry carries them (LLM nodes with usage). */
+  private showUsage = false;
   private readonly charts = el('div', { class: 'trace-charts' });
   private readonly artifacts = el('div', { class: 'visit-artifacts', 'aria-live': 'polite' });
   private entries: TraceEntry[] = [];
@@ -33,7 +37,7 @@ export class TracePanel {
     const openRun = el('button', { type: 'button', title: 'Open a finished run directory' }, ['Open run…']);
     openRun.addEventListener('click', () => intents.openRun());
     this.filter.addEventListener('change', () => this.render());
-    const table = el('table', { class: 'trace-table' }, [el('thead', {}, [el('tr', {}, COLUMNS.map((name) => el('th', { scope: 'col' }, [name])))]), this.body]);
+    const table = el('table', { class: 'trace-table' }, [el('thead', {}, [this.head]), this.body]);
     this.root.append(
       el('header', { class: 'trace-header' }, [el('h2', {}, ['Trace']), this.summary, el('label', {}, ['Node ', this.filter]), openRun]),
       el('div', { class: 'trace-content' }, [el('div', { class: 'trace-table-wrap' }, [table]), this.charts, this.artifacts]),
@@ -82,6 +86,9 @@ export class TracePanel {
     this.renderFilter();
     const nodeFilter = this.filter.value;
     const visible = nodeFilter === ALL_NODES ? this.entries : this.entries.filter((entry) => entry.node_id === nodeFilter);
+    this.showUsage = this.entries.some((entry) => entry.tokens !== undefined || entry.cost !== undefined);
+    const columns = this.showUsage ? [...COLUMNS, ...USAGE_COLUMNS] : COLUMNS;
+    this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: name === 'label' ? 'preferred_label' : undefined }, [name])));
     this.body.replaceChildren(...visible.map((entry) => this.row(entry)));
     const iterations = summariseIterations(visible, this.gateNodes);
     this.summary.textContent = `${this.entries.length} visits · ${iterations.length} iterations`;
@@ -111,8 +118,8 @@ export class TracePanel {
       el('td', { class: 'num' }, [entry.attempt === undefined ? '' : String(entry.attempt)]),
       el('td', {}, [entry.is_explicit ? 'yes' : 'no']),
       el('td', {}, [entry.preferred_label ?? '']),
-      el('td', { class: 'num' }, [entry.tokens === undefined ? '' : entry.tokens.toLocaleString('en-US')]),
-      el('td', { class: 'num' }, [entry.cost === undefined ? '' : formatCost(entry.cost)]),
+      this.showUsage && el('td', { class: 'num' }, [entry.tokens === undefined ? '' : entry.tokens.toLocaleString('en-US')]),
+      this.showUsage && el('td', { class: 'num' }, [entry.cost === undefined ? '' : formatCost(entry.cost)]),
     ]);
     row.title = entry.ts;
     row.addEventListener('click', () => this.select(entry));
