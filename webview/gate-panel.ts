@@ -28,6 +28,10 @@ export class GatePanel {
     });
     const children: Node[] = [el('h2', { id: 'gate-question' }, [gate.question]), el('div', { class: 'gate-options', role: 'group', 'aria-label': 'Answers' }, buttons)];
     if (gate.freeform) children.push(this.freeformForm());
+    if (gate.defaultChoice !== undefined) {
+      const after = gate.timeoutMs === undefined ? '' : ` after ${Math.round(gate.timeoutMs / 1000)} s`;
+      children.push(el('p', { class: 'gate-default muted' }, [`Without an answer, “${gate.defaultChoice}” is chosen${after}.`]));
+    }
     children.push(el('p', { class: 'gate-status muted', 'aria-live': 'polite' }));
     this.root.replaceChildren(...children);
     this.root.hidden = false;

@@ -140,6 +140,7 @@ async function render(): Promise<void> {
   if (documentText === undefined) return;
   const sequence = ++renderSequence;
   const version = documentVersion;
+  const started = performance.now();
   const result = await renderDocument(documentText, engine);
   if (sequence !== renderSequence) return;
   if (result.ok) {
@@ -151,7 +152,8 @@ async function render(): Promise<void> {
   } else {
     banner.show(result.diagnostic, graph !== undefined);
   }
-  // Lets tests and benches wait for a given document version to be on screen.
+  // Lets tests and benches wait for a given document version to be on screen, and time it.
+  performance.measure('attractor:render', { start: started, end: performance.now() });
   document.body.dataset.renderedVersion = String(version);
   document.body.dataset.renderState = result.ok ? 'rendered' : 'error';
 }

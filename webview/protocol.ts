@@ -33,7 +33,17 @@ const traceEntry = object(
     ts: text(100),
     is_explicit: boolean,
   },
-  { preferred_label: label, attempt: count, tokens: count, cost: finiteNumber },
+  {
+    preferred_label: label,
+    attempt: count,
+    tokens: count,
+    cost: finiteNumber,
+    /** The parallel branch or sub-pipeline the visit ran in; absent on the main walk. */
+    scope: id,
+    failure_reason: label,
+    /** Set when the debugger forced the route out of this node. */
+    forced_edge: object({ from: id, to: id }),
+  },
 );
 export type TraceEntry = Infer<typeof traceEntry>;
 
@@ -55,7 +65,7 @@ const extensionMessages = {
   traceEntries: object({ entries: list(traceEntry), replace: boolean }),
   /** The files of one visit; a missing file is absent rather than empty. */
   visitArtifacts: object({ iteration: count, nodeId: id }, { prompt: text(), response: text(), status: text() }),
-  humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id }),
+  humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count }),
   humanGateClosed: object({ gateId: id }),
   selectNode: object({ nodeId: nullable(id) }),
   breakpoints: object({ nodes: list(id), edges: list(count) }),

@@ -112,12 +112,12 @@ export class TracePanel {
     const selected = this.selectedVisit?.iteration === entry.iteration && this.selectedVisit.nodeId === entry.node_id;
     const row = el('tr', { tabindex: '0', class: selected ? 'selected' : undefined, 'data-node': entry.node_id, 'data-iteration': entry.iteration }, [
       el('td', {}, [String(entry.iteration)]),
-      el('td', {}, [entry.node_id]),
-      el('td', {}, [el('span', { class: `status-pill ${statusClass(entry.status)}` }, [entry.status])]),
+      el('td', {}, [entry.node_id, entry.scope ? el('span', { class: 'muted' }, [` (${entry.scope})`]) : null]),
+      el('td', {}, [el('span', { class: `status-pill ${statusClass(entry.status)}`, title: entry.failure_reason }, [entry.status])]),
       el('td', { class: 'num' }, [formatMs(entry.duration_ms)]),
       el('td', { class: 'num' }, [entry.attempt === undefined ? '' : String(entry.attempt)]),
       el('td', {}, [entry.is_explicit ? 'yes' : 'no']),
-      el('td', {}, [entry.preferred_label ?? '']),
+      el('td', {}, [entry.preferred_label ?? '', entry.forced_edge ? el('span', { class: 'muted' }, [` forced → ${entry.forced_edge.to}`]) : null]),
       this.showUsage && el('td', { class: 'num' }, [entry.tokens === undefined ? '' : entry.tokens.toLocaleString('en-US')]),
       this.showUsage && el('td', { class: 'num' }, [entry.cost === undefined ? '' : formatCost(entry.cost)]),
     ]);

@@ -33,7 +33,7 @@ const trace: TraceEntry[] = [
   { iteration: 0, node_id: 'plan', status: 'success', duration_ms: 5200, ts: '2026-11-29T10:00:05Z', is_explicit: true, attempt: 1, tokens: 1834, cost: 0.0123 },
   { iteration: 0, node_id: 'implement', status: 'success', duration_ms: 42000, ts: '2026-11-29T10:00:47Z', is_explicit: true, attempt: 1, tokens: 9120, cost: 0.081 },
   { iteration: 0, node_id: 'test_gate', status: 'fail', duration_ms: 3100, ts: '2026-11-29T10:00:50Z', is_explicit: true, preferred_label: 'gate_fail' },
-  { iteration: 1, node_id: 'implement', status: 'success', duration_ms: 21000, ts: '2026-11-29T10:01:11Z', is_explicit: true, attempt: 2, tokens: 5400, cost: 0.044 },
+  { iteration: 1, node_id: 'implement', status: 'success', duration_ms: 21000, ts: '2026-11-29T10:01:11Z', is_explicit: true, attempt: 2, tokens: 5400, cost: 0.044, failure_reason: 'attempt 1: no status.json', forced_edge: { from: 'implement', to: 'test_gate' } },
   { iteration: 1, node_id: 'test_gate', status: 'success', duration_ms: 2900, ts: '2026-11-29T10:01:14Z', is_explicit: true, preferred_label: 'gate_pass' },
 ];
 
@@ -122,6 +122,8 @@ test('trace entries fill the table, the timeline and the descent chart; a row se
   assert.equal(await view.page.locator('.timeline .timeline-visit').count(), 6);
   assert.match((await view.page.textContent('.trace-summary')) ?? '', /6 visits · 2 iterations/);
 
+  assert.equal(await view.page.textContent('.trace-table tbody tr:nth-child(5) td:nth-child(7)'), ' forced → test_gate');
+  assert.equal(await view.page.getAttribute('.trace-table tbody tr:nth-child(5) .status-pill', 'title'), 'attempt 1: no status.json');
   await view.page.selectOption('.trace-header select', 'implement');
   await view.page.waitForFunction(() => document.querySelectorAll('.trace-table tbody tr').length === 2);
 
@@ -176,8 +178,9 @@ test('a human gate round-trips an answer by button, by accelerator key and as fr
   await view.send({ type: 'humanGateClosed', gateId: 'g2' });
 
   await view.clearPosted();
-  await view.send({ ...gate, gateId: 'g3' });
+  await view.send({ ...gate, gateId: 'g3', defaultChoice: 'Yes', timeoutMs: 30_000 });
   await view.page.waitForSelector('.gate-panel:not([hidden])');
+  assert.equal(await view.page.textContent('.gate-default'), 'Without an answer, “Yes” is chosen after 30 s.');
   await view.page.fill('.gate-freeform textarea', 'Yes, but rename the function');
   await view.page.keyboard.press('Control+Enter');
   assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g3', answer: { type: 'freeform', text: 'Yes, but rename the function' } });
