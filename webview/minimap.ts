@@ -4,7 +4,8 @@ import { el } from './dom';
 import type { Viewport } from './viewport';
 
 const MIN_NODES = 30;
-const WIDTH = 180;
+const MAX_WIDTH = 180;
+const MAX_HEIGHT = 240;
 
 export class Minimap {
   readonly root = el('div', { class: 'minimap', hidden: true, 'aria-hidden': 'true' });
@@ -32,8 +33,8 @@ export class Minimap {
     const { width, height } = this.viewport.size;
     this.root.hidden = nodeCount < MIN_NODES || width === 0;
     if (this.root.hidden) return;
-    this.scale = WIDTH / width;
-    this.image.width = WIDTH;
+    this.scale = Math.min(MAX_WIDTH / width, MAX_HEIGHT / height);
+    this.image.width = Math.round(width * this.scale);
     this.image.height = Math.round(height * this.scale);
     this.image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgMarkup)}`;
     this.updateFrame();

@@ -91,7 +91,8 @@ export class TracePanel {
     this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: name === 'label' ? 'preferred_label' : undefined }, [name])));
     this.body.replaceChildren(...visible.map((entry) => this.row(entry)));
     const iterations = summariseIterations(visible, this.gateNodes);
-    this.summary.textContent = `${this.entries.length} visits · ${iterations.length} iterations`;
+    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${this.entries.length} visits · ${iterations.length} iterations`;
+    this.root.classList.toggle('empty', this.entries.length === 0);
     this.charts.replaceChildren(
       el('figure', {}, [drawDescentChart(summariseIterations(this.entries, this.gateNodes)), el('figcaption', {}, ['Descent: duration (bars), unsuccessful outcomes (line), gate verdicts (dots)'])]),
       el('figure', {}, [drawTimeline(iterations, (entry) => this.select(entry)), el('figcaption', {}, ['Timeline per iteration'])]),

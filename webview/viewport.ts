@@ -10,6 +10,8 @@ export interface ViewTransform {
 const MIN_ZOOM = 0.02;
 const MAX_ZOOM = 8;
 const DRAG_THRESHOLD = 4;
+/** Below this zoom, 12-pt labels are unreadable. */
+const READABLE_ZOOM = 0.6;
 
 export class Viewport {
   private transform: ViewTransform = { x: 0, y: 0, k: 1 };
@@ -77,14 +79,21 @@ export class Viewport {
     this.apply();
   }
 
-  /** Centres an element of the stage, unless it is already fully in view. */
+  /**
+   * Centres an element of the stage unless it is already in view and readable; on a graph fitted
+   * far below reading size, it also zooms in so the element can be read.
+   */
   reveal(element: Element): void {
     const box = element.getBoundingClientRect();
     const view = this.container.getBoundingClientRect();
-    if (box.left >= view.left && box.right <= view.right && box.top >= view.top && box.bottom <= view.bottom) return;
+    const readable = this.transform.k >= READABLE_ZOOM;
+    if (readable && box.left >= view.left && box.right <= view.right && box.top >= view.top && box.bottom <= view.bottom) return;
     const stage = this.stage.getBoundingClientRect();
     const { k } = this.transform;
-    this.centerOn((box.left + box.width / 2 - stage.left) / k, (box.top + box.height / 2 - stage.top) / k);
+    const x = (box.left + box.width / 2 - stage.left) / k;
+    const y = (box.top + box.height / 2 - stage.top) / k;
+    if (!readable) this.transform = { ...this.transform, k: 1 };
+    this.centerOn(x, y);
   }
 
   private apply(): void {

@@ -318,3 +318,22 @@ test('the layout engine follows the settings message', async () => {
   await view.page.waitForFunction((x) => document.querySelector('[id="node:done"] text')?.getAttribute('x') !== x, before);
   assert.equal(await view.page.inputValue('.toolbar select'), 'circo');
 });
+
+test('pan and zoom survive a re-render; Fit frames the graph again', async () => {
+  const view = await openExample();
+  const transform = () => view.page.evaluate(() => (document.querySelector('.graph-stage') as HTMLElement).style.transform);
+  const fitted = await transform();
+  await view.page.click('button[aria-label="Zoom in"]');
+  await view.page.mouse.move(600, 300);
+  await view.page.mouse.down();
+  await view.page.mouse.move(500, 250, { steps: 4 });
+  await view.page.mouse.up();
+  const moved = await transform();
+  assert.notEqual(moved, fitted);
+  await view.showDocument(example.replace('label="Done"', 'label="Finished"'));
+  assert.equal(await view.page.textContent('[id="node:done"] text'), 'Finished');
+  assert.equal(await transform(), moved);
+  await view.showDocument(example);
+  await view.page.click('button[aria-label="Fit the graph to the view"]');
+  assert.equal(await transform(), fitted);
+});
