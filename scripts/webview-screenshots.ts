@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { TraceEntry } from '../webview/protocol';
 import { startHarness } from '../test/webview/harness';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(__dirname, '..');
 const example = fs.readFileSync(path.join(root, 'test/webview/fixtures/convergence-review.dot'), 'utf8');
 
 const visits: Array<[number, string, TraceEntry['status'], number, string?]> = [

@@ -8,7 +8,7 @@ import type { GraphStateMessage, TraceEntry } from '../../webview/protocol';
 import { generatePipeline } from './generated-pipeline';
 import { startHarness, type Harness, type WebviewPage } from './harness';
 
-const example = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/convergence-review.dot'), 'utf8');
+const example = fs.readFileSync(path.join(__dirname, 'fixtures/convergence-review.dot'), 'utf8');
 let harness: Harness;
 
 before(async () => {

@@ -11,7 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderWebviewHtml } from '../../webview/html';
 import type { ExtensionToWebviewMessage, WebviewToExtensionMessage } from '../../webview/protocol';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(__dirname, '../..');
 
 // Records posts and CSP violations before the webview's own script runs.
 const STUB = `
