@@ -47,7 +47,7 @@ const traceEntry = object(
 );
 export type TraceEntry = Infer<typeof traceEntry>;
 
-const gateOption = object({ key: text(20), label, to: id });
+const gateOption = object({ key: text(100), label, to: id });
 export type GateOption = Infer<typeof gateOption>;
 
 const extensionMessages = {
@@ -73,7 +73,7 @@ const extensionMessages = {
 };
 
 const breakpointTarget = tagged({ node: object({ nodeId: id, range: wireRange }), edge: object({ edgeIndex: count, range: wireRange }) }, 'kind');
-const gateAnswer = tagged({ option: object({ key: text(20) }), freeform: object({ text: text(100_000) }) });
+const gateAnswer = tagged({ option: object({ key: text(100) }), freeform: object({ text: text(100_000) }) });
 
 const webviewMessages = {
   ready: object({}),

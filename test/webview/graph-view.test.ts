@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { GraphStateMessage, TraceEntry } from '../../webview/protocol';
+import { loopWithGate, projectedRun } from './engine-run';
 import { generatePipeline } from './generated-pipeline';
 import { startHarness, type Harness, type WebviewPage } from './harness';
 
@@ -336,4 +337,28 @@ test('pan and zoom survive a re-render; Fit frames the graph again', async () =>
   await view.showDocument(example);
   await view.page.click('button[aria-label="Fit the graph to the view"]');
   assert.equal(await transform(), fitted);
+});
+
+test('a real engine run, projected by RunProjection, drives the graph, the gate panel and the trace', async () => {
+  const { messages } = await projectedRun();
+  const view = await harness.open();
+  await view.showDocument(loopWithGate);
+  const gateAt = messages.findIndex((m) => m.type === 'humanGate');
+  for (const message of messages.slice(0, gateAt + 1)) await view.send(message);
+  await view.page.waitForSelector('.gate-panel:not([hidden])');
+  assert.equal(await view.page.textContent('#gate-question'), 'Ship it?');
+  assert.ok((await view.classesOf('node:review')).includes('run-active'), 'the gate node is the active one while it waits');
+  await view.page.click('.gate-option[data-key="Y"]');
+  assert.deepEqual((await view.waitForPost((m) => m.type === 'answerGate')).type, 'answerGate');
+
+  for (const message of messages.slice(gateAt + 1)) await view.send(message);
+  await view.page.waitForSelector('.gate-panel', { state: 'hidden' });
+  await view.page.waitForFunction(() => document.querySelector('.run-status')?.textContent?.startsWith('succeeded'));
+  assert.ok((await view.classesOf('node:work')).includes('status-success'));
+  assert.equal(await view.page.textContent('[id="node:work"] .run-badge text'), '2× i1');
+  const loopEdge = await view.page.evaluate(() => document.querySelector('.graph-stage g.edge.loop-restart')?.id);
+  assert.ok(loopEdge && (await view.classesOf(loopEdge)).includes('run-taken'));
+  const traced = messages.flatMap((m) => (m.type === 'traceEntries' ? m.entries : [])).length;
+  await view.page.waitForFunction((n) => document.querySelectorAll('.trace-table tbody tr').length === n, traced);
+  assert.equal(await view.page.locator('.descent-chart .chart-duration').count(), 2);
 });
