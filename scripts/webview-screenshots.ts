@@ -85,7 +85,7 @@ async function main(): Promise<void> {
       nodeId: 'implement',
       prompt: 'Follow plan.md.\n\nIteration 1 critique: count_words splits on spaces only; tabs and newlines fail test_whitespace.\n\nGoal: Implement count_words with passing tests',
       response: 'Switched to str.split() with no argument, which splits on any whitespace run.\nAdded a test for tabs and newlines.\n\nAll tests in test_count.py pass locally.',
-      status: JSON.stringify({ status: 'success', is_explicit: true, preferred_label: '', attempt_count: 1 }, null, 2),
+      status: JSON.stringify({ outcome: 'success', preferred_label: '', suggested_next_ids: [], context_updates: {}, notes: '', is_explicit: true, attempt_count: 1 }, null, 2),
     });
     await view.page.waitForSelector('.visit-artifacts pre');
     await view.page.click('button[aria-label="Fit the graph to the view"]');
