@@ -19,7 +19,12 @@ export function exportSvgMarkup(live: SVGSVGElement): string {
   return new XMLSerializer().serializeToString(copy);
 }
 
-export async function rasterisePng(svgMarkup: string, width: number, height: number, background: string, scale = 2): Promise<string> {
+// Chromium refuses canvases beyond these; a 2,000-node graph at 2x would exceed them.
+const MAX_CANVAS_SIDE = 16_384;
+const MAX_CANVAS_AREA = 100_000_000;
+
+export async function rasterisePng(svgMarkup: string, width: number, height: number, background: string, preferredScale = 2): Promise<string> {
+  const scale = Math.min(preferredScale, MAX_CANVAS_SIDE / width, MAX_CANVAS_SIDE / height, Math.sqrt(MAX_CANVAS_AREA / (width * height)));
   const image = new Image();
   image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgMarkup)}`;
   await image.decode();
