@@ -91,7 +91,7 @@ export class TracePanel {
     this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: name === 'label' ? 'preferred_label' : undefined }, [name])));
     this.body.replaceChildren(...visible.map((entry) => this.row(entry)));
     const iterations = summariseIterations(visible, this.gateNodes);
-    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${this.entries.length} visits · ${iterations.length} iterations`;
+    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${plural(this.entries.length, 'visit')} · ${plural(iterations.length, 'iteration')}`;
     this.root.classList.toggle('empty', this.entries.length === 0);
     this.charts.replaceChildren(
       el('figure', {}, [drawDescentChart(summariseIterations(this.entries, this.gateNodes)), el('figcaption', {}, ['Descent: duration (bars), unsuccessful outcomes (line), gate verdicts (dots)'])]),
@@ -139,4 +139,8 @@ export class TracePanel {
     this.artifacts.replaceChildren(el('p', { class: 'muted' }, [`Loading ${entry.node_id} · iteration ${entry.iteration}…`]));
     this.intents.selectVisit(entry);
   }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
