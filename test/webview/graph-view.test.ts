@@ -216,6 +216,17 @@ test('labels, questions and artifacts holding markup stay text: no script runs, 
   assert.equal(await view.page.locator('img:not(.minimap img)').count(), 0, 'no <img> element was created from text');
   assert.equal(await view.page.locator('body script').count(), 2, 'only the stub and the webview script');
   assert.equal(await view.page.locator('.graph-stage :is(script, foreignObject)').count(), 0);
+
+  // Second line of defence: even markup injected on purpose cannot run under the page's CSP.
+  await view.page.evaluate(() => {
+    document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="window.__pwned = 3"><script>window.__pwned = 4</script>');
+    const script = document.createElement('script');
+    script.textContent = 'window.__pwned = 5';
+    document.body.append(script);
+  });
+  await view.page.waitForFunction(() => (window as unknown as { __cspViolations: string[] }).__cspViolations.length >= 2);
+  assert.equal(await view.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  assert.ok((await view.cspViolations()).every((violation) => violation.startsWith('script-src')));
 });
 
 test('a 500-node pipeline renders with a minimap', async () => {
