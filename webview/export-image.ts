@@ -15,6 +15,7 @@ export function exportSvgMarkup(live: SVGSVGElement): string {
     target.removeAttribute('tabindex');
     target.removeAttribute('role');
   });
+  for (const hit of Array.from(copy.querySelectorAll('.edge-hit'))) hit.remove();
   copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   return new XMLSerializer().serializeToString(copy);
 }

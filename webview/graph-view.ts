@@ -10,6 +10,8 @@ import { nodeElementId } from './render-dot';
 import { RunOverlay } from './run-overlay';
 import { Viewport } from './viewport';
 
+const ZOOM_KEYS: Readonly<Record<string, number | 'fit'>> = { '+': 1.25, '=': 1.25, '-': 0.8, '0': 'fit' };
+
 export interface GraphViewIntents {
   reveal(ref: ElementRef): void;
   toggleBreakpoint(ref: ElementRef): void;
@@ -42,6 +44,13 @@ export class GraphView {
       this.intents.toggleBreakpoint(hit.ref);
     });
     this.root.addEventListener('keydown', (event) => {
+      const zoom = ZOOM_KEYS[event.key];
+      if (zoom !== undefined && !event.ctrlKey && !event.metaKey) {
+        event.preventDefault();
+        if (zoom === 'fit') this.viewport.fit();
+        else this.viewport.zoomBy(zoom);
+        return;
+      }
       const hit = this.index?.refAt(event.target);
       if (!hit) return;
       if (event.key === 'Enter' || event.key === ' ') {
@@ -71,6 +80,7 @@ export class GraphView {
     for (const [id, ref] of refs) {
       const group = index.element(id);
       if (!group) continue;
+      if (ref.kind === 'edge') addHitArea(group);
       group.setAttribute('tabindex', '0');
       group.setAttribute('role', 'button');
       group.setAttribute('aria-label', ref.kind === 'node' ? `Node ${ref.nodeId}` : `Edge ${group.querySelector('title')?.textContent ?? ref.edgeIndex}`);
@@ -107,4 +117,13 @@ export class GraphView {
     if (ref.kind === 'node') this.select(ref.nodeId, false);
     this.intents.reveal(ref);
   }
+}
+
+/** Edges are hairlines; a wide transparent copy of the path makes them easy to click. */
+function addHitArea(group: SVGGElement): void {
+  const path = group.querySelector('path');
+  if (!path) return;
+  const hit = path.cloneNode(false) as SVGPathElement;
+  hit.setAttribute('class', 'edge-hit');
+  group.insertBefore(hit, path);
 }

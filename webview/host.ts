@@ -1,8 +1,11 @@
 // The webview's side of the channel to the extension: typed posts out, validated messages in.
+import { parseViewState, type ViewState } from './view-state';
 import { parseExtensionMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage } from './protocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -12,6 +15,14 @@ export class Host {
 
   post(message: WebviewToExtensionMessage): void {
     this.api.postMessage(message);
+  }
+
+  get savedState(): ViewState | undefined {
+    return parseViewState(this.api.getState());
+  }
+
+  saveState(state: ViewState): void {
+    this.api.setState(state);
   }
 
   /** Delivers each valid message; a malformed one is dropped and reported, never half-applied. */

@@ -85,6 +85,18 @@ document.body.append(
   el('main', { class: 'layout' }, [el('div', { class: 'graph-area' }, [graphView.root, gatePanel.root]), tracePanel.root]),
 );
 
+const saved = host.savedState;
+if (saved) {
+  engine = saved.engine;
+  toolbar.showEngine(engine);
+  graphView.viewport.restore(saved.view);
+}
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+graphView.viewport.onChange(() => {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => host.saveState({ view: graphView.viewport.current, engine }), 250);
+});
+
 host.listen(handleMessage, (error) => {
   rejected.textContent = `Ignored a malformed message from the extension: ${error}`;
   rejected.hidden = false;

@@ -55,6 +55,13 @@ export class Viewport {
     } else this.apply();
   }
 
+  /** Takes back a view saved before the webview was reloaded, instead of framing the first render. */
+  restore(transform: ViewTransform): void {
+    this.transform = { ...transform, k: clamp(transform.k) };
+    this.hasContent = true;
+    this.apply();
+  }
+
   fit(): void {
     const { clientWidth, clientHeight } = this.container;
     const { width, height } = this.contentSize;

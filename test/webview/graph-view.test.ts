@@ -348,6 +348,40 @@ test('pan and zoom survive a re-render; Fit frames the graph again', async () =>
   await view.showDocument(example);
   await view.page.click('button[aria-label="Fit the graph to the view"]');
   assert.equal(await transform(), fitted);
+
+  // Keys on the focused graph: + zooms in, 0 fits.
+  await view.page.focus('.graph-view');
+  await view.page.keyboard.press('+');
+  assert.notEqual(await transform(), fitted);
+  await view.page.keyboard.press('0');
+  assert.equal(await transform(), fitted);
+
+  // The view and the layout engine survive a reload of the webview (VS Code reloads hidden ones).
+  await view.page.click('button[aria-label="Zoom in"]');
+  await view.send({ type: 'settings', layoutEngine: 'neato' });
+  await view.page.waitForFunction(() => sessionStorage.getItem('vscode-state')?.includes('neato'));
+  const zoomed = await transform();
+  await view.page.waitForFunction((t) => {
+    const saved = JSON.parse(sessionStorage.getItem('vscode-state') ?? 'null') as { view: { k: number } } | null;
+    return saved !== null && Math.abs(saved.view.k - Number(/scale\((.*)\)/.exec(t)?.[1])) < 1e-6;
+  }, zoomed);
+  await view.page.reload();
+  await view.waitForPost((m) => m.type === 'ready');
+  await view.showDocument(example);
+  assert.equal(await transform(), zoomed);
+  assert.equal(await view.page.inputValue('.toolbar select'), 'neato');
+});
+
+test('an edge is clickable along its whole path, not only on its label', async () => {
+  const view = await openExample();
+  // Beside the hairline (a few pixels off its centre line), still inside the wide hit area.
+  const box = await view.page.locator('[id="edge:1"] path.edge-hit').evaluate((path) => {
+    const rect = path.getBoundingClientRect();
+    return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+  });
+  await view.page.mouse.click(box.x + 4, box.y);
+  const reveal = await view.waitForPost((m) => m.type === 'revealEdge');
+  assert.equal(reveal.type === 'revealEdge' && reveal.edgeIndex, 1);
 });
 
 test('a real engine run, projected by RunProjection, drives the graph, the gate panel and the trace', async () => {

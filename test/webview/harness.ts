@@ -20,8 +20,9 @@ window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
 window.acquireVsCodeApi = () => ({
   postMessage: (message) => window.__posted.push(JSON.parse(JSON.stringify(message))),
-  getState: () => undefined,
-  setState: () => undefined,
+  // Like VS Code, state outlives a reload of the page (here, of the tab).
+  getState: () => JSON.parse(sessionStorage.getItem('vscode-state') ?? 'null') ?? undefined,
+  setState: (state) => sessionStorage.setItem('vscode-state', JSON.stringify(state)),
 });
 `;
 
