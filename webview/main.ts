@@ -106,6 +106,8 @@ host.post({ type: 'ready' });
 function handleMessage(message: ExtensionToWebviewMessage): void {
   switch (message.type) {
     case 'document':
+      // Messages can overtake each other; an older version of the same document is stale.
+      if (message.uri === documentUri && message.version < documentVersion) break;
       documentUri = message.uri;
       documentText = message.text;
       documentVersion = message.version;

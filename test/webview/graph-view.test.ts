@@ -252,6 +252,13 @@ test('a document that does not parse keeps the last graph and shows a banner tha
 
   await view.showDocument(example);
   assert.ok(await view.page.isHidden('.error-banner'));
+
+  // A stale version that arrives late is ignored (given time to render, it renders nothing).
+  const current = await view.page.getAttribute('body', 'data-rendered-version');
+  await view.send({ type: 'document', uri: 'file:///work/pipeline.dot', version: 1, text: 'digraph stale { only_me }' });
+  await view.page.waitForTimeout(500);
+  assert.equal(await view.page.getAttribute('body', 'data-rendered-version'), current);
+  assert.equal(await view.page.locator('[id="node:only_me"]').count(), 0);
 });
 
 test('malformed messages are rejected and reported without touching the view', async () => {
