@@ -9,7 +9,7 @@ import { buildRenderDot, type ElementRef } from './render-dot';
 import { sanitizeSvg } from './svg-sanitize';
 
 export type RenderResult =
-  | { readonly ok: true; readonly graph: Graph; readonly svg: SVGSVGElement; readonly markup: string; readonly refs: ReadonlyMap<string, ElementRef> }
+  | { readonly ok: true; readonly graph: Graph; readonly svg: SVGSVGElement; readonly refs: ReadonlyMap<string, ElementRef> }
   | { readonly ok: false; readonly diagnostic: Diagnostic };
 
 export async function renderDocument(text: string, engine: LayoutEngine): Promise<RenderResult> {
@@ -21,7 +21,7 @@ export async function renderDocument(text: string, engine: LayoutEngine): Promis
   const { dot, elements } = buildRenderDot(parsed.graph);
   try {
     const svg = sanitizeSvg(await layoutSvg(dot, engine), document);
-    return { ok: true, graph: parsed.graph, svg, markup: new XMLSerializer().serializeToString(svg), refs: elements };
+    return { ok: true, graph: parsed.graph, svg, refs: elements };
   } catch (error) {
     return { ok: false, diagnostic: { rule: 'layout', severity: 'error', message: `Graphviz could not lay out the graph: ${error instanceof Error ? error.message : String(error)}` } };
   }

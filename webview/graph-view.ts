@@ -68,7 +68,7 @@ export class GraphView {
   }
 
   /** Replaces the picture; the view transform, run state, selection and breakpoints carry over. */
-  show(svg: SVGSVGElement, markup: string, refs: ReadonlyMap<string, ElementRef>): void {
+  show(svg: SVGSVGElement, refs: ReadonlyMap<string, ElementRef>): void {
     const box = svg.viewBox.baseVal;
     svg.setAttribute('width', String(box.width));
     svg.setAttribute('height', String(box.height));
@@ -86,11 +86,12 @@ export class GraphView {
       group.setAttribute('aria-label', ref.kind === 'node' ? `Node ${ref.nodeId}` : `Edge ${group.querySelector('title')?.textContent ?? ref.edgeIndex}`);
     }
     this.viewport.setContentSize(box.width, box.height);
+    // Before the overlays add badges and markers: the thumbnail shows the plain graph.
+    this.minimap.show(svg, index.nodeCount);
     this.overlay.attach(index);
     this.breakpoints.attach(index);
     this.selection.attach(index);
     this.search.attach(index);
-    this.minimap.show(markup, index.nodeCount);
   }
 
   select(nodeId: string | null, reveal = true): void {
@@ -125,5 +126,6 @@ function addHitArea(group: SVGGElement): void {
   if (!path) return;
   const hit = path.cloneNode(false) as SVGPathElement;
   hit.setAttribute('class', 'edge-hit');
+  hit.setAttribute('stroke', 'transparent');
   group.insertBefore(hit, path);
 }

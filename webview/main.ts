@@ -162,7 +162,7 @@ async function render(): Promise<void> {
   if (sequence !== renderSequence) return;
   if (result.ok) {
     graph = result.graph;
-    graphView.show(result.svg, result.markup, result.refs);
+    graphView.show(result.svg, result.refs);
     banner.hide();
     tracePanel.setGateNodes(new Set([...result.graph.nodes.values()].filter((node) => node.attributes.get('goal_gate')?.value === 'true').map((node) => node.id)));
     if (search.query) runSearch(search.query, false);

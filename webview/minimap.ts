@@ -29,14 +29,14 @@ export class Minimap {
     });
   }
 
-  show(svgMarkup: string, nodeCount: number): void {
+  show(svg: SVGSVGElement, nodeCount: number): void {
     const { width, height } = this.viewport.size;
     this.root.hidden = nodeCount < MIN_NODES || width === 0;
     if (this.root.hidden) return;
     this.scale = Math.min(MAX_WIDTH / width, MAX_HEIGHT / height);
     this.image.width = Math.round(width * this.scale);
     this.image.height = Math.round(height * this.scale);
-    this.image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgMarkup)}`;
+    this.image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
     this.updateFrame();
   }
 
