@@ -94,10 +94,21 @@ export class GraphView {
     this.search.attach(index);
   }
 
+  /** Selects a node and traces its edges: incoming and outgoing edges and their other ends are marked. */
   select(nodeId: string | null, reveal = true): void {
     this.selectedNode = nodeId;
     const id = nodeId === null ? undefined : nodeElementId(nodeId);
-    this.selection.set(id ? new Map([[id, ['selected']]]) : new Map());
+    const classes = new Map<string, string[]>();
+    if (id && nodeId !== null) {
+      classes.set(id, ['selected']);
+      for (const [edgeId, ref] of this.index?.refs ?? []) {
+        if (ref.kind !== 'edge' || (ref.from !== nodeId && ref.to !== nodeId)) continue;
+        classes.set(edgeId, [ref.from === nodeId ? 'edge-out' : 'edge-in']);
+        const other = nodeElementId(ref.from === nodeId ? ref.to : ref.from);
+        if (other !== id) classes.set(other, ['neighbour']);
+      }
+    }
+    this.selection.set(classes);
     const element = id ? this.index?.element(id) : undefined;
     if (element && reveal) this.viewport.reveal(element);
   }

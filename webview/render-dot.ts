@@ -5,7 +5,9 @@ import { attributeValue, type Graph } from '../engine/model/graph';
 import type { SourceRange } from '../engine/model/source';
 import { resolveHandlerType } from '../engine/model/handler-types';
 
-export type ElementRef = { readonly kind: 'node'; readonly nodeId: string; readonly range: SourceRange } | { readonly kind: 'edge'; readonly edgeIndex: number; readonly range: SourceRange };
+export type ElementRef =
+  | { readonly kind: 'node'; readonly nodeId: string; readonly range: SourceRange }
+  | { readonly kind: 'edge'; readonly edgeIndex: number; readonly from: string; readonly to: string; readonly range: SourceRange };
 
 export interface RenderDot {
   readonly dot: string;
@@ -39,7 +41,7 @@ export function buildRenderDot(graph: Graph): RenderDot {
 
   for (const edge of graph.edges) {
     const svgId = edgeElementId(edge.index);
-    elements.set(svgId, { kind: 'edge', edgeIndex: edge.index, range: edge.range });
+    elements.set(svgId, { kind: 'edge', edgeIndex: edge.index, from: edge.from, to: edge.to, range: edge.range });
     const attrs = [`id=${quote(svgId)}`, keep(edge.attributes, EDGE_ATTRIBUTES)];
     const edgeLabel = displayEdgeLabel(edge.attributes);
     if (edgeLabel) attrs.push(`label=${quote(truncate(edgeLabel))}`);
