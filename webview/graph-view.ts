@@ -94,7 +94,7 @@ export class GraphView {
     this.search.attach(index);
   }
 
-  /** Selects a node and traces its edges: incoming and outgoing edges and their other ends are marked. */
+  /** Selects a node and traces its edges: incoming and outgoing edges are marked. */
   select(nodeId: string | null, reveal = true): void {
     this.selectedNode = nodeId;
     const id = nodeId === null ? undefined : nodeElementId(nodeId);
@@ -104,8 +104,6 @@ export class GraphView {
       for (const [edgeId, ref] of this.index?.refs ?? []) {
         if (ref.kind !== 'edge' || (ref.from !== nodeId && ref.to !== nodeId)) continue;
         classes.set(edgeId, [ref.from === nodeId ? 'edge-out' : 'edge-in']);
-        const other = nodeElementId(ref.from === nodeId ? ref.to : ref.from);
-        if (other !== id) classes.set(other, ['neighbour']);
       }
     }
     this.selection.set(classes);

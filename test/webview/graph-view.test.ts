@@ -309,7 +309,6 @@ test('breakpoints toggle from the graph and render from the breakpoints message;
   // The selection traces the node's edges: test_gate → review in, review → done and → implement out.
   assert.ok((await view.classesOf('edge:3')).includes('edge-in'));
   assert.ok((await view.classesOf('edge:5')).includes('edge-out') && (await view.classesOf('edge:6')).includes('edge-out'));
-  assert.ok((await view.classesOf('node:done')).includes('neighbour'));
   assert.ok(!(await view.classesOf('edge:0')).some((c) => c.startsWith('edge-')));
   await view.send({ type: 'selectNode', nodeId: null });
   await view.page.waitForSelector('[id="node:review"]:not(.selected)');
