@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderWebviewHtml } from '../../webview/html';
@@ -33,14 +34,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Builds dist/ with the project's esbuild config, so the page under test is the shipped bundle. */
-export function buildBundle(): void {
-  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, encoding: 'utf8' });
+/**
+ * Builds with the project's esbuild config into a private directory (so concurrent test files never
+ * read a half-written dist/), so the page under test is the shipped bundle. Returns the directory.
+ */
+export function buildBundle(): string {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-webview-'));
+  const result = spawnSync(process.execPath, ['esbuild.mjs', `--outdir=${outdir}`], { cwd: root, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`esbuild failed: ${result.stderr}`);
+  return outdir;
 }
 
 export async function startHarness(): Promise<Harness> {
-  buildBundle();
+  const outdir = buildBundle();
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const origin = `http://${request.headers.host}`;
@@ -54,7 +60,7 @@ export async function startHarness(): Promise<Harness> {
       response.end(STUB);
     } else if (/^\/dist\/webview\.(js|css)$/.test(url.pathname)) {
       response.writeHead(200, { 'content-type': url.pathname.endsWith('.js') ? 'text/javascript' : 'text/css' });
-      response.end(fs.readFileSync(path.join(root, url.pathname)));
+      response.end(fs.readFileSync(path.join(outdir, path.basename(url.pathname))));
     } else {
       response.writeHead(404).end();
     }
@@ -77,6 +83,7 @@ export async function startHarness(): Promise<Harness> {
     async close() {
       await browser.close();
       await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(outdir, { recursive: true, force: true });
     },
   };
 }
