@@ -1,5 +1,5 @@
 // Bundles every entry point into dist/. Node entries are CommonJS (VS Code loads the extension
-// with require); the webview is a browser IIFE.
+// with require); the webview is a browser IIFE (its CSS import lands in dist/webview.css).
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -14,6 +14,7 @@ const builds = [
     platform: 'node',
     banner: { js: '#!/usr/bin/env node' },
   },
+  { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser' },
 ].map((options) => ({
   bundle: true,
   outdir,

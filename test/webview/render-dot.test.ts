@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { parseDot } from '../../engine/parse/dot-parser';
+import { buildRenderDot, quote } from '../../webview/render-dot';
+
+function render(text: string) {
+  const { graph } = parseDot(text);
+  assert.ok(graph);
+  return buildRenderDot(graph);
+}
+
+test('each node and edge gets a stable id mapped to its source range', () => {
+  const text = 'digraph g {\n  a [label="A"]\n  b\n  a -> b -> a [label="again"]\n}\n';
+  const { dot, elements } = render(text);
+  assert.match(dot, /"a" \[id="node:a", label="A", class="handler-codergen"\]/);
+  assert.match(dot, /"b" -> "a" \[id="edge:1", label="again"\]/);
+  const a = elements.get('node:a');
+  assert.equal(a?.kind, 'node');
+  assert.equal(a?.range.start.line, 1);
+  const edge = elements.get('edge:1');
+  assert.ok(edge?.kind === 'edge' && edge.edgeIndex === 1 && edge.range.start.line === 3);
+});
+
+test('prompts, commands, dotted attributes and unsafe values are dropped; shapes and layout hints are kept', () => {
+  const { dot } = render(`digraph g {
+    graph [rankdir=LR, goal="x", "tool_hooks.pre"="rm -rf /"]
+    gate [shape=hexagon, prompt="${'long '.repeat(500)}", "human.freeform"=true, tool_command="echo hi", URL="javascript:alert(1)", width="1\\" onload=x"]
+    start [shape=Mdiamond]
+    start -> gate [condition="outcome=success", weight=3]
+  }`);
+  assert.match(dot, /rankdir="LR"/);
+  assert.match(dot, /"gate" \[id="node:gate", label="gate", class="handler-wait_human", shape="hexagon"\]/);
+  assert.match(dot, /\[id="edge:0", label="\[outcome=success\]"\]/, 'a condition stands in for a missing label');
+  for (const dropped of ['prompt', 'human.freeform', 'tool_command', 'URL', 'javascript', 'tool_hooks', 'goal', 'weight', 'onload']) assert.ok(!dot.includes(dropped), `${dropped} must not reach Graphviz`);
+});
+
+test('labels are escaped so Graphviz shows them literally, and long labels are truncated', () => {
+  assert.equal(quote('say "hi"\\N\nnext'), '"say \\"hi\\"\\\\N\\nnext"');
+  const { dot } = render(`digraph g { a [label="${'x'.repeat(200)}"] }`);
+  assert.match(dot, new RegExp(`label="${'x'.repeat(79)}…"`));
+});
+
+test('the render DOT lays out with native Graphviz and keeps the ids in the SVG', { skip: spawnSync('dot', ['-V']).error ? 'Graphviz (dot) is not installed' : false }, () => {
+  const { dot } = render('digraph g { start [shape=Mdiamond, label="<b>\\"quoted\\"</b>"]; exit [shape=Msquare]; start -> exit [label="a\\\\Nb"] }');
+  const svg = spawnSync('dot', ['-Tsvg'], { input: dot, encoding: 'utf8' });
+  assert.equal(svg.status, 0, svg.stderr);
+  assert.match(svg.stdout, /<g id="node:start" class="node handler&#45;start">/);
+  assert.match(svg.stdout, /<g id="edge:0" class="edge">/);
+  assert.match(svg.stdout, />&lt;b&gt;&quot;quoted&quot;&lt;\/b&gt;</);
+  assert.match(svg.stdout, />a\\Nb</, 'an escaped \\N stays text instead of becoming the node name');
+});

@@ -1,0 +1,39 @@
+// Reading a finished run directory (written by a real engine run) into graph-view messages.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseDot } from '../../engine/parse/dot-parser';
+import { parseExtensionMessage } from '../../webview/protocol';
+import { graphStateFromTrace, traceEntriesMessage, visitArtifactsMessage } from '../../webview/run-files';
+import { loopWithGate } from './engine-run';
+import { runDot } from '../engine/runtime/harness';
+
+test('a finished run directory yields its trace, per-visit files and the graph state it ended in', async () => {
+  const run = await runDot(loopWithGate, { script: { llm: { work: [{ text: 'first answer' }, { text: 'second answer' }] }, human: { review: [{ kind: 'option', choice: 'Y' }] } } });
+  assert.equal(run.result.status, 'success', run.result.failureReason);
+  const logs = run.result.logsRoot;
+
+  const trace = traceEntriesMessage(logs);
+  assert.ok(parseExtensionMessage(trace).ok);
+  assert.deepEqual(trace.entries.map((e) => e.node_id), run.trace.map((r) => r.node_id));
+  assert.deepEqual(trace.entries.filter((e) => e.node_id === 'work').map((e) => e.iteration), [0, 1]);
+
+  const first = visitArtifactsMessage(logs, 0, 'work');
+  const second = visitArtifactsMessage(logs, 1, 'work');
+  assert.ok(parseExtensionMessage(second).ok);
+  assert.match(first.prompt ?? '', /Try again: converge/);
+  assert.equal(first.response, 'first answer');
+  assert.equal(second.response, 'second answer');
+  assert.equal(JSON.parse(second.status ?? '{}').outcome, 'success');
+  assert.deepEqual(visitArtifactsMessage(logs, 7, 'nowhere'), { type: 'visitArtifacts', iteration: 7, nodeId: 'nowhere' });
+
+  const { graph } = parseDot(loopWithGate);
+  assert.ok(graph);
+  const state = graphStateFromTrace(graph, trace.entries, 'succeeded');
+  assert.ok(parseExtensionMessage(state).ok);
+  assert.equal(state.nodes.work?.visits, 2);
+  assert.equal(state.iteration, 1);
+  const loopEdge = graph.edges.find((e) => e.attributes.get('loop_restart')?.value === 'true');
+  assert.ok(loopEdge && state.takenEdges.some((e) => e.index === loopEdge.index), 'the loop back edge is inferred from gate → work');
+  const reviewToDone = graph.edges.find((e) => e.from === 'review' && e.to === 'done');
+  assert.ok(reviewToDone && state.takenEdges.some((e) => e.index === reviewToDone.index));
+});

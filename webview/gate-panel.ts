@@ -1,0 +1,83 @@
+// The human gate: the question, one button per option with its accelerator key, and a freeform
+// answer where the gate allows one. Pressing an option's key answers it unless a text field has focus.
+import { el } from './dom';
+import type { GateAnswer, HumanGateMessage } from './protocol';
+
+export class GatePanel {
+  readonly root = el('section', { class: 'gate-panel', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'gate-question', hidden: true });
+  private gate: HumanGateMessage | undefined;
+  private answered = false;
+  private returnFocus: Element | null = null;
+
+  constructor(private readonly answer: (gateId: string, answer: GateAnswer) => void) {
+    document.addEventListener('keydown', (event) => this.onKey(event));
+  }
+
+  open(gate: HumanGateMessage): void {
+    this.gate = gate;
+    this.answered = false;
+    if (this.root.hidden) this.returnFocus = document.activeElement;
+    const buttons = gate.options.map((option) => {
+      const button = el('button', { type: 'button', class: 'gate-option', 'aria-keyshortcuts': option.key, 'data-key': option.key, title: `Go to ${option.to}` }, [
+        el('kbd', {}, [option.key]),
+        ' ',
+        option.label,
+      ]);
+      button.addEventListener('click', () => this.send({ type: 'option', key: option.key }));
+      return button;
+    });
+    const children: Node[] = [el('h2', { id: 'gate-question' }, [gate.question]), el('div', { class: 'gate-options', role: 'group', 'aria-label': 'Answers' }, buttons)];
+    if (gate.freeform) children.push(this.freeformForm());
+    if (gate.defaultChoice !== undefined) {
+      const after = gate.timeoutMs === undefined ? '' : ` after ${Math.round(gate.timeoutMs / 1000)} s`;
+      children.push(el('p', { class: 'gate-default muted' }, [`Without an answer, “${gate.defaultChoice}” is chosen${after}.`]));
+    }
+    children.push(el('p', { class: 'gate-status muted', 'aria-live': 'polite' }));
+    this.root.replaceChildren(...children);
+    this.root.hidden = false;
+    (buttons[0] ?? this.root.querySelector('textarea'))?.focus();
+  }
+
+  close(gateId: string): void {
+    if (this.gate?.gateId !== gateId) return;
+    this.gate = undefined;
+    this.root.hidden = true;
+    this.root.replaceChildren();
+    if (this.returnFocus instanceof HTMLElement && this.returnFocus.isConnected) this.returnFocus.focus();
+  }
+
+  private freeformForm(): HTMLFormElement {
+    const field = el('textarea', { rows: 2, 'aria-label': 'Your answer', placeholder: 'Type an answer (Ctrl+Enter sends)' });
+    const form = el('form', { class: 'gate-freeform' }, [field, el('button', { type: 'submit' }, ['Send'])]);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (field.value.trim() !== '') this.send({ type: 'freeform', text: field.value });
+    });
+    field.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) form.requestSubmit();
+    });
+    return form;
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const gate = this.gate;
+    if (!gate || this.answered || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+    const option = gate.options.find((candidate) => candidate.key.toLowerCase() === event.key.toLowerCase());
+    if (!option) return;
+    event.preventDefault();
+    this.send({ type: 'option', key: option.key });
+  }
+
+  /** One answer per gate: the run is waiting on it and a second would be ambiguous. */
+  private send(answer: GateAnswer): void {
+    const gate = this.gate;
+    if (!gate || this.answered) return;
+    this.answered = true;
+    for (const control of Array.from(this.root.querySelectorAll<HTMLButtonElement | HTMLTextAreaElement>('button, textarea'))) control.disabled = true;
+    const status = this.root.querySelector('.gate-status');
+    if (status) status.textContent = 'Answer sent; waiting for the run to continue…';
+    this.answer(gate.gateId, answer);
+  }
+}

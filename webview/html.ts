@@ -1,0 +1,48 @@
+// The webview's page. Everything it loads comes from the extension's own files (cspSource); the
+// only script runs by nonce, and 'wasm-unsafe-eval' is there solely to compile WASM Graphviz.
+
+export interface WebviewHtmlOptions {
+  /** `webview.cspSource`: the origin VS Code serves the extension's local resources from. */
+  readonly cspSource: string;
+  /** A fresh random value per page load. */
+  readonly nonce: string;
+  readonly scriptUri: string;
+  readonly styleUri: string;
+}
+
+export function contentSecurityPolicy({ cspSource, nonce }: Pick<WebviewHtmlOptions, 'cspSource' | 'nonce'>): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}' 'wasm-unsafe-eval'`,
+    `style-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+    "connect-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-src 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+export function renderWebviewHtml(options: WebviewHtmlOptions): string {
+  for (const [name, value] of Object.entries(options)) {
+    if (/["<>\s]/.test(value) && name !== 'cspSource') throw new Error(`renderWebviewHtml: ${name} must not contain quotes, angle brackets or spaces`);
+  }
+  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(options.nonce)) throw new Error('renderWebviewHtml: the nonce must be at least 16 base64 characters');
+  if (/["<>;]/.test(options.cspSource)) throw new Error('renderWebviewHtml: cspSource must not contain quotes, angle brackets or semicolons');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(options)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${options.styleUri}">
+<title>Attractor graph</title>
+</head>
+<body>
+<script nonce="${options.nonce}" src="${options.scriptUri}"></script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,196 @@
+// Entry point of the graph webview: wires the extension's messages to the views and the views'
+// intents back to the extension.
+import type { Diagnostic } from '../engine/model/diagnostics';
+import type { Graph } from '../engine/model/graph';
+import type { SourceRange } from '../engine/model/source';
+import { renderDocument } from './document-renderer';
+import { el } from './dom';
+import { ErrorBanner } from './error-banner';
+import { exportSvgMarkup, rasterisePng } from './export-image';
+import { GatePanel } from './gate-panel';
+import { GraphView } from './graph-view';
+import { Host } from './host';
+import type { ExtensionToWebviewMessage, LayoutEngine, WireRange } from './protocol';
+import type { ElementRef } from './render-dot';
+import { findMatches } from './search';
+import { Toolbar } from './toolbar';
+import { TracePanel } from './trace-panel';
+import './webview.css';
+
+const RENDER_DEBOUNCE_MS = 150;
+/** Layout runs on the UI thread: on big graphs, wait about as long as a render takes so typing stays responsive. */
+const MAX_RENDER_DEBOUNCE_MS = 2000;
+
+const host = new Host();
+let documentUri = '';
+let documentText: string | undefined;
+let documentVersion = 0;
+let engine: LayoutEngine = 'dot';
+let graph: Graph | undefined;
+let renderSequence = 0;
+let renderTimer: ReturnType<typeof setTimeout> | undefined;
+let lastRenderMs = 0;
+let search = { query: '', matches: [] as string[], focus: -1 };
+
+const toWire = (range: SourceRange): WireRange => ({
+  start: { line: range.start.line, character: range.start.character },
+  end: { line: range.end.line, character: range.end.character },
+});
+
+const graphView = new GraphView({
+  reveal: (ref: ElementRef) =>
+    host.post(ref.kind === 'node' ? { type: 'revealNode', uri: documentUri, nodeId: ref.nodeId, range: toWire(ref.range) } : { type: 'revealEdge', uri: documentUri, edgeIndex: ref.edgeIndex, range: toWire(ref.range) }),
+  toggleBreakpoint: (ref: ElementRef) =>
+    host.post({
+      type: 'toggleBreakpoint',
+      uri: documentUri,
+      target: ref.kind === 'node' ? { kind: 'node', nodeId: ref.nodeId, range: toWire(ref.range) } : { kind: 'edge', edgeIndex: ref.edgeIndex, range: toWire(ref.range) },
+    }),
+});
+
+const banner = new ErrorBanner((diagnostic: Diagnostic) => {
+  if (diagnostic.range) host.post({ type: 'revealRange', uri: documentUri, range: toWire(diagnostic.range) });
+});
+
+const toolbar = new Toolbar({
+  fit: () => graphView.viewport.fit(),
+  zoom: (factor) => graphView.viewport.zoomBy(factor),
+  setEngine: (next) => setEngine(next),
+  search: (query, next) => runSearch(query, next),
+  exportImage: (format) => void exportImage(format),
+  copy: () => {
+    const svg = graphView.elements?.svg;
+    if (svg) host.post({ type: 'copy', text: exportSvgMarkup(svg) });
+  },
+});
+
+const tracePanel = new TracePanel({
+  selectVisit: (entry) => {
+    graphView.select(entry.node_id);
+    const ref = graph?.nodes.get(entry.node_id);
+    if (ref) host.post({ type: 'revealNode', uri: documentUri, nodeId: entry.node_id, range: toWire(ref.declarations[0] ?? ref.idRange) });
+    host.post({ type: 'requestVisit', iteration: entry.iteration, nodeId: entry.node_id });
+  },
+  openRun: () => host.post({ type: 'openRun' }),
+});
+
+const gatePanel = new GatePanel((gateId, answer) => host.post({ type: 'answerGate', gateId, answer }));
+
+const rejected = el('div', { class: 'protocol-error', role: 'status', hidden: true });
+
+document.body.append(
+  toolbar.root,
+  banner.root,
+  rejected,
+  el('main', { class: 'layout' }, [el('div', { class: 'graph-area' }, [graphView.root, gatePanel.root]), tracePanel.root]),
+);
+
+const saved = host.savedState;
+if (saved) {
+  engine = saved.engine;
+  toolbar.showEngine(engine);
+  graphView.viewport.restore(saved.view);
+}
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+graphView.viewport.onChange(() => {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => host.saveState({ view: graphView.viewport.current, engine }), 250);
+});
+
+host.listen(handleMessage, (error) => {
+  rejected.textContent = `Ignored a malformed message from the extension: ${error}`;
+  rejected.hidden = false;
+});
+host.post({ type: 'ready' });
+
+function handleMessage(message: ExtensionToWebviewMessage): void {
+  switch (message.type) {
+    case 'document':
+      // Messages can overtake each other; an older version of the same document is stale.
+      if (message.uri === documentUri && message.version < documentVersion) break;
+      documentUri = message.uri;
+      documentText = message.text;
+      documentVersion = message.version;
+      scheduleRender();
+      break;
+    case 'settings':
+      setEngine(message.layoutEngine);
+      break;
+    case 'graphState':
+      graphView.overlay.apply(message);
+      toolbar.status.textContent = `${message.runStatus} · iteration ${message.iteration}${message.activeNode ? ` · ${message.activeNode}` : ''}`;
+      break;
+    case 'traceEntries':
+      tracePanel.add(message.entries, message.replace);
+      break;
+    case 'visitArtifacts':
+      tracePanel.showArtifacts(message);
+      break;
+    case 'humanGate':
+      gatePanel.open(message);
+      break;
+    case 'humanGateClosed':
+      gatePanel.close(message.gateId);
+      break;
+    case 'selectNode':
+      graphView.select(message.nodeId);
+      break;
+    case 'breakpoints':
+      graphView.breakpoints.set(message.nodes, message.edges);
+      break;
+  }
+}
+
+function setEngine(next: LayoutEngine): void {
+  toolbar.showEngine(next);
+  if (next === engine) return;
+  engine = next;
+  scheduleRender();
+}
+
+function scheduleRender(): void {
+  clearTimeout(renderTimer);
+  renderTimer = setTimeout(() => void render(), Math.min(Math.max(RENDER_DEBOUNCE_MS, lastRenderMs), MAX_RENDER_DEBOUNCE_MS));
+}
+
+async function render(): Promise<void> {
+  if (documentText === undefined) return;
+  const sequence = ++renderSequence;
+  const version = documentVersion;
+  const started = performance.now();
+  const result = await renderDocument(documentText, engine);
+  if (sequence !== renderSequence) return;
+  if (result.ok) {
+    graph = result.graph;
+    graphView.show(result.svg, result.refs);
+    banner.hide();
+    tracePanel.setGateNodes(new Set([...result.graph.nodes.values()].filter((node) => node.attributes.get('goal_gate')?.value === 'true').map((node) => node.id)));
+    if (search.query) runSearch(search.query, false);
+  } else {
+    banner.show(result.diagnostic, graph !== undefined);
+  }
+  // Lets tests and benches wait for a given document version to be on screen, and time it.
+  lastRenderMs = performance.measure('attractor:render', { start: started, end: performance.now() }).duration;
+  document.body.dataset.renderedVersion = String(version);
+  document.body.dataset.renderState = result.ok ? 'rendered' : 'error';
+}
+
+function runSearch(query: string, next: boolean): void {
+  const matches = graph ? findMatches(graph, query) : [];
+  const focus = matches.length === 0 ? -1 : next && query === search.query ? (search.focus + 1) % matches.length : 0;
+  search = { query, matches, focus };
+  graphView.highlightMatches(matches, matches[focus]);
+}
+
+async function exportImage(format: 'svg' | 'png'): Promise<void> {
+  const svg = graphView.elements?.svg;
+  if (!svg) return;
+  const markup = exportSvgMarkup(svg);
+  if (format === 'svg') {
+    host.post({ type: 'exportImage', format, data: markup });
+    return;
+  }
+  const background = getComputedStyle(document.body).getPropertyValue('--vscode-editor-background').trim() || '#ffffff';
+  const box = svg.viewBox.baseVal;
+  host.post({ type: 'exportImage', format, data: await rasterisePng(markup, box.width, box.height, background) });
+}

@@ -1,0 +1,86 @@
+// Builds the DOT that Graphviz lays out from the parsed Graph model, not from the user's text: only
+// attributes that affect the picture survive, labels are re-escaped, and every node and edge gets a
+// stable SVG id the overlay, the search and the reveal messages key on.
+import { attributeValue, type Graph } from '../engine/model/graph';
+import type { SourceRange } from '../engine/model/source';
+import { resolveHandlerType } from '../engine/model/handler-types';
+
+export type ElementRef =
+  | { readonly kind: 'node'; readonly nodeId: string; readonly range: SourceRange }
+  | { readonly kind: 'edge'; readonly edgeIndex: number; readonly from: string; readonly to: string; readonly range: SourceRange };
+
+export interface RenderDot {
+  readonly dot: string;
+  /** SVG element id → what it shows and where it is declared. */
+  readonly elements: ReadonlyMap<string, ElementRef>;
+}
+
+const MAX_LABEL = 80;
+const GRAPH_ATTRIBUTES = ['rankdir', 'nodesep', 'ranksep', 'splines', 'newrank', 'ordering'];
+const NODE_ATTRIBUTES = ['shape', 'peripheries', 'width', 'height', 'fixedsize'];
+const EDGE_ATTRIBUTES = ['constraint', 'minlen', 'dir', 'headport', 'tailport'];
+// Graphviz accepts only plain identifiers and numbers for these; anything else could be an escape.
+const SAFE_VALUE = /^[A-Za-z0-9_.:-]{1,40}$/;
+
+export const nodeElementId = (nodeId: string): string => `node:${nodeId}`;
+export const edgeElementId = (edgeIndex: number): string => `edge:${edgeIndex}`;
+
+export function buildRenderDot(graph: Graph): RenderDot {
+  const elements = new Map<string, ElementRef>();
+  const lines = ['digraph attractor {', '  graph [bgcolor="transparent", fontname="sans-serif", pad="0.2"];', '  node [fontname="sans-serif", fontsize=12, shape=box];', '  edge [fontname="sans-serif", fontsize=10];'];
+  const graphAttributes = keep(graph.attributes, GRAPH_ATTRIBUTES);
+  if (graphAttributes) lines.push(`  graph [${graphAttributes}];`);
+
+  for (const node of graph.nodes.values()) {
+    const svgId = nodeElementId(node.id);
+    elements.set(svgId, { kind: 'node', nodeId: node.id, range: node.declarations[0] ?? node.idRange });
+    const labelText = attributeValue(node.attributes, 'label') || node.id;
+    const attrs = [`id=${quote(svgId)}`, `label=${quote(truncate(labelText))}`, `class=${quote(`handler-${cssToken(resolveHandlerType(node))}`)}`, keep(node.attributes, NODE_ATTRIBUTES)];
+    lines.push(`  ${quote(node.id)} [${attrs.filter(Boolean).join(', ')}];`);
+  }
+
+  for (const edge of graph.edges) {
+    const svgId = edgeElementId(edge.index);
+    elements.set(svgId, { kind: 'edge', edgeIndex: edge.index, from: edge.from, to: edge.to, range: edge.range });
+    const attrs = [`id=${quote(svgId)}`, keep(edge.attributes, EDGE_ATTRIBUTES)];
+    const edgeLabel = displayEdgeLabel(edge.attributes);
+    if (edgeLabel) attrs.push(`label=${quote(truncate(edgeLabel))}`);
+    if (attributeValue(edge.attributes, 'loop_restart') === 'true') attrs.push('class="loop-restart"');
+    lines.push(`  ${quote(edge.from)} -> ${quote(edge.to)} [${attrs.filter(Boolean).join(', ')}];`);
+  }
+  lines.push('}');
+  return { dot: lines.join('\n'), elements };
+}
+
+function displayEdgeLabel(attributes: Graph['attributes']): string {
+  const labelText = attributeValue(attributes, 'label');
+  if (labelText) return labelText;
+  const condition = attributeValue(attributes, 'condition');
+  return condition ? `[${condition}]` : '';
+}
+
+function keep(attributes: Graph['attributes'], names: readonly string[]): string {
+  return names
+    .flatMap((name) => {
+      const value = attributeValue(attributes, name);
+      return value !== undefined && SAFE_VALUE.test(value) ? [`${name}=${quote(value)}`] : [];
+    })
+    .join(', ');
+}
+
+function truncate(value: string): string {
+  const lines = value.split(/\r?\n/).slice(0, 4);
+  return lines.map((line) => (line.length > MAX_LABEL ? `${line.slice(0, MAX_LABEL - 1)}…` : line)).join('\n');
+}
+
+/**
+ * A DOT double-quoted string whose text Graphviz shows literally: a backslash is doubled so that
+ * `\N`, `\G`, `\l` and friends stay text, a quote is escaped, and a line break becomes `\n`.
+ */
+export function quote(value: string): string {
+  return `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replace(/\r?\n|\r/g, '\\n')}"`;
+}
+
+function cssToken(value: string): string {
+  return value.replace(/[^A-Za-z0-9_-]/g, '_');
+}

@@ -1,0 +1,62 @@
+// Extension side (Node): reads a run directory into graph-view messages, for "Open run…" on a
+// finished run and for the visit files a trace row asks for. Never bundled into the webview.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Graph } from '../engine/model/graph';
+import type { TraceRecord } from '../engine/runtime/events';
+import { RunDirectory, readTrace } from '../engine/runtime/run-directory';
+import type { GraphStateMessage, NodeRunState, RunStatus, TakenEdge, VisitArtifactsMessage } from './protocol';
+
+/** Larger files are cut: the panel shows text, and megabytes of it help no one. */
+const MAX_FILE_CHARS = 1_000_000;
+const VISIT_FILES = { prompt: 'prompt.md', response: 'response.md', status: 'status.json' } as const;
+
+export function traceEntriesMessage(runDirectory: string): { type: 'traceEntries'; entries: TraceRecord[]; replace: true } {
+  return { type: 'traceEntries', entries: readTrace(runDirectory), replace: true };
+}
+
+/** The visit's files from `iteration_N/<node>/`, falling back to the flat stage directory. */
+export function visitArtifactsMessage(runDirectory: string, iteration: number, nodeId: string): VisitArtifactsMessage {
+  const directory = new RunDirectory(runDirectory);
+  const candidates = [directory.iterationStageDir(iteration, nodeId), directory.stageDir(nodeId)];
+  const stageDir = candidates.find((dir) => fs.existsSync(dir));
+  const message: { -readonly [K in keyof VisitArtifactsMessage]: VisitArtifactsMessage[K] } = { type: 'visitArtifacts', iteration, nodeId };
+  if (!stageDir) return message;
+  for (const [field, file] of Object.entries(VISIT_FILES) as Array<[keyof typeof VISIT_FILES, string]>) {
+    const text = readText(path.join(stageDir, file));
+    if (text !== undefined) message[field] = text;
+  }
+  return message;
+}
+
+/**
+ * The graph state a finished run leaves, rebuilt from its trace: each node's last status, visits
+ * and iteration; an edge counts as taken when one visit follows another along it. Between two
+ * nodes joined by several edges, the one labelled with the outcome's preferred label wins.
+ */
+export function graphStateFromTrace(graph: Graph, records: readonly TraceRecord[], runStatus: RunStatus): GraphStateMessage {
+  const nodes: Record<string, NodeRunState> = {};
+  const taken = new Map<number, TakenEdge>();
+  const walk = records.filter((record) => record.scope === undefined);
+  walk.forEach((record, i) => {
+    const visits = (nodes[record.node_id]?.visits ?? 0) + 1;
+    nodes[record.node_id] = { status: record.status, visits, iteration: record.iteration, ...(record.attempt ? { lastAttempt: record.attempt } : {}) };
+    const next = walk[i + 1];
+    if (!next) return;
+    const edges = graph.edges.filter((edge) => edge.from === record.node_id && edge.to === next.node_id);
+    const edge = edges.find((candidate) => record.preferred_label && candidate.attributes.get('label')?.value === record.preferred_label) ?? edges[0];
+    if (edge) taken.set(edge.index, { index: edge.index, status: record.status, traversals: (taken.get(edge.index)?.traversals ?? 0) + 1 });
+  });
+  const last = walk[walk.length - 1];
+  return { type: 'graphState', runStatus, iteration: last?.iteration ?? 0, activeNode: null, currentEdge: null, nodes, takenEdges: [...taken.values()] };
+}
+
+function readText(file: string): string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n… (${text.length - MAX_FILE_CHARS} more characters in ${file})` : text;
+}

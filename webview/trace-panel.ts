@@ -1,0 +1,146 @@
+// The run's trace: a filterable table of visits, a timeline and the descent chart, plus the
+// selected visit's prompt, response and status files. Works the same live or for a finished run.
+import { drawDescentChart } from './descent-chart';
+import { el } from './dom';
+import { formatCost, formatMs } from './format';
+import { summariseIterations } from './iterations';
+import type { TraceEntry, VisitArtifactsMessage } from './protocol';
+import { statusClass } from './status-colors';
+import { drawTimeline } from './timeline';
+
+const COLUMNS = ['iter', 'node', 'status', 'duration', 'attempt', 'explicit', 'label'];
+const USAGE_COLUMNS = ['tokens', 'cost'];
+const ALL_NODES = '';
+
+export interface TracePanelIntents {
+  selectVisit(entry: TraceEntry): void;
+  openRun(): void;
+}
+
+export class TracePanel {
+  readonly root = el('section', { class: 'trace-panel', 'aria-label': 'Run trace' });
+  private readonly filter = el('select', { 'aria-label': 'Filter by node' });
+  private readonly summary = el('span', { class: 'trace-summary' });
+  private readonly head = el('tr');
+  private readonly body = el('tbody');
+  /** Tokens and cost columns appear only when some entry carries them (LLM nodes with usage). */
+  private showUsage = false;
+  private readonly charts = el('div', { class: 'trace-charts' });
+  private readonly artifacts = el('div', { class: 'visit-artifacts', 'aria-live': 'polite' });
+  private entries: TraceEntry[] = [];
+  private gateNodes: ReadonlySet<string> = new Set();
+  private selectedVisit: { iteration: number; nodeId: string } | undefined;
+  private scheduled = false;
+  private filterKey: string | undefined;
+
+  constructor(private readonly intents: TracePanelIntents) {
+    const openRun = el('button', { type: 'button', title: 'Open a finished run directory' }, ['Open run…']);
+    openRun.addEventListener('click', () => intents.openRun());
+    this.filter.addEventListener('change', () => this.render());
+    const table = el('table', { class: 'trace-table' }, [el('thead', {}, [this.head]), this.body]);
+    this.root.append(
+      el('header', { class: 'trace-header' }, [el('h2', {}, ['Trace']), this.summary, el('label', {}, ['Node ', this.filter]), openRun]),
+      el('div', { class: 'trace-content' }, [el('div', { class: 'trace-table-wrap' }, [table]), this.charts, this.artifacts]),
+    );
+    this.render();
+  }
+
+  /** Gate nodes decide an iteration's verdict in the descent chart. */
+  setGateNodes(nodeIds: ReadonlySet<string>): void {
+    this.gateNodes = nodeIds;
+    this.schedule();
+  }
+
+  add(entries: readonly TraceEntry[], replace: boolean): void {
+    this.entries = replace ? [...entries] : [...this.entries, ...entries];
+    if (replace) this.showArtifacts(undefined);
+    this.schedule();
+  }
+
+  showArtifacts(message: VisitArtifactsMessage | undefined): void {
+    if (message && (message.iteration !== this.selectedVisit?.iteration || message.nodeId !== this.selectedVisit.nodeId)) return;
+    this.artifacts.replaceChildren();
+    if (!message) return;
+    this.artifacts.append(el('h3', {}, [`${message.nodeId} · iteration ${message.iteration}`]));
+    const files: Array<[string, string | undefined]> = [
+      ['prompt.md', message.prompt],
+      ['response.md', message.response],
+      ['status.json', message.status],
+    ];
+    for (const [name, content] of files) {
+      this.artifacts.append(el('details', { open: content !== undefined }, [el('summary', {}, [content === undefined ? `${name} (none)` : name]), el('pre', {}, [content ?? ''])]));
+    }
+  }
+
+  /** Appends arrive in bursts during a run; one render per frame is enough. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.render();
+    });
+  }
+
+  private render(): void {
+    this.renderFilter();
+    const nodeFilter = this.filter.value;
+    const visible = nodeFilter === ALL_NODES ? this.entries : this.entries.filter((entry) => entry.node_id === nodeFilter);
+    this.showUsage = this.entries.some((entry) => entry.tokens !== undefined || entry.cost !== undefined);
+    const columns = this.showUsage ? [...COLUMNS, ...USAGE_COLUMNS] : COLUMNS;
+    this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: name === 'label' ? 'preferred_label' : undefined }, [name])));
+    this.body.replaceChildren(...visible.map((entry) => this.row(entry)));
+    const iterations = summariseIterations(visible, this.gateNodes);
+    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${plural(this.entries.length, 'visit')} · ${plural(iterations.length, 'iteration')}`;
+    this.root.classList.toggle('empty', this.entries.length === 0);
+    this.charts.replaceChildren(
+      el('figure', {}, [drawDescentChart(summariseIterations(this.entries, this.gateNodes)), el('figcaption', {}, ['Descent: duration (bars), unsuccessful outcomes (line), gate verdicts (dots)'])]),
+      el('figure', {}, [drawTimeline(iterations, (entry) => this.select(entry)), el('figcaption', {}, ['Timeline per iteration'])]),
+    );
+  }
+
+  private renderFilter(): void {
+    const nodes = [...new Set(this.entries.map((entry) => entry.node_id))].sort();
+    const key = nodes.join('\n');
+    if (key === this.filterKey) return;
+    this.filterKey = key;
+    const current = this.filter.value;
+    this.filter.replaceChildren(el('option', { value: ALL_NODES }, ['all']), ...nodes.map((node) => el('option', { value: node }, [node])));
+    this.filter.value = nodes.includes(current) ? current : ALL_NODES;
+  }
+
+  private row(entry: TraceEntry): HTMLTableRowElement {
+    const selected = this.selectedVisit?.iteration === entry.iteration && this.selectedVisit.nodeId === entry.node_id;
+    const row = el('tr', { tabindex: '0', class: selected ? 'selected' : undefined, 'data-node': entry.node_id, 'data-iteration': entry.iteration }, [
+      el('td', {}, [String(entry.iteration)]),
+      el('td', {}, [entry.node_id, entry.scope ? el('span', { class: 'muted' }, [` (${entry.scope})`]) : null]),
+      el('td', {}, [el('span', { class: `status-pill ${statusClass(entry.status)}`, title: entry.failure_reason }, [entry.status])]),
+      el('td', { class: 'num' }, [formatMs(entry.duration_ms)]),
+      el('td', { class: 'num' }, [entry.attempt === undefined ? '' : String(entry.attempt)]),
+      el('td', {}, [entry.is_explicit ? 'yes' : 'no']),
+      el('td', {}, [entry.preferred_label ?? '', entry.forced_edge ? el('span', { class: 'muted' }, [` forced → ${entry.forced_edge.to}`]) : null]),
+      this.showUsage && el('td', { class: 'num' }, [entry.tokens === undefined ? '' : entry.tokens.toLocaleString('en-US')]),
+      this.showUsage && el('td', { class: 'num' }, [entry.cost === undefined ? '' : formatCost(entry.cost)]),
+    ]);
+    row.title = entry.ts;
+    row.addEventListener('click', () => this.select(entry));
+    row.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        this.select(entry);
+      }
+    });
+    return row;
+  }
+
+  private select(entry: TraceEntry): void {
+    this.selectedVisit = { iteration: entry.iteration, nodeId: entry.node_id };
+    for (const row of Array.from(this.body.rows)) row.classList.toggle('selected', row.dataset.node === entry.node_id && row.dataset.iteration === String(entry.iteration));
+    this.artifacts.replaceChildren(el('p', { class: 'muted' }, [`Loading ${entry.node_id} · iteration ${entry.iteration}…`]));
+    this.intents.selectVisit(entry);
+  }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
