@@ -14,6 +14,10 @@ const builds = [
     platform: 'node',
     banner: { js: '#!/usr/bin/env node' },
   },
+  {
+    entryPoints: { 'debug-adapter': 'debug-adapter/main.ts' },
+    platform: 'node',
+  },
 ].map((options) => ({
   bundle: true,
   outdir,
