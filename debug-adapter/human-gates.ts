@@ -1,5 +1,6 @@
 import type { HumanQuestion, WalkScope } from '../engine/runtime/events';
 import type { Answer, Interviewer } from '../engine/runtime/interviewer';
+import { matchOption } from '../engine/handlers/human';
 import type { GateAnswer } from './protocol';
 
 interface OpenGate {
@@ -63,7 +64,7 @@ export class GateDesk implements Interviewer {
   answer(gateId: string, answer: GateAnswer): { ok: true } | { ok: false; message: string } {
     const gate = this.open.get(gateId);
     if (!gate) return { ok: false, message: `no human gate ${gateId} is waiting for an answer` };
-    if (answer.kind === 'option' && !gate.question.options.some((o) => o.key.toLowerCase() === answer.key.toLowerCase() || o.label === answer.key || o.to === answer.key)) {
+    if (answer.kind === 'option' && !matchOption(answer.key, gate.question.options)) {
       return { ok: false, message: `"${answer.key}" is not an option of ${gate.question.nodeId} (${gate.question.options.map((o) => `[${o.key}] ${o.label}`).join(', ')})` };
     }
     if (answer.kind === 'freeform' && !gate.question.freeform) return { ok: false, message: `${gate.question.nodeId} takes no free-form answer` };

@@ -21,7 +21,7 @@ function scriptedArgs(dir: string, extra: Record<string, unknown> = {}): Record<
 describe('debug adapter: breakpoints and the trace', () => {
   before(buildOnce);
   after(async () => {
-    await Promise.all(sessions.map((s) => s.client.stop()));
+    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
   });
 
   for (const name of ['linear-tools', 'convergence-loop', 'human-gate-routes', 'sub-pipeline-folder', 'fail-edge-recovers', 'no-matching-edge-fails-loud']) {

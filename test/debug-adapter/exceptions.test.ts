@@ -45,7 +45,7 @@ const cases: readonly { filter: string; dir: () => string; frame: string; descri
 describe('debug adapter: exception breakpoint filters', () => {
   before(buildOnce);
   after(async () => {
-    await Promise.all(sessions.map((s) => s.client.stop()));
+    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
   });
 
   for (const c of cases) {

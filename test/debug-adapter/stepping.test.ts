@@ -26,7 +26,7 @@ async function stoppedAt(s: Session): Promise<{ reason: string; frames: DebugPro
 describe('debug adapter: stepping, the stack and the context', () => {
   before(buildOnce);
   after(async () => {
-    await Promise.all(sessions.map((s) => s.client.stop()));
+    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
   });
 
   it('steps into a sub-pipeline, shows both files on the stack, and steps out', async () => {
