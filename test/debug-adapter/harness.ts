@@ -95,13 +95,14 @@ export interface LaunchSetup {
   readonly breakpoints?: Readonly<Record<string, readonly DebugProtocol.SourceBreakpoint[]>>;
   readonly functionBreakpoints?: readonly DebugProtocol.FunctionBreakpoint[];
   readonly exceptionFilters?: readonly string[];
+  readonly supportsProgressReporting?: boolean;
 }
 
 /** initialize → breakpoints → configurationDone → launch, as VS Code does it. */
 export async function launch(session: Session, args: Record<string, unknown>, setup: LaunchSetup = {}): Promise<{ breakpoints: Record<string, DebugProtocol.Breakpoint[]> }> {
   const { client } = session;
   const initialized = client.waitForEvent('initialized');
-  await client.initializeRequest({ adapterID: 'attractor', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+  await client.initializeRequest({ adapterID: 'attractor', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path', supportsProgressReporting: setup.supportsProgressReporting === true });
   await initialized;
   const breakpoints: Record<string, DebugProtocol.Breakpoint[]> = {};
   for (const [file, list] of Object.entries(setup.breakpoints ?? {})) {
