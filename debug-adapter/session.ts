@@ -66,6 +66,7 @@ interface ScopeRef {
 }
 
 const FRAME_STRIDE = 1000;
+const GRAPH_STATE_INTERVAL_MS = 50;
 
 /**
  * The Attractor debug adapter: translates DAP to the engine's controller seams and the engine's
@@ -88,6 +89,7 @@ export class AttractorDebugSession extends DebugSession {
   private backend: CodergenBackend | undefined;
   private run: ActiveRun | undefined;
   private terminated = false;
+  private graphStateTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: AttractorDebugSessionOptions | boolean = {}) {
     super();
@@ -310,6 +312,8 @@ export class AttractorDebugSession extends DebugSession {
   protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
     await this.stopRun();
     this.sendResponse(response);
+    // Standalone: the process ends; inline in the extension host this is a no-op.
+    this.shutdown();
   }
 
   protected override async restartRequest(response: DebugProtocol.RestartResponse): Promise<void> {
@@ -342,7 +346,19 @@ export class AttractorDebugSession extends DebugSession {
     if (event.type === 'parallel:end') run.controller.exitBranches(event.scope);
     if (event.type === 'agent') this.progress(event.scope, event.nodeId, event.event.event);
     for (const line of consoleLines(event)) this.sendConsole(line);
-    if (run.graphState.apply(event)) this.sendGraphState(run);
+    if (run.graphState.apply(event)) {
+      if (event.type === 'run:end') this.sendGraphState(run);
+      else this.scheduleGraphState(run);
+    }
+  }
+
+  /** The whole state is sent at most every GRAPH_STATE_INTERVAL_MS while running, so a long walk costs O(1) per node. */
+  private scheduleGraphState(run: ActiveRun): void {
+    if (this.graphStateTimer) return;
+    this.graphStateTimer = setTimeout(() => {
+      this.graphStateTimer = undefined;
+      if (!run.superseded) this.sendGraphState(run);
+    }, GRAPH_STATE_INTERVAL_MS);
   }
 
   private progress(scope: WalkScope, nodeId: string, kind: string): void {
@@ -353,6 +369,10 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   private sendGraphState(run: ActiveRun): void {
+    if (this.graphStateTimer) {
+      clearTimeout(this.graphStateTimer);
+      this.graphStateTimer = undefined;
+    }
     this.sendCustom('graphState', { ...run.graphState.snapshot(), program: this.programPath, logsRoot: run.logsRoot });
   }
 
