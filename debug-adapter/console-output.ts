@@ -59,15 +59,20 @@ export function consoleLines(event: RunEvent): ConsoleLine[] {
   }
 }
 
+/** Agent tool calls (the LLM backend's tool:pre / tool:post records) and turn markers. */
 function agentLines(event: AgentEvent): string[] {
   const data = event.data;
+  const tool = String(data['tool'] ?? 'tool');
   switch (event.event) {
     case 'tool:pre':
-      return [`⚙ ${String(data['name'] ?? data['tool'] ?? 'tool')} ${data['arguments'] !== undefined ? JSON.stringify(data['arguments']) : ''}\n`];
-    case 'tool:post':
-      return [`  ⇒ ${String(data['name'] ?? data['tool'] ?? 'tool')}${data['error'] ? ` error: ${String(data['error'])}` : ''}\n`];
+      return [`⚙ ${tool} ${typeof data['arguments'] === 'string' ? data['arguments'] : JSON.stringify(data['arguments'] ?? {})}\n`];
+    case 'tool:post': {
+      const output = typeof data['output'] === 'string' ? data['output'] : '';
+      const head = output.split('\n', 1)[0] ?? '';
+      return [`  ⇒ ${tool}${data['is_error'] === true ? ' failed' : ''}: ${head.length > 200 ? `${head.slice(0, 200)}…` : head}\n`];
+    }
     case 'turn':
-      return [`turn ${String(data['turn'] ?? data['index'] ?? '')}\n`];
+      return typeof data['turn'] === 'number' ? [`turn ${data['turn']}\n`] : [];
     default:
       return [];
   }

@@ -272,8 +272,9 @@ export class AttractorDebugSession extends DebugSession {
     }
     const failure = result.result.status === 'fail' ? classifyRunFailure(result.result.failureReason ?? '', this.exceptionFilters) : undefined;
     if (failure) {
-      const release = await run.controller.haltAfterRun(failure);
-      if (run.superseded || release === 'abort') return;
+      await run.controller.haltAfterRun(failure);
+      // Released by continue or terminate alike; only a run replaced by time travel ends silently.
+      if (run.superseded) return;
     }
     this.sendEvent(new ExitedEvent(result.result.status === 'success' ? 0 : 1));
     this.sendTerminated();

@@ -103,6 +103,31 @@ describe('debug adapter: breakpoints and the trace', () => {
     await s.events.next('terminated');
   });
 
+  it('verifies a breakpoint with a BreakpointEvent once its file parses', async () => {
+    const dir = workspace(path.join(conformanceCases, 'linear-tools'));
+    const program = path.join(dir, 'pipeline.dot');
+    const good = fs.readFileSync(program, 'utf8');
+    const line = lineOf(program, 'b [shape=parallelogram');
+    fs.writeFileSync(program, good.replace('start -> a', 'start -> '));
+    const s = await session();
+    const initialized = s.client.waitForEvent('initialized');
+    await s.client.initializeRequest({ adapterID: 'attractor', pathFormat: 'path', linesStartAt1: true });
+    await initialized;
+    const set = await s.client.setBreakpointsRequest({ source: { path: program }, breakpoints: [{ line }] });
+    assert.equal(set.body.breakpoints[0]?.verified, false);
+    fs.writeFileSync(program, good);
+    await Promise.all([s.client.configurationDoneRequest(), s.client.launchRequest(scriptedArgs(dir) as DebugProtocol.LaunchRequestArguments)]);
+    const changed = await s.events.next<DebugProtocol.BreakpointEvent>('breakpoint');
+    assert.equal(changed.body.reason, 'changed');
+    assert.equal(changed.body.breakpoint.verified, true);
+    assert.equal(changed.body.breakpoint.id, set.body.breakpoints[0]?.id);
+    assert.equal(changed.body.breakpoint.line, line);
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'b');
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('terminated');
+  });
+
   it('stops on function breakpoints by node id and by a->b', async () => {
     const dir = workspace(path.join(fixtures, 'loop'));
     const s = await session();

@@ -79,6 +79,16 @@ describe('debug adapter: exception breakpoint filters', () => {
     assert.equal(exited.body.exitCode, 0);
   });
 
+  it('ends a run held on its failure when the client terminates', async () => {
+    const s = await session();
+    await launch(s, args(workspace(path.join(conformanceCases, 'no-matching-edge-fails-loud'))), { exceptionFilters: ['no_matching_edge'] });
+    await s.events.next('stopped');
+    await s.client.terminateRequest({});
+    const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
+    assert.equal(exited.body.exitCode, 1);
+    await s.events.next('terminated');
+  });
+
   it('does not stop when no filter is enabled', async () => {
     const s = await session();
     await launch(s, args(workspace(path.join(conformanceCases, 'no-matching-edge-fails-loud'))));
