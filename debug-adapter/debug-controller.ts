@@ -60,6 +60,8 @@ export class DebugController implements RunController {
     let thread = this.threads.get(key);
     if (!thread) {
       thread = new DebugThread(this.nextThreadId++, key, key.replace(/^main>/, '').replace(/branch:/g, ''));
+      // A branch that starts while another thread is stopped is held like the ones already running.
+      if (this.allThreads().some((t) => t.place !== undefined && t.place.kind !== 'gate')) thread.mode = { kind: 'pause' };
       this.threads.set(key, thread);
       this.listener.threadStarted(thread);
     }

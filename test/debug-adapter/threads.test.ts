@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { createHandlerRegistry } from '../../engine/handlers';
 import type { Session } from './harness';
 import { buildOnce, conformanceCases, launch, lineOf, startSession, workspace } from './harness';
 
 const sessions: Session[] = [];
-const parallelSupported = createHandlerRegistry().types().includes('parallel');
 
-describe('debug adapter: parallel branches as threads', { skip: parallelSupported ? false : 'the engine on this branch has no parallel (component) handler yet' }, () => {
+describe('debug adapter: parallel branches as threads', () => {
   before(buildOnce);
   after(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
@@ -33,17 +32,19 @@ describe('debug adapter: parallel branches as threads', { skip: parallelSupporte
     assert.equal(frames[0]?.name, 'b2');
     assert.equal(frames[0]?.line, lineOf(program, 'b2 [shape'));
 
-    // Step the stopped branch alone: its node runs, the held threads stay where they are.
-    const held = new Set<number>();
-    for (const e of s.events.drain('stopped')) held.add((e as DebugProtocol.StoppedEvent).body.threadId as number);
+    // The other branch that had not started yet is held at its first boundary.
+    const heldStop = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
+    assert.equal(heldStop.body.reason, 'pause');
+    const heldThread = heldStop.body.threadId as number;
+    assert.equal((await s.client.stackTraceRequest({ threadId: heldThread })).body.stackFrames[0]?.name, 'b3');
+
+    // Step the stopped branch alone: it runs to its fan-in while the held branch stays put.
     await s.client.nextRequest({ threadId: branchThread, singleThread: true });
-    await s.client.continueRequest({ threadId: branchThread });
-    for (;;) {
-      const next = await Promise.race([s.events.next<DebugProtocol.StoppedEvent>('stopped'), s.events.next('terminated').then(() => undefined)]);
-      if (!next) break;
-      held.add(next.body.threadId as number);
-      await s.client.continueRequest({ threadId: next.body.threadId as number });
-    }
+    while (!fs.existsSync(path.join(dir, 'b2.txt'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(!fs.existsSync(path.join(dir, 'b3.txt')), 'the held branch has not run');
+    assert.equal((await s.client.stackTraceRequest({ threadId: heldThread })).body.stackFrames[0]?.name, 'b3');
+    await s.client.continueRequest({ threadId: heldThread });
+    await s.events.next('terminated');
     const started = s.events.bodies<DebugProtocol.ThreadEvent['body']>('thread').filter((t) => t.reason === 'started');
     const exited = s.events.bodies<DebugProtocol.ThreadEvent['body']>('thread').filter((t) => t.reason === 'exited');
     assert.equal(started.length, 3);
