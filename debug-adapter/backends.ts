@@ -1,10 +1,11 @@
 import path from 'node:path';
+import { LlmBackend } from '../engine/llm/llm-backend';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { Answer } from '../engine/runtime/interviewer';
 import { ScriptError, ScriptedBackend, loadScript } from '../engine/runtime/scripted';
 import type { AttractorLaunchArguments } from './protocol';
 
-/** Builds the backend for a provider (`openai`, `anthropic`, ...); injected by whoever hosts the adapter. */
+/** Builds a backend the adapter does not know by name; injected by whoever hosts the adapter. */
 export type BackendFactory = (provider: string, args: AttractorLaunchArguments) => CodergenBackend;
 
 export interface BackendChoice {
@@ -27,6 +28,8 @@ export function chooseBackend(args: AttractorLaunchArguments, baseDir: string, f
       return { ok: false, message: error instanceof ScriptError ? error.message : String(error) };
     }
   }
-  if (!factory) return { ok: false, message: `backend "${name}" is an LLM provider, which this debug adapter cannot serve yet: use "backend": "scripted" with a script file` };
+  // As `attractor run` without --scripted: providers per node (llm_provider), keys from the environment.
+  if (name === 'llm') return { ok: true, choice: { create: () => new LlmBackend(), humanAnswers: {} } };
+  if (!factory) return { ok: false, message: `backend "${name}" is unknown to this debug adapter: use "llm" (OpenAI/Anthropic, keys from the environment) or "scripted" with a script file` };
   return { ok: true, choice: { create: () => factory(name, args), humanAnswers: {} } };
 }

@@ -14,7 +14,7 @@ export interface AttractorLaunchArguments {
   /** The run directory; defaults to `<cwd>/.attractor-runs/<name>-<timestamp>`. */
   readonly logsRoot?: string;
   readonly params?: Readonly<Record<string, string>>;
-  /** `scripted` (with `scripted: FILE`), or an LLM provider name served by an injected backend factory. */
+  /** `scripted` (with `scripted: FILE`), `llm` (the providers named by the nodes, keys from the environment), or a name an injected backend factory serves. */
   readonly backend?: string;
   readonly scripted?: string;
   readonly stopOnEntry?: boolean;

@@ -173,6 +173,23 @@ describe('debug adapter: time travel, restart and terminate', () => {
     assert.deepEqual(traceOf(`${path.join(dir, '.run')}.restart-1`).map((r) => r.node_id), ['start', 'decide', 'left', 'done']);
   });
 
+  it('runs with the llm backend like attractor run, and reports its preflight refusal in the console', async () => {
+    const tools = workspace(path.join(conformanceCases, 'linear-tools'));
+    const ok = await session();
+    await launch(ok, { program: path.join(tools, 'pipeline.dot'), cwd: tools, logsRoot: path.join(tools, '.run'), backend: 'llm' });
+    assert.equal((await ok.events.next<DebugProtocol.ExitedEvent>('exited')).body.exitCode, 0);
+
+    const llm = workspace(path.join(conformanceCases, 'goal-gate-prose-fails-closed'));
+    const cli = cliRun(['run', path.join(llm, 'pipeline.dot'), '--cwd', llm, '--logs-root', path.join(llm, '.run-cli')], llm);
+    assert.equal(cli.status, 2, 'without provider keys attractor run refuses to start');
+    const refused = await session();
+    await launch(refused, { program: path.join(llm, 'pipeline.dot'), cwd: llm, logsRoot: path.join(llm, '.run'), backend: 'llm' });
+    const exited = await refused.events.next<DebugProtocol.ExitedEvent>('exited');
+    assert.equal(exited.body.exitCode, 2);
+    const said = refused.events.bodies<DebugProtocol.OutputEvent['body']>('output').map((o) => o.output).join('');
+    assert.match(said, /the llm backend cannot serve this pipeline/);
+  });
+
   it('resumes a run directory given as `resume`', async () => {
     const dir = workspace(path.join(fixtures, 'subpipe'));
     const program = path.join(dir, 'pipeline.dot');
@@ -191,11 +208,11 @@ describe('debug adapter: time travel, restart and terminate', () => {
     assert.deepEqual(traceOf(path.join(dir, '.run')).map((r) => r.node_id), ['start', 'before', 'sub', 'after', 'done']);
   });
 
-  it('refuses a provider backend it cannot serve, and a missing program, with clear messages', async () => {
+  it('refuses an unknown backend, and a missing program, with clear messages', async () => {
     const dir = workspace(path.join(fixtures, 'route'));
     const s = await session();
     await s.client.initializeRequest({ adapterID: 'attractor', pathFormat: 'path' });
-    await assert.rejects(s.client.launchRequest({ program: path.join(dir, 'pipeline.dot'), backend: 'openai' } as DebugProtocol.LaunchRequestArguments), /backend "openai" is an LLM provider/);
+    await assert.rejects(s.client.launchRequest({ program: path.join(dir, 'pipeline.dot'), backend: 'gemini' } as DebugProtocol.LaunchRequestArguments), /backend "gemini" is unknown to this debug adapter/);
     await assert.rejects(s.client.launchRequest({ program: path.join(dir, 'nope.dot'), backend: 'scripted', scripted: path.join(dir, 'script.json') } as DebugProtocol.LaunchRequestArguments), /does not exist/);
   });
 });

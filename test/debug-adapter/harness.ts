@@ -83,8 +83,16 @@ export interface Session {
 
 const EVENT_TYPES = ['stopped', 'continued', 'terminated', 'exited', 'output', 'thread', 'breakpoint', 'graphState', 'traceEntry', 'humanGate', 'humanGateClosed', 'progressStart', 'progressEnd'];
 
+/** The environment without provider keys: no test may reach a real LLM. */
+export function keylessEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env['OPENAI_API_KEY'];
+  delete env['ANTHROPIC_API_KEY'];
+  return env;
+}
+
 export async function startSession(): Promise<Session> {
-  const client = new DebugClient(process.execPath, adapterPath, 'attractor', { cwd: projectRoot });
+  const client = new DebugClient(process.execPath, adapterPath, 'attractor', { cwd: projectRoot, env: keylessEnv() });
   client.defaultTimeout = 15_000;
   const events = new EventQueue(client, EVENT_TYPES);
   await client.start();
@@ -146,7 +154,7 @@ export function traceOf(logsRoot: string): { node_id: string; status: string; it
 
 /** The CLI run of the same pipeline, for comparison. */
 export function cliRun(args: readonly string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [cliPath, ...args], { cwd, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cliPath, ...args], { cwd, encoding: 'utf8', env: keylessEnv() });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
