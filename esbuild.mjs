@@ -15,6 +15,10 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser' },
+  {
+    entryPoints: { 'debug-adapter': 'debug-adapter/main.ts' },
+    platform: 'node',
+  },
 ].map((options) => ({
   bundle: true,
   outdir,

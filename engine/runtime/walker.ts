@@ -76,6 +76,8 @@ export interface WalkOptions {
 /** Walks one graph: run node, record, route, repeat (canonical §3.2 as the ledger amends it). */
 export class Walker {
   private readonly adjacency: Adjacency;
+  /** The record of the node just run, held back until its route is known (a forced route is recorded on it). */
+  private pendingTrace: TraceRecord | undefined;
 
   constructor(
     private readonly shared: RunShared,
@@ -123,7 +125,12 @@ export class Walker {
 
       const outcome = await this.runNode(node);
       lastOutcome = outcome;
-      const route = await this.route(node, outcome);
+      let route;
+      try {
+        route = await this.route(node, outcome);
+      } finally {
+        this.flushTrace();
+      }
       if (route.kind === 'finished') return route;
     }
   }
@@ -333,12 +340,12 @@ export class Walker {
     state.completedNodes.push(node.id);
     state.lastCompletedNodeId = node.id;
     this.options.runDirectory.writeStatus(state.iteration, node.id, outcome);
-    this.trace(node.id, outcome, durationMs);
+    this.pendingTrace = this.traceRecord(node.id, outcome, durationMs);
     shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome, durationMs });
   }
 
-  private trace(nodeId: string, outcome: Outcome, durationMs: number): void {
-    const record: TraceRecord = {
+  private traceRecord(nodeId: string, outcome: Outcome, durationMs: number): TraceRecord {
+    return {
       iteration: this.state.iteration,
       node_id: nodeId,
       status: outcome.status,
@@ -350,8 +357,18 @@ export class Walker {
       ...(this.options.scope.kind !== 'main' ? { scope: this.options.scope.id } : {}),
       ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
     };
+  }
+
+  private writeTrace(record: TraceRecord): void {
     this.options.runDirectory.appendTrace(record);
     this.shared.emit({ type: 'trace', record });
+  }
+
+  private flushTrace(forcedEdge?: { readonly from: string; readonly to: string }): void {
+    const record = this.pendingTrace;
+    if (!record) return;
+    this.pendingTrace = undefined;
+    this.writeTrace(forcedEdge ? { ...record, forced_edge: forcedEdge } : record);
   }
 
   private recordStructuralVisit(node: GraphNode): void {
@@ -361,11 +378,12 @@ export class Walker {
     this.state.completedNodes.push(node.id);
     this.state.lastCompletedNodeId = node.id;
     this.options.runDirectory.writeStatus(this.state.iteration, node.id, outcome);
-    this.trace(node.id, outcome, 0);
+    this.writeTrace(this.traceRecord(node.id, outcome, 0));
     this.shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: this.state.iteration, outcome, durationMs: 0 });
   }
 
   private jump(from: string, to: string, reason: string): void {
+    this.flushTrace();
     this.shared.emit({ type: 'jump', scope: this.options.scope, from, to, reason });
     this.state.nextNodeId = to;
     delete this.state.incomingEdge;
@@ -418,7 +436,9 @@ export class Walker {
     });
     const forced = directive ? graph.edges[directive.forceEdgeIndex] : undefined;
     if (forced && forced.from === node.id) edge = forced;
-    this.shared.emit({ type: 'edge', scope: this.options.scope, edge: { index: edge.index, from: edge.from, to: edge.to }, loopRestart: boolAttr(edge, 'loop_restart'), forced: forced !== undefined && forced === edge });
+    const wasForced = forced !== undefined && forced === edge;
+    this.flushTrace(wasForced ? { from: edge.from, to: edge.to } : undefined);
+    this.shared.emit({ type: 'edge', scope: this.options.scope, edge: { index: edge.index, from: edge.from, to: edge.to }, loopRestart: boolAttr(edge, 'loop_restart'), forced: wasForced });
 
     if (boolAttr(edge, 'loop_restart')) this.restartLoop();
     state.nextNodeId = edge.to;

@@ -1,0 +1,716 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { BreakpointEvent, ContinuedEvent, DebugSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, ProgressEndEvent, ProgressStartEvent, Scope, Source, StoppedEvent, TerminatedEvent, Thread, ThreadEvent } from '@vscode/debugadapter';
+import { formatDiagnostic } from '../engine/cli/diagnostic-format';
+import type { CodergenBackend } from '../engine/runtime/backend';
+import type { NodeBoundary } from '../engine/runtime/controller';
+import { EventBus } from '../engine/runtime/events';
+import type { RunEvent, WalkScope } from '../engine/runtime/events';
+import type { LaunchResult } from '../engine/runtime/launch';
+import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
+import { RunContext } from '../engine/runtime/context';
+import type { BackendChoice, BackendFactory } from './backends';
+import { chooseBackend } from './backends';
+import { BreakpointBook } from './breakpoints';
+import type { ConsoleLine } from './console-output';
+import { consoleLines } from './console-output';
+import { evaluateContextExpression, parseContextExpression } from './context-expression';
+import { DebugController } from './debug-controller';
+import { classifyJump, classifyRunFailure } from './exceptions';
+import { GateDesk } from './human-gates';
+import { GraphStateTracker } from './graph-state';
+import type { AttractorLaunchArguments, CustomEventBodies, CustomEventName, ExceptionFilterId } from './protocol';
+import { HUMAN_GATE_STOP_REASON, exceptionFilters, parseAnswerGateArguments } from './protocol';
+import { SourceCatalog } from './source-catalog';
+import type { DebugThread, StepMode, StopReason } from './threads';
+import { MAIN_THREAD_ID } from './threads';
+import type { Boundary } from './time-travel';
+import { CheckpointHistory, forkRunDirectory, siblingRunDirectory } from './time-travel';
+import type { ScopeKind } from './variables';
+import { contextVariables, displayValue, nodeVariables, outcomeVariables, parseTypedValue, runVariables, scopeTitles } from './variables';
+
+export interface AttractorDebugSessionOptions {
+  /** Serves provider backends (`backend: "openai"` ...); without it only `scripted` runs. */
+  readonly backendFactory?: BackendFactory;
+}
+
+/** One run of the pipeline under the debugger; time travel and restart replace it with another. */
+interface ActiveRun {
+  readonly controller: DebugController;
+  readonly abort: AbortController;
+  readonly history: CheckpointHistory;
+  readonly graphState: GraphStateTracker;
+  readonly gates: GateDesk;
+  readonly startedAt: number;
+  logsRoot: string;
+  runId?: string;
+  /** Settles once the runner returned and its last checkpoint is on disk. */
+  done: Promise<void>;
+  superseded: boolean;
+}
+
+type RunStart =
+  | { readonly kind: 'fresh'; readonly logsRoot: string }
+  | { readonly kind: 'resume'; readonly directory: string; readonly entryStop?: StopReason; readonly branch?: { readonly parent: CheckpointHistory; readonly from: Boundary } };
+
+interface FrameRef {
+  readonly thread: DebugThread;
+  /** 0 is the current node; n is the n-th enclosing sub-pipeline node. */
+  readonly index: number;
+}
+
+interface ScopeRef {
+  readonly frame: FrameRef;
+  readonly kind: ScopeKind;
+}
+
+const FRAME_STRIDE = 1000;
+const GRAPH_STATE_INTERVAL_MS = 50;
+
+/**
+ * The Attractor debug adapter: translates DAP to the engine's controller seams and the engine's
+ * run events to DAP. It holds no pipeline semantics; it decides only whether and where to pause.
+ * The same class runs inline in the extension host and standalone over stdio (main.ts).
+ */
+export class AttractorDebugSession extends DebugSession {
+  private readonly sources = new SourceCatalog();
+  private readonly breakpoints = new BreakpointBook(this.sources);
+  private exceptionFilters = new Set<ExceptionFilterId>();
+  private readonly scopeHandles = new Handles<ScopeRef>();
+  private readonly backendFactory: BackendFactory | undefined;
+  private clientSupportsProgress = false;
+  private configured!: () => void;
+  private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
+  private args: AttractorLaunchArguments | undefined;
+  private programPath = '';
+  private originalLogsRoot = '';
+  private backendChoice: BackendChoice | undefined;
+  private backend: CodergenBackend | undefined;
+  private run: ActiveRun | undefined;
+  private terminated = false;
+  private graphStateTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: AttractorDebugSessionOptions | boolean = {}) {
+    super();
+    this.backendFactory = typeof options === 'object' ? options.backendFactory : undefined;
+    this.setDebuggerLinesStartAt1(false);
+    this.setDebuggerColumnsStartAt1(false);
+  }
+
+  // ---- configuration ----
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
+    this.clientSupportsProgress = args.supportsProgressReporting === true;
+    response.body = {
+      supportsConfigurationDoneRequest: true,
+      supportsFunctionBreakpoints: true,
+      supportsConditionalBreakpoints: true,
+      supportsHitConditionalBreakpoints: true,
+      supportsLogPoints: true,
+      supportsEvaluateForHovers: true,
+      supportsSetVariable: true,
+      supportsStepBack: true,
+      supportsRestartFrame: true,
+      supportsRestartRequest: true,
+      supportsTerminateRequest: true,
+      supportsStepInTargetsRequest: true,
+      supportsExceptionInfoRequest: true,
+      supportsSingleThreadExecutionRequests: true,
+      supportsDelayedStackTraceLoading: false,
+      exceptionBreakpointFilters: exceptionFilters.map((f) => ({ filter: f.filter, label: f.label, description: f.description, default: false })),
+    };
+    this.sendResponse(response);
+    this.sendEvent(new InitializedEvent());
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.configured();
+    this.sendResponse(response);
+  }
+
+  protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
+    const file = args.source.path ? this.convertClientPathToDebugger(args.source.path) : undefined;
+    if (!file) {
+      response.body = { breakpoints: (args.breakpoints ?? []).map(() => ({ verified: false, message: 'only breakpoints in .dot files on disk are supported' })) };
+      this.sendResponse(response);
+      return;
+    }
+    this.sources.invalidate(file);
+    const statuses = this.breakpoints.setSourceBreakpoints(
+      file,
+      (args.breakpoints ?? []).map((bp) => ({
+        line: this.convertClientLineToDebugger(bp.line),
+        ...(bp.condition !== undefined ? { condition: bp.condition } : {}),
+        ...(bp.hitCondition !== undefined ? { hitCondition: bp.hitCondition } : {}),
+        ...(bp.logMessage !== undefined ? { logMessage: bp.logMessage } : {}),
+      })),
+    );
+    response.body = { breakpoints: statuses.map((s) => this.toDapBreakpoint(s, file)) };
+    this.sendResponse(response);
+  }
+
+  protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
+    const statuses = this.breakpoints.setFunctionBreakpoints(
+      args.breakpoints.map((bp) => ({ name: bp.name, ...(bp.condition !== undefined ? { condition: bp.condition } : {}), ...(bp.hitCondition !== undefined ? { hitCondition: bp.hitCondition } : {}) })),
+    );
+    response.body = { breakpoints: statuses.map((s) => this.toDapBreakpoint(s)) };
+    this.sendResponse(response);
+  }
+
+  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
+    const known = new Set<string>(exceptionFilters.map((f) => f.filter));
+    const requested = [...args.filters, ...(args.filterOptions ?? []).map((o) => o.filterId)];
+    // Mutated in place: the running controller holds this very set.
+    this.exceptionFilters.clear();
+    for (const id of requested) if (known.has(id)) this.exceptionFilters.add(id as ExceptionFilterId);
+    response.body = { breakpoints: requested.map((id) => ({ verified: known.has(id), ...(known.has(id) ? {} : { message: `unknown exception filter ${id}` }) })) };
+    this.sendResponse(response);
+  }
+
+  // ---- launch and lifecycle ----
+
+  protected override async launchRequest(response: DebugProtocol.LaunchResponse, rawArgs: DebugProtocol.LaunchRequestArguments): Promise<void> {
+    const args = rawArgs as DebugProtocol.LaunchRequestArguments & AttractorLaunchArguments;
+    const refused = (message: string) => this.sendErrorResponse(response, { id: 1001, format: message, showUser: true });
+    if (typeof args.program !== 'string' || args.program === '') return refused('launch.json needs "program": the .dot pipeline to run');
+    const program = path.resolve(args.program);
+    if (!args.resume && !fs.existsSync(program)) return refused(`program ${program} does not exist`);
+    if (args.resume && !fs.existsSync(path.join(args.resume, 'checkpoint.json'))) return refused(`resume: ${args.resume} is not a run directory (no checkpoint.json)`);
+    const chosen = chooseBackend(args, path.dirname(program), this.backendFactory);
+    if (!chosen.ok) return refused(chosen.message);
+    this.args = args;
+    this.programPath = program;
+    this.backendChoice = chosen.choice;
+    this.backend = chosen.choice.create();
+    const cwd = path.resolve(args.cwd ?? path.dirname(program));
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    this.originalLogsRoot = path.resolve(args.resume ?? args.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(program, '.dot')}-${stamp}`));
+    // Breakpoints set before the program was read may bind now.
+    this.sources.invalidate(program);
+    for (const status of this.breakpoints.rebind(program)) this.sendEvent(new BreakpointEvent('changed', this.toDapBreakpoint(status, program)));
+    await this.configurationDone;
+    this.sendResponse(response);
+    const entryStop: StopReason | undefined = args.stopOnEntry ? 'entry' : undefined;
+    this.startRun(args.resume ? { kind: 'resume', directory: path.resolve(args.resume), ...(entryStop ? { entryStop } : {}) } : { kind: 'fresh', logsRoot: this.originalLogsRoot }, entryStop);
+  }
+
+  private startRun(start: RunStart, entryStop?: StopReason): ActiveRun {
+    const args = this.args as AttractorLaunchArguments;
+    const events = new EventBus();
+    const abort = new AbortController();
+    const branch = start.kind === 'resume' ? start.branch : undefined;
+    const history = new CheckpointHistory(branch);
+    const graphState = new GraphStateTracker();
+    if (branch) graphState.seed(branch.from.state.visits, branch.from.state.nodeOutcomes, branch.from.state.iteration);
+    const controller = new DebugController(
+      { breakpoints: this.breakpoints, exceptionFilters: this.exceptionFilters },
+      {
+        stopped: (thread) => this.onStopped(run, thread),
+        logpoint: (thread, message, boundary) => this.sendConsole({ category: 'console', text: `${message}\n`, node: { scope: boundary.scope, nodeId: boundary.nodeId } }),
+        threadStarted: (thread) => this.sendEvent(new ThreadEvent('started', thread.id)),
+        threadExited: (thread) => this.sendEvent(new ThreadEvent('exited', thread.id)),
+      },
+      start.kind === 'resume' ? start.entryStop : entryStop,
+    );
+    const gates = new GateDesk(
+      {
+        opened: (question, scope) => {
+          this.sendCustom('humanGate', {
+            gateId: question.id,
+            nodeId: question.nodeId,
+            threadId: controller.threadFor(scope).id,
+            question: question.text,
+            options: question.options,
+            freeform: question.freeform,
+            ...(question.timeoutMs !== undefined ? { timeoutMs: question.timeoutMs } : {}),
+            ...(question.defaultChoice !== undefined ? { defaultChoice: question.defaultChoice } : {}),
+          });
+          controller.gateOpened(scope, question.id, question.text);
+        },
+        closed: (gateId) => {
+          this.sendCustom('humanGateClosed', { gateId });
+          const thread = controller.gateClosed(gateId);
+          if (thread && !run.superseded) this.onContinued(run, thread);
+        },
+      },
+      this.backendChoice?.humanAnswers,
+    );
+    const run: ActiveRun = {
+      controller,
+      abort,
+      history,
+      graphState,
+      gates,
+      startedAt: performance.now(),
+      logsRoot: start.kind === 'fresh' ? start.logsRoot : start.directory,
+      done: Promise.resolve(),
+      superseded: false,
+    };
+    this.run = run;
+    events.on((event) => this.onRunEvent(run, event));
+    const options = { backend: this.backend as CodergenBackend, interviewer: gates, events, controller, signal: abort.signal };
+    const launched =
+      start.kind === 'fresh'
+        ? launchPipelineFile(this.programPath, { ...options, cwd: path.resolve(args.cwd ?? path.dirname(this.programPath)), logsRoot: start.logsRoot, ...(args.params ? { params: args.params } : {}) })
+        : resumeRun(start.directory, options);
+    run.done = launched.then(
+      (result) => this.onRunFinished(run, result),
+      (error: unknown) => this.onRunFinished(run, { kind: 'refused', diagnostics: [], reason: `engine error: ${error instanceof Error ? error.message : String(error)}` }),
+    );
+    return run;
+  }
+
+  private async onRunFinished(run: ActiveRun, result: LaunchResult): Promise<void> {
+    if (run.superseded) return;
+    if (result.kind === 'refused') {
+      for (const d of result.diagnostics) this.sendConsole({ category: 'stderr', text: `${formatDiagnostic(this.programPath, d)}\n` });
+      this.sendConsole({ category: 'stderr', text: `attractor: ${result.reason}\n` });
+      this.sendEvent(new ExitedEvent(2));
+      this.sendTerminated();
+      return;
+    }
+    const failure = result.result.status === 'fail' ? classifyRunFailure(result.result.failureReason ?? '', this.exceptionFilters) : undefined;
+    if (failure) {
+      await run.controller.haltAfterRun(failure);
+      // Released by continue or terminate alike; only a run replaced by time travel ends silently.
+      if (run.superseded) return;
+    }
+    this.sendEvent(new ExitedEvent(result.result.status === 'success' ? 0 : 1));
+    this.sendTerminated();
+  }
+
+  private sendTerminated(): void {
+    if (this.terminated) return;
+    this.terminated = true;
+    this.sendEvent(new TerminatedEvent());
+  }
+
+  /** Cancels the current run and waits until its last checkpoint is written. */
+  private async stopRun(): Promise<ActiveRun | undefined> {
+    const run = this.run;
+    if (!run) return undefined;
+    run.abort.abort(new Error('stopped by the debugger'));
+    run.controller.abort();
+    await run.done;
+    return run;
+  }
+
+  private async supersede(): Promise<ActiveRun | undefined> {
+    const run = this.run;
+    if (!run) return undefined;
+    run.superseded = true;
+    await this.stopRun();
+    for (const thread of run.controller.allThreads()) if (thread.id !== MAIN_THREAD_ID) this.sendEvent(new ThreadEvent('exited', thread.id));
+    return run;
+  }
+
+  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    this.sendResponse(response);
+    await this.stopRun();
+  }
+
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
+    await this.stopRun();
+    this.sendResponse(response);
+    // Standalone: the process ends; inline in the extension host this is a no-op.
+    this.shutdown();
+  }
+
+  protected override async restartRequest(response: DebugProtocol.RestartResponse): Promise<void> {
+    if (!this.args || !this.backendChoice) return this.sendErrorResponse(response, { id: 1002, format: 'nothing to restart: the session has not launched' });
+    await this.supersede();
+    this.terminated = false;
+    this.backend = this.backendChoice.create();
+    this.sendResponse(response);
+    this.startRun({ kind: 'fresh', logsRoot: siblingRunDirectory(this.originalLogsRoot, 'restart') }, this.args.stopOnEntry ? 'entry' : undefined);
+  }
+
+  // ---- run events → DAP ----
+
+  private onRunEvent(run: ActiveRun, event: RunEvent): void {
+    if (run.superseded) return;
+    if (event.type === 'run:start') {
+      run.logsRoot = event.logsRoot;
+      run.runId = event.runId;
+    }
+    if (event.type === 'checkpoint') run.history.noteCheckpoint(event.state);
+    if (event.type === 'trace') {
+      run.history.noteTrace(event.record);
+      this.sendCustom('traceEntry', { record: event.record, logsRoot: run.logsRoot });
+    }
+    if (event.type === 'human:question') run.gates.noteQuestion(event.question, event.scope);
+    if (event.type === 'jump') {
+      const hit = classifyJump(event.reason, this.exceptionFilters);
+      if (hit) run.controller.noteException(event.scope, hit);
+    }
+    if (event.type === 'parallel:end') run.controller.exitBranches(event.scope);
+    if (event.type === 'agent') this.progress(event.scope, event.nodeId, event.event.event);
+    for (const line of consoleLines(event)) this.sendConsole(line);
+    if (run.graphState.apply(event)) {
+      if (event.type === 'run:end') this.sendGraphState(run);
+      else this.scheduleGraphState(run);
+    }
+  }
+
+  /** The whole state is sent at most every GRAPH_STATE_INTERVAL_MS while running, so a long walk costs O(1) per node. */
+  private scheduleGraphState(run: ActiveRun): void {
+    if (this.graphStateTimer) return;
+    this.graphStateTimer = setTimeout(() => {
+      this.graphStateTimer = undefined;
+      if (!run.superseded) this.sendGraphState(run);
+    }, GRAPH_STATE_INTERVAL_MS);
+  }
+
+  private progress(scope: WalkScope, nodeId: string, kind: string): void {
+    if (!this.clientSupportsProgress) return;
+    const id = `llm:${scope.id}:${nodeId}`;
+    if (kind === 'prompt:submit') this.sendEvent(new ProgressStartEvent(id, `LLM call: ${nodeId}`));
+    else if (kind === 'prompt:complete' || kind === 'session:end') this.sendEvent(new ProgressEndEvent(id));
+  }
+
+  private sendGraphState(run: ActiveRun): void {
+    if (this.graphStateTimer) {
+      clearTimeout(this.graphStateTimer);
+      this.graphStateTimer = undefined;
+    }
+    this.sendCustom('graphState', { ...run.graphState.snapshot(), program: this.programPath, logsRoot: run.logsRoot });
+  }
+
+  private sendCustom<N extends CustomEventName>(name: N, body: CustomEventBodies[N]): void {
+    this.sendEvent(new Event(name, body));
+  }
+
+  private sendConsole(line: ConsoleLine): void {
+    const event = new OutputEvent(line.text, line.category) as DebugProtocol.OutputEvent;
+    if (line.group) event.body.group = line.group;
+    if (line.node) {
+      const location = this.locateNode(line.node.scope, line.node.nodeId);
+      if (location) {
+        event.body.source = this.sourceOf(location.file);
+        event.body.line = this.convertDebuggerLineToClient(location.line);
+      }
+    }
+    this.sendEvent(event);
+  }
+
+  private onStopped(run: ActiveRun, thread: DebugThread): void {
+    if (run.superseded) return;
+    this.scopeHandles.reset();
+    const stop = thread.stop;
+    if (!stop) return;
+    run.graphState.setPaused(true);
+    this.sendGraphState(run);
+    const reason = stop.reason === 'human gate' ? HUMAN_GATE_STOP_REASON : stop.reason;
+    const event = new StoppedEvent(reason, thread.id, stop.description) as DebugProtocol.StoppedEvent;
+    if (stop.description) event.body.description = stop.description;
+    if (stop.hitBreakpointIds) event.body.hitBreakpointIds = [...stop.hitBreakpointIds];
+    event.body.allThreadsStopped = run.controller.allThreads().length === 1;
+    this.sendEvent(event);
+  }
+
+  private onContinued(run: ActiveRun, thread: DebugThread): void {
+    run.graphState.setPaused(run.controller.allThreads().some((t) => t.isStopped));
+    this.sendGraphState(run);
+    this.sendEvent(new ContinuedEvent(thread.id, false));
+  }
+
+  // ---- execution control ----
+
+  private stoppedThread(threadId: number): DebugThread | undefined {
+    const thread = this.run?.controller.thread(threadId);
+    return thread?.isStopped ? thread : undefined;
+  }
+
+  private resumeThread(response: DebugProtocol.Response, threadId: number, mode: (thread: DebugThread) => StepMode, singleThread: boolean | undefined): void {
+    const run = this.run;
+    const thread = run?.controller.thread(threadId);
+    if (!run || !thread) return this.sendErrorResponse(response, { id: 1003, format: `no thread ${threadId}` });
+    this.scopeHandles.reset();
+    run.controller.resume(thread, mode(thread), singleThread === true);
+    run.graphState.setPaused(run.controller.allThreads().some((t) => t.isStopped));
+    this.sendResponse(response);
+  }
+
+  protected override continueRequest(response: DebugProtocol.ContinueResponse, args: DebugProtocol.ContinueArguments): void {
+    response.body = { allThreadsContinued: args.singleThread !== true };
+    this.resumeThread(response, args.threadId, () => ({ kind: 'run' }), args.singleThread);
+  }
+
+  protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
+    this.resumeThread(response, args.threadId, (t) => ({ kind: 'next', depth: t.depth }), args.singleThread);
+  }
+
+  protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
+    const thread = this.stoppedThread(args.threadId);
+    if (args.targetId !== undefined) {
+      const from = thread?.place?.kind === 'edge' ? thread.place.edgeBoundary.from : thread?.lastNode?.nodeId;
+      const graph = thread?.lastNode?.graph;
+      const edge = graph?.edges[args.targetId];
+      if (!thread || !from || !edge || edge.from !== from) return this.sendErrorResponse(response, { id: 1004, format: `step-in target ${args.targetId} is not an outgoing edge of the current node` });
+      thread.forcedEdge = { from, index: edge.index };
+      return this.resumeThread(response, args.threadId, (t) => ({ kind: 'next', depth: t.depth }), args.singleThread);
+    }
+    this.resumeThread(response, args.threadId, () => ({ kind: 'stepIn' }), args.singleThread);
+  }
+
+  protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
+    this.resumeThread(response, args.threadId, (t) => (t.depth > 0 ? { kind: 'stepOut', depth: t.depth } : { kind: 'run' }), args.singleThread);
+  }
+
+  protected override pauseRequest(response: DebugProtocol.PauseResponse, args: DebugProtocol.PauseArguments): void {
+    const thread = this.run?.controller.thread(args.threadId);
+    if (thread) this.run?.controller.pause(thread);
+    this.sendResponse(response);
+  }
+
+  protected override stepInTargetsRequest(response: DebugProtocol.StepInTargetsResponse, args: DebugProtocol.StepInTargetsArguments): void {
+    const ref = this.frameRef(args.frameId);
+    const thread = ref?.index === 0 ? ref.thread : undefined;
+    const place = thread?.place;
+    const node = thread?.lastNode;
+    if (!place || !node || place.kind === 'ended') {
+      response.body = { targets: [] };
+      return this.sendResponse(response);
+    }
+    const edges = place.kind === 'edge' ? place.edgeBoundary.candidates : node.graph.edges.filter((e) => e.from === node.nodeId);
+    response.body = {
+      targets: edges.map((edge) => {
+        const label = edge.attributes.get('label')?.value;
+        const condition = edge.attributes.get('condition')?.value;
+        return {
+          id: edge.index,
+          label: `${edge.from} -> ${edge.to}${label ? ` [${label}]` : ''}${condition ? ` if ${condition}` : ''}`,
+          line: this.convertDebuggerLineToClient(edge.range.start.line),
+        };
+      }),
+    };
+    this.sendResponse(response);
+  }
+
+  // ---- time travel ----
+
+  /** The main walk's node boundary that time travel works from (a sub-pipeline counts as its folder node). */
+  private travelAnchor(thread: DebugThread | undefined): { run: ActiveRun; node: NodeBoundary; ran: boolean } | undefined {
+    const run = this.run;
+    if (!run || !thread || thread.id !== MAIN_THREAD_ID) return undefined;
+    const node = thread.lastTopNode;
+    if (!node) return undefined;
+    // Stopped before the top-level node ran (and not inside its sub-pipeline)?
+    const ran = !(thread.place?.kind === 'node' && thread.place.boundary === node);
+    return { run, node, ran };
+  }
+
+  private async travel(response: DebugProtocol.Response, pick: (anchor: { run: ActiveRun; node: NodeBoundary; ran: boolean }) => Boundary | undefined, reason: string, landing: StopReason): Promise<void> {
+    const anchor = this.travelAnchor(this.stoppedThread(MAIN_THREAD_ID));
+    if (!anchor) return this.sendErrorResponse(response, { id: 1005, format: 'time travel needs the main thread paused at a node' });
+    const boundary = pick(anchor);
+    if (!boundary) return this.sendErrorResponse(response, { id: 1006, format: 'there is no earlier node boundary to go back to' });
+    const parent = await this.supersede();
+    const target = siblingRunDirectory(this.originalLogsRoot, 'branch');
+    forkRunDirectory(parent?.logsRoot ?? this.originalLogsRoot, target, boundary, reason);
+    this.sendResponse(response);
+    this.sendConsole({ category: 'important', text: `${reason}: continuing from before ${boundary.state.nextNodeId} (step ${boundary.state.step}) in a new branch ${target}\n` });
+    this.startRun({ kind: 'resume', directory: target, entryStop: landing, ...(parent ? { branch: { parent: parent.history, from: boundary } } : {}) });
+  }
+
+  protected override async restartFrameRequest(response: DebugProtocol.RestartFrameResponse, args: DebugProtocol.RestartFrameArguments): Promise<void> {
+    const ref = this.frameRef(args.frameId);
+    if (ref && ref.thread.id !== MAIN_THREAD_ID) return this.sendErrorResponse(response, { id: 1007, format: 'restartFrame works on the main thread (parallel branches are not checkpointed)' });
+    await this.travel(response, ({ run, node }) => run.history.at(node.step), 'restart frame', 'restart');
+  }
+
+  protected override async stepBackRequest(response: DebugProtocol.StepBackResponse): Promise<void> {
+    await this.travel(response, ({ run, node, ran }) => (ran ? run.history.at(node.step) : run.history.before(node.step)), 'step back', 'step');
+  }
+
+  protected override async reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): Promise<void> {
+    await this.travel(
+      response,
+      ({ run, node, ran }) => {
+        const upTo = ran ? node.step + 1 : node.step;
+        const earlier = run.history.between(-1, upTo);
+        return earlier.find((b) => this.wouldBreak(b)) ?? run.history.first();
+      },
+      'reverse continue',
+      'breakpoint',
+    );
+  }
+
+  /** Whether a breakpoint would stop before the node a boundary runs next (for reverseContinue). */
+  private wouldBreak(boundary: Boundary): boolean {
+    const file = boundary.state.sourcePath ?? this.programPath;
+    const visit = (boundary.state.visits[boundary.state.nextNodeId] ?? 0) + 1;
+    return this.breakpoints.peekNode(file, boundary.state.nextNodeId, visit, new RunContext(boundary.state.context));
+  }
+
+  // ---- inspection ----
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    const threads = this.run?.controller.allThreads() ?? [];
+    response.body = { threads: threads.length > 0 ? threads.map((t) => new Thread(t.id, t.name)) : [new Thread(MAIN_THREAD_ID, 'main')] };
+    this.sendResponse(response);
+  }
+
+  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
+    const thread = this.run?.controller.thread(args.threadId);
+    const place = thread?.place;
+    if (!thread || !place) {
+      response.body = { stackFrames: [], totalFrames: 0 };
+      return this.sendResponse(response);
+    }
+    const frames: DebugProtocol.StackFrame[] = [];
+    const boundary = place.boundary;
+    const file = boundary?.graph.sourcePath ?? this.programPath;
+    if (place.kind === 'edge') {
+      const edge = place.edge;
+      frames.push(this.frame(thread, 0, `${edge.from} -> ${edge.to}`, file, edge.range.start.line));
+    } else if (boundary) {
+      const node = boundary.graph.nodes.get(boundary.nodeId);
+      const line = node ? (node.declarations[0] ?? node.idRange).start.line : 0;
+      const suffix = place.kind === 'node' ? '' : place.kind === 'gate' ? ' (waiting for an answer)' : place.kind === 'ended' ? ' (run ended)' : ' (finished)';
+      frames.push(this.frame(thread, 0, `${boundary.nodeId}${suffix}`, file, line));
+    } else {
+      frames.push(this.frame(thread, 0, 'run ended', this.programPath, 0));
+    }
+    const outer = boundary?.scope.frames ?? [];
+    for (let i = outer.length - 1; i >= 0; i--) {
+      const nodeId = (outer[i] as { nodeId: string }).nodeId;
+      const parentFile = i === 0 ? this.programPath : (outer[i - 1]?.sourcePath ?? this.programPath);
+      frames.push(this.frame(thread, outer.length - i, nodeId, parentFile, this.sources.nodeLine(parentFile, nodeId) ?? 0));
+    }
+    response.body = { stackFrames: frames, totalFrames: frames.length };
+    this.sendResponse(response);
+  }
+
+  private frame(thread: DebugThread, index: number, name: string, file: string, line: number): DebugProtocol.StackFrame {
+    return { id: thread.id * FRAME_STRIDE + index, name, source: this.sourceOf(file), line: this.convertDebuggerLineToClient(line), column: this.convertDebuggerColumnToClient(0) };
+  }
+
+  private frameRef(frameId: number | undefined): FrameRef | undefined {
+    if (frameId === undefined) {
+      const thread = this.run?.controller.allThreads().find((t) => t.isStopped);
+      return thread ? { thread, index: 0 } : undefined;
+    }
+    const thread = this.run?.controller.thread(Math.floor(frameId / FRAME_STRIDE));
+    return thread ? { thread, index: frameId % FRAME_STRIDE } : undefined;
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    const frame = this.frameRef(args.frameId);
+    const kinds: ScopeKind[] = !frame ? [] : frame.index === 0 ? ['context', 'node', 'outcome', 'run'] : ['node'];
+    response.body = { scopes: kinds.map((kind) => new Scope(scopeTitles[kind], this.scopeHandles.create({ frame: frame as FrameRef, kind }), kind === 'node')) };
+    this.sendResponse(response);
+  }
+
+  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+    const ref = this.scopeHandles.get(args.variablesReference);
+    response.body = { variables: ref ? this.variablesOf(ref) : [] };
+    this.sendResponse(response);
+  }
+
+  private variablesOf(ref: ScopeRef): DebugProtocol.Variable[] {
+    const { thread, index } = ref.frame;
+    const boundary = thread.place?.boundary;
+    if (!boundary) return [];
+    switch (ref.kind) {
+      case 'context':
+        return contextVariables(boundary.context);
+      case 'node': {
+        if (index === 0) {
+          const node = boundary.graph.nodes.get(boundary.nodeId);
+          return node ? nodeVariables(node) : [];
+        }
+        const frames = boundary.scope.frames;
+        const depth = frames.length - index;
+        const nodeId = frames[depth]?.nodeId;
+        const file = depth === 0 ? this.programPath : (frames[depth - 1]?.sourcePath ?? this.programPath);
+        const loaded = this.sources.load(file);
+        const node = nodeId && loaded.ok ? loaded.graph.nodes.get(nodeId) : undefined;
+        return node ? nodeVariables(node) : [];
+      }
+      case 'outcome':
+        return outcomeVariables(thread.place?.kind === 'node-done' ? { nodeId: boundary.nodeId, outcome: thread.place.outcome } : thread.lastOutcome);
+      case 'run': {
+        const run = this.run;
+        const last = thread.lastOutcome && thread.lastOutcome.nodeId === boundary.nodeId ? thread.lastOutcome.outcome : undefined;
+        return runVariables(
+          {
+            ...(run?.runId ? { runId: run.runId } : {}),
+            ...(run ? { logsRoot: run.logsRoot } : {}),
+            iteration: boundary.iteration,
+            step: boundary.step,
+            visit: boundary.visit,
+            elapsedMs: run ? performance.now() - run.startedAt : 0,
+            retries: Math.max(0, (last?.attemptCount ?? 1) - 1),
+          },
+          boundary.context,
+        );
+      }
+    }
+  }
+
+  protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
+    const ref = this.scopeHandles.get(args.variablesReference);
+    const boundary = ref?.frame.thread.place?.boundary;
+    if (!ref || ref.kind !== 'context' || !boundary) return this.sendErrorResponse(response, { id: 1008, format: 'only Context values of a paused node can be changed' });
+    const value = parseTypedValue(args.value);
+    boundary.context.set(args.name, value);
+    response.body = { value: displayValue(value), variablesReference: 0 };
+    this.sendResponse(response);
+  }
+
+  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+    const frame = this.frameRef(args.frameId);
+    const boundary = frame?.thread.place?.boundary;
+    if (!boundary) return this.sendErrorResponse(response, { id: 1009, format: 'evaluate needs a paused node (its context is what expressions read)' });
+    const parsed = parseContextExpression(args.expression);
+    if (!parsed.ok) return this.sendErrorResponse(response, { id: 1010, format: parsed.message });
+    const result = evaluateContextExpression(parsed.expression, boundary.context);
+    if (args.context === 'hover' && parsed.expression.kind === 'key' && result.value === undefined) {
+      return this.sendErrorResponse(response, { id: 1011, format: `${args.expression} is not in the context` });
+    }
+    response.body = { result: result.display, variablesReference: 0, type: typeof result.value };
+    this.sendResponse(response);
+  }
+
+  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse, args: DebugProtocol.ExceptionInfoArguments): void {
+    const exception = this.run?.controller.thread(args.threadId)?.stop?.exception;
+    if (!exception) return this.sendErrorResponse(response, { id: 1012, format: `thread ${args.threadId} is not stopped on an exception` });
+    response.body = { exceptionId: exception.filter, description: exception.description, breakMode: 'always' };
+    this.sendResponse(response);
+  }
+
+  // ---- custom requests ----
+
+  protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command !== 'answerGate') return super.customRequest(command, response, args);
+    const parsed = parseAnswerGateArguments(args);
+    if (!parsed.ok) return this.sendErrorResponse(response, { id: 1013, format: parsed.message });
+    const result = this.run?.gates.answer(parsed.value.gateId, parsed.value.answer) ?? { ok: false as const, message: 'no run is active' };
+    if (!result.ok) return this.sendErrorResponse(response, { id: 1014, format: result.message });
+    this.sendResponse(response);
+  }
+
+  // ---- helpers ----
+
+  private locateNode(scope: WalkScope, nodeId: string): { file: string; line: number } | undefined {
+    const file = scope.frames.at(-1)?.sourcePath ?? this.programPath;
+    const line = this.sources.nodeLine(file, nodeId);
+    return line === undefined ? undefined : { file, line };
+  }
+
+  private sourceOf(file: string): Source {
+    return new Source(path.basename(file), this.convertDebuggerPathToClient(file));
+  }
+
+  private toDapBreakpoint(status: { id: number; verified: boolean; line?: number; message?: string }, file?: string): DebugProtocol.Breakpoint {
+    return {
+      id: status.id,
+      verified: status.verified,
+      ...(status.line !== undefined ? { line: this.convertDebuggerLineToClient(status.line) } : {}),
+      ...(status.message ? { message: status.message } : {}),
+      ...(file ? { source: this.sourceOf(file) } : {}),
+    };
+  }
+}

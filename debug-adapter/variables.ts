@@ -1,0 +1,102 @@
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { stringifyContextValue } from '../engine/conditions/condition';
+import type { RunContext } from '../engine/runtime/context';
+import type { GraphNode } from '../engine/model/graph';
+import type { Outcome } from '../engine/runtime/outcome';
+
+/** The four scopes of a paused node. Only Context is editable (like LangGraph's update_state). */
+export type ScopeKind = 'context' | 'node' | 'outcome' | 'run';
+
+export const scopeTitles: Readonly<Record<ScopeKind, string>> = {
+  context: 'Context',
+  node: 'Node',
+  outcome: 'Last outcome',
+  run: 'Run',
+};
+
+export interface RunFigures {
+  readonly runId?: string;
+  readonly logsRoot?: string;
+  readonly iteration: number;
+  readonly step: number;
+  readonly elapsedMs: number;
+  /** Attempts beyond the first that the current (or last) node used. */
+  readonly retries: number;
+  readonly visit: number;
+}
+
+/** Displays a context value the way a condition compares it, strings quoted so types stay visible. */
+export function displayValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'string') return JSON.stringify(value);
+  return stringifyContextValue(value);
+}
+
+/** The value a user typed in the Variables view: JSON when it parses (numbers, booleans, objects), else the text. */
+export function parseTypedValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function variable(name: string, value: unknown, type?: string): DebugProtocol.Variable {
+  return { name, value: displayValue(value), variablesReference: 0, ...(type ? { type } : {}) };
+}
+
+export function contextVariables(context: RunContext): DebugProtocol.Variable[] {
+  return context
+    .keys()
+    .sort()
+    .map((key) => variable(key, context.get(key), typeof context.get(key)));
+}
+
+/** The node's attributes after the stylesheet and transforms, each with where its value came from. */
+export function nodeVariables(node: GraphNode): DebugProtocol.Variable[] {
+  return [...node.attributes.values()].sort((a, b) => a.key.localeCompare(b.key)).map((a) => variable(a.key, a.value, a.origin));
+}
+
+export function outcomeVariables(last: { readonly nodeId: string; readonly outcome: Outcome } | undefined): DebugProtocol.Variable[] {
+  if (!last) return [variable('(none)', 'no node has finished yet')];
+  const { outcome } = last;
+  const response = outcome.responseText ?? (outcome.contextUpdates?.['last_response'] as string | undefined);
+  return [
+    variable('node', last.nodeId),
+    variable('status', outcome.status),
+    variable('is_explicit', outcome.isExplicit),
+    variable('preferred_label', outcome.preferredLabel ?? ''),
+    variable('notes', outcome.notes ?? ''),
+    variable('failure_reason', outcome.failureReason ?? ''),
+    variable('attempts', outcome.attemptCount ?? 1),
+    variable('response', response ?? ''),
+  ];
+}
+
+/** Token totals are what the LLM nodes reported as usage (context keys `internal.usage.<node>`). */
+export function tokenTotals(context: RunContext): { input: number; output: number } {
+  let input = 0;
+  let output = 0;
+  for (const key of context.keys()) {
+    if (!key.startsWith('internal.usage.')) continue;
+    const usage = context.get(key) as { inputTokens?: unknown; outputTokens?: unknown } | undefined;
+    if (typeof usage?.inputTokens === 'number') input += usage.inputTokens;
+    if (typeof usage?.outputTokens === 'number') output += usage.outputTokens;
+  }
+  return { input, output };
+}
+
+export function runVariables(figures: RunFigures, context: RunContext): DebugProtocol.Variable[] {
+  const tokens = tokenTotals(context);
+  return [
+    ...(figures.runId ? [variable('run_id', figures.runId)] : []),
+    ...(figures.logsRoot ? [variable('logs_root', figures.logsRoot)] : []),
+    variable('iteration', figures.iteration),
+    variable('step', figures.step),
+    variable('visit', figures.visit),
+    variable('elapsed_ms', Math.round(figures.elapsedMs)),
+    variable('retries', figures.retries),
+    variable('input_tokens', tokens.input),
+    variable('output_tokens', tokens.output),
+  ];
+}

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { GraphStateEventBody, TraceEntryEventBody } from '../../debug-adapter/protocol';
+import type { Session } from './harness';
+import { buildOnce, conformanceCases, launch, lineOf, startSession, workspace } from './harness';
+
+const sessions: Session[] = [];
+
+describe('debug adapter: Debug Console, progress and graph-view events', () => {
+  before(buildOnce);
+  after(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
+  });
+
+  it('groups each node visit in the console at its line, with tool output, verdicts and LLM progress', async () => {
+    const dir = workspace(path.join(conformanceCases, 'convergence-loop'));
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await startSession();
+    sessions.push(s);
+    await launch(s, { program, cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, 'case.json') }, { supportsProgressReporting: true });
+    await s.events.next('terminated');
+    const output = s.events.bodies<DebugProtocol.OutputEvent['body']>('output');
+    const starts = output.filter((o) => o.group === 'start');
+    const ends = output.filter((o) => o.group === 'end');
+    assert.equal(starts.length, ends.length);
+    assert.deepEqual(starts.map((o) => o.output.split(' ')[0]), ['start', 'implement', 'test_gate', 'implement', 'test_gate', 'done']);
+    const gateStart = starts.find((o) => o.output.startsWith('test_gate'));
+    assert.equal(gateStart?.line, lineOf(program, 'test_gate [shape'));
+    assert.equal(gateStart?.source?.path, program);
+    assert.ok(output.some((o) => o.category === 'stdout' && o.output.includes('gate_fail') && o.line === lineOf(program, 'test_gate [shape')));
+    assert.ok(output.some((o) => o.output.startsWith('✓ success') && o.line === lineOf(program, 'implement [prompt')));
+    assert.ok(output.some((o) => o.output.includes('── iteration 1 ──')));
+    const progressStarts = s.events.bodies<DebugProtocol.ProgressStartEvent['body']>('progressStart');
+    const progressEnds = s.events.bodies<DebugProtocol.ProgressEndEvent['body']>('progressEnd');
+    assert.equal(progressStarts.length, 2);
+    assert.deepEqual(progressEnds.map((p) => p.progressId), progressStarts.map((p) => p.progressId));
+    assert.match(progressStarts[0]?.title ?? '', /implement/);
+  });
+
+  it('streams traceEntry records and a graphState the graph view accepts', async () => {
+    const dir = workspace(path.join(conformanceCases, 'convergence-loop'));
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await startSession();
+    sessions.push(s);
+    await launch(s, { program, cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, 'case.json') }, { breakpoints: { [program]: [{ line: lineOf(program, 'test_gate [shape'), hitCondition: '2' }] } });
+    await s.events.next('stopped');
+    const paused = s.events.bodies<GraphStateEventBody>('graphState').at(-1);
+    assert.equal(paused?.runStatus, 'paused');
+    assert.equal(paused?.iteration, 1);
+    assert.equal(paused?.program, program);
+    assert.deepEqual(paused?.nodes['implement'], { status: 'success', visits: 2, iteration: 1, lastAttempt: 1 });
+    assert.equal(paused?.nodes['test_gate']?.visits, 1);
+    assert.equal(paused?.activeNode, 'implement');
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('terminated');
+    const final = s.events.bodies<GraphStateEventBody>('graphState').at(-1);
+    assert.equal(final?.runStatus, 'succeeded');
+    assert.equal(final?.activeNode, null);
+    const loopEdge = final?.takenEdges.find((e) => e.traversals === 1 && e.status === 'success');
+    assert.ok(loopEdge);
+    const records = s.events.bodies<TraceEntryEventBody>('traceEntry');
+    assert.deepEqual(records.map((r) => r.record.node_id), ['start', 'implement', 'test_gate', 'implement', 'test_gate', 'done']);
+    assert.ok(records.every((r) => r.logsRoot === path.join(dir, '.run')));
+  });
+});

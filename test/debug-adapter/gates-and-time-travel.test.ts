@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { HumanGateEventBody } from '../../debug-adapter/protocol';
+import type { Session } from './harness';
+import { buildOnce, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, startSession, topFrame, traceOf, workspace } from './harness';
+
+const sessions: Session[] = [];
+async function session(): Promise<Session> {
+  const s = await startSession();
+  sessions.push(s);
+  return s;
+}
+
+function args(dir: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { program: path.join(dir, 'pipeline.dot'), cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, 'script.json'), ...extra };
+}
+
+/** human-gate-routes without scripted answers: every gate asks the client. */
+function gateWorkspace(): string {
+  const dir = workspace(path.join(conformanceCases, 'human-gate-routes'));
+  fs.writeFileSync(path.join(dir, 'script.json'), '{}');
+  return dir;
+}
+
+describe('debug adapter: human gates', () => {
+  before(buildOnce);
+  after(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
+  });
+
+  it('stops at a hexagon with the question and takes the answer through answerGate', async () => {
+    const dir = gateWorkspace();
+    const s = await session();
+    await launch(s, args(dir));
+    const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
+    assert.equal(stopped.body.reason, 'human gate');
+    assert.equal(stopped.body.description, 'Ship it?');
+    assert.equal((await topFrame(s)).name, 'review (waiting for an answer)');
+    const gate = (await s.events.next('humanGate')).body as HumanGateEventBody;
+    assert.equal(gate.question, 'Ship it?');
+    assert.equal(gate.nodeId, 'review');
+    assert.equal(gate.freeform, false);
+    assert.deepEqual(gate.options.map((o) => `${o.key}:${o.to}`), ['A:ship', 'R:rework']);
+
+    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'X' } }), /not an option/);
+    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'maybe' } }), /answer must be/);
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'R' } });
+    assert.equal(((await s.events.next('humanGateClosed')).body as { gateId: string }).gateId, gate.gateId);
+    await s.events.next('continued');
+
+    const again = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
+    assert.equal(again.body.reason, 'human gate');
+    const second = (await s.events.next('humanGate')).body as HumanGateEventBody;
+    assert.notEqual(second.gateId, gate.gateId);
+    await s.client.customRequest('answerGate', { gateId: second.gateId, answer: { kind: 'option', key: 'Approve' } });
+    const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
+    assert.equal(exited.body.exitCode, 0);
+    assert.deepEqual(traceOf(path.join(dir, '.run')).map((r) => r.node_id), ['start', 'review', 'rework', 'review', 'ship', 'done']);
+  });
+});
+
+describe('debug adapter: time travel, restart and terminate', () => {
+  before(buildOnce);
+  after(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
+  });
+
+  it('restartFrame re-runs the current node in a new branch of the run', async () => {
+    const dir = workspace(path.join(fixtures, 'loop'));
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await session();
+    await launch(s, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'check [shape'), hitCondition: '2' }] } });
+    await s.events.next('stopped');
+    assert.equal((await scopeValues(s, 'Context')).values['tool.last_line'], '"2"');
+    await s.client.restartFrameRequest({ frameId: (await topFrame(s)).id });
+    const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
+    assert.equal(stopped.body.reason, 'restart');
+    assert.equal((await topFrame(s)).name, 'check');
+    const run = await scopeValues(s, 'Run');
+    const branch = JSON.parse(run.values['logs_root'] ?? '""') as string;
+    assert.equal(branch, `${path.join(dir, '.run')}.branch-1`);
+    assert.equal(run.values['visit'], '2');
+    const marker = JSON.parse(fs.readFileSync(path.join(branch, 'branch.json'), 'utf8')) as { parent_logs_root: string; from_node: string };
+    assert.equal(marker.parent_logs_root, path.join(dir, '.run'));
+    assert.equal(marker.from_node, 'check');
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('terminated');
+    // The original run stays as it was (resumable); the branch carries its trace prefix and finishes.
+    const original = traceOf(path.join(dir, '.run')).map((r) => r.node_id);
+    assert.deepEqual(original, ['start', 'count', 'check', 'count']);
+    assert.deepEqual(traceOf(branch).map((r) => r.node_id), ['start', 'count', 'check', 'count', 'check', 'count', 'check', 'count', 'check', 'done']);
+  });
+
+  it('stepBack restores the previous node boundary, with its context', async () => {
+    const dir = workspace(path.join(fixtures, 'route'));
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await session();
+    await launch(s, args(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'right [shape') }] } });
+    await s.events.next('stopped');
+    await s.client.stepBackRequest({ threadId: 1 });
+    const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
+    assert.equal(stopped.body.reason, 'step');
+    assert.equal((await topFrame(s)).name, 'decide');
+    // Take the other road this time.
+    const context = await scopeValues(s, 'Context');
+    await s.client.setVariableRequest({ variablesReference: context.reference, name: 'go', value: '"left"' });
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('terminated');
+    assert.equal(fs.readFileSync(path.join(dir, 'route.txt'), 'utf8'), 'left\n');
+    assert.deepEqual(traceOf(`${path.join(dir, '.run')}.branch-1`).map((r) => r.node_id), ['start', 'decide', 'left', 'done']);
+  });
+
+  it('reverseContinue goes back to the last boundary a breakpoint marks', async () => {
+    const dir = workspace(path.join(fixtures, 'loop'));
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await session();
+    await launch(s, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'count [shape'), hitCondition: '3' }] } });
+    await s.events.next('stopped');
+    await s.client.setBreakpointsRequest({ source: { path: program }, breakpoints: [{ line: lineOf(program, 'count [shape'), hitCondition: '2' }] });
+    await s.client.reverseContinueRequest({ threadId: 1 });
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'count');
+    assert.equal((await scopeValues(s, 'Run')).values['visit'], '2');
+    await s.client.setBreakpointsRequest({ source: { path: program }, breakpoints: [] });
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('terminated');
+  });
+
+  it('terminate cancels the run and leaves it resumable with attractor resume', async () => {
+    const dir = workspace(path.join(fixtures, 'subpipe'));
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await session();
+    await launch(s, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'after [shape') }] } });
+    await s.events.next('stopped');
+    await s.client.terminateRequest({});
+    await s.events.next('terminated');
+    const checkpoint = JSON.parse(fs.readFileSync(path.join(dir, '.run', 'checkpoint.json'), 'utf8')) as { status: string; nextNodeId: string };
+    assert.equal(checkpoint.status, 'running');
+    assert.equal(checkpoint.nextNodeId, 'after');
+    assert.ok(!fs.existsSync(path.join(dir, 'after.txt')));
+    const resumed = cliRun(['resume', path.join(dir, '.run'), '--scripted', path.join(dir, 'script.json'), '--json'], dir);
+    assert.equal(resumed.status, 0, resumed.stderr);
+    assert.equal(fs.readFileSync(path.join(dir, 'after.txt'), 'utf8'), 'one\ntwo\n');
+  });
+
+  it('terminate kills a running tool command', async () => {
+    const dir = workspace(path.join(fixtures, 'loop'));
+    fs.writeFileSync(path.join(dir, 'pipeline.dot'), fs.readFileSync(path.join(dir, 'pipeline.dot'), 'utf8').replace('echo x >> n.txt', 'sleep 30; echo x >> n.txt'));
+    const s = await session();
+    await launch(s, args(dir));
+    await s.events.next('graphState');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await s.client.terminateRequest({});
+    await s.events.next('terminated');
+    const checkpoint = JSON.parse(fs.readFileSync(path.join(dir, '.run', 'checkpoint.json'), 'utf8')) as { status: string };
+    assert.equal(checkpoint.status, 'running');
+    assert.ok(!fs.existsSync(path.join(dir, 'n.txt')));
+  });
+
+  it('restart runs the pipeline again with the same inputs into a sibling run directory', async () => {
+    const dir = workspace(path.join(fixtures, 'route'));
+    const s = await session();
+    await launch(s, args(dir, { params: { go: 'left' }, stopOnEntry: true }));
+    await s.events.next('stopped');
+    await s.client.restartRequest({});
+    const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
+    assert.equal(stopped.body.reason, 'entry');
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('terminated');
+    assert.deepEqual(traceOf(`${path.join(dir, '.run')}.restart-1`).map((r) => r.node_id), ['start', 'decide', 'left', 'done']);
+  });
+
+  it('runs with the llm backend like attractor run, and reports its preflight refusal in the console', async () => {
+    const tools = workspace(path.join(conformanceCases, 'linear-tools'));
+    const ok = await session();
+    await launch(ok, { program: path.join(tools, 'pipeline.dot'), cwd: tools, logsRoot: path.join(tools, '.run'), backend: 'llm' });
+    assert.equal((await ok.events.next<DebugProtocol.ExitedEvent>('exited')).body.exitCode, 0);
+
+    const llm = workspace(path.join(conformanceCases, 'goal-gate-prose-fails-closed'));
+    const cli = cliRun(['run', path.join(llm, 'pipeline.dot'), '--cwd', llm, '--logs-root', path.join(llm, '.run-cli')], llm);
+    assert.equal(cli.status, 2, 'without provider keys attractor run refuses to start');
+    const refused = await session();
+    await launch(refused, { program: path.join(llm, 'pipeline.dot'), cwd: llm, logsRoot: path.join(llm, '.run'), backend: 'llm' });
+    const exited = await refused.events.next<DebugProtocol.ExitedEvent>('exited');
+    assert.equal(exited.body.exitCode, 2);
+    const said = refused.events.bodies<DebugProtocol.OutputEvent['body']>('output').map((o) => o.output).join('');
+    assert.match(said, /the llm backend cannot serve this pipeline/);
+  });
+
+  it('resumes a run directory given as `resume`', async () => {
+    const dir = workspace(path.join(fixtures, 'subpipe'));
+    const program = path.join(dir, 'pipeline.dot');
+    const first = await session();
+    await launch(first, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'sub [shape') }] } });
+    await first.events.next('stopped');
+    await first.client.terminateRequest({});
+    await first.events.next('terminated');
+    const second = await session();
+    await launch(second, args(dir, { resume: path.join(dir, '.run'), stopOnEntry: true }));
+    await second.events.next('stopped');
+    assert.equal((await topFrame(second)).name, 'sub');
+    await second.client.continueRequest({ threadId: 1 });
+    const exited = await second.events.next<DebugProtocol.ExitedEvent>('exited');
+    assert.equal(exited.body.exitCode, 0);
+    assert.deepEqual(traceOf(path.join(dir, '.run')).map((r) => r.node_id), ['start', 'before', 'sub', 'after', 'done']);
+  });
+
+  it('refuses an unknown backend, and a missing program, with clear messages', async () => {
+    const dir = workspace(path.join(fixtures, 'route'));
+    const s = await session();
+    await s.client.initializeRequest({ adapterID: 'attractor', pathFormat: 'path' });
+    await assert.rejects(s.client.launchRequest({ program: path.join(dir, 'pipeline.dot'), backend: 'gemini' } as DebugProtocol.LaunchRequestArguments), /backend "gemini" is unknown to this debug adapter/);
+    await assert.rejects(s.client.launchRequest({ program: path.join(dir, 'nope.dot'), backend: 'scripted', scripted: path.join(dir, 'script.json') } as DebugProtocol.LaunchRequestArguments), /does not exist/);
+  });
+});

@@ -1,0 +1,166 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+
+export const projectRoot = path.resolve(__dirname, '..', '..');
+export const adapterPath = path.join(projectRoot, 'dist', 'debug-adapter.js');
+export const cliPath = path.join(projectRoot, 'dist', 'cli.js');
+export const conformanceCases = path.resolve(projectRoot, '..', 'shared', 'conformance', 'cases');
+export const fixtures = path.join(projectRoot, 'test', 'fixtures', 'debug-adapter');
+
+let built = false;
+/** Builds dist/ once per test process (the adapter under test is the bundled standalone one). */
+export function buildOnce(): void {
+  if (built) return;
+  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: projectRoot, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
+  built = true;
+}
+
+/** A fresh working directory holding a copy of the files of a fixture folder. */
+export function workspace(from: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-dap-'));
+  for (const name of fs.readdirSync(from)) fs.copyFileSync(path.join(from, name), path.join(dir, name));
+  return dir;
+}
+
+/** Writes files into a fresh working directory. */
+export function workspaceWith(files: Readonly<Record<string, string>>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-dap-'));
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+/** Every event of the session, queued by type, so a test never misses one that came early. */
+export class EventQueue {
+  private readonly queues = new Map<string, DebugProtocol.Event[]>();
+  private readonly waiters = new Map<string, ((event: DebugProtocol.Event) => void)[]>();
+  readonly all: DebugProtocol.Event[] = [];
+
+  constructor(client: DebugClient, types: readonly string[]) {
+    for (const type of types) {
+      client.on(type, (event: DebugProtocol.Event) => {
+        this.all.push(event);
+        const waiting = this.waiters.get(type)?.shift();
+        if (waiting) waiting(event);
+        else this.queues.set(type, [...(this.queues.get(type) ?? []), event]);
+      });
+    }
+  }
+
+  next<T extends DebugProtocol.Event = DebugProtocol.Event>(type: string, timeoutMs = 15_000): Promise<T> {
+    const queued = this.queues.get(type)?.shift();
+    if (queued) return Promise.resolve(queued as T);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${type} event within ${timeoutMs} ms`)), timeoutMs);
+      const waiter = (event: DebugProtocol.Event) => {
+        clearTimeout(timer);
+        resolve(event as T);
+      };
+      this.waiters.set(type, [...(this.waiters.get(type) ?? []), waiter]);
+    });
+  }
+
+  /** Drops what was queued of a type (events already seen and asserted elsewhere). */
+  drain(type: string): DebugProtocol.Event[] {
+    const queued = this.queues.get(type) ?? [];
+    this.queues.set(type, []);
+    return queued;
+  }
+
+  bodies<T>(type: string): T[] {
+    return this.all.filter((e) => e.event === type).map((e) => e.body as T);
+  }
+}
+
+export interface Session {
+  readonly client: DebugClient;
+  readonly events: EventQueue;
+}
+
+const EVENT_TYPES = ['stopped', 'continued', 'terminated', 'exited', 'output', 'thread', 'breakpoint', 'graphState', 'traceEntry', 'humanGate', 'humanGateClosed', 'progressStart', 'progressEnd'];
+
+/** The environment without provider keys: no test may reach a real LLM. */
+export function keylessEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env['OPENAI_API_KEY'];
+  delete env['ANTHROPIC_API_KEY'];
+  return env;
+}
+
+export async function startSession(): Promise<Session> {
+  const client = new DebugClient(process.execPath, adapterPath, 'attractor', { cwd: projectRoot, env: keylessEnv() });
+  client.defaultTimeout = 15_000;
+  const events = new EventQueue(client, EVENT_TYPES);
+  await client.start();
+  return { client, events };
+}
+
+export interface LaunchSetup {
+  readonly breakpoints?: Readonly<Record<string, readonly DebugProtocol.SourceBreakpoint[]>>;
+  readonly functionBreakpoints?: readonly DebugProtocol.FunctionBreakpoint[];
+  readonly exceptionFilters?: readonly string[];
+  readonly supportsProgressReporting?: boolean;
+}
+
+/** initialize → breakpoints → configurationDone → launch, as VS Code does it. */
+export async function launch(session: Session, args: Record<string, unknown>, setup: LaunchSetup = {}): Promise<{ breakpoints: Record<string, DebugProtocol.Breakpoint[]> }> {
+  const { client } = session;
+  const initialized = client.waitForEvent('initialized');
+  await client.initializeRequest({ adapterID: 'attractor', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path', supportsProgressReporting: setup.supportsProgressReporting === true });
+  await initialized;
+  const breakpoints: Record<string, DebugProtocol.Breakpoint[]> = {};
+  for (const [file, list] of Object.entries(setup.breakpoints ?? {})) {
+    const response = await client.setBreakpointsRequest({ source: { path: file }, breakpoints: [...list] });
+    breakpoints[file] = response.body.breakpoints;
+  }
+  if (setup.functionBreakpoints) await client.setFunctionBreakpointsRequest({ breakpoints: [...setup.functionBreakpoints] });
+  await client.setExceptionBreakpointsRequest({ filters: [...(setup.exceptionFilters ?? [])] });
+  await Promise.all([client.configurationDoneRequest(), client.launchRequest(args as DebugProtocol.LaunchRequestArguments)]);
+  return { breakpoints };
+}
+
+/** The top frame of a stopped thread. */
+export async function topFrame(session: Session, threadId = 1): Promise<DebugProtocol.StackFrame> {
+  const trace = await session.client.stackTraceRequest({ threadId });
+  const frame = trace.body.stackFrames[0];
+  if (!frame) throw new Error(`thread ${threadId} has no frames`);
+  return frame;
+}
+
+/** A scope's variables of the top frame, as name → displayed value. */
+export async function scopeValues(session: Session, scopeName: string, threadId = 1): Promise<{ values: Record<string, string>; reference: number }> {
+  const frame = await topFrame(session, threadId);
+  const scopes = await session.client.scopesRequest({ frameId: frame.id });
+  const scope = scopes.body.scopes.find((s) => s.name === scopeName);
+  if (!scope) throw new Error(`no scope ${scopeName}`);
+  const vars = await session.client.variablesRequest({ variablesReference: scope.variablesReference });
+  return { values: Object.fromEntries(vars.body.variables.map((v) => [v.name, v.value])), reference: scope.variablesReference };
+}
+
+/** Node ids and statuses of a run directory's trace.jsonl. */
+export function traceOf(logsRoot: string): { node_id: string; status: string; iteration: number; forced_edge?: { from: string; to: string } }[] {
+  const file = path.join(logsRoot, 'trace.jsonl');
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { node_id: string; status: string; iteration: number; forced_edge?: { from: string; to: string } });
+}
+
+/** The CLI run of the same pipeline, for comparison. */
+export function cliRun(args: readonly string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [cliPath, ...args], { cwd, encoding: 'utf8', env: keylessEnv() });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** 1-based line of the first line containing `text` in a file. */
+export function lineOf(file: string, text: string): number {
+  const index = fs.readFileSync(file, 'utf8').split('\n').findIndex((line) => line.includes(text));
+  if (index < 0) throw new Error(`${text} not found in ${file}`);
+  return index + 1;
+}
