@@ -111,6 +111,14 @@ export class DebugController implements RunController {
     return this.directive(thread, boundary);
   }
 
+  /** Step-in into an LLM node stops before each model call of its agent loop. */
+  beforeAgentTurn(boundary: NodeBoundary & { readonly turn: number }): Promise<void> | void {
+    if (this.aborted) throw new CancelledError('the debug session stopped the run');
+    const thread = this.threadFor(boundary.scope);
+    if (thread.mode.kind !== 'stepIn') return;
+    return this.halt(thread, { kind: 'turn', boundary, turn: boundary.turn }, { reason: 'step', description: `turn ${boundary.turn} of ${boundary.nodeId}` });
+  }
+
   /** Reports a gate waiting for an answer as a stop of its thread (the engine itself waits for the answer). */
   gateOpened(scope: WalkScope, gateId: string, question: string): DebugThread {
     const thread = this.threadFor(scope);

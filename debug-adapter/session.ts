@@ -568,7 +568,7 @@ export class AttractorDebugSession extends DebugSession {
     } else if (boundary) {
       const node = boundary.graph.nodes.get(boundary.nodeId);
       const line = node ? (node.declarations[0] ?? node.idRange).start.line : 0;
-      const suffix = place.kind === 'node' ? '' : place.kind === 'gate' ? ' (waiting for an answer)' : place.kind === 'ended' ? ' (run ended)' : ' (finished)';
+      const suffix = place.kind === 'node' ? '' : place.kind === 'gate' ? ' (waiting for an answer)' : place.kind === 'ended' ? ' (run ended)' : place.kind === 'turn' ? ` › agent turn ${place.turn}` : ' (finished)';
       frames.push(this.frame(thread, 0, `${boundary.nodeId}${suffix}`, file, line));
     } else {
       frames.push(this.frame(thread, 0, 'run ended', this.programPath, 0));

@@ -11,6 +11,7 @@ export type StopPlace =
   | { readonly kind: 'node-done'; readonly boundary: NodeBoundary; readonly outcome: Outcome }
   | { readonly kind: 'edge'; readonly boundary: NodeBoundary; readonly edgeBoundary: EdgeBoundary; readonly edge: GraphEdge }
   | { readonly kind: 'gate'; readonly boundary: NodeBoundary; readonly gateId: string }
+  | { readonly kind: 'turn'; readonly boundary: NodeBoundary; readonly turn: number }
   | { readonly kind: 'ended'; readonly boundary?: NodeBoundary };
 
 export type StopReason = 'entry' | 'breakpoint' | 'step' | 'pause' | 'exception' | 'restart' | 'human gate';

@@ -46,6 +46,7 @@ export const codergenHandler: Handler = {
       },
       signal,
       emit: (event) => services.emit({ type: 'agent', scope: services.scope, nodeId: node.id, event }),
+      beforeTurn: (turn) => services.beforeAgentTurn(node.id, turn),
     });
 
     if (result.responseText) services.runDirectory.writeStageFile(services.iteration, node.id, 'response.md', result.responseText);

@@ -38,6 +38,8 @@ export interface HandlerServices {
   readonly incomingEdge?: { readonly from: string; readonly attributes: ReadonlyMap<string, { value: string }> };
   readonly transcript: (threadKey: string) => readonly TranscriptMessage[];
   readonly recordExchange: (threadKey: string, exchange: readonly TranscriptMessage[]) => void;
+  /** Awaits the controller before an agent turn of `nodeId` (see RunController.beforeAgentTurn). */
+  readonly beforeAgentTurn: (nodeId: string, turn: number) => Promise<void>;
   /** Runs the walk from `startNodeId` on `context` until `stopAt` or a dead end (parallel branches). */
   readonly runBranch: (startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string, signal: AbortSignal) => Promise<BranchResult>;
   /** Runs another pipeline file as one node (folder sub-pipelines). */

@@ -41,6 +41,8 @@ export interface AgentSessionConfig {
   readonly random?: () => number;
   readonly recorder: SessionRecorder;
   readonly signal: AbortSignal;
+  /** Awaited before each model call; a debugger pauses the node here. */
+  readonly beforeTurn?: (turn: number) => Promise<void>;
 }
 
 export type AgentStopReason = 'completed' | 'reported' | 'turn_limit' | 'tool_round_limit';
@@ -98,6 +100,7 @@ export async function* runAgentSession(config: AgentSessionConfig): AsyncGenerat
     let stopReason: AgentStopReason = 'completed';
 
     const call = async (tools: LlmRequest['tools']): Promise<LlmResponse> => {
+      await config.beforeTurn?.(turns + 1);
       turns++;
       note('turn', { turn: turns });
       const response = await complete(config, { model: config.model, system: config.system, messages, tools, responseSchema: config.responseSchema, reasoningEffort: config.reasoningEffort }, note);

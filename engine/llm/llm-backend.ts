@@ -64,6 +64,7 @@ export class LlmBackend implements CodergenBackend {
       reasoningEffort,
       system: workerSystemPrompt({ nodeId: request.node.id, workDir: workspace.root, structured: request.responseSchema !== undefined, goalGate: request.goalGate }),
       prompt: request.prompt,
+      ...(request.beforeTurn ? { beforeTurn: request.beforeTurn } : {}),
       history: request.fidelity === 'full' ? request.history : [],
       responseSchema: request.responseSchema,
       tools: workspaceTools,

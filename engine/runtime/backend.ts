@@ -47,6 +47,8 @@ export interface CodergenRequest {
   readonly toolHooks: { readonly pre?: string; readonly post?: string };
   readonly signal: AbortSignal;
   readonly emit: (event: AgentEvent) => void;
+  /** Awaited before each model call (1-indexed turn), so a debugger can pause inside the node. */
+  readonly beforeTurn?: (turn: number) => Promise<void>;
 }
 
 export interface Usage {

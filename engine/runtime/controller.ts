@@ -39,4 +39,6 @@ export interface RunController {
   beforeNode?(boundary: NodeBoundary): Promise<void> | void;
   afterNode?(boundary: NodeBoundary & { readonly outcome: Outcome }): Promise<void> | void;
   beforeEdge?(boundary: EdgeBoundary): Promise<EdgeDirective | undefined | void> | EdgeDirective | undefined | void;
+  /** Before each model call of an LLM node's agent loop (the debugger's step-in into a node). */
+  beforeAgentTurn?(boundary: NodeBoundary & { readonly turn: number }): Promise<void> | void;
 }

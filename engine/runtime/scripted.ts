@@ -83,6 +83,8 @@ export class ScriptedBackend implements CodergenBackend {
     const visit = this.visits.get(request.node.id) ?? 0;
     this.visits.set(request.node.id, visit + 1);
     const entry = list[Math.min(visit, list.length - 1)] as ScriptedEntry;
+    // A scripted answer is one model turn.
+    await request.beforeTurn?.(1);
     request.emit({ event: 'prompt:submit', data: { scripted: true, visit: visit + 1 } });
     if (entry.error) {
       const transient = entry.error.status === 429 || entry.error.status >= 500;

@@ -483,6 +483,11 @@ export class Walker {
       recordExchange: (key, exchange) => {
         state.threads[key] = [...(state.threads[key] ?? []), ...exchange];
       },
+      beforeAgentTurn: async (nodeId, turn) => {
+        const node = this.graph.nodes.get(nodeId);
+        if (node) await shared.controller.beforeAgentTurn?.({ ...this.boundary(node), turn });
+        this.throwIfCancelled();
+      },
       runBranch: (start, context, stopAt, label, signal) => this.runBranch(start, context, stopAt, label, signal),
       runChildPipeline: (file, context, label) => this.runChildPipeline(file, context, label),
       startChildPipeline: (file, context, label, childOptions) => this.startChildPipeline(file, context, label, childOptions),

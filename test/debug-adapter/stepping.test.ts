@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Session } from './harness';
-import { buildOnce, fixtures, launch, lineOf, scopeValues, startSession, topFrame, traceOf, workspace } from './harness';
+import { buildOnce, fixtures, launch, lineOf, scopeValues, startSession, topFrame, traceOf, workspace, workspaceWith } from './harness';
 
 const sessions: Session[] = [];
 async function session(): Promise<Session> {
@@ -27,6 +27,30 @@ describe('debug adapter: stepping, the stack and the context', () => {
   before(buildOnce);
   after(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
+  });
+
+  it('steps into an LLM node, stopping before its agent turn, then steps on to the next node', async () => {
+    const dir = workspaceWith({
+      'pipeline.dot': 'digraph g {\n  start [shape=Mdiamond]\n  work [prompt="do it"]\n  check [shape=parallelogram, tool_command="true"]\n  done [shape=Msquare]\n  start -> work -> check -> done\n}\n',
+      'script.json': JSON.stringify({ llm: { work: [{ text: 'done' }] } }),
+    });
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await session();
+    await launch(s, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'work [prompt') }] } });
+    let stop = await stoppedAt(s);
+    assert.equal(stop.frames[0]?.name, 'work');
+
+    await s.client.stepInRequest({ threadId: 1 });
+    stop = await stoppedAt(s);
+    assert.equal(stop.reason, 'step');
+    assert.equal(stop.frames[0]?.name, 'work › agent turn 1');
+    assert.equal(stop.frames[0]?.line, lineOf(program, 'work [prompt'));
+    assert.equal(fs.existsSync(path.join(dir, '.run', 'work', 'response.md')), false, 'paused before the model call');
+
+    await s.client.nextRequest({ threadId: 1 });
+    stop = await stoppedAt(s);
+    assert.equal(stop.frames[0]?.name, 'check');
+    assert.equal(fs.readFileSync(path.join(dir, '.run', 'work', 'response.md'), 'utf8'), 'done');
   });
 
   it('steps into a sub-pipeline, shows both files on the stack, and steps out', async () => {

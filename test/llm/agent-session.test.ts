@@ -36,6 +36,20 @@ for (const flavour of flavours) {
       assert.ok(rig.events.some((e) => e.event === 'text:delta'));
     });
 
+    it('awaits beforeTurn before every model call (the debugger pauses there)', async () => {
+      rig = await startRig(flavour);
+      rig.server.script(
+        flavour.turn({ toolCalls: [{ id: 'call_w', name: 'write_file', arguments: { path: 'a.txt', content: 'a' } }] }),
+        flavour.turn({ text: 'done' }),
+      );
+      const seen: Array<[number, number]> = [];
+      await rig.backend.run({ ...rig.request(), beforeTurn: async (turn) => void seen.push([turn, rig.server.requests.length]) });
+      assert.deepEqual(seen, [
+        [1, 0],
+        [2, 1],
+      ]);
+    });
+
     it('ends on a text-only answer and returns it whole', async () => {
       rig = await startRig(flavour);
       rig.server.script(flavour.turn({ text: 'All done: the answer is 42.' }));
