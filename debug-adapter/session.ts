@@ -79,6 +79,7 @@ export class AttractorDebugSession extends DebugSession {
   private exceptionFilters = new Set<ExceptionFilterId>();
   private readonly scopeHandles = new Handles<ScopeRef>();
   private readonly backendFactory: BackendFactory | undefined;
+  private readonly cancellableProgress = new Map<string, (reason: string) => void>();
   private clientSupportsProgress = false;
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
@@ -117,6 +118,7 @@ export class AttractorDebugSession extends DebugSession {
       supportsStepInTargetsRequest: true,
       supportsExceptionInfoRequest: true,
       supportsSingleThreadExecutionRequests: true,
+      supportsCancelRequest: true,
       supportsDelayedStackTraceLoading: false,
       exceptionBreakpointFilters: exceptionFilters.map((f) => ({ filter: f.filter, label: f.label, description: f.description, default: false })),
     };
@@ -345,7 +347,7 @@ export class AttractorDebugSession extends DebugSession {
       if (hit) run.controller.noteException(event.scope, hit);
     }
     if (event.type === 'parallel:end') run.controller.exitBranches(event.scope);
-    if (event.type === 'agent') this.progress(event.scope, event.nodeId, event.event.event);
+    if (event.type === 'agent') this.progress(run, event.scope, event.nodeId, event.event.event);
     for (const line of consoleLines(event)) this.sendConsole(line);
     if (run.graphState.apply(event)) {
       if (event.type === 'run:end') this.sendGraphState(run);
@@ -362,11 +364,26 @@ export class AttractorDebugSession extends DebugSession {
     }, GRAPH_STATE_INTERVAL_MS);
   }
 
-  private progress(scope: WalkScope, nodeId: string, kind: string): void {
+  private progress(run: ActiveRun, scope: WalkScope, nodeId: string, kind: string): void {
     if (!this.clientSupportsProgress) return;
     const id = `llm:${scope.id}:${nodeId}`;
-    if (kind === 'prompt:submit') this.sendEvent(new ProgressStartEvent(id, `LLM call: ${nodeId}`));
-    else if (kind === 'prompt:complete' || kind === 'session:end') this.sendEvent(new ProgressEndEvent(id));
+    if (kind === 'prompt:submit') {
+      const boundary = run.controller.threadFor(scope).lastNode;
+      if (boundary) this.cancellableProgress.set(id, boundary.cancelNode);
+      const start = new ProgressStartEvent(id, `LLM call: ${nodeId}`) as DebugProtocol.ProgressStartEvent;
+      start.body.cancellable = boundary !== undefined;
+      this.sendEvent(start);
+    } else if (kind === 'prompt:complete' || kind === 'session:end') {
+      this.cancellableProgress.delete(id);
+      this.sendEvent(new ProgressEndEvent(id));
+    }
+  }
+
+  /** Cancelling an LLM call's progress fails that node's attempt; the run goes on routing. */
+  protected override cancelRequest(response: DebugProtocol.CancelResponse, args: DebugProtocol.CancelArguments): void {
+    const cancel = args.progressId ? this.cancellableProgress.get(args.progressId) : undefined;
+    cancel?.('cancelled from the progress notification');
+    this.sendResponse(response);
   }
 
   private sendGraphState(run: ActiveRun): void {

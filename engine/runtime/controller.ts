@@ -13,6 +13,8 @@ export interface NodeBoundary {
   /** How many times this node has started in the run, this visit included. */
   readonly visit: number;
   readonly context: RunContext;
+  /** Stops this node's current attempt: it fails with `cancelled: <reason>`, the run goes on routing. */
+  readonly cancelNode: (reason: string) => void;
 }
 
 export interface EdgeBoundary {

@@ -74,8 +74,15 @@ export interface WalkOptions {
 }
 
 /** Walks one graph: run node, record, route, repeat (canonical §3.2 as the ledger amends it). */
+/** Why a node's attempt was stopped by a controller (as opposed to the whole run being cancelled). */
+class NodeCancelled extends Error {
+  override readonly name = 'NodeCancelled';
+}
+
 export class Walker {
   private readonly adjacency: Adjacency;
+  /** Aborts the node running now; a walker runs one node at a time. */
+  private nodeAbort = new AbortController();
   /** The record of the node just run, held back until its route is known (a forced route is recorded on it). */
   private pendingTrace: TraceRecord | undefined;
 
@@ -152,11 +159,13 @@ export class Walker {
       step: this.state.step,
       visit: this.state.visits[node.id] ?? 0,
       context: this.state.context,
+      cancelNode: (reason: string) => this.nodeAbort.abort(new NodeCancelled(reason)),
     };
   }
 
   private async runNode(node: GraphNode): Promise<Outcome> {
     const { state, shared } = this;
+    this.nodeAbort = new AbortController();
     await shared.controller.beforeNode?.({ ...this.boundary(node), visit: (state.visits[node.id] ?? 0) + 1 });
     this.throwIfCancelled();
     state.visits[node.id] = (state.visits[node.id] ?? 0) + 1;
@@ -258,7 +267,8 @@ export class Walker {
     const expiry = timeout !== undefined ? new AbortController() : undefined;
     const expiryTimer = expiry ? setTimeout(() => expiry.abort(new DOMException(`timed out after ${timeout} ms`, 'TimeoutError')), timeout) : undefined;
     const timer = expiry?.signal;
-    const signal = timer ? AbortSignal.any([shared.signal, timer]) : shared.signal;
+    const nodeSignal = this.nodeAbort.signal;
+    const signal = AbortSignal.any([shared.signal, nodeSignal, ...(timer ? [timer] : [])]);
     const incoming = this.state.incomingEdge ? this.graph.edges[this.state.incomingEdge.index] : undefined;
     try {
       const outcome = await shared.handlers.resolve(node).execute({
@@ -272,6 +282,7 @@ export class Walker {
       // A handler interrupted by a cancel returns whatever it had (an aborted tool's FAIL, a gate's
       // default choice); that is not the node's result, so it is never recorded or routed on.
       this.throwIfCancelled();
+      if (nodeSignal.aborted) return { kind: 'outcome', outcome: this.nodeCancelled(nodeSignal) };
       // A handler that dealt with its own timeout (a human gate's default choice) keeps its result.
       if (timer?.aborted && !shared.signal.aborted && !isSuccessful(outcome.status)) {
         return { kind: 'outcome', outcome: { ...this.timedOut(node, timeout ?? 0), ...(outcome.continueAt !== undefined ? { continueAt: outcome.continueAt } : {}) } };
@@ -279,6 +290,7 @@ export class Walker {
       return { kind: 'outcome', outcome };
     } catch (error) {
       this.throwIfCancelled();
+      if (nodeSignal.aborted) return { kind: 'outcome', outcome: this.nodeCancelled(nodeSignal) };
       if (timer?.aborted) return { kind: 'outcome', outcome: this.timedOut(node, timeout ?? 0) };
       if (error instanceof ProviderError) {
         return { kind: 'error', message: error.message, transient: error.transient, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
@@ -287,6 +299,12 @@ export class Walker {
     } finally {
       clearTimeout(expiryTimer);
     }
+  }
+
+  /** A controller stopped this attempt (the debugger cancelling a long LLM call): a plain FAIL, never retried. */
+  private nodeCancelled(signal: AbortSignal): Outcome {
+    const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
+    return { status: 'fail', isExplicit: false, failureReason: `cancelled: ${reason}` };
   }
 
   /** Ledger: a timeout fails the node, or yields PARTIAL_SUCCESS with allow_partial. */

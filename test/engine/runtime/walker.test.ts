@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import type { CodergenRequest } from '../../../engine/runtime/backend';
 import { instantClock, runDot } from './harness';
 
 const frame = (body: string, graphAttrs = '') => `digraph t {\n${graphAttrs}\nstart [shape=Mdiamond]\ndone [shape=Msquare]\n${body}\n}`;
@@ -188,5 +189,33 @@ describe('run directory', () => {
     assert.equal(count('run:start'), 1);
     assert.equal(count('run:end'), 1);
     assert.equal(count('node:start'), count('node:end'));
+  });
+});
+
+describe('controller seams', () => {
+  it('cancelNode fails only the running attempt; the run routes on', async () => {
+    const hanging = {
+      name: 'hanging',
+      preflight: () => [],
+      run: async (request: CodergenRequest) => {
+        await request.beforeTurn?.(1);
+        await new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
+        return { responseText: 'never' };
+      },
+    };
+    const turns: number[] = [];
+    const run = await runDot(frame('slow [prompt="x", max_retries=3]\nrecover [shape=parallelogram, tool_command="echo recovered > r.txt"]\nstart -> slow\nslow -> recover [condition="outcome=fail"]\nslow -> done [condition="outcome=success"]\nrecover -> done'), {
+      backend: hanging,
+      controller: {
+        beforeAgentTurn: (boundary) => {
+          turns.push(boundary.turn);
+          setTimeout(() => boundary.cancelNode('user pressed cancel'), 10);
+        },
+      },
+    });
+    assert.equal(run.result.status, 'success');
+    assert.deepEqual(turns, [1], 'a cancelled attempt is not retried');
+    assert.equal(run.trace.find((r) => r.node_id === 'slow')?.failure_reason, 'cancelled: user pressed cancel');
+    assert.equal(run.read('r.txt'), 'recovered\n');
   });
 });
