@@ -19,6 +19,10 @@ const builds = [
     entryPoints: { 'debug-adapter': 'debug-adapter/main.ts' },
     platform: 'node',
   },
+  {
+    entryPoints: { 'language-server': 'language-server/main.ts' },
+    platform: 'node',
+  },
 ].map((options) => ({
   bundle: true,
   outdir,

@@ -1,0 +1,39 @@
+import type { Diagnostic as LspDiagnostic, DiagnosticRelatedInformation } from 'vscode-languageserver';
+import { DiagnosticSeverity } from 'vscode-languageserver';
+import type { Diagnostic, Fix, Severity } from '../../engine/model/diagnostics';
+import type { SourceRange } from '../../engine/model/source';
+import type { DocumentAnalysis } from '../analysis/document-analysis';
+import { toLspRange } from '../lsp-convert';
+
+const severities: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+};
+
+/** What a published diagnostic carries for code actions. */
+export interface DiagnosticData {
+  readonly rule: string;
+  readonly fix?: Fix;
+}
+
+/** `rulesDocUri` is the rules page; each rule is a heading there, so `#<rule>` jumps to it. */
+export function toLspDiagnostic(diagnostic: Diagnostic, uri: string, rulesDocUri: string | undefined, fallbackRange: SourceRange): LspDiagnostic {
+  const related: DiagnosticRelatedInformation[] = (diagnostic.related ?? []).map((info) => ({ message: info.message, location: { uri, range: toLspRange(info.range) } }));
+  const data: DiagnosticData = { rule: diagnostic.rule, ...(diagnostic.fix ? { fix: diagnostic.fix } : {}) };
+  return {
+    range: toLspRange(diagnostic.range ?? fallbackRange),
+    severity: severities[diagnostic.severity],
+    code: diagnostic.code ?? diagnostic.rule,
+    ...(rulesDocUri ? { codeDescription: { href: `${rulesDocUri}#${diagnostic.rule}` } } : {}),
+    source: 'attractor',
+    message: diagnostic.message,
+    ...(related.length > 0 ? { relatedInformation: related } : {}),
+    data,
+  };
+}
+
+export function documentDiagnostics(analysis: DocumentAnalysis, rulesDocUri: string | undefined): LspDiagnostic[] {
+  const fallback = analysis.model?.provenance === 'exact' ? (analysis.model.parsed.nameRange ?? analysis.lineIndex.range(0, 0)) : analysis.lineIndex.range(0, 0);
+  return analysis.diagnostics.map((d) => toLspDiagnostic(d, analysis.uri, rulesDocUri, fallback));
+}

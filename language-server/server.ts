@@ -1,0 +1,112 @@
+/** Wires the feature modules to an LSP connection. Every handler answers from the cached analysis. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Connection, InitializeParams, InitializeResult } from 'vscode-languageserver';
+import { CodeActionKind, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
+import { fileURLToPath } from 'node:url';
+import type { DocumentAnalysis } from './analysis/document-analysis';
+import { DocumentStore } from './analysis/document-store';
+import { codeActions } from './features/code-actions';
+import { complete } from './features/completion';
+import { DiagnosticPublisher } from './features/diagnostic-publisher';
+import { foldingRanges } from './features/folding';
+import { formatDocument } from './features/formatting';
+import { hover } from './features/hover';
+import { documentLinks } from './features/links';
+import { definition, prepareRename, references, rename } from './features/navigation';
+import { semanticTokens, semanticTokensLegend } from './features/semantic-tokens';
+import { documentSymbols } from './features/symbols';
+
+export interface ServerInitializationOptions {
+  /** URI of the rules page (docs/rules.md of the installed extension); `#<rule>` is appended. */
+  readonly rulesDocUri?: string;
+  /** Quiet time after an edit before diagnostics are recomputed (default 150 ms). */
+  readonly diagnosticsDelayMs?: number;
+}
+
+/** The docs shipped beside the bundle (dist/../docs/rules.md) when the client names none. */
+function defaultRulesDocUri(): string | undefined {
+  const candidate = path.resolve(__dirname, '..', 'docs', 'rules.md');
+  return fs.existsSync(candidate) ? pathToFileURL(candidate).href : undefined;
+}
+
+export function startServer(connection: Connection): void {
+  const store = new DocumentStore();
+  let publisher: DiagnosticPublisher | undefined;
+  let workspaceRoot: string | undefined;
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const options = (params.initializationOptions ?? {}) as ServerInitializationOptions;
+    const rootUri = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
+    workspaceRoot = rootUri?.startsWith('file:') ? fileURLToPath(rootUri) : undefined;
+    publisher = new DiagnosticPublisher({
+      store,
+      publish: (p) => void connection.sendDiagnostics(p),
+      rulesDocUri: options.rulesDocUri ?? defaultRulesDocUri(),
+      delayMs: options.diagnosticsDelayMs ?? 150,
+    });
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: ['[', ',', '=', '"', '.', '$', '{', '#', ':', ' ', '>', '&'] },
+        hoverProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        semanticTokensProvider: { legend: semanticTokensLegend, full: true },
+        documentLinkProvider: { resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        documentFormattingProvider: true,
+      },
+      serverInfo: { name: 'attractor-language-server' },
+    };
+  });
+
+  connection.onDidOpenTextDocument(({ textDocument }) => {
+    store.open(textDocument.uri, textDocument.text, textDocument.version);
+    publisher?.opened(textDocument.uri);
+  });
+  connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
+    store.change(textDocument.uri, contentChanges, textDocument.version);
+    publisher?.changed(textDocument.uri);
+  });
+  connection.onDidCloseTextDocument(({ textDocument }) => {
+    store.close(textDocument.uri);
+    publisher?.closed(textDocument.uri);
+  });
+  connection.onDidChangeWatchedFiles(({ changes }) => {
+    for (const change of changes) if (change.type !== FileChangeType.Deleted || !store.isOpen(change.uri)) publisher?.fileChanged(change.uri);
+  });
+
+  const withAnalysis = <T>(uri: string, fallback: T, answer: (analysis: DocumentAnalysis) => T): T => {
+    const analysis = store.analysis(uri);
+    return analysis ? answer(analysis) : fallback;
+  };
+  type At = { textDocument: { uri: string }; position: { line: number; character: number } };
+  const atPosition = <T>(params: At, fallback: T, answer: (analysis: DocumentAnalysis, offset: number) => T): T =>
+    withAnalysis(params.textDocument.uri, fallback, (analysis) => answer(analysis, analysis.lineIndex.offsetAt(params.position.line, params.position.character)));
+
+  connection.onCompletion((params) => atPosition(params, [], complete));
+  connection.onHover((params) => atPosition(params, null, (analysis, offset) => hover(analysis, offset) ?? null));
+  connection.onDefinition((params) => atPosition(params, [], definition));
+  connection.onReferences((params) => atPosition(params, [], (analysis, offset) => references(analysis, offset, params.context.includeDeclaration)));
+  connection.onPrepareRename((params) => atPosition(params, null, (analysis, offset) => prepareRename(analysis, offset) ?? null));
+  connection.onRenameRequest((params) =>
+    atPosition(params, null, (analysis, offset) => {
+      const result = rename(analysis, offset, params.newName);
+      if (!result.ok) throw new ResponseError(-32803, result.message);
+      return result.edit;
+    }),
+  );
+  connection.onDocumentSymbol(({ textDocument }) => withAnalysis(textDocument.uri, [], documentSymbols));
+  connection.onFoldingRanges(({ textDocument }) => withAnalysis(textDocument.uri, [], foldingRanges));
+  connection.languages.semanticTokens.on(({ textDocument }) => withAnalysis(textDocument.uri, { data: [] }, semanticTokens));
+  connection.onDocumentLinks(({ textDocument }) => withAnalysis(textDocument.uri, [], (analysis) => documentLinks(analysis, workspaceRoot)));
+  connection.onCodeAction(({ textDocument, context }) => withAnalysis(textDocument.uri, [], (analysis) => codeActions(analysis, context.diagnostics)));
+  connection.onDocumentFormatting(({ textDocument, options }) => withAnalysis(textDocument.uri, [], (analysis) => formatDocument(analysis, options)));
+
+  connection.listen();
+}
