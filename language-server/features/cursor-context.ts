@@ -57,7 +57,9 @@ export function cursorContext(outline: Outline, offset: number): CursorContext {
       return { kind: 'attribute-name', place, replace: assignment.key, present: new Set() };
     }
     const valueEnd = assignment.value ? assignment.value.end : assignment.equals.end;
-    if (offset >= assignment.equals.end && (offset <= valueEnd || (assignment.value && insideString(assignment.value, offset)))) {
+    const value = assignment.value;
+    const inValue = value?.kind === 'string' ? insideString(value, offset) || offset <= value.start : offset <= valueEnd;
+    if (offset >= assignment.equals.end && inValue) {
       return valueContext(place, assignment.key, assignment.value, offset, undefined);
     }
   }
@@ -86,7 +88,7 @@ function listContext(list: AttributeList, offset: number): CursorContext {
     if (entry.equals && offset >= entry.equals.end) {
       const value = entry.value;
       if (!value && !entry.separator) return valueContext(place, entry.key, undefined, offset, list);
-      if (value && (offset <= value.end || insideString(value, offset))) return valueContext(place, entry.key, value, offset, list);
+      if (value && (value.kind === 'string' ? insideString(value, offset) || offset <= value.start : offset <= value.end)) return valueContext(place, entry.key, value, offset, list);
     }
   }
   return { kind: 'attribute-name', place, list, replace: { start: offset, end: offset }, present };
