@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Connection, InitializeParams, InitializeResult } from 'vscode-languageserver';
 import { CodeActionKind, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
 import { fileURLToPath } from 'node:url';
-import type { DocumentAnalysis } from './analysis/document-analysis';
+import type { DocumentAnalysis, DocumentView } from './analysis/document-analysis';
 import { DocumentStore } from './analysis/document-store';
 import { codeActions } from './features/code-actions';
 import { complete } from './features/completion';
@@ -85,12 +85,19 @@ export function startServer(connection: Connection): void {
     const analysis = store.analysis(uri);
     return analysis ? answer(analysis) : fallback;
   };
+  /** Latency-critical requests answer from the parse-free view; it is exact for everything read from tokens. */
+  const withView = <T>(uri: string, fallback: T, answer: (view: DocumentView) => T): T => {
+    const view = store.view(uri);
+    return view ? answer(view) : fallback;
+  };
   type At = { textDocument: { uri: string }; position: { line: number; character: number } };
-  const atPosition = <T>(params: At, fallback: T, answer: (analysis: DocumentAnalysis, offset: number) => T): T =>
-    withAnalysis(params.textDocument.uri, fallback, (analysis) => answer(analysis, analysis.lineIndex.offsetAt(params.position.line, params.position.character)));
+  const offsetIn = (view: DocumentView, params: At) => view.lineIndex.offsetAt(params.position.line, params.position.character);
+  const atPosition = <T>(params: At, fallback: T, answer: (view: DocumentView, offset: number) => T): T => withView(params.textDocument.uri, fallback, (view) => answer(view, offsetIn(view, params)));
+  const analysedAt = <T>(params: At, fallback: T, answer: (analysis: DocumentAnalysis, offset: number) => T): T =>
+    withAnalysis(params.textDocument.uri, fallback, (analysis) => answer(analysis, offsetIn(analysis, params)));
 
   connection.onCompletion((params) => atPosition(params, [], complete));
-  connection.onHover((params) => atPosition(params, null, (analysis, offset) => hover(analysis, offset) ?? null));
+  connection.onHover((params) => analysedAt(params, null, (analysis, offset) => hover(analysis, offset) ?? null));
   connection.onDefinition((params) => atPosition(params, [], definition));
   connection.onReferences((params) => atPosition(params, [], (analysis, offset) => references(analysis, offset, params.context.includeDeclaration)));
   connection.onPrepareRename((params) => atPosition(params, null, (analysis, offset) => prepareRename(analysis, offset) ?? null));
@@ -102,10 +109,10 @@ export function startServer(connection: Connection): void {
     }),
   );
   connection.onDocumentSymbol(({ textDocument }) => withAnalysis(textDocument.uri, [], documentSymbols));
-  connection.onFoldingRanges(({ textDocument }) => withAnalysis(textDocument.uri, [], foldingRanges));
-  connection.languages.semanticTokens.on(({ textDocument }) => withAnalysis(textDocument.uri, { data: [] }, semanticTokens));
-  connection.onDocumentLinks(({ textDocument }) => withAnalysis(textDocument.uri, [], (analysis) => documentLinks(analysis, workspaceRoot)));
-  connection.onCodeAction(({ textDocument, context }) => withAnalysis(textDocument.uri, [], (analysis) => codeActions(analysis, context.diagnostics)));
+  connection.onFoldingRanges(({ textDocument }) => withView(textDocument.uri, [], foldingRanges));
+  connection.languages.semanticTokens.on(({ textDocument }) => withView(textDocument.uri, { data: [] }, semanticTokens));
+  connection.onDocumentLinks(({ textDocument }) => withView(textDocument.uri, [], (analysis) => documentLinks(analysis, workspaceRoot)));
+  connection.onCodeAction(({ textDocument, context }) => withView(textDocument.uri, [], (analysis) => codeActions(analysis, context.diagnostics)));
   connection.onDocumentFormatting(({ textDocument, options }) => withAnalysis(textDocument.uri, [], (analysis) => formatDocument(analysis, options)));
 
   connection.listen();

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { Graph } from '../../engine/model/graph';
-import type { LineIndex } from '../../engine/model/source';
+import { LineIndex } from '../../engine/model/source';
 import type { PrepareOptions } from '../../engine/prepare';
 import { preparePipeline } from '../../engine/prepare';
 import type { Outline } from '../syntax/outline';
@@ -21,16 +21,21 @@ export interface PipelineModel {
   readonly provenance: ModelProvenance;
 }
 
-export interface DocumentAnalysis {
+/** One version of a document as editor features see it: its token outline and the best model at hand. */
+export interface DocumentView {
   readonly uri: string;
   readonly version: number;
   readonly text: string;
   readonly sourcePath?: string;
   readonly lineIndex: LineIndex;
   readonly outline: Outline;
+  readonly model?: PipelineModel;
+}
+
+/** A view checked by the engine. */
+export interface DocumentAnalysis extends DocumentView {
   /** The engine's diagnostics for this text: a syntax error alone when it does not parse. */
   readonly diagnostics: readonly Diagnostic[];
-  readonly model?: PipelineModel;
 }
 
 export interface AnalysisInput {
@@ -43,11 +48,13 @@ export interface AnalysisInput {
   /** The model of an earlier version, kept for completion while nothing better exists. */
   readonly previousModel?: PipelineModel;
   readonly prepareOptions?: Omit<PrepareOptions, 'sourcePath' | 'mode'>;
+  /** The outline of this very text, when a quick view already built it. */
+  readonly outline?: Outline;
 }
 
 /** parse → transform → lint through the engine, with recovery when the text does not parse. */
 export function analyzeDocument(input: AnalysisInput): DocumentAnalysis {
-  const outline = buildOutline(input.text);
+  const outline = input.outline ?? buildOutline(input.text);
   const prepared = preparePipeline(input.text, { ...input.prepareOptions, ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}), mode: 'lint' });
   const base = {
     uri: input.uri,
@@ -70,7 +77,23 @@ export function analyzeDocument(input: AnalysisInput): DocumentAnalysis {
   return base;
 }
 
+/**
+ * A view without parsing: the current text's outline with the newest model known. Completion
+ * answers from this, so typing never waits for a full parse and lint.
+ */
+export function quickView(input: Pick<AnalysisInput, 'uri' | 'version' | 'text' | 'sourcePath' | 'previousModel'>): DocumentView {
+  return {
+    uri: input.uri,
+    version: input.version,
+    text: input.text,
+    ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}),
+    lineIndex: new LineIndex(input.text),
+    outline: buildOutline(input.text),
+    ...(input.previousModel ? { model: { ...input.previousModel, provenance: 'stale' as const } } : {}),
+  };
+}
+
 /** The model, when its ranges point into this text. */
-export function locatedModel(analysis: DocumentAnalysis): PipelineModel | undefined {
+export function locatedModel(analysis: DocumentView): PipelineModel | undefined {
   return analysis.model && analysis.model.provenance !== 'stale' ? analysis.model : undefined;
 }

@@ -2,13 +2,14 @@ import { fileURLToPath } from 'node:url';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { PrepareOptions } from '../../engine/prepare';
-import type { DocumentAnalysis, PipelineModel } from './document-analysis';
-import { analyzeDocument } from './document-analysis';
+import type { DocumentAnalysis, DocumentView, PipelineModel } from './document-analysis';
+import { analyzeDocument, quickView } from './document-analysis';
 
 interface OpenDocument {
   document: TextDocument;
   lastEditOffset?: number;
   analysis?: DocumentAnalysis;
+  quick?: DocumentView;
   /** The newest model that came from a text that parsed (or recovered). */
   lastGoodModel?: PipelineModel;
 }
@@ -51,6 +52,25 @@ export class DocumentStore {
     return this.documents.get(uri)?.document.getText();
   }
 
+  /** The current version's full analysis if it is ready, else a parse-free view (see quickView). */
+  view(uri: string): DocumentView | undefined {
+    const entry = this.documents.get(uri);
+    if (!entry) return undefined;
+    const { document } = entry;
+    // Until a first analysis exists there is no model to lend, and that one is worth the wait.
+    if (!entry.analysis || entry.analysis.version === document.version) return this.analysis(uri);
+    if (entry.quick?.version === document.version) return entry.quick;
+    const sourcePath = sourcePathOf(uri);
+    entry.quick = quickView({
+      uri,
+      version: document.version,
+      text: document.getText(),
+      ...(sourcePath ? { sourcePath } : {}),
+      ...(entry.lastGoodModel ? { previousModel: entry.lastGoodModel } : {}),
+    });
+    return entry.quick;
+  }
+
   /** The analysis of the current version (computed now if it is not cached). */
   analysis(uri: string): DocumentAnalysis | undefined {
     const entry = this.documents.get(uri);
@@ -66,6 +86,7 @@ export class DocumentStore {
       ...(entry.lastEditOffset !== undefined ? { lastEditOffset: entry.lastEditOffset } : {}),
       ...(entry.lastGoodModel ? { previousModel: entry.lastGoodModel } : {}),
       prepareOptions: this.prepareOptions,
+      ...(entry.quick?.version === document.version ? { outline: entry.quick.outline } : {}),
     });
     entry.analysis = analysis;
     if (analysis.model && analysis.model.provenance !== 'stale') entry.lastGoodModel = analysis.model;

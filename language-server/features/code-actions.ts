@@ -2,14 +2,14 @@
 import type { CodeAction, Diagnostic as LspDiagnostic, Range } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
-import type { DocumentAnalysis } from '../analysis/document-analysis';
+import type { DocumentView } from '../analysis/document-analysis';
 import { nodeIdsOf } from './completion';
 import { placeOf } from './cursor-context';
 import type { DiagnosticData } from './diagnostics';
 import { offsetsToRange, toLspRange } from '../lsp-convert';
 import { tokenValue } from '../syntax/scanner';
 
-export function codeActions(analysis: DocumentAnalysis, diagnostics: readonly LspDiagnostic[]): CodeAction[] {
+export function codeActions(analysis: DocumentView, diagnostics: readonly LspDiagnostic[]): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const diagnostic of diagnostics) {
     const data = diagnostic.data as DiagnosticData | undefined;
@@ -41,7 +41,7 @@ interface Suggestion {
 }
 
 /** Looks at the token the diagnostic points at: an unknown key, an unknown node reference or an unknown enum value. */
-function didYouMean(analysis: DocumentAnalysis, range: Range): Suggestion[] {
+function didYouMean(analysis: DocumentView, range: Range): Suggestion[] {
   const offset = analysis.lineIndex.offsetAt(range.start.line, range.start.character);
   const within = (t: { start: number; end: number }) => t.start <= offset && offset < t.end;
   for (const list of analysis.outline.lists) {

@@ -7,7 +7,7 @@ import type { Graph } from '../../engine/model/graph';
 import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
 import { nodeClasses } from '../../engine/transform/apply-stylesheet';
 import { contextKeysBefore } from '../analysis/context-keys';
-import type { DocumentAnalysis } from '../analysis/document-analysis';
+import type { DocumentView } from '../analysis/document-analysis';
 import { offsetsToRange } from '../lsp-convert';
 import { tokenValue } from '../syntax/scanner';
 import { tokenContent, valueIndexAt } from '../syntax/string-content';
@@ -22,7 +22,7 @@ import { snippets } from './snippets';
 
 const retrigger = { title: 'Suggest', command: 'editor.action.triggerSuggest' };
 
-export function complete(analysis: DocumentAnalysis, offset: number): CompletionItem[] {
+export function complete(analysis: DocumentView, offset: number): CompletionItem[] {
   const context = cursorContext(analysis.outline, offset);
   const range = (span: Span): Range => offsetsToRange(analysis.lineIndex, span.start, span.end);
   switch (context.kind) {
@@ -44,7 +44,7 @@ function specsFor(place: AttributePlace): AttributeSpec[] {
   return attributesFor(place);
 }
 
-function attributeNameItems(analysis: DocumentAnalysis, context: Extract<CursorContext, { kind: 'attribute-name' }>, range: Range): CompletionItem[] {
+function attributeNameItems(analysis: DocumentView, context: Extract<CursorContext, { kind: 'attribute-name' }>, range: Range): CompletionItem[] {
   const handlers = subjectHandlers(analysis, context.list?.owner === 'node' ? context.list.subjects.map(tokenValue) : []);
   return specsFor(context.place)
     .filter((spec) => !context.present.has(spec.name))
@@ -80,7 +80,7 @@ function valueSnippet(spec: AttributeSpec): string {
   }
 }
 
-function attributeValueItems(analysis: DocumentAnalysis, context: Extract<CursorContext, { kind: 'attribute-value' }>, offset: number): CompletionItem[] {
+function attributeValueItems(analysis: DocumentView, context: Extract<CursorContext, { kind: 'attribute-value' }>, offset: number): CompletionItem[] {
   const spec = attributeSpec(context.key);
   if (!spec) return [];
   const value = context.value;
@@ -148,13 +148,13 @@ function stylesheetFacts(graph: Graph | undefined, nodeIds: readonly string[]) {
 }
 
 /** Node ids from the current text's tokens (always fresh) and the model (which may know more). */
-export function nodeIdsOf(analysis: DocumentAnalysis): string[] {
+export function nodeIdsOf(analysis: DocumentView): string[] {
   const ids = new Set(analysis.outline.nodeIds.map((o) => tokenValue(o.token)));
   for (const id of analysis.model?.parsed.nodes.keys() ?? []) ids.add(id);
   return [...ids];
 }
 
-function subjectHandlers(analysis: DocumentAnalysis, ids: readonly string[]): string[] {
+function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
   const graph = analysis.model?.graph;
   if (!graph) return [];
   return ids.flatMap((id) => {
@@ -163,7 +163,7 @@ function subjectHandlers(analysis: DocumentAnalysis, ids: readonly string[]): st
   });
 }
 
-function nodeIdItems(analysis: DocumentAnalysis, range: Range): CompletionItem[] {
+function nodeIdItems(analysis: DocumentView, range: Range): CompletionItem[] {
   const graph = analysis.model?.graph;
   return nodeIdsOf(analysis).map((id) => {
     const node = graph?.nodes.get(id);
@@ -171,7 +171,7 @@ function nodeIdItems(analysis: DocumentAnalysis, range: Range): CompletionItem[]
   });
 }
 
-function statementItems(analysis: DocumentAnalysis, inSubgraph: boolean, range: Range): CompletionItem[] {
+function statementItems(analysis: DocumentView, inSubgraph: boolean, range: Range): CompletionItem[] {
   const keywords = ['node', 'edge', 'graph'].map((k) => ({
     label: `${k} [...]`,
     kind: CompletionItemKind.Keyword,

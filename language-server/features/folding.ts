@@ -1,9 +1,9 @@
 /** Folding: graph and subgraph bodies, multi-line attribute lists and strings, comments. */
 import type { FoldingRange } from 'vscode-languageserver';
 import { FoldingRangeKind } from 'vscode-languageserver';
-import type { DocumentAnalysis } from '../analysis/document-analysis';
+import type { DocumentView } from '../analysis/document-analysis';
 
-export function foldingRanges(analysis: DocumentAnalysis): FoldingRange[] {
+export function foldingRanges(analysis: DocumentView): FoldingRange[] {
   const { outline, lineIndex } = analysis;
   const line = (offset: number) => lineIndex.positionAt(offset).line;
   const ranges: FoldingRange[] = [];

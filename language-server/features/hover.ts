@@ -7,7 +7,7 @@ import type { Graph, GraphEdge, GraphNode } from '../../engine/model/graph';
 import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
 import { nodeClasses } from '../../engine/transform/apply-stylesheet';
 import { parseStylesheet, resolveStyle } from '../../engine/transform/stylesheet';
-import type { DocumentAnalysis } from '../analysis/document-analysis';
+import type { DocumentView } from '../analysis/document-analysis';
 import { nodeOccurrences, occurrenceAt } from '../analysis/node-occurrences';
 import { offsetsToRange } from '../lsp-convert';
 import type { AttributeEntry } from '../syntax/outline';
@@ -17,7 +17,7 @@ import { tokenContent } from '../syntax/string-content';
 import { attributeDocumentation } from './attribute-docs';
 import { statusValues } from './completion-condition';
 
-export function hover(analysis: DocumentAnalysis, offset: number): Hover | undefined {
+export function hover(analysis: DocumentView, offset: number): Hover | undefined {
   const markdown = (value: string, token: { start: number; end: number }): Hover => ({
     contents: { kind: MarkupKind.Markdown, value },
     range: offsetsToRange(analysis.lineIndex, token.start, token.end),
@@ -45,7 +45,7 @@ export function hover(analysis: DocumentAnalysis, offset: number): Hover | undef
   return undefined;
 }
 
-function entryAt(analysis: DocumentAnalysis, offset: number): (AttributeEntry & { value?: Token }) | undefined {
+function entryAt(analysis: DocumentView, offset: number): (AttributeEntry & { value?: Token }) | undefined {
   const all = [...analysis.outline.lists.flatMap((list) => list.entries), ...analysis.outline.assignments];
   return all.find((e) => (e.key.start <= offset && offset <= e.key.end) || (e.value && e.value.start <= offset && offset <= e.value.end));
 }

@@ -2,12 +2,12 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DocumentLink } from 'vscode-languageserver';
-import type { DocumentAnalysis } from '../analysis/document-analysis';
+import type { DocumentView } from '../analysis/document-analysis';
 import { offsetsToRange } from '../lsp-convert';
 import { tokenValue } from '../syntax/scanner';
 
 /** must_write is relative to the run's working directory: the workspace root when known. */
-export function documentLinks(analysis: DocumentAnalysis, workspaceRoot: string | undefined): DocumentLink[] {
+export function documentLinks(analysis: DocumentView, workspaceRoot: string | undefined): DocumentLink[] {
   if (!analysis.sourcePath) return [];
   const dir = path.dirname(analysis.sourcePath);
   const links: DocumentLink[] = [];

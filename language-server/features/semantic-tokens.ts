@@ -5,7 +5,7 @@ import { parseCondition } from '../../engine/conditions/condition';
 import { attributeSpec } from '../../engine/model/attributes';
 import { shapes } from '../../engine/model/handler-types';
 import { findVariables } from '../../engine/transform/variables';
-import type { DocumentAnalysis } from '../analysis/document-analysis';
+import type { DocumentView } from '../analysis/document-analysis';
 import { nodeOccurrences } from '../analysis/node-occurrences';
 import { tokenValue } from '../syntax/scanner';
 import { documentSpan, tokenContent } from '../syntax/string-content';
@@ -27,7 +27,7 @@ interface Mark {
 
 const shapeNames = new Set(shapes.map((s) => s.shape));
 
-export function semanticTokens(analysis: DocumentAnalysis): SemanticTokens {
+export function semanticTokens(analysis: DocumentView): SemanticTokens {
   const marks: Mark[] = [];
   const mark = (start: number, end: number, type: TokenType, ...modifiers: TokenModifier[]) => {
     if (end > start) marks.push({ start, end, type, modifiers });

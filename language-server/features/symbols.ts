@@ -3,7 +3,7 @@ import type { DocumentSymbol } from 'vscode-languageserver';
 import { SymbolKind } from 'vscode-languageserver';
 import type { GraphNode } from '../../engine/model/graph';
 import { handlerTypes, resolveHandlerType } from '../../engine/model/handler-types';
-import type { DocumentAnalysis } from '../analysis/document-analysis';
+import type { DocumentView } from '../analysis/document-analysis';
 import { offsetsToRange } from '../lsp-convert';
 import type { AttributeList } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
@@ -15,7 +15,7 @@ interface NodeStatement {
   readonly end: number;
 }
 
-export function documentSymbols(analysis: DocumentAnalysis): DocumentSymbol[] {
+export function documentSymbols(analysis: DocumentView): DocumentSymbol[] {
   const { outline, lineIndex } = analysis;
   const graphBlock = outline.blocks.find((b) => b.kind === 'graph');
   if (!graphBlock) return [];

@@ -14,8 +14,14 @@ export interface Token {
   readonly terminated: boolean;
 }
 
-const ID_START = /[A-Za-z_\u0080-\uffff]/;
-const ID_CHAR = /[A-Za-z0-9_\u0080-\uffff]/;
+// Char-code tests rather than regexes: the scanner runs on every keystroke over the whole text.
+function isIdStart(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 0x80;
+}
+
+function isIdChar(code: number): boolean {
+  return isIdStart(code) || (code >= 48 && code <= 57);
+}
 const NUMERAL = /^-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)/;
 const PUNCTUATION = '{}[]=;,:';
 
@@ -40,7 +46,7 @@ export function scan(text: string): Token[] {
       i = end;
     } else if (ch === '"') {
       let j = i + 1;
-      while (j < n && text[j] !== '"') j += text[j] === '\\' && j + 1 < n ? 2 : 1;
+      for (let code = text.charCodeAt(j); j < n && code !== 34; code = text.charCodeAt(j)) j += code === 92 && j + 1 < n ? 2 : 1;
       const terminated = j < n;
       push('string', i, terminated ? j + 1 : n, terminated);
       i = terminated ? j + 1 : n;
@@ -60,9 +66,9 @@ export function scan(text: string): Token[] {
     } else if (PUNCTUATION.includes(ch)) {
       push('punct', i, i + 1);
       i++;
-    } else if (ID_START.test(ch)) {
+    } else if (isIdStart(ch.charCodeAt(0))) {
       let j = i + 1;
-      while (j < n && ID_CHAR.test(text[j] as string)) j++;
+      while (j < n && isIdChar(text.charCodeAt(j))) j++;
       push('id', i, j);
       i = j;
     } else {
