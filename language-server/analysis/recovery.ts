@@ -27,7 +27,7 @@ export function recoverModel(text: string, outline: Outline, hints: readonly num
     if (prepared.graph) return { text: candidate, prepared };
     const syntax = prepared.diagnostics.find((d) => d.rule === 'syntax');
     if (!syntax?.range) return undefined;
-    const next = blankLine(candidate, Math.min(syntax.range.start.offset, candidate.length - 1));
+    const next = blankAtOrBefore(candidate, Math.min(syntax.range.start.offset, candidate.length - 1));
     if (next === candidate) return undefined;
     candidate = next;
   }
@@ -37,6 +37,16 @@ export function recoverModel(text: string, outline: Outline, hints: readonly num
 function closeOpenBlocks(text: string, outline: Outline): string {
   const open = outline.blocks.filter((block) => !block.close).length;
   return open > 0 ? `${text}\n${'}'.repeat(open)}` : text;
+}
+
+/** The parser often fails at the token after the culprit (a `}` after a dangling `a ->`): walk back to a line worth blanking. */
+function blankAtOrBefore(text: string, offset: number): string {
+  for (let at = offset; at >= 0; at = text.lastIndexOf('\n', at - 1) - 1) {
+    const next = blankLine(text, Math.max(at, 0));
+    if (next !== text) return next;
+    if (at <= 0) break;
+  }
+  return text;
 }
 
 /** Replaces the line around `offset` with spaces (line breaks stay, so positions do not move). */
