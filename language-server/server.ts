@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection, InitializeParams, InitializeResult } from 'vscode-languageserver';
-import { CodeActionKind, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
+import { CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
 import { fileURLToPath } from 'node:url';
 import type { DocumentAnalysis, DocumentView } from './analysis/document-analysis';
 import { DocumentStore } from './analysis/document-store';
@@ -35,11 +35,13 @@ export function startServer(connection: Connection): void {
   const store = new DocumentStore();
   let publisher: DiagnosticPublisher | undefined;
   let workspaceRoot: string | undefined;
+  let canWatchFiles = false;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const options = (params.initializationOptions ?? {}) as ServerInitializationOptions;
     const rootUri = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
     workspaceRoot = rootUri?.startsWith('file:') ? fileURLToPath(rootUri) : undefined;
+    canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     publisher = new DiagnosticPublisher({
       store,
       publish: (p) => void connection.sendDiagnostics(p),
@@ -63,6 +65,11 @@ export function startServer(connection: Connection): void {
       },
       serverInfo: { name: 'attractor-language-server' },
     };
+  });
+
+  // Sub-pipelines change on disk too (git checkout, generators): watch .dot files to re-check their parents.
+  connection.onInitialized(() => {
+    if (canWatchFiles) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.dot' }] });
   });
 
   connection.onDidOpenTextDocument(({ textDocument }) => {
