@@ -9,6 +9,8 @@ export interface VariableFacts {
   /** Nodes whose critic output reaches this node through feedback_from. */
   readonly critiquedNodeIds: readonly string[];
   readonly contextKeys: readonly ContextKey[];
+  /** `$names` written elsewhere in the pipeline: launch parameters (`--param`) or context keys. */
+  readonly usedNames: readonly string[];
 }
 
 export function completeVariables(text: string, index: number, facts: VariableFacts): TextCompletion | undefined {
@@ -31,6 +33,7 @@ export function completeVariables(text: string, index: number, facts: VariableFa
     variable('loop_count', 'loop_restart count, from 0'),
     ...facts.critiquedNodeIds.map((id) => variable(`prior_critiques_${id}`, `critiques fed back to \`${id}\` (feedback_from)`)),
     ...facts.contextKeys.map((k) => variable(k.key, `context key written by ${k.writer}`)),
+    ...facts.usedNames.map((name) => variable(name, 'used elsewhere in this pipeline (a --param or context key)')),
   ];
   const unique = items.filter((item, k) => items.findIndex((other) => other.label === item.label) === k);
   return { start, end: wordEnd, items: unique };

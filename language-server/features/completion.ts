@@ -9,7 +9,9 @@ import { nodeClasses } from '../../engine/transform/apply-stylesheet';
 import { contextKeysBefore } from '../analysis/context-keys';
 import type { DocumentView } from '../analysis/document-analysis';
 import { offsetsToRange } from '../lsp-convert';
+import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
+import { findVariables } from '../../engine/transform/variables';
 import { tokenContent, valueIndexAt } from '../syntax/string-content';
 import type { TextCompletion } from './completion-condition';
 import { completeCondition } from './completion-condition';
@@ -126,12 +128,28 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
       const critiqued = graph ? subjects.filter((id) => graph.nodes.get(id)?.attributes.has('feedback_from')) : [];
       const goal = analysis.model?.parsed.attributes.get('goal')?.value;
       return embedded((text, index) =>
-        completeVariables(text, index, { ...(goal ? { goal } : {}), critiquedNodeIds: critiqued, contextKeys: graph && subjects.length > 0 ? contextKeysBefore(graph, subjects) : [] }),
+        completeVariables(text, index, {
+          ...(goal ? { goal } : {}),
+          critiquedNodeIds: critiqued,
+          contextKeys: graph && subjects.length > 0 ? contextKeysBefore(graph, subjects) : [],
+          usedNames: variablesUsedIn(analysis, value),
+        }),
       );
     }
     default:
       return [];
   }
+}
+
+/** Variable names in the other prompt and command values of the text. */
+function variablesUsedIn(view: DocumentView, except: Token | undefined): string[] {
+  const names = new Set<string>();
+  for (const { key, value } of view.outline.lists.flatMap((list) => list.entries)) {
+    const kind = attributeSpec(tokenValue(key))?.type.kind;
+    if (!value || value === except || (kind !== 'text' && kind !== 'command')) continue;
+    for (const variable of findVariables(tokenContent(value).value)) names.add(variable.name);
+  }
+  return [...names];
 }
 
 function quoteItem(range: Range): CompletionItem {

@@ -35,11 +35,11 @@ describe('stylesheet completion', () => {
 
 describe('variable completion', () => {
   it('offers $goal, loop variables, critiques and context keys after $', () => {
-    const result = completeVariables('Work on $g', 10, { goal: 'Ship', critiquedNodeIds: ['impl'], contextKeys: [{ key: 'tool.output', writer: 'node `t`' }] });
+    const result = completeVariables('Work on $g', 10, { goal: 'Ship', critiquedNodeIds: ['impl'], contextKeys: [{ key: 'tool.output', writer: 'node `t`' }], usedNames: ['target_dir', 'goal'] });
     assert.equal(result?.start, 8);
-    assert.deepEqual(result?.items.map((i) => i.label), ['$goal', '$iteration', '$loop_count', '$prior_critiques_impl', '$tool.output']);
-    assert.equal(result?.items.at(-1)?.insertText, '${tool.output}');
-    assert.equal(completeVariables('no dollar', 5, { critiquedNodeIds: [], contextKeys: [] }), undefined);
+    assert.deepEqual(result?.items.map((i) => i.label), ['$goal', '$iteration', '$loop_count', '$prior_critiques_impl', '$tool.output', '$target_dir']);
+    assert.equal(result?.items.at(-2)?.insertText, '${tool.output}');
+    assert.equal(completeVariables('no dollar', 5, { critiquedNodeIds: [], contextKeys: [], usedNames: [] }), undefined);
   });
 });
 
