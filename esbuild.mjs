@@ -20,7 +20,7 @@ const builds = [
     platform: 'node',
   },
   {
-    entryPoints: { 'language-server': 'language-server/main.ts' },
+    entryPoints: { 'language-server': 'language-server/main.ts', 'language-server-worker': 'language-server/analysis/check-worker.ts' },
     platform: 'node',
   },
 ].map((options) => ({

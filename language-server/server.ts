@@ -6,6 +6,7 @@ import type { Connection, InitializeParams, InitializeResult } from 'vscode-lang
 import { CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
 import { fileURLToPath } from 'node:url';
 import type { DocumentAnalysis, DocumentView } from './analysis/document-analysis';
+import type { Checker } from './analysis/checker';
 import { DocumentStore } from './analysis/document-store';
 import { codeActions } from './features/code-actions';
 import { complete } from './features/completion';
@@ -31,8 +32,8 @@ function defaultRulesDocUri(): string | undefined {
   return fs.existsSync(candidate) ? pathToFileURL(candidate).href : undefined;
 }
 
-export function startServer(connection: Connection): void {
-  const store = new DocumentStore();
+export function startServer(connection: Connection, checker: Checker): void {
+  const store = new DocumentStore(checker);
   let publisher: DiagnosticPublisher | undefined;
   let workspaceRoot: string | undefined;
   let canWatchFiles = false;
@@ -44,6 +45,7 @@ export function startServer(connection: Connection): void {
     canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     publisher = new DiagnosticPublisher({
       store,
+      checker,
       publish: (p) => void connection.sendDiagnostics(p),
       rulesDocUri: options.rulesDocUri ?? defaultRulesDocUri(),
       delayMs: options.diagnosticsDelayMs ?? 150,
@@ -88,22 +90,26 @@ export function startServer(connection: Connection): void {
     for (const change of changes) if (change.type !== FileChangeType.Deleted || !store.isOpen(change.uri)) publisher?.fileChanged(change.uri);
   });
 
-  const withAnalysis = <T>(uri: string, fallback: T, answer: (analysis: DocumentAnalysis) => T): T => {
-    const analysis = store.analysis(uri);
-    return analysis ? answer(analysis) : fallback;
-  };
+  type At = { textDocument: { uri: string }; position: { line: number; character: number } };
+  const offsetIn = (view: DocumentView, params: At) => view.lineIndex.offsetAt(params.position.line, params.position.character);
   /** Latency-critical requests answer from the parse-free view; it is exact for everything read from tokens. */
   const withView = <T>(uri: string, fallback: T, answer: (view: DocumentView) => T): T => {
     const view = store.view(uri);
     return view ? answer(view) : fallback;
   };
-  type At = { textDocument: { uri: string }; position: { line: number; character: number } };
-  const offsetIn = (view: DocumentView, params: At) => view.lineIndex.offsetAt(params.position.line, params.position.character);
   const atPosition = <T>(params: At, fallback: T, answer: (view: DocumentView, offset: number) => T): T => withView(params.textDocument.uri, fallback, (view) => answer(view, offsetIn(view, params)));
-  const analysedAt = <T>(params: At, fallback: T, answer: (analysis: DocumentAnalysis, offset: number) => T): T =>
+  /** Requests that describe the pipeline wait for the engine's analysis of the current version. */
+  const withAnalysis = async <T>(uri: string, fallback: T, answer: (analysis: DocumentAnalysis) => T): Promise<T> => {
+    const analysis = await store.analysis(uri);
+    return analysis ? answer(analysis) : fallback;
+  };
+  const analysedAt = <T>(params: At, fallback: T, answer: (analysis: DocumentAnalysis, offset: number) => T): Promise<T> =>
     withAnalysis(params.textDocument.uri, fallback, (analysis) => answer(analysis, offsetIn(analysis, params)));
 
-  connection.onCompletion((params) => atPosition(params, [], complete));
+  connection.onCompletion(async (params) => {
+    const view = await store.viewWithModel(params.textDocument.uri);
+    return view ? complete(view, offsetIn(view, params)) : [];
+  });
   connection.onHover((params) => analysedAt(params, null, (analysis, offset) => hover(analysis, offset) ?? null));
   connection.onDefinition((params) => atPosition(params, [], definition));
   connection.onReferences((params) => atPosition(params, [], (analysis, offset) => references(analysis, offset, params.context.includeDeclaration)));

@@ -38,43 +38,51 @@ export interface DocumentAnalysis extends DocumentView {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export interface AnalysisInput {
+/** What the engine needs to check one version of a document. Plain data: it crosses to the worker. */
+export interface CheckInput {
   readonly uri: string;
   readonly version: number;
   readonly text: string;
   readonly sourcePath?: string;
   /** Offset of the latest edit: the first place to blank when the text does not parse. */
   readonly lastEditOffset?: number;
-  /** The model of an earlier version, kept for completion while nothing better exists. */
-  readonly previousModel?: PipelineModel;
   readonly prepareOptions?: Omit<PrepareOptions, 'sourcePath' | 'mode'>;
-  /** The outline of this very text, when a quick view already built it. */
-  readonly outline?: Outline;
+}
+
+/** The engine's verdict on one text: its diagnostics and, when it parses or recovers, its model. */
+export interface EngineCheck {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly model?: PipelineModel;
 }
 
 /** parse → transform → lint through the engine, with recovery when the text does not parse. */
-export function analyzeDocument(input: AnalysisInput): DocumentAnalysis {
-  const outline = input.outline ?? buildOutline(input.text);
+export function checkText(input: CheckInput): EngineCheck {
   const prepared = preparePipeline(input.text, { ...input.prepareOptions, ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}), mode: 'lint' });
-  const base = {
-    uri: input.uri,
-    version: input.version,
-    text: input.text,
-    ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}),
-    lineIndex: prepared.lineIndex,
-    outline,
-    diagnostics: prepared.diagnostics,
-  };
-  if (prepared.graph && prepared.parsed) return { ...base, model: { parsed: prepared.parsed, graph: prepared.graph, provenance: 'exact' } };
-
+  if (prepared.graph && prepared.parsed) return { diagnostics: prepared.diagnostics, model: { parsed: prepared.parsed, graph: prepared.graph, provenance: 'exact' } };
   const syntaxOffsets = prepared.diagnostics.flatMap((d) => (d.range ? [d.range.start.offset] : []));
   const hints = input.lastEditOffset !== undefined ? [input.lastEditOffset, ...syntaxOffsets] : syntaxOffsets;
-  const recovered = hints.length > 0 ? recoverModel(input.text, outline, hints, input.sourcePath) : undefined;
+  const recovered = hints.length > 0 ? recoverModel(input.text, buildOutline(input.text), hints, input.sourcePath) : undefined;
   if (recovered?.prepared.graph && recovered.prepared.parsed) {
-    return { ...base, model: { parsed: recovered.prepared.parsed, graph: recovered.prepared.graph, provenance: 'recovered' } };
+    return { diagnostics: prepared.diagnostics, model: { parsed: recovered.prepared.parsed, graph: recovered.prepared.graph, provenance: 'recovered' } };
   }
-  if (input.previousModel) return { ...base, model: { ...input.previousModel, provenance: 'stale' } };
-  return base;
+  return { diagnostics: prepared.diagnostics };
+}
+
+/** A view completed by the engine's check; without a model of its own it keeps the previous one as stale. */
+export function withCheck(view: DocumentView, check: EngineCheck, previousModel: PipelineModel | undefined): DocumentAnalysis {
+  const { model: _unchecked, ...base } = view;
+  const model = check.model ?? (previousModel ? { ...previousModel, provenance: 'stale' as const } : undefined);
+  return { ...base, diagnostics: check.diagnostics, ...(model ? { model } : {}) };
+}
+
+export interface AnalysisInput extends CheckInput {
+  /** The model of an earlier version, kept for completion while nothing better exists. */
+  readonly previousModel?: PipelineModel;
+}
+
+/** The whole analysis on this thread (the server checks in a worker; tests and tools call this). */
+export function analyzeDocument(input: AnalysisInput): DocumentAnalysis {
+  return withCheck(quickView(input), checkText(input), input.previousModel);
 }
 
 /**

@@ -1,24 +1,27 @@
 import { fileURLToPath } from 'node:url';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { PrepareOptions } from '../../engine/prepare';
+import type { Checker } from './checker';
 import type { DocumentAnalysis, DocumentView, PipelineModel } from './document-analysis';
-import { analyzeDocument, quickView } from './document-analysis';
+import { quickView, withCheck } from './document-analysis';
 
 interface OpenDocument {
   document: TextDocument;
   lastEditOffset?: number;
+  /** The engine's analysis of some version (the current one once it is ready). */
   analysis?: DocumentAnalysis;
+  /** The check running for the current version, shared by everyone who asks. */
+  inFlight?: { readonly version: number; readonly promise: Promise<DocumentAnalysis | undefined> };
   quick?: DocumentView;
   /** The newest model that came from a text that parsed (or recovered). */
   lastGoodModel?: PipelineModel;
 }
 
-/** Open documents and their analyses, computed on demand and cached by version. */
+/** Open documents: a parse-free view of each version at once, the engine's analysis when the checker delivers. */
 export class DocumentStore {
   private readonly documents = new Map<string, OpenDocument>();
 
-  constructor(private readonly prepareOptions: Omit<PrepareOptions, 'sourcePath' | 'mode'> = {}) {}
+  constructor(private readonly checker: Checker) {}
 
   open(uri: string, text: string, version: number): void {
     this.documents.set(uri, { document: TextDocument.create(uri, 'dot', version, text) });
@@ -40,10 +43,6 @@ export class DocumentStore {
     return this.documents.has(uri);
   }
 
-  uris(): string[] {
-    return [...this.documents.keys()];
-  }
-
   version(uri: string): number | undefined {
     return this.documents.get(uri)?.document.version;
   }
@@ -52,13 +51,44 @@ export class DocumentStore {
     return this.documents.get(uri)?.document.getText();
   }
 
-  /** The current version's full analysis if it is ready, else a parse-free view (see quickView). */
+  /** The current version's analysis if it is ready, else a parse-free view lending the newest model (see quickView). */
   view(uri: string): DocumentView | undefined {
     const entry = this.documents.get(uri);
     if (!entry) return undefined;
+    if (entry.analysis?.version === entry.document.version) return entry.analysis;
+    return this.quickViewOf(uri, entry);
+  }
+
+  /** Like view(), but waits for the first analysis of a document that has never had a model to lend. */
+  async viewWithModel(uri: string): Promise<DocumentView | undefined> {
+    const entry = this.documents.get(uri);
+    if (entry && !entry.lastGoodModel && !entry.analysis) await this.analysis(uri);
+    return this.view(uri);
+  }
+
+  /** The engine's analysis of the current version; undefined if the document closed or a newer version superseded it. */
+  analysis(uri: string): Promise<DocumentAnalysis | undefined> {
+    const entry = this.documents.get(uri);
+    if (!entry) return Promise.resolve(undefined);
+    const { version } = entry.document;
+    if (entry.analysis?.version === version) return Promise.resolve(entry.analysis);
+    if (entry.inFlight?.version === version) return entry.inFlight.promise;
+    const view = this.quickViewOf(uri, entry);
+    const promise = this.checker
+      .check({ uri, version, text: view.text, ...(view.sourcePath ? { sourcePath: view.sourcePath } : {}), ...(entry.lastEditOffset !== undefined ? { lastEditOffset: entry.lastEditOffset } : {}) })
+      .then((check) => {
+        if (!check) return undefined;
+        const analysis = withCheck(view, check, entry.lastGoodModel);
+        if (check.model) entry.lastGoodModel = check.model;
+        if (entry.document.version === version) entry.analysis = analysis;
+        return analysis;
+      });
+    entry.inFlight = { version, promise };
+    return promise;
+  }
+
+  private quickViewOf(uri: string, entry: OpenDocument): DocumentView {
     const { document } = entry;
-    // Until a first analysis exists there is no model to lend, and that one is worth the wait.
-    if (!entry.analysis || entry.analysis.version === document.version) return this.analysis(uri);
     if (entry.quick?.version === document.version) return entry.quick;
     const sourcePath = sourcePathOf(uri);
     entry.quick = quickView({
@@ -69,28 +99,6 @@ export class DocumentStore {
       ...(entry.lastGoodModel ? { previousModel: entry.lastGoodModel } : {}),
     });
     return entry.quick;
-  }
-
-  /** The analysis of the current version (computed now if it is not cached). */
-  analysis(uri: string): DocumentAnalysis | undefined {
-    const entry = this.documents.get(uri);
-    if (!entry) return undefined;
-    const { document } = entry;
-    if (entry.analysis?.version === document.version) return entry.analysis;
-    const sourcePath = sourcePathOf(uri);
-    const analysis = analyzeDocument({
-      uri,
-      version: document.version,
-      text: document.getText(),
-      ...(sourcePath ? { sourcePath } : {}),
-      ...(entry.lastEditOffset !== undefined ? { lastEditOffset: entry.lastEditOffset } : {}),
-      ...(entry.lastGoodModel ? { previousModel: entry.lastGoodModel } : {}),
-      prepareOptions: this.prepareOptions,
-      ...(entry.quick?.version === document.version ? { outline: entry.quick.outline } : {}),
-    });
-    entry.analysis = analysis;
-    if (analysis.model && analysis.model.provenance !== 'stale') entry.lastGoodModel = analysis.model;
-    return analysis;
   }
 }
 

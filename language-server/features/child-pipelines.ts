@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { SourceRange } from '../../engine/model/source';
-import { preparePipeline } from '../../engine/prepare';
-import type { DocumentAnalysis } from '../analysis/document-analysis';
+import type { Checker } from '../analysis/checker';
+import type { DocumentView } from '../analysis/document-analysis';
 import { locatedModel } from '../analysis/document-analysis';
 import { toLspRange } from '../lsp-convert';
 import { toLspDiagnostic } from './diagnostics';
@@ -21,7 +21,7 @@ export interface ChildReference {
   readonly range: SourceRange;
 }
 
-export function childReferences(analysis: DocumentAnalysis): ChildReference[] {
+export function childReferences(analysis: DocumentView): ChildReference[] {
   const model = locatedModel(analysis);
   if (!model || !analysis.sourcePath) return [];
   const dir = path.dirname(analysis.sourcePath);
@@ -42,12 +42,13 @@ export interface ChildCheck {
 }
 
 /** Lints each child (its open text when `readText` has it, else the file); unreadable children are the lint rules' business. */
-export function checkChildren(references: readonly ChildReference[], readText: (reference: ChildReference) => string | undefined): ChildCheck[] {
+export async function checkChildren(references: readonly ChildReference[], readText: (reference: ChildReference) => string | undefined, checker: Checker): Promise<ChildCheck[]> {
   const checks: ChildCheck[] = [];
   for (const reference of references) {
     const text = readText(reference);
     if (text === undefined) continue;
-    checks.push({ reference, diagnostics: preparePipeline(text, { sourcePath: reference.path, mode: 'lint' }).diagnostics });
+    const check = await checker.check({ uri: reference.uri, version: 0, text, sourcePath: reference.path });
+    if (check) checks.push({ reference, diagnostics: check.diagnostics });
   }
   return checks;
 }

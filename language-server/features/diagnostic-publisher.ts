@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
+import type { Checker } from '../analysis/checker';
 import type { DocumentStore } from '../analysis/document-store';
 import type { ChildReference } from './child-pipelines';
 import { checkChildren, childReferences, parentDiagnostic } from './child-pipelines';
@@ -10,6 +11,7 @@ const documentStart = { start: { line: 0, character: 0, offset: 0 }, end: { line
 
 export interface DiagnosticPublisherOptions {
   readonly store: DocumentStore;
+  readonly checker: Checker;
   readonly publish: (params: PublishDiagnosticsParams) => void;
   readonly rulesDocUri: string | undefined;
   /** Quiet time after an edit before the document is re-checked. */
@@ -32,12 +34,12 @@ export class DiagnosticPublisher {
   }
 
   opened(uri: string): void {
-    this.debouncer.schedule(uri, () => this.run(uri), 0);
+    this.debouncer.schedule(uri, () => void this.run(uri), 0);
     this.scheduleParentsOf(uri);
   }
 
   changed(uri: string): void {
-    this.debouncer.schedule(uri, () => this.run(uri));
+    this.debouncer.schedule(uri, () => void this.run(uri));
     this.scheduleParentsOf(uri);
   }
 
@@ -64,35 +66,33 @@ export class DiagnosticPublisher {
   }
 
   private scheduleParentsOf(uri: string): void {
-    for (const parent of this.parentsOf(uri)) if (parent !== uri && this.options.store.isOpen(parent)) this.debouncer.schedule(parent, () => this.run(parent));
+    for (const parent of this.parentsOf(uri)) if (parent !== uri && this.options.store.isOpen(parent)) this.debouncer.schedule(parent, () => void this.run(parent));
   }
 
-  private run(uri: string): void {
+  private async run(uri: string): Promise<void> {
     const { store } = this.options;
-    const analysis = store.analysis(uri);
-    if (!analysis) return;
+    const analysis = await store.analysis(uri);
+    // Superseded or closed meanwhile: the newer version publishes.
+    if (!analysis || store.version(uri) !== analysis.version) return;
     const diagnostics = documentDiagnostics(analysis, this.options.rulesDocUri);
-    // Publish the document's own findings first; sub-pipelines are a second, cancellable phase.
+    // The document's own findings first; sub-pipelines are a second phase that a newer version cancels.
     this.options.publish({ uri, version: analysis.version, diagnostics });
-    setImmediate(() => {
-      if (store.version(uri) !== analysis.version) return;
-      const references = childReferences(analysis);
-      this.children.set(uri, references);
-      if (references.length === 0) return;
-      const checks = checkChildren(references, (ref) => store.text(ref.uri) ?? readFile(ref.path));
-      if (store.version(uri) !== analysis.version) return;
-      const parentExtras: LspDiagnostic[] = [];
-      for (const check of checks) {
-        const extra = parentDiagnostic(check, uri, this.options.rulesDocUri);
-        if (extra) parentExtras.push(extra);
-        if (!store.isOpen(check.reference.uri)) {
-          this.publishedChildren.add(check.reference.uri);
-          const childDiagnostics = check.diagnostics.map((d) => toLspDiagnostic(d, check.reference.uri, this.options.rulesDocUri, documentStart));
-          this.options.publish({ uri: check.reference.uri, diagnostics: childDiagnostics });
-        }
+    const references = childReferences(analysis);
+    this.children.set(uri, references);
+    if (references.length === 0) return;
+    const checks = await checkChildren(references, (ref) => store.text(ref.uri) ?? readFile(ref.path), this.options.checker);
+    if (store.version(uri) !== analysis.version) return;
+    const parentExtras: LspDiagnostic[] = [];
+    for (const check of checks) {
+      const extra = parentDiagnostic(check, uri, this.options.rulesDocUri);
+      if (extra) parentExtras.push(extra);
+      if (!store.isOpen(check.reference.uri)) {
+        this.publishedChildren.add(check.reference.uri);
+        const childDiagnostics = check.diagnostics.map((d) => toLspDiagnostic(d, check.reference.uri, this.options.rulesDocUri, documentStart));
+        this.options.publish({ uri: check.reference.uri, diagnostics: childDiagnostics });
       }
-      if (parentExtras.length > 0) this.options.publish({ uri, version: analysis.version, diagnostics: [...diagnostics, ...parentExtras] });
-    });
+    }
+    if (parentExtras.length > 0) this.options.publish({ uri, version: analysis.version, diagnostics: [...diagnostics, ...parentExtras] });
   }
 }
 

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { WorkerChecker } from '../../../language-server/analysis/checker';
+import { buildBundle, fixtureText } from '../lsp-client';
+
+describe('worker checker', () => {
+  before(() => buildBundle());
+
+  it('checks off the main thread and drops checks a newer version superseded', async () => {
+    const checker = new WorkerChecker(path.resolve(__dirname, '../../../dist/language-server-worker.js'));
+    try {
+      const text = fixtureText('child.dot');
+      const results = await Promise.all([1, 2, 3].map((version) => checker.check({ uri: 'file:///w.dot', version, text })));
+      const last = results.at(-1);
+      assert.ok(last?.diagnostics.some((d) => d.rule === 'terminal_node'));
+      assert.equal(last?.model?.provenance, 'exact');
+      assert.ok(last?.model?.graph.nodes instanceof Map, 'the model survives the thread boundary');
+      const other = await checker.check({ uri: 'file:///other.dot', version: 1, text: 'digraph {' });
+      assert.equal(other?.diagnostics[0]?.rule, 'syntax');
+    } finally {
+      checker.dispose();
+    }
+  });
+});
