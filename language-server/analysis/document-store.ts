@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { Checker } from './checker';
 import type { DocumentAnalysis, DocumentView, PipelineModel } from './document-analysis';
 import { quickView, withCheck } from './document-analysis';
@@ -11,10 +12,17 @@ interface OpenDocument {
   /** The engine's analysis of some version (the current one once it is ready). */
   analysis?: DocumentAnalysis;
   /** The check running for the current version, shared by everyone who asks. */
-  inFlight?: { readonly version: number; readonly promise: Promise<DocumentAnalysis | undefined> };
+  inFlight?: InFlightCheck;
   quick?: DocumentView;
   /** The newest model that came from a text that parsed (or recovered). */
   lastGoodModel?: PipelineModel;
+}
+
+interface InFlightCheck {
+  readonly version: number;
+  readonly view: DocumentView;
+  readonly diagnostics: Promise<readonly Diagnostic[] | undefined>;
+  readonly analysis: Promise<DocumentAnalysis | undefined>;
 }
 
 /** Open documents: a parse-free view of each version at once, the engine's analysis when the checker delivers. */
@@ -70,21 +78,40 @@ export class DocumentStore {
   analysis(uri: string): Promise<DocumentAnalysis | undefined> {
     const entry = this.documents.get(uri);
     if (!entry) return Promise.resolve(undefined);
+    if (entry.analysis?.version === entry.document.version) return Promise.resolve(entry.analysis);
+    return this.checkCurrent(uri, entry).analysis;
+  }
+
+  /** The current version's diagnostics as soon as the checker has them (before its model arrives). */
+  async diagnostics(uri: string): Promise<{ view: DocumentView; diagnostics: readonly Diagnostic[] } | undefined> {
+    const entry = this.documents.get(uri);
+    if (!entry) return undefined;
+    if (entry.analysis?.version === entry.document.version) return { view: entry.analysis, diagnostics: entry.analysis.diagnostics };
+    const check = this.checkCurrent(uri, entry);
+    const diagnostics = await check.diagnostics;
+    return diagnostics ? { view: check.view, diagnostics } : undefined;
+  }
+
+  private checkCurrent(uri: string, entry: OpenDocument): InFlightCheck {
     const { version } = entry.document;
-    if (entry.analysis?.version === version) return Promise.resolve(entry.analysis);
-    if (entry.inFlight?.version === version) return entry.inFlight.promise;
+    if (entry.inFlight?.version === version) return entry.inFlight;
     const view = this.quickViewOf(uri, entry);
-    const promise = this.checker
-      .check({ uri, version, text: view.text, ...(view.sourcePath ? { sourcePath: view.sourcePath } : {}), ...(entry.lastEditOffset !== undefined ? { lastEditOffset: entry.lastEditOffset } : {}) })
-      .then((check) => {
-        if (!check) return undefined;
-        const analysis = withCheck(view, check, entry.lastGoodModel);
-        if (check.model) entry.lastGoodModel = check.model;
-        if (entry.document.version === version) entry.analysis = analysis;
-        return analysis;
-      });
-    entry.inFlight = { version, promise };
-    return promise;
+    const handle = this.checker.check({
+      uri,
+      version,
+      text: view.text,
+      ...(view.sourcePath ? { sourcePath: view.sourcePath } : {}),
+      ...(entry.lastEditOffset !== undefined ? { lastEditOffset: entry.lastEditOffset } : {}),
+    });
+    const analysis = handle.result.then((check) => {
+      if (!check) return undefined;
+      const result = withCheck(view, check, entry.lastGoodModel);
+      if (check.model) entry.lastGoodModel = check.model;
+      if (entry.document.version === version) entry.analysis = result;
+      return result;
+    });
+    entry.inFlight = { version, view, diagnostics: handle.diagnostics, analysis };
+    return entry.inFlight;
   }
 
   private quickViewOf(uri: string, entry: OpenDocument): DocumentView {

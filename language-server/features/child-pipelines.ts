@@ -47,8 +47,8 @@ export async function checkChildren(references: readonly ChildReference[], readT
   for (const reference of references) {
     const text = readText(reference);
     if (text === undefined) continue;
-    const check = await checker.check({ uri: reference.uri, version: 0, text, sourcePath: reference.path });
-    if (check) checks.push({ reference, diagnostics: check.diagnostics });
+    const diagnostics = await checker.check({ uri: reference.uri, version: 0, text, sourcePath: reference.path }).diagnostics;
+    if (diagnostics) checks.push({ reference, diagnostics });
   }
   return checks;
 }

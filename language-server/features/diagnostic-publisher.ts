@@ -71,12 +71,14 @@ export class DiagnosticPublisher {
 
   private async run(uri: string): Promise<void> {
     const { store } = this.options;
-    const analysis = await store.analysis(uri);
+    const checked = await store.diagnostics(uri);
     // Superseded or closed meanwhile: the newer version publishes.
-    if (!analysis || store.version(uri) !== analysis.version) return;
-    const diagnostics = documentDiagnostics(analysis, this.options.rulesDocUri);
+    if (!checked || store.version(uri) !== checked.view.version) return;
+    const diagnostics = documentDiagnostics(checked.view, checked.diagnostics, this.options.rulesDocUri);
     // The document's own findings first; sub-pipelines are a second phase that a newer version cancels.
-    this.options.publish({ uri, version: analysis.version, diagnostics });
+    this.options.publish({ uri, version: checked.view.version, diagnostics });
+    const analysis = await store.analysis(uri);
+    if (!analysis || store.version(uri) !== analysis.version) return;
     const references = childReferences(analysis);
     this.children.set(uri, references);
     if (references.length === 0) return;

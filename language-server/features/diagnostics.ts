@@ -2,7 +2,7 @@ import type { Diagnostic as LspDiagnostic, DiagnosticRelatedInformation } from '
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { Diagnostic, Fix, Severity } from '../../engine/model/diagnostics';
 import type { SourceRange } from '../../engine/model/source';
-import type { DocumentAnalysis } from '../analysis/document-analysis';
+import type { DocumentView } from '../analysis/document-analysis';
 import { toLspRange } from '../lsp-convert';
 
 const severities: Record<Severity, DiagnosticSeverity> = {
@@ -33,7 +33,10 @@ export function toLspDiagnostic(diagnostic: Diagnostic, uri: string, rulesDocUri
   };
 }
 
-export function documentDiagnostics(analysis: DocumentAnalysis, rulesDocUri: string | undefined): LspDiagnostic[] {
-  const fallback = analysis.model?.provenance === 'exact' ? (analysis.model.parsed.nameRange ?? analysis.lineIndex.range(0, 0)) : analysis.lineIndex.range(0, 0);
-  return analysis.diagnostics.map((d) => toLspDiagnostic(d, analysis.uri, rulesDocUri, fallback));
+/** Diagnostics without a range (rare) sit on the graph's name, read from the view's tokens. */
+export function documentDiagnostics(view: DocumentView, diagnostics: readonly Diagnostic[], rulesDocUri: string | undefined): LspDiagnostic[] {
+  const graph = view.outline.blocks.find((b) => b.kind === 'graph');
+  const anchor = graph?.name ?? graph?.keyword;
+  const fallback = anchor ? view.lineIndex.range(anchor.start, anchor.end) : view.lineIndex.range(0, 0);
+  return diagnostics.map((d) => toLspDiagnostic(d, view.uri, rulesDocUri, fallback));
 }

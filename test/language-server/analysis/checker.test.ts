@@ -11,12 +11,16 @@ describe('worker checker', () => {
     const checker = new WorkerChecker(path.resolve(__dirname, '../../../dist/language-server-worker.js'));
     try {
       const text = fixtureText('child.dot');
-      const results = await Promise.all([1, 2, 3].map((version) => checker.check({ uri: 'file:///w.dot', version, text })));
+      const handles = [1, 2, 3].map((version) => checker.check({ uri: 'file:///w.dot', version, text }));
+      const results = await Promise.all(handles.map((h) => h.result));
+      const early = await handles[2]?.diagnostics;
+      assert.deepEqual(early, results[2]?.diagnostics, 'diagnostics arrive ahead of the model, the same ones');
+      for (const [k, result] of results.entries()) if (!result) assert.equal(await handles[k]?.diagnostics, undefined, 'a superseded check has neither');
       const last = results.at(-1);
       assert.ok(last?.diagnostics.some((d) => d.rule === 'terminal_node'));
       assert.equal(last?.model?.provenance, 'exact');
       assert.ok(last?.model?.graph.nodes instanceof Map, 'the model survives the thread boundary');
-      const other = await checker.check({ uri: 'file:///other.dot', version: 1, text: 'digraph {' });
+      const other = await checker.check({ uri: 'file:///other.dot', version: 1, text: 'digraph {' }).result;
       assert.equal(other?.diagnostics[0]?.rule, 'syntax');
     } finally {
       checker.dispose();

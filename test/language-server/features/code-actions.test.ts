@@ -32,7 +32,7 @@ const text = 'digraph G {\n  start [shape=Mdiamond]\n  t [shape=parallelogram, t
 describe('code actions', () => {
   it('turns a diagnostic fix into a preferred quick fix whose edit repairs the text', () => {
     const analysis = analyzeDocument({ uri: 'file:///a.dot', version: 1, text, prepareOptions: { extraRules: [unguardedLastLine] } });
-    const diagnostics = documentDiagnostics(analysis, undefined).filter((d) => d.code === 'test_last_line_guard');
+    const diagnostics = documentDiagnostics(analysis, analysis.diagnostics, undefined).filter((d) => d.code === 'test_last_line_guard');
     assert.equal(diagnostics.length, 1);
     const [action] = codeActions(analysis, diagnostics);
     assert.equal(action?.title, 'Add `&& outcome=success`');

@@ -36,7 +36,7 @@ describe('diagnostic conversion', () => {
 
   it('reports a syntax error alone, at the parser’s location', () => {
     const analysis = analyzeDocument({ uri: 'file:///s.dot', version: 1, text: 'digraph G {\n  a -> \n}' });
-    const diagnostics = documentDiagnostics(analysis, undefined);
+    const diagnostics = documentDiagnostics(analysis, analysis.diagnostics, undefined);
     assert.equal(diagnostics.length, 1);
     assert.equal(diagnostics[0]?.code, 'syntax');
     assert.deepEqual(diagnostics[0]?.range.start, { line: 2, character: 0 });
