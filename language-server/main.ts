@@ -9,5 +9,5 @@ import { startServer } from './server';
 
 // The bundle ships its worker beside it; run from source, the checks stay on this thread.
 const workerPath = path.join(__dirname, 'language-server-worker.js');
-const checker: Checker = fs.existsSync(workerPath) ? new WorkerChecker(workerPath) : new InlineChecker();
-startServer(createConnection(ProposedFeatures.all), checker);
+const createChecker = (inWorker: boolean): Checker => (inWorker && fs.existsSync(workerPath) ? new WorkerChecker(workerPath) : new InlineChecker());
+startServer(createConnection(ProposedFeatures.all), createChecker);

@@ -24,7 +24,12 @@ export interface ServerInitializationOptions {
   readonly rulesDocUri?: string;
   /** Quiet time after an edit before diagnostics are recomputed (default 150 ms). */
   readonly diagnosticsDelayMs?: number;
+  /** Check documents on a worker thread (default) or on the server's own thread. */
+  readonly checkInWorker?: boolean;
 }
+
+/** Makes the checker once the client's options are known. */
+export type CheckerFactory = (inWorker: boolean) => Checker;
 
 /** The docs shipped beside the bundle (dist/../docs/rules.md) when the client names none. */
 function defaultRulesDocUri(): string | undefined {
@@ -32,8 +37,9 @@ function defaultRulesDocUri(): string | undefined {
   return fs.existsSync(candidate) ? pathToFileURL(candidate).href : undefined;
 }
 
-export function startServer(connection: Connection, checker: Checker): void {
-  const store = new DocumentStore(checker);
+export function startServer(connection: Connection, createChecker: CheckerFactory): void {
+  let checker: Checker = createChecker(false);
+  const store = new DocumentStore({ check: (input) => checker.check(input), dispose: () => checker.dispose() });
   let publisher: DiagnosticPublisher | undefined;
   let workspaceRoot: string | undefined;
   let canWatchFiles = false;
@@ -43,9 +49,10 @@ export function startServer(connection: Connection, checker: Checker): void {
     const rootUri = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
     workspaceRoot = rootUri?.startsWith('file:') ? fileURLToPath(rootUri) : undefined;
     canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    if (options.checkInWorker !== false) checker = createChecker(true);
     publisher = new DiagnosticPublisher({
       store,
-      checker,
+      checker: store.checker,
       publish: (p) => void connection.sendDiagnostics(p),
       rulesDocUri: options.rulesDocUri ?? defaultRulesDocUri(),
       delayMs: options.diagnosticsDelayMs ?? 150,

@@ -29,7 +29,7 @@ interface InFlightCheck {
 export class DocumentStore {
   private readonly documents = new Map<string, OpenDocument>();
 
-  constructor(private readonly checker: Checker) {}
+  constructor(readonly checker: Checker) {}
 
   open(uri: string, text: string, version: number): void {
     this.documents.set(uri, { document: TextDocument.create(uri, 'dot', version, text) });
