@@ -56,6 +56,7 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
       publish: (p) => void connection.sendDiagnostics(p),
       rulesDocUri: options.rulesDocUri ?? defaultRulesDocUri(),
       delayMs: options.diagnosticsDelayMs ?? 150,
+      logError: (message) => connection.console.error(message),
     });
     return {
       capabilities: {

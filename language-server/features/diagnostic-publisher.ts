@@ -16,6 +16,8 @@ export interface DiagnosticPublisherOptions {
   readonly rulesDocUri: string | undefined;
   /** Quiet time after an edit before the document is re-checked. */
   readonly delayMs: number;
+  /** Where a failure of a background check is reported (it must not take the server down). */
+  readonly logError: (message: string) => void;
 }
 
 /**
@@ -34,12 +36,12 @@ export class DiagnosticPublisher {
   }
 
   opened(uri: string): void {
-    this.debouncer.schedule(uri, () => void this.run(uri), 0);
+    this.debouncer.schedule(uri, () => this.runSafely(uri), 0);
     this.scheduleParentsOf(uri);
   }
 
   changed(uri: string): void {
-    this.debouncer.schedule(uri, () => void this.run(uri));
+    this.debouncer.schedule(uri, () => this.runSafely(uri));
     this.scheduleParentsOf(uri);
   }
 
@@ -66,7 +68,11 @@ export class DiagnosticPublisher {
   }
 
   private scheduleParentsOf(uri: string): void {
-    for (const parent of this.parentsOf(uri)) if (parent !== uri && this.options.store.isOpen(parent)) this.debouncer.schedule(parent, () => void this.run(parent));
+    for (const parent of this.parentsOf(uri)) if (parent !== uri && this.options.store.isOpen(parent)) this.debouncer.schedule(parent, () => this.runSafely(parent));
+  }
+
+  private runSafely(uri: string): void {
+    this.run(uri).catch((error: unknown) => this.options.logError(`diagnostics for ${uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }
 
   private async run(uri: string): Promise<void> {

@@ -68,7 +68,7 @@ export function formatText(outline: Outline, options: FormatOptions): string {
     const before = k === 0 ? '' : text.slice((tokens[k - 1] as Token).end, original.start);
     const breaks = joined.has(k) ? 0 : Math.min(countBreaks(before), 2);
     if (isPunct(token, '}') || isPunct(token, ']')) depth = Math.max(0, depth - 1);
-    if (k > 0 && breaks > 0) out += `${"\n".repeat(breaks)}${indentUnit.repeat(depth)}`;
+    if (k > 0 && breaks > 0) out += `${'\n'.repeat(breaks)}${indentUnit.repeat(depth)}`;
     else if (k > 0) out += spaceBetween(stream[k - 1] as Token, token);
     out += token.text;
     if (isPunct(token, '{') || isPunct(token, '[')) depth++;
