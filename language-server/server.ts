@@ -1,10 +1,9 @@
-/** Wires the feature modules to an LSP connection. Every handler answers from the cached analysis. */
+/** Wires the feature modules to an LSP connection: token-level requests answer at once, model-level ones await the check. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Connection, InitializeParams, InitializeResult } from 'vscode-languageserver';
 import { CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
-import { fileURLToPath } from 'node:url';
 import type { DocumentAnalysis, DocumentView } from './analysis/document-analysis';
 import type { Checker } from './analysis/checker';
 import { DocumentStore } from './analysis/document-store';
@@ -38,6 +37,7 @@ function defaultRulesDocUri(): string | undefined {
 }
 
 export function startServer(connection: Connection, createChecker: CheckerFactory): void {
+  // The placement is only known at initialize; the store talks to whichever checker is current.
   let checker: Checker = createChecker(false);
   const store = new DocumentStore({ check: (input) => checker.check(input), dispose: () => checker.dispose() });
   let publisher: DiagnosticPublisher | undefined;
@@ -81,6 +81,8 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
   connection.onInitialized(() => {
     if (canWatchFiles) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.dot' }] });
   });
+
+  connection.onShutdown(() => checker.dispose());
 
   connection.onDidOpenTextDocument(({ textDocument }) => {
     store.open(textDocument.uri, textDocument.text, textDocument.version);

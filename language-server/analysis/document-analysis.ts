@@ -46,6 +46,7 @@ export interface CheckInput {
   readonly sourcePath?: string;
   /** Offset of the latest edit: the first place to blank when the text does not parse. */
   readonly lastEditOffset?: number;
+  /** Only on this thread: extra rules are functions, which cannot cross to the worker. */
   readonly prepareOptions?: Omit<PrepareOptions, 'sourcePath' | 'mode'>;
 }
 
@@ -62,8 +63,8 @@ export function checkText(input: CheckInput): EngineCheck {
   const syntaxOffsets = prepared.diagnostics.flatMap((d) => (d.range ? [d.range.start.offset] : []));
   const hints = input.lastEditOffset !== undefined ? [input.lastEditOffset, ...syntaxOffsets] : syntaxOffsets;
   const recovered = hints.length > 0 ? recoverModel(input.text, buildOutline(input.text), hints, input.sourcePath) : undefined;
-  if (recovered?.prepared.graph && recovered.prepared.parsed) {
-    return { diagnostics: prepared.diagnostics, model: { parsed: recovered.prepared.parsed, graph: recovered.prepared.graph, provenance: 'recovered' } };
+  if (recovered?.graph && recovered.parsed) {
+    return { diagnostics: prepared.diagnostics, model: { parsed: recovered.parsed, graph: recovered.graph, provenance: 'recovered' } };
   }
   return { diagnostics: prepared.diagnostics };
 }

@@ -11,20 +11,15 @@ import { buildOutline } from '../syntax/outline';
 
 const MAX_ATTEMPTS = 4;
 
-export interface Recovery {
-  readonly text: string;
-  readonly prepared: PreparedPipeline;
-}
-
 /** `hints` are offsets worth blanking first: where the user last edited, where the parser failed. */
-export function recoverModel(text: string, outline: Outline, hints: readonly number[], sourcePath: string | undefined): Recovery | undefined {
+export function recoverModel(text: string, outline: Outline, hints: readonly number[], sourcePath: string | undefined): PreparedPipeline | undefined {
   let candidate = text;
   for (const token of outline.tokens) if (!token.terminated) candidate = blankLine(candidate, token.start);
   for (const hint of hints) candidate = blankLine(candidate, hint);
   candidate = closeOpenBlocks(candidate, buildOutline(candidate));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const prepared = preparePipeline(candidate, { ...(sourcePath ? { sourcePath } : {}), mode: 'validate' });
-    if (prepared.graph) return { text: candidate, prepared };
+    if (prepared.graph) return prepared;
     const syntax = prepared.diagnostics.find((d) => d.rule === 'syntax');
     if (!syntax?.range) return undefined;
     const next = blankAtOrBefore(candidate, Math.min(syntax.range.start.offset, candidate.length - 1));

@@ -3,6 +3,7 @@ import type { AttributeScope } from '../../engine/model/attributes';
 import type { AttributeList, Outline } from '../syntax/outline';
 import { listAt, tokenAt, tokenBefore } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
+import { tokenValue } from '../syntax/scanner';
 
 /** Attribute places: the three engine scopes plus a subgraph body, which only takes rendering attributes and `label`. */
 export type AttributePlace = AttributeScope | 'subgraph';
@@ -79,10 +80,10 @@ export function cursorContext(outline: Outline, offset: number): CursorContext {
 
 function listContext(list: AttributeList, offset: number): CursorContext {
   const place = placeOf(list);
-  const present = new Set(list.entries.map((entry) => entry.key.text.replace(/^"|"$/g, '')));
+  const present = new Set(list.entries.map((entry) => tokenValue(entry.key)));
   for (const entry of list.entries) {
     if (within(entry.key, offset)) {
-      present.delete(entry.key.text.replace(/^"|"$/g, ''));
+      present.delete(tokenValue(entry.key));
       return { kind: 'attribute-name', place, list, replace: entry.key, present };
     }
     if (entry.equals && offset >= entry.equals.end) {
@@ -95,7 +96,7 @@ function listContext(list: AttributeList, offset: number): CursorContext {
 }
 
 function valueContext(place: AttributePlace, key: Token, value: Token | undefined, offset: number, list: AttributeList | undefined): CursorContext {
-  const keyText = key.text.replace(/^"|"$/g, '');
+  const keyText = tokenValue(key);
   const replace: Span = !value || offset < value.start ? { start: offset, end: offset } : value;
   return { kind: 'attribute-value', place, key: keyText, ...(list ? { list } : {}), ...(value && offset >= value.start ? { value } : {}), replace };
 }
