@@ -25,7 +25,7 @@ export function toLspDiagnostic(diagnostic: Diagnostic, uri: string, rulesDocUri
     range: toLspRange(diagnostic.range ?? fallbackRange),
     severity: severities[diagnostic.severity],
     code: diagnostic.code ?? diagnostic.rule,
-    ...(rulesDocUri ? { codeDescription: { href: `${rulesDocUri}#${diagnostic.rule}` } } : {}),
+    ...(rulesDocUri ? { codeDescription: { href: `${rulesDocUri}#${ruleAnchor(diagnostic)}` } } : {}),
     source: 'attractor',
     message: diagnostic.message,
     ...(related.length > 0 ? { relatedInformation: related } : {}),
@@ -34,6 +34,14 @@ export function toLspDiagnostic(diagnostic: Diagnostic, uri: string, rulesDocUri
 }
 
 /** Diagnostics without a range (rare) sit on the graph's name, read from the view's tokens. */
+/**
+ * docs/rules.md titles each rule `## rule_name` or `## rule_name (TOPO-001)`; this is the slug a
+ * Markdown preview (VS Code, GitHub) gives that heading.
+ */
+export function ruleAnchor(diagnostic: Pick<Diagnostic, 'rule' | 'code'>): string {
+  return diagnostic.code && diagnostic.code !== diagnostic.rule ? `${diagnostic.rule}-${diagnostic.code.toLowerCase()}` : diagnostic.rule;
+}
+
 export function documentDiagnostics(view: DocumentView, diagnostics: readonly Diagnostic[], rulesDocUri: string | undefined): LspDiagnostic[] {
   const graph = view.outline.blocks.find((b) => b.kind === 'graph');
   const anchor = graph?.name ?? graph?.keyword;

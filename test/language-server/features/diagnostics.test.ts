@@ -28,7 +28,7 @@ describe('diagnostic conversion', () => {
     );
     assert.equal(lsp.severity, 2);
     assert.equal(lsp.code, 'TOPO-001');
-    assert.equal(lsp.codeDescription?.href, 'file:///ext/docs/rules.md#dead_route');
+    assert.equal(lsp.codeDescription?.href, 'file:///ext/docs/rules.md#dead_route-topo-001', 'the slug of the heading `dead_route (TOPO-001)`');
     assert.deepEqual(lsp.relatedInformation, [{ message: 'the other end', location: { uri: 'file:///x.dot', range: { start: { line: 0, character: 5 }, end: { line: 0, character: 6 } } } }]);
     assert.deepEqual(lsp.data, { rule: 'dead_route', fix: { title: 't', edits: [] } });
     assert.equal(lsp.source, 'attractor');
