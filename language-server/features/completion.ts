@@ -100,6 +100,8 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
   };
   const graph = analysis.model?.graph;
   const sources = context.list?.owner === 'edge' ? context.list.subjects.slice(0, -1).map(tokenValue) : context.list?.owner === 'edge-defaults' ? [...(graph?.nodes.keys() ?? [])] : [];
+  if (context.key === 'human.default_choice' && graph) return gateChoiceItems(graph, context.list?.subjects.map(tokenValue) ?? [], wholeValue());
+  if (context.key === 'human.default_choice' && graph) return gateChoiceItems(graph, context.list?.subjects.map(tokenValue) ?? [], wholeValue());
   switch (spec.type.kind) {
     case 'enum':
       return spec.type.values.map((v) => ({
@@ -150,6 +152,17 @@ function variablesUsedIn(view: DocumentView, except: Token | undefined): string[
     for (const variable of findVariables(tokenContent(value).value)) names.add(variable.name);
   }
   return [...names];
+}
+
+/** A gate's default choice names one of its outgoing edges: by target id or by label. */
+function gateChoiceItems(graph: Graph, gateIds: readonly string[], range: Range): CompletionItem[] {
+  const edges = graph.edges.filter((edge) => gateIds.includes(edge.from));
+  const targets = edges.map((edge) => ({ label: edge.to, kind: CompletionItemKind.Variable, detail: 'target node', textEdit: { range, newText: edge.to } }));
+  const labels = edges.flatMap((edge) => {
+    const label = edge.attributes.get('label')?.value;
+    return label ? [{ label, kind: CompletionItemKind.Value, detail: `edge label → ${edge.to}`, textEdit: { range, newText: label } }] : [];
+  });
+  return [...targets, ...labels];
 }
 
 function quoteItem(range: Range): CompletionItem {

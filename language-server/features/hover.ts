@@ -13,7 +13,8 @@ import { offsetsToRange } from '../lsp-convert';
 import type { AttributeEntry } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
-import { tokenContent } from '../syntax/string-content';
+import { documentSpan, tokenContent, valueIndexAt } from '../syntax/string-content';
+import { findVariables } from '../../engine/transform/variables';
 import { attributeDocumentation } from './attribute-docs';
 import { statusValues } from './completion-condition';
 
@@ -35,6 +36,12 @@ export function hover(analysis: DocumentView, offset: number): Hover | undefined
   if (offset <= entry.key.end) return markdown(attributeDocumentation(spec), entry.key);
   const value = entry.value as Token;
   if (spec.type.kind === 'condition') return markdown(describeCondition(tokenContent(value).value), value);
+  if (spec.type.kind === 'text' || spec.type.kind === 'command') {
+    const content = tokenContent(value);
+    const index = valueIndexAt(content, offset);
+    const variable = findVariables(content.value).find((v) => v.start <= index && index < v.end);
+    if (variable) return markdown(describeVariable(variable.name, analysis.model?.parsed.attributes.get('goal')?.value, spec.type.kind === 'command'), documentSpan(content, variable.start, variable.end));
+  }
   if (spec.type.kind === 'node-ref' && graph?.nodes.has(tokenValue(value))) return markdown(describeNode(graph, graph.nodes.get(tokenValue(value)) as GraphNode), value);
   if (spec.type.kind === 'enum') {
     const chosen = spec.type.values.find((v) => v.value === tokenValue(value));
@@ -99,6 +106,14 @@ function describeRetries(graph: Graph, node: GraphNode): string {
   const fallback = node.attributes.get('fallback_retry_target')?.value;
   const targets = [target ? `retry_target \`${target}\`` : 'no retry_target', ...(fallback ? [`fallback_retry_target \`${fallback}\``] : [])];
   return `Retries: ${retries} · ${targets.join(' · ')}`;
+}
+
+export function describeVariable(name: string, goal: string | undefined, inCommand: boolean): string {
+  const quoting = inCommand ? '\n\nIn a tool command the value is shell-quoted.' : '';
+  if (name === 'goal') return `\`$goal\` — the graph goal: ${goal ? `"${goal}"` : '(not set)'}${quoting}`;
+  if (name === 'iteration' || name === 'loop_count') return `\`$${name}\` — how many loop_restart edges this run has taken (from 0).${quoting}`;
+  if (name.startsWith('prior_critiques_')) return `\`$${name}\` — the critiques fed back to \`${name.slice('prior_critiques_'.length)}\` through feedback_from (5 × 500 chars).`;
+  return `\`$${name}\` — a launch parameter (\`--param ${name}=…\`) or context key; left as written when neither exists.${quoting}`;
 }
 
 export function describeCondition(text: string): string {

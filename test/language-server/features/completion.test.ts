@@ -61,6 +61,12 @@ describe('completion on a document', () => {
     assert.ok(keys.includes('context.tool.last_line'));
   });
 
+  it('offers a gate’s targets and labels for human.default_choice', () => {
+    const gate = 'digraph G {\n  g [shape=hexagon, "human.default_choice"=""]\n  g -> yes [label="[Y] Ship"]\n  g -> no\n}\n';
+    const gateAnalysis = analyzeDocument({ uri: 'file:///g.dot', version: 1, text: gate });
+    assert.deepEqual(complete(gateAnalysis, gate.indexOf('=""') + 2).map((i) => i.label), ['yes', 'no', '[Y] Ship']);
+  });
+
   it('offers pipeline snippets at a statement start', () => {
     const labels = complete(analysis, text.indexOf('  start -> t')).map((i) => i.label);
     for (const snippet of ['convergence loop', 'human gate', 'fan-out / fan-in']) assert.ok(labels.includes(snippet), snippet);

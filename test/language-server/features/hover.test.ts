@@ -11,6 +11,16 @@ describe('hover', () => {
     assert.match(describeCondition(''), /always holds/);
   });
 
+  it('explains a $variable in a prompt, with the goal it expands to', () => {
+    const text = fixtureText('review-loop.dot');
+    const analysis = analyzeDocument({ uri: 'file:///h.dot', version: 1, text });
+    const goal = hover(analysis, text.indexOf('$goal') + 2);
+    assert.match((goal?.contents as { value: string }).value, /the graph goal: "Ship the parser fix"/);
+    assert.equal(goal?.range?.start.character, analysis.lineIndex.positionAt(text.indexOf('$goal')).character);
+    const critiques = hover(analysis, text.indexOf('$prior_critiques_implement') + 3);
+    assert.match((critiques?.contents as { value: string }).value, /fed back to `implement`/);
+  });
+
   it('shows a shape value’s handler and an unknown node reference nothing', () => {
     const text = fixtureText('review-loop.dot');
     const analysis = analyzeDocument({ uri: 'file:///h.dot', version: 1, text });
