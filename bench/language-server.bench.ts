@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CompletionRequest } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LspClient } from '../test/language-server/lsp-client';
+import { buildBundle, LspClient } from '../test/language-server/lsp-client';
 import { completionProbes, generatePipeline } from './language-server/generate-pipeline';
 import type { BenchReport } from './report';
 
@@ -20,6 +20,7 @@ function median(values: number[]): number {
 }
 
 export default async function bench(): Promise<BenchReport> {
+  buildBundle();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-ls-bench-'));
   const files = sizes.map((size) => {
     const file = path.join(dir, `pipeline-${size}.dot`);

@@ -9,13 +9,20 @@ import type { ProtocolConnection, PublishDiagnosticsParams, TextDocumentContentC
 import { createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
 const root = path.resolve(__dirname, '..', '..');
-export const serverPath = path.join(root, 'dist', 'language-server.js');
+const distServer = path.join(root, 'dist', 'language-server.js');
+const distWorker = path.join(root, 'dist', 'language-server-worker.js');
 export const fixtures = path.join(__dirname, 'fixtures');
 
-/** Builds dist/ once per test run; test files run concurrently, so a lock directory serialises the build. */
+/**
+ * Where the tests start the server: a snapshot of dist/language-server.js (and its worker) taken
+ * after `node esbuild.mjs`. Other test files rebuild dist/ while these run; a snapshot cannot be
+ * caught half-written.
+ */
+export const serverPath = path.join(os.tmpdir(), `attractor-ls-${process.ppid}`, 'language-server.js');
+
+/** Builds dist/ (unless it is newer than every source) and snapshots the server; test files run concurrently, so a lock directory serialises this. */
 export function buildBundle(): void {
   const lock = path.join(os.tmpdir(), 'attractor-ls-build.lock');
-  const stamp = path.join(os.tmpdir(), `attractor-ls-build.${process.ppid}`);
   for (;;) {
     try {
       fs.mkdirSync(lock);
@@ -25,13 +32,41 @@ export function buildBundle(): void {
     }
   }
   try {
-    if (fs.existsSync(stamp) && fs.existsSync(serverPath)) return;
-    const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error('esbuild failed');
-    fs.writeFileSync(stamp, '');
+    if (fs.existsSync(serverPath)) return;
+    for (let attempt = 0; ; attempt++) {
+      if (!bundleIsFresh()) {
+        const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
+        if (result.status !== 0) throw new Error('esbuild failed');
+      }
+      const server = fs.readFileSync(distServer, 'utf8');
+      const worker = fs.readFileSync(distWorker, 'utf8');
+      // esbuild ends a bundle with its source map comment: a file without it was caught mid-write.
+      if (isComplete(server) && isComplete(worker)) {
+        fs.mkdirSync(path.dirname(serverPath), { recursive: true });
+        fs.writeFileSync(path.join(path.dirname(serverPath), 'language-server-worker.js'), worker);
+        fs.writeFileSync(serverPath, server);
+        return;
+      }
+      if (attempt >= 3) throw new Error('dist/language-server.js keeps changing under the tests');
+    }
   } finally {
     fs.rmdirSync(lock);
   }
+}
+
+function isComplete(bundle: string): boolean {
+  return /\/\/# sourceMappingURL=\S+\s*$/.test(bundle);
+}
+
+function bundleIsFresh(): boolean {
+  if (!fs.existsSync(distServer) || !fs.existsSync(distWorker)) return false;
+  const built = Math.min(fs.statSync(distServer).mtimeMs, fs.statSync(distWorker).mtimeMs);
+  const newest = (dir: string): number =>
+    fs.readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+      const full = path.join(dir, entry.name);
+      return Math.max(latest, entry.isDirectory() ? newest(full) : entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0);
+    }, 0);
+  return built >= Math.max(newest(path.join(root, 'engine')), newest(path.join(root, 'language-server')), fs.statSync(path.join(root, 'esbuild.mjs')).mtimeMs);
 }
 
 export function fixtureUri(name: string): string {

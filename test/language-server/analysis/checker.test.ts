@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { WorkerChecker } from '../../../language-server/analysis/checker';
-import { buildBundle, fixtureText } from '../lsp-client';
+import { buildBundle, fixtureText, serverPath } from '../lsp-client';
 
 describe('worker checker', () => {
   before(() => buildBundle());
 
   it('checks off the main thread and drops checks a newer version superseded', async () => {
-    const checker = new WorkerChecker(path.resolve(__dirname, '../../../dist/language-server-worker.js'));
+    const checker = new WorkerChecker(path.join(path.dirname(serverPath), 'language-server-worker.js'));
     try {
       const text = fixtureText('child.dot');
       const handles = [1, 2, 3].map((version) => checker.check({ uri: 'file:///w.dot', version, text }));
