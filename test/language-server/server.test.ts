@@ -215,6 +215,20 @@ describe('language server over stdio', () => {
     assert.deepEqual(first.edit?.changes?.[typoUri], [{ range: idRange, newText: 'implement' }]);
   });
 
+  it('applies the fix a published lint diagnostic carries', async () => {
+    const typo = text.replace('gate [shape=hexagon', 'gate [shpe=hexagon');
+    const uri = fixtureUri('published-fix.dot');
+    await client.open(uri, typo);
+    const published = await client.diagnosticsFor(uri, (p) => p.diagnostics.some((d) => (d.data as { fix?: unknown } | undefined)?.fix));
+    const withFix = published.diagnostics.find((d) => (d.data as { fix?: unknown } | undefined)?.fix) as Diagnostic;
+    assert.deepEqual(withFix.range.start, positionOf(typo, 'shpe'));
+    const actions = await client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: withFix.range, context: { diagnostics: [withFix] } });
+    const action = actions?.[0];
+    assert.ok(action && 'edit' in action && action.isPreferred);
+    const fixed = TextDocument.applyEdits(TextDocument.create(uri, 'dot', 1, typo), action.edit?.changes?.[uri] ?? []);
+    assert.match(fixed, /gate \[shape=hexagon/);
+  });
+
   it('formats: canonical attribute order, normalised spacing, comments kept, idempotent', async () => {
     const messy = 'digraph G {\n// keep me\nstart[shape=Mdiamond]\n    work [ prompt="do it" , max_retries=1,shape=box ]\n start->work\nwork  ->  done\ndone [shape=Msquare] /* end */\n}\n';
     const uri = fixtureUri('messy.dot');
