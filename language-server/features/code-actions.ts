@@ -3,7 +3,7 @@ import type { CodeAction, Diagnostic as LspDiagnostic, Range } from 'vscode-lang
 import { CodeActionKind } from 'vscode-languageserver';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
 import type { DocumentView } from '../analysis/document-analysis';
-import { nodeIdsOf } from './completion';
+import { bareKey, nodeIdsOf } from './completion';
 import { placeOf } from './cursor-context';
 import type { DiagnosticData } from './diagnostics';
 import { offsetsToRange, toLspRange } from '../lsp-convert';
@@ -50,7 +50,7 @@ function didYouMean(analysis: DocumentView, range: Range): Suggestion[] {
       const spec = attributeSpec(key);
       if (within(entry.key) && !spec) {
         const names = attributesFor(placeOf(list) === 'subgraph' ? 'graph' : (placeOf(list) as 'graph' | 'node' | 'edge')).map((s) => s.name);
-        return nearest(key, names).map((text) => ({ range: offsetsToRange(analysis.lineIndex, entry.key.start, entry.key.end), text: /^\w+$/.test(text) ? text : `"${text}"` }));
+        return nearest(key, names).map((text) => ({ range: offsetsToRange(analysis.lineIndex, entry.key.start, entry.key.end), text: bareKey(text) }));
       }
       if (!entry.value || !within(entry.value) || !spec) continue;
       const value = tokenValue(entry.value);

@@ -53,7 +53,7 @@ function attributeNameItems(analysis: DocumentView, context: Extract<CursorConte
     .map((spec) => {
       const relevant = !spec.handlers || handlers.length === 0 || spec.handlers.some((h) => handlers.includes(h));
       const rank = spec.type.kind === 'graphviz' ? 3 : spec.aliasOf ? 2 : relevant ? 0 : 1;
-      const key = /^[A-Za-z_][A-Za-z0-9_]*$/.test(spec.name) ? spec.name : `"${spec.name}"`;
+      const key = bareKey(spec.name);
       return {
         label: spec.name,
         kind: CompletionItemKind.Property,
@@ -66,6 +66,11 @@ function attributeNameItems(analysis: DocumentView, context: Extract<CursorConte
         command: retrigger,
       };
     });
+}
+
+/** Qualified names (`human.default_choice`) are bare keys in the grammar; anything else is quoted. */
+export function bareKey(name: string): string {
+  return /^[A-Za-z_]\w*(?:[.-]\w+)*$/.test(name) ? name : `"${name}"`;
 }
 
 function valueSnippet(spec: AttributeSpec): string {
@@ -223,7 +228,7 @@ function statementItems(analysis: DocumentView, inSubgraph: boolean, range: Rang
       documentation: { kind: MarkupKind.Markdown, value: attributeDocumentation(spec) },
       filterText: spec.name,
       sortText: `3${spec.name}`,
-      textEdit: { range, newText: `${/^[A-Za-z_]\w*$/.test(spec.name) ? spec.name : `"${spec.name}"`}=${valueSnippet(spec)}` },
+      textEdit: { range, newText: `${bareKey(spec.name)}=${valueSnippet(spec)}` },
       insertTextFormat: InsertTextFormat.Snippet,
     }));
   const snippetItems = snippets.map((s) => ({ label: s.label, kind: CompletionItemKind.Snippet, detail: s.detail, sortText: `4${s.label}`, textEdit: { range, newText: s.body }, insertTextFormat: InsertTextFormat.Snippet }));

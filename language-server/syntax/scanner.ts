@@ -19,6 +19,10 @@ function isIdStart(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 0x80;
 }
 
+function isAsciiIdChar(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || (code >= 48 && code <= 57);
+}
+
 function isIdChar(code: number): boolean {
   return isIdStart(code) || (code >= 48 && code <= 57);
 }
@@ -68,7 +72,13 @@ export function scan(text: string): Token[] {
       i++;
     } else if (isIdStart(ch.charCodeAt(0))) {
       let j = i + 1;
-      while (j < n && isIdChar(text.charCodeAt(j))) j++;
+      // Like the engine's parser: a dot or hyphen between identifier characters stays inside the id
+      // (`human.default_choice`, `gpt-4.1`), so `a->b` still splits at the arrow.
+      for (;;) {
+        if (j < n && isIdChar(text.charCodeAt(j))) j++;
+        else if ((text[j] === '.' || text[j] === '-') && isAsciiIdChar(text.charCodeAt(j + 1))) j += 2;
+        else break;
+      }
       push('id', i, j);
       i = j;
     } else {

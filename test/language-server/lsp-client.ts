@@ -9,20 +9,19 @@ import type { ProtocolConnection, PublishDiagnosticsParams, TextDocumentContentC
 import { createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
 const root = path.resolve(__dirname, '..', '..');
-const distServer = path.join(root, 'dist', 'language-server.js');
-const distWorker = path.join(root, 'dist', 'language-server-worker.js');
 export const fixtures = path.join(__dirname, 'fixtures');
 
 /**
- * Where the tests start the server: a snapshot of dist/language-server.js (and its worker) taken
- * after `node esbuild.mjs`. Other test files rebuild dist/ while these run; a snapshot cannot be
- * caught half-written.
+ * The tests' own build of the bundle (`node esbuild.mjs --outdir=…`), once per test run: other
+ * test files rebuild dist/ concurrently, and a private copy can never be caught half-written.
  */
-export const serverPath = path.join(os.tmpdir(), `attractor-ls-${process.ppid}`, 'language-server.js');
+const bundleDir = path.join(os.tmpdir(), `attractor-ls-bundle-${process.ppid}`);
+export const serverPath = path.join(bundleDir, 'language-server.js');
+export const workerPath = path.join(bundleDir, 'language-server-worker.js');
 
-/** Builds dist/ (unless it is newer than every source) and snapshots the server; test files run concurrently, so a lock directory serialises this. */
+/** Test files run concurrently: a lock directory makes the first one build and the others wait. */
 export function buildBundle(): void {
-  const lock = path.join(os.tmpdir(), 'attractor-ls-build.lock');
+  const lock = `${bundleDir}.lock`;
   for (;;) {
     try {
       fs.mkdirSync(lock);
@@ -32,41 +31,12 @@ export function buildBundle(): void {
     }
   }
   try {
-    if (fs.existsSync(serverPath)) return;
-    for (let attempt = 0; ; attempt++) {
-      if (!bundleIsFresh()) {
-        const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
-        if (result.status !== 0) throw new Error('esbuild failed');
-      }
-      const server = fs.readFileSync(distServer, 'utf8');
-      const worker = fs.readFileSync(distWorker, 'utf8');
-      // esbuild ends a bundle with its source map comment: a file without it was caught mid-write.
-      if (isComplete(server) && isComplete(worker)) {
-        fs.mkdirSync(path.dirname(serverPath), { recursive: true });
-        fs.writeFileSync(path.join(path.dirname(serverPath), 'language-server-worker.js'), worker);
-        fs.writeFileSync(serverPath, server);
-        return;
-      }
-      if (attempt >= 3) throw new Error('dist/language-server.js keeps changing under the tests');
-    }
+    if (fs.existsSync(serverPath) && fs.existsSync(workerPath)) return;
+    const result = spawnSync(process.execPath, ['esbuild.mjs', `--outdir=${bundleDir}`], { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) throw new Error('esbuild failed');
   } finally {
     fs.rmdirSync(lock);
   }
-}
-
-function isComplete(bundle: string): boolean {
-  return /\/\/# sourceMappingURL=\S+\s*$/.test(bundle);
-}
-
-function bundleIsFresh(): boolean {
-  if (!fs.existsSync(distServer) || !fs.existsSync(distWorker)) return false;
-  const built = Math.min(fs.statSync(distServer).mtimeMs, fs.statSync(distWorker).mtimeMs);
-  const newest = (dir: string): number =>
-    fs.readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-      const full = path.join(dir, entry.name);
-      return Math.max(latest, entry.isDirectory() ? newest(full) : entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0);
-    }, 0);
-  return built >= Math.max(newest(path.join(root, 'engine')), newest(path.join(root, 'language-server')), fs.statSync(path.join(root, 'esbuild.mjs')).mtimeMs);
 }
 
 export function fixtureUri(name: string): string {

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { WorkerChecker } from '../../../language-server/analysis/checker';
-import { buildBundle, fixtureText, serverPath } from '../lsp-client';
+import { buildBundle, fixtureText, workerPath } from '../lsp-client';
 
 describe('worker checker', () => {
   before(() => buildBundle());
 
   it('checks off the main thread and drops checks a newer version superseded', async () => {
-    const checker = new WorkerChecker(path.join(path.dirname(serverPath), 'language-server-worker.js'));
+    const checker = new WorkerChecker(workerPath);
     try {
       const text = fixtureText('child.dot');
       const handles = [1, 2, 3].map((version) => checker.check({ uri: 'file:///w.dot', version, text }));

@@ -52,7 +52,7 @@ describe('completion on a document', () => {
     const sort = (name: string) => items.find((i) => i.label === name)?.sortText ?? '';
     assert.ok(sort('human.default_choice') < sort('tool_command'), 'a hexagon is a human gate');
     const quoted = items.find((i) => i.label === 'human.default_choice');
-    assert.equal(quoted?.textEdit && 'newText' in quoted.textEdit ? quoted.textEdit.newText : '', '"human.default_choice"="$0"');
+    assert.equal(quoted?.textEdit && 'newText' in quoted.textEdit ? quoted.textEdit.newText : '', 'human.default_choice="$0"');
   });
 
   it('completes node ids after a dangling arrow and condition keys from the tool upstream', () => {

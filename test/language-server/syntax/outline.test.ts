@@ -93,3 +93,14 @@ describe('outline', () => {
     assert.equal(listAt(typing, 'digraph G {\n  a [sha\n  b'.length), undefined);
   });
 });
+
+describe('bare qualified keys and dotted values', () => {
+  it('keeps dots and hyphens inside ids, as the engine parser does, and arrows outside', () => {
+    const outline = buildOutline('digraph G { g [human.default_choice=yes, llm_model=gpt-4.1]; a->b }');
+    assert.deepEqual(outline.lists[0]?.entries.map((e) => [tokenValue(e.key), e.value && tokenValue(e.value)]), [
+      ['human.default_choice', 'yes'],
+      ['llm_model', 'gpt-4.1'],
+    ]);
+    assert.deepEqual(outline.nodeIds.map((o) => tokenValue(o.token)), ['g', 'a', 'b']);
+  });
+});
