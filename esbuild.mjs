@@ -19,6 +19,10 @@ const builds = [
     entryPoints: { 'debug-adapter': 'debug-adapter/main.ts' },
     platform: 'node',
   },
+  {
+    entryPoints: { 'language-server': 'language-server/main.ts', 'language-server-worker': 'language-server/analysis/check-worker.ts' },
+    platform: 'node',
+  },
 ].map((options) => ({
   bundle: true,
   outdir,

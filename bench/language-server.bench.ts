@@ -1,0 +1,96 @@
+// Time to first diagnostics and completion latency through the real stdio server, side by side
+// with dot-language-support (the core of dot-language-server) on the same generated files.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CompletionRequest } from 'vscode-languageserver-protocol/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { buildBundle, LspClient } from '../test/language-server/lsp-client';
+import { completionProbes, generatePipeline } from './language-server/generate-pipeline';
+import type { BenchReport } from './report';
+
+const sizes = [100, 1000, 5000];
+const runs = 7;
+/** Untimed rounds first: the server's JIT warms up on the first opens. */
+const warmup = 3;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Number((sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(3));
+}
+
+export default async function bench(): Promise<BenchReport> {
+  buildBundle();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-ls-bench-'));
+  const files = sizes.map((size) => {
+    const file = path.join(dir, `pipeline-${size}.dot`);
+    const text = generatePipeline(size);
+    fs.writeFileSync(file, text);
+    return { size, file, text, probes: completionProbes(text, size) };
+  });
+  const figures: Record<string, number | string> = {};
+  const client = await LspClient.start({ diagnosticsDelayMs: 150 });
+  const mainThreadClient = await LspClient.start({ diagnosticsDelayMs: 150, checkInWorker: false });
+  try {
+    for (const { size, file, text, probes } of files) {
+      // First diagnostics: didOpen of a fresh uri until its publishDiagnostics arrives; the two
+      // checker placements alternate so machine load affects both alike.
+      const firstDiagnostics = { worker: [] as number[], main: [] as number[] };
+      for (let k = 0; k < runs + warmup; k++) {
+        for (const [placement, server] of [['worker', client], ['main', mainThreadClient]] as const) {
+          const uri = pathToFileURL(file).href + `?run=${k}`;
+          const start = performance.now();
+          await server.open(uri, text);
+          await server.diagnosticsFor(uri);
+          if (k >= warmup) firstDiagnostics[placement].push(performance.now() - start);
+        }
+      }
+      figures[`first diagnostics ${size} nodes (ms)`] = median(firstDiagnostics.worker);
+      figures[`first diagnostics, checker on the main thread, ${size} nodes (ms)`] = median(firstDiagnostics.main);
+
+      // Completion while typing: an edit, then completion at a probe, timed together.
+      const uri = pathToFileURL(file).href;
+      await client.open(uri, text);
+      await client.diagnosticsFor(uri);
+      let document = TextDocument.create(uri, 'dot', 1, text);
+      for (const probe of probes) {
+        const latencies: number[] = [];
+        for (let k = 0; k < runs + warmup; k++) {
+          // Type a space at the top of the file, then delete it: the probe offset is unchanged after each pair.
+          const insert = k % 2 === 0;
+          const change = insert ? { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: ' ' } : { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } }, text: '' };
+          document = TextDocument.update(document, [change], document.version + 1);
+          const position = document.positionAt(probe.offset + (insert ? 1 : 0));
+          const start = performance.now();
+          await client.change(uri, [change]);
+          await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position });
+          if (k >= warmup) latencies.push(performance.now() - start);
+        }
+        figures[`completion (${probe.name}) after an edit ${size} nodes (ms)`] = median(latencies);
+      }
+    }
+  } finally {
+    await client.stop();
+    await mainThreadClient.stop();
+  }
+
+  const node24 = path.resolve('node_modules/node/bin/node');
+  const side = spawnSync(node24, [path.resolve('bench/language-server/dot-language-support-side.mjs'), JSON.stringify(files.map((f) => ({ file: f.file, offsets: f.probes.map((p) => p.offset) })))], { encoding: 'utf8' });
+  if (side.status === 0) {
+    const results = JSON.parse(side.stdout) as { file: string; diagnostics: number; completions: number[] }[];
+    results.forEach((result, k) => {
+      const { size, probes } = files[k] as (typeof files)[number];
+      figures[`dot-language-support parse+validate ${size} nodes (ms)`] = result.diagnostics;
+      probes.forEach((probe, p) => (figures[`dot-language-support parse+completion (${probe.name}) ${size} nodes (ms)`] = result.completions[p] ?? 'n/a'));
+    });
+  } else figures['dot-language-support'] = `failed: ${side.stderr.slice(0, 200)}`;
+  fs.rmSync(dir, { recursive: true, force: true });
+  return {
+    name: 'language-server',
+    figures,
+    notes:
+      'ours: real server over stdio JSON-RPC, didOpen → publishDiagnostics (parse + transform + full lint; worker thread by default, main thread alongside) and didChange + completion round trips, median of 7; dot-language-support 2.2.3 in-process under Node 24 (parse + its two checks / parse + completion, no RPC). Targets at 1,000 nodes: completion < 50 ms, full diagnostics < 200 ms. Figures are wall-clock on a shared 2-core machine: compare columns from the same run.',
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Context keys a condition can read at a given edge: what the handlers upstream of the edge's
+ * source write (canonical §4 handler contracts, ledger tool.last_line / parse_json / outputs).
+ */
+import type { Graph, GraphNode } from '../../engine/model/graph';
+import { buildAdjacency } from '../../engine/model/graph';
+import { resolveHandlerType } from '../../engine/model/handler-types';
+
+export interface ContextKey {
+  readonly key: string;
+  /** Who writes it, for the completion detail. */
+  readonly writer: string;
+}
+
+const alwaysPresent: readonly ContextKey[] = [
+  { key: 'graph.goal', writer: 'the engine (graph goal)' },
+  { key: 'iteration', writer: 'the engine (loop_restart count)' },
+  { key: 'loop_count', writer: 'the engine (loop_restart count)' },
+  { key: 'last_stage', writer: 'the engine (last completed node)' },
+];
+
+export function keysWrittenBy(node: GraphNode): string[] {
+  const keys: string[] = [];
+  switch (resolveHandlerType(node)) {
+    case 'tool':
+      keys.push('tool.output', 'tool.last_line');
+      break;
+    case 'wait.human':
+      keys.push('human.gate.selected', 'human.gate.label');
+      if (node.attributes.get('human.freeform')?.value === 'true') keys.push('human.gate.answer');
+      break;
+    case 'codergen':
+      keys.push('last_response');
+      break;
+    default:
+      break;
+  }
+  const outputs = node.attributes.get('outputs')?.value ?? '';
+  for (const key of outputs.split(',')) if (key.trim()) keys.push(key.trim());
+  return keys;
+}
+
+/** Keys written by `from` or any node that can run before it. */
+export function contextKeysBefore(graph: Graph, from: readonly string[]): ContextKey[] {
+  const { incoming } = buildAdjacency(graph);
+  const seen = new Set<string>();
+  const queue = [...from];
+  const found = new Map<string, ContextKey>(alwaysPresent.map((k) => [k.key, k]));
+  while (queue.length > 0) {
+    const id = queue.shift() as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const node = graph.nodes.get(id);
+    if (node) for (const key of keysWrittenBy(node)) if (!found.has(key)) found.set(key, { key, writer: `node \`${id}\`` });
+    for (const edge of incoming.get(id) ?? []) queue.push(edge.from);
+  }
+  return [...found.values()];
+}

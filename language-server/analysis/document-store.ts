@@ -1,0 +1,139 @@
+import { fileURLToPath } from 'node:url';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic } from '../../engine/model/diagnostics';
+import type { Checker } from './checker';
+import type { DocumentAnalysis, DocumentView, PipelineModel } from './document-analysis';
+import { quickView, withCheck } from './document-analysis';
+
+interface OpenDocument {
+  document: TextDocument;
+  lastEditOffset?: number;
+  /** The engine's analysis of some version (the current one once it is ready). */
+  analysis?: DocumentAnalysis;
+  /** The check running for the current version, shared by everyone who asks. */
+  inFlight?: InFlightCheck;
+  quick?: DocumentView;
+  /** The newest model that came from a text that parsed (or recovered). */
+  lastGoodModel?: PipelineModel;
+}
+
+interface InFlightCheck {
+  readonly version: number;
+  readonly view: DocumentView;
+  readonly diagnostics: Promise<readonly Diagnostic[] | undefined>;
+  readonly analysis: Promise<DocumentAnalysis | undefined>;
+}
+
+/** Open documents: a parse-free view of each version at once, the engine's analysis when the checker delivers. */
+export class DocumentStore {
+  private readonly documents = new Map<string, OpenDocument>();
+
+  constructor(readonly checker: Checker) {}
+
+  open(uri: string, text: string, version: number): void {
+    this.documents.set(uri, { document: TextDocument.create(uri, 'dot', version, text) });
+  }
+
+  change(uri: string, changes: readonly TextDocumentContentChangeEvent[], version: number): void {
+    const entry = this.documents.get(uri);
+    if (!entry) return;
+    const last = changes.at(-1);
+    if (last && 'range' in last) entry.lastEditOffset = entry.document.offsetAt(last.range.start) + last.text.length;
+    entry.document = TextDocument.update(entry.document, [...changes], version);
+  }
+
+  close(uri: string): void {
+    this.documents.delete(uri);
+  }
+
+  isOpen(uri: string): boolean {
+    return this.documents.has(uri);
+  }
+
+  version(uri: string): number | undefined {
+    return this.documents.get(uri)?.document.version;
+  }
+
+  text(uri: string): string | undefined {
+    return this.documents.get(uri)?.document.getText();
+  }
+
+  /** The current version's analysis if it is ready, else a parse-free view lending the newest model (see quickView). */
+  view(uri: string): DocumentView | undefined {
+    const entry = this.documents.get(uri);
+    if (!entry) return undefined;
+    if (entry.analysis?.version === entry.document.version) return entry.analysis;
+    return this.quickViewOf(uri, entry);
+  }
+
+  /** Like view(), but waits for the first analysis of a document that has never had a model to lend. */
+  async viewWithModel(uri: string): Promise<DocumentView | undefined> {
+    const entry = this.documents.get(uri);
+    if (entry && !entry.lastGoodModel && !entry.analysis) await this.analysis(uri);
+    return this.view(uri);
+  }
+
+  /** The engine's analysis of the current version; undefined if the document closed or a newer version superseded it. */
+  analysis(uri: string): Promise<DocumentAnalysis | undefined> {
+    const entry = this.documents.get(uri);
+    if (!entry) return Promise.resolve(undefined);
+    if (entry.analysis?.version === entry.document.version) return Promise.resolve(entry.analysis);
+    return this.checkCurrent(uri, entry).analysis;
+  }
+
+  /** The current version's diagnostics as soon as the checker has them (before its model arrives). */
+  async diagnostics(uri: string): Promise<{ view: DocumentView; diagnostics: readonly Diagnostic[] } | undefined> {
+    const entry = this.documents.get(uri);
+    if (!entry) return undefined;
+    if (entry.analysis?.version === entry.document.version) return { view: entry.analysis, diagnostics: entry.analysis.diagnostics };
+    const check = this.checkCurrent(uri, entry);
+    const diagnostics = await check.diagnostics;
+    return diagnostics ? { view: check.view, diagnostics } : undefined;
+  }
+
+  private checkCurrent(uri: string, entry: OpenDocument): InFlightCheck {
+    const { version } = entry.document;
+    if (entry.inFlight?.version === version) return entry.inFlight;
+    const view = this.quickViewOf(uri, entry);
+    const handle = this.checker.check({
+      uri,
+      version,
+      text: view.text,
+      ...(view.sourcePath ? { sourcePath: view.sourcePath } : {}),
+      ...(entry.lastEditOffset !== undefined ? { lastEditOffset: entry.lastEditOffset } : {}),
+    });
+    const analysis = handle.result.then((check) => {
+      if (!check) return undefined;
+      const result = withCheck(view, check, entry.lastGoodModel);
+      if (check.model) entry.lastGoodModel = check.model;
+      if (entry.document.version === version) entry.analysis = result;
+      return result;
+    });
+    entry.inFlight = { version, view, diagnostics: handle.diagnostics, analysis };
+    return entry.inFlight;
+  }
+
+  private quickViewOf(uri: string, entry: OpenDocument): DocumentView {
+    const { document } = entry;
+    if (entry.quick?.version === document.version) return entry.quick;
+    const sourcePath = sourcePathOf(uri);
+    entry.quick = quickView({
+      uri,
+      version: document.version,
+      text: document.getText(),
+      ...(sourcePath ? { sourcePath } : {}),
+      ...(entry.lastGoodModel ? { previousModel: entry.lastGoodModel } : {}),
+    });
+    return entry.quick;
+  }
+}
+
+export function sourcePathOf(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Every place a node id is written: node statements, edge endpoints, node-reference attribute
+ * values (retry_target, fallback_retry_target, feedback_from) and `#id` stylesheet selectors.
+ * Read from the token outline, so it is exact for the current text even when it does not parse.
+ */
+import { attributeSpec } from '../../engine/model/attributes';
+import { parseStylesheet } from '../../engine/transform/stylesheet';
+import type { Outline } from '../syntax/outline';
+import type { Token } from '../syntax/scanner';
+import { tokenValue } from '../syntax/scanner';
+import { documentSpan, tokenContent } from '../syntax/string-content';
+
+export type OccurrenceKind = 'declaration' | 'edge' | 'attribute' | 'stylesheet';
+
+export interface NodeOccurrence {
+  readonly id: string;
+  readonly kind: OccurrenceKind;
+  /** Offsets of the id itself (inside the quotes when quoted). */
+  readonly start: number;
+  readonly end: number;
+}
+
+function idSpan(token: Token): { start: number; end: number } {
+  return token.kind === 'string' ? { start: token.start + 1, end: token.end - (token.terminated ? 1 : 0) } : { start: token.start, end: token.end };
+}
+
+const cache = new WeakMap<Outline, NodeOccurrence[]>();
+
+export function nodeOccurrences(outline: Outline): NodeOccurrence[] {
+  const cached = cache.get(outline);
+  if (cached) return cached;
+  const found = collectOccurrences(outline);
+  cache.set(outline, found);
+  return found;
+}
+
+function collectOccurrences(outline: Outline): NodeOccurrence[] {
+  const occurrences: NodeOccurrence[] = outline.nodeIds.map(({ token, declaration }) => ({ id: tokenValue(token), kind: declaration ? 'declaration' : 'edge', ...idSpan(token) }));
+  const entries = [...outline.lists.flatMap((list) => list.entries), ...outline.assignments];
+  for (const { key, value } of entries) {
+    if (!value) continue;
+    const name = tokenValue(key);
+    const kind = attributeSpec(name)?.type.kind;
+    if (kind === 'node-ref' && value.kind !== 'html') {
+      const id = tokenValue(value).trim();
+      if (id) occurrences.push({ id, kind: 'attribute', ...idSpan(value) });
+    } else if (kind === 'stylesheet' && value.kind === 'string') {
+      const content = tokenContent(value);
+      for (const rule of parseStylesheet(content.value).rules) {
+        if (rule.selector.kind !== 'id') continue;
+        const span = documentSpan(content, rule.start + 1, rule.start + 1 + rule.selector.id.length);
+        occurrences.push({ id: rule.selector.id, kind: 'stylesheet', ...span });
+      }
+    }
+  }
+  return occurrences.sort((a, b) => a.start - b.start);
+}
+
+export function occurrenceAt(occurrences: readonly NodeOccurrence[], offset: number): NodeOccurrence | undefined {
+  return occurrences.find((o) => o.start <= offset && offset <= o.end);
+}

@@ -1,0 +1,236 @@
+/** Context-aware completion: attribute names for the place, typed values, node ids, embedded languages, snippets. */
+import type { CompletionItem, Range } from 'vscode-languageserver';
+import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver';
+import type { AttributeSpec } from '../../engine/model/attributes';
+import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
+import type { Graph } from '../../engine/model/graph';
+import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
+import { nodeClasses } from '../../engine/transform/apply-stylesheet';
+import { contextKeysBefore } from '../analysis/context-keys';
+import type { DocumentView } from '../analysis/document-analysis';
+import { offsetsToRange } from '../lsp-convert';
+import type { Token } from '../syntax/scanner';
+import { tokenValue } from '../syntax/scanner';
+import { findVariables } from '../../engine/transform/variables';
+import { tokenContent, valueIndexAt } from '../syntax/string-content';
+import type { TextCompletion } from './completion-condition';
+import { completeCondition } from './completion-condition';
+import { completeStylesheet } from './completion-stylesheet';
+import { completeVariables } from './completion-variables';
+import type { AttributePlace, CursorContext, Span } from './cursor-context';
+import { cursorContext } from './cursor-context';
+import { attributeDocumentation, describeType } from './attribute-docs';
+import { snippets } from './snippets';
+
+const retrigger = { title: 'Suggest', command: 'editor.action.triggerSuggest' };
+
+export function complete(analysis: DocumentView, offset: number): CompletionItem[] {
+  const context = cursorContext(analysis.outline, offset);
+  const range = (span: Span): Range => offsetsToRange(analysis.lineIndex, span.start, span.end);
+  switch (context.kind) {
+    case 'attribute-name':
+      return attributeNameItems(analysis, context, range(context.replace));
+    case 'attribute-value':
+      return attributeValueItems(analysis, context, offset);
+    case 'edge-target':
+      return nodeIdItems(analysis, range(context.replace));
+    case 'statement':
+      return statementItems(analysis, context.inSubgraph, range(context.replace));
+    case 'none':
+      return [];
+  }
+}
+
+function specsFor(place: AttributePlace): AttributeSpec[] {
+  if (place === 'subgraph') return attributeTable.filter((spec) => spec.name === 'label' || spec.type.kind === 'graphviz');
+  return attributesFor(place);
+}
+
+function attributeNameItems(analysis: DocumentView, context: Extract<CursorContext, { kind: 'attribute-name' }>, range: Range): CompletionItem[] {
+  const handlers = subjectHandlers(analysis, context.list?.owner === 'node' ? context.list.subjects.map(tokenValue) : []);
+  return specsFor(context.place)
+    .filter((spec) => !context.present.has(spec.name))
+    .map((spec) => {
+      const relevant = !spec.handlers || handlers.length === 0 || spec.handlers.some((h) => handlers.includes(h));
+      const rank = spec.type.kind === 'graphviz' ? 3 : spec.aliasOf ? 2 : relevant ? 0 : 1;
+      const key = bareKey(spec.name);
+      return {
+        label: spec.name,
+        kind: CompletionItemKind.Property,
+        detail: describeType(spec),
+        documentation: { kind: MarkupKind.Markdown, value: attributeDocumentation(spec) },
+        sortText: `${rank}${spec.name}`,
+        ...(spec.aliasOf ? { tags: [1 as const] } : {}),
+        textEdit: { range, newText: `${key}=${valueSnippet(spec)}` },
+        insertTextFormat: InsertTextFormat.Snippet,
+        command: retrigger,
+      };
+    });
+}
+
+/** Qualified names (`human.default_choice`) are bare keys in the grammar; anything else is quoted. */
+export function bareKey(name: string): string {
+  return /^[A-Za-z_]\w*(?:[.-]\w+)*$/.test(name) ? name : `"${name}"`;
+}
+
+function valueSnippet(spec: AttributeSpec): string {
+  switch (spec.type.kind) {
+    case 'enum':
+    case 'boolean':
+    case 'integer':
+    case 'number':
+    case 'duration':
+    case 'node-ref':
+      return '$0';
+    default:
+      return '"$0"';
+  }
+}
+
+function attributeValueItems(analysis: DocumentView, context: Extract<CursorContext, { kind: 'attribute-value' }>, offset: number): CompletionItem[] {
+  const spec = attributeSpec(context.key);
+  if (!spec) return [];
+  const value = context.value;
+  const quoted = value?.kind === 'string';
+  const content = value ? tokenContent(value) : undefined;
+  /** Replaces the whole value (inside the quotes when quoted). */
+  const wholeValue = (): Range =>
+    content && quoted ? offsetsToRange(analysis.lineIndex, content.offsets[0] as number, content.offsets.at(-1) as number) : offsetsToRange(analysis.lineIndex, context.replace.start, context.replace.end);
+  const embedded = (compute: (text: string, index: number) => TextCompletion | undefined): CompletionItem[] => {
+    if (!content || !quoted) return [];
+    const result = compute(content.value, valueIndexAt(content, offset));
+    if (!result) return [];
+    const range = offsetsToRange(analysis.lineIndex, content.offsets[result.start] as number, content.offsets[result.end] as number);
+    return result.items.map((item) => ({ ...item, textEdit: { range, newText: item.insertText ?? item.label } }));
+  };
+  const graph = analysis.model?.graph;
+  const sources = context.list?.owner === 'edge' ? context.list.subjects.slice(0, -1).map(tokenValue) : context.list?.owner === 'edge-defaults' ? [...(graph?.nodes.keys() ?? [])] : [];
+  if (context.key === 'human.default_choice' && graph) return gateChoiceItems(graph, context.list?.subjects.map(tokenValue) ?? [], wholeValue());
+  if (context.key === 'human.default_choice' && graph) return gateChoiceItems(graph, context.list?.subjects.map(tokenValue) ?? [], wholeValue());
+  switch (spec.type.kind) {
+    case 'enum':
+      return spec.type.values.map((v) => ({
+        label: v.value,
+        kind: CompletionItemKind.EnumMember,
+        detail: context.key === 'shape' ? `handler: ${shapes.find((s) => s.shape === v.value)?.handler ?? v.value}` : undefined,
+        documentation: v.doc,
+        textEdit: { range: wholeValue(), newText: v.value },
+      }));
+    case 'boolean':
+      return ['true', 'false'].map((v) => ({ label: v, kind: CompletionItemKind.EnumMember, textEdit: { range: wholeValue(), newText: v } }));
+    case 'node-ref':
+    case 'node-ref-list':
+      return nodeIdItems(analysis, wholeValue());
+    case 'condition': {
+      if (!quoted) return [quoteItem(wholeValue())];
+      const labels = graph ? sources.flatMap((id) => graph.edges.filter((e) => e.from === id).flatMap((e) => (e.attributes.get('label')?.value ? [e.attributes.get('label')?.value as string] : []))) : [];
+      return embedded((text, index) => completeCondition(text, index, { contextKeys: graph ? contextKeysBefore(graph, sources) : [], labels: [...new Set(labels)] }));
+    }
+    case 'stylesheet':
+      if (!quoted) return [quoteItem(wholeValue())];
+      return embedded((text, index) => completeStylesheet(text, index, stylesheetFacts(graph, nodeIdsOf(analysis))));
+    case 'text':
+    case 'command': {
+      const subjects = context.list?.owner === 'node' ? context.list.subjects.map(tokenValue) : [];
+      const critiqued = graph ? subjects.filter((id) => graph.nodes.get(id)?.attributes.has('feedback_from')) : [];
+      const goal = analysis.model?.parsed.attributes.get('goal')?.value;
+      return embedded((text, index) =>
+        completeVariables(text, index, {
+          ...(goal ? { goal } : {}),
+          critiquedNodeIds: critiqued,
+          contextKeys: graph && subjects.length > 0 ? contextKeysBefore(graph, subjects) : [],
+          usedNames: variablesUsedIn(analysis, value),
+        }),
+      );
+    }
+    default:
+      return [];
+  }
+}
+
+/** Variable names in the other prompt and command values of the text. */
+function variablesUsedIn(view: DocumentView, except: Token | undefined): string[] {
+  const names = new Set<string>();
+  for (const { key, value } of view.outline.lists.flatMap((list) => list.entries)) {
+    const kind = attributeSpec(tokenValue(key))?.type.kind;
+    if (!value || value === except || (kind !== 'text' && kind !== 'command')) continue;
+    for (const variable of findVariables(tokenContent(value).value)) names.add(variable.name);
+  }
+  return [...names];
+}
+
+/** A gate's default choice names one of its outgoing edges: by target id or by label. */
+function gateChoiceItems(graph: Graph, gateIds: readonly string[], range: Range): CompletionItem[] {
+  const edges = graph.edges.filter((edge) => gateIds.includes(edge.from));
+  const targets = edges.map((edge) => ({ label: edge.to, kind: CompletionItemKind.Variable, detail: 'target node', textEdit: { range, newText: edge.to } }));
+  const labels = edges.flatMap((edge) => {
+    const label = edge.attributes.get('label')?.value;
+    return label ? [{ label, kind: CompletionItemKind.Value, detail: `edge label → ${edge.to}`, textEdit: { range, newText: label } }] : [];
+  });
+  return [...targets, ...labels];
+}
+
+function quoteItem(range: Range): CompletionItem {
+  return { label: '"…"', kind: CompletionItemKind.Snippet, detail: 'start a quoted value', textEdit: { range, newText: '"$0"' }, insertTextFormat: InsertTextFormat.Snippet, command: retrigger };
+}
+
+function stylesheetFacts(graph: Graph | undefined, nodeIds: readonly string[]) {
+  const nodes = graph ? [...graph.nodes.values()] : [];
+  return {
+    classes: [...new Set(nodes.flatMap(nodeClasses))],
+    nodeIds,
+    models: [...new Set(nodes.flatMap((n) => (n.attributes.get('llm_model')?.origin === 'explicit' ? [n.attributes.get('llm_model')?.value as string] : [])))],
+  };
+}
+
+/** Node ids from the current text's tokens (always fresh) and the model (which may know more). */
+export function nodeIdsOf(analysis: DocumentView): string[] {
+  const ids = new Set(analysis.outline.nodeIds.map((o) => tokenValue(o.token)));
+  for (const id of analysis.model?.parsed.nodes.keys() ?? []) ids.add(id);
+  return [...ids];
+}
+
+function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
+  const graph = analysis.model?.graph;
+  if (!graph) return [];
+  return ids.flatMap((id) => {
+    const node = graph.nodes.get(id);
+    return node ? [resolveHandlerType(node)] : [];
+  });
+}
+
+function nodeIdItems(analysis: DocumentView, range: Range): CompletionItem[] {
+  const graph = analysis.model?.graph;
+  return nodeIdsOf(analysis).map((id) => {
+    const node = graph?.nodes.get(id);
+    return { label: id, kind: CompletionItemKind.Variable, ...(node ? { detail: resolveHandlerType(node) } : {}), textEdit: { range, newText: id } };
+  });
+}
+
+function statementItems(analysis: DocumentView, inSubgraph: boolean, range: Range): CompletionItem[] {
+  const keywords = ['node', 'edge', 'graph'].map((k) => ({
+    label: `${k} [...]`,
+    kind: CompletionItemKind.Keyword,
+    detail: `${k} attribute defaults`,
+    filterText: k,
+    sortText: `2${k}`,
+    textEdit: { range, newText: `${k} [$0]` },
+    insertTextFormat: InsertTextFormat.Snippet,
+    command: retrigger,
+  }));
+  const subgraph = { label: 'subgraph', kind: CompletionItemKind.Keyword, sortText: '2subgraph', textEdit: { range, newText: 'subgraph cluster_${1:name} {\n\tlabel="${2:Label}"\n\t$0\n}' }, insertTextFormat: InsertTextFormat.Snippet };
+  const graphAttributes = specsFor(inSubgraph ? 'subgraph' : 'graph')
+    .filter((spec) => spec.type.kind !== 'graphviz' || inSubgraph)
+    .map((spec) => ({
+      label: `${spec.name}=`,
+      kind: CompletionItemKind.Property,
+      detail: describeType(spec),
+      documentation: { kind: MarkupKind.Markdown, value: attributeDocumentation(spec) },
+      filterText: spec.name,
+      sortText: `3${spec.name}`,
+      textEdit: { range, newText: `${bareKey(spec.name)}=${valueSnippet(spec)}` },
+      insertTextFormat: InsertTextFormat.Snippet,
+    }));
+  const snippetItems = snippets.map((s) => ({ label: s.label, kind: CompletionItemKind.Snippet, detail: s.detail, sortText: `4${s.label}`, textEdit: { range, newText: s.body }, insertTextFormat: InsertTextFormat.Snippet }));
+  return [...nodeIdItems(analysis, range).map((item) => ({ ...item, sortText: `1${item.label}` })), ...keywords, subgraph, ...graphAttributes, ...snippetItems];
+}

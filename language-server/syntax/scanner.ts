@@ -1,0 +1,115 @@
+/**
+ * A forgiving DOT tokenizer. Unlike the engine's PEG parser it never stops: an unterminated
+ * string, HTML literal or block comment runs to the end of the text and is flagged, so editor
+ * features keep working on text that is mid-edit.
+ */
+export type TokenKind = 'id' | 'string' | 'html' | 'arrow' | 'punct' | 'comment';
+
+export interface Token {
+  readonly kind: TokenKind;
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  /** False for a string, HTML literal or block comment that reaches the end of the text unclosed. */
+  readonly terminated: boolean;
+}
+
+// Char-code tests rather than regexes: the scanner runs on every keystroke over the whole text.
+function isIdStart(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 0x80;
+}
+
+function isAsciiIdChar(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || (code >= 48 && code <= 57);
+}
+
+function isIdChar(code: number): boolean {
+  return isIdStart(code) || (code >= 48 && code <= 57);
+}
+const NUMERAL = /^-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)/;
+const PUNCTUATION = '{}[]=;,:';
+
+export function scan(text: string): Token[] {
+  const tokens: Token[] = [];
+  const n = text.length;
+  let i = 0;
+  const push = (kind: TokenKind, start: number, end: number, terminated = true) => tokens.push({ kind, start, end, text: text.slice(start, end), terminated });
+  while (i < n) {
+    const ch = text[i] as string;
+    const next = text[i + 1];
+    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v') {
+      i++;
+    } else if ((ch === '/' && next === '/') || (ch === '#' && atLineStart(text, i))) {
+      const end = lineEnd(text, i);
+      push('comment', i, end);
+      i = end;
+    } else if (ch === '/' && next === '*') {
+      const close = text.indexOf('*/', i + 2);
+      const end = close < 0 ? n : close + 2;
+      push('comment', i, end, close >= 0);
+      i = end;
+    } else if (ch === '"') {
+      let j = i + 1;
+      for (let code = text.charCodeAt(j); j < n && code !== 34; code = text.charCodeAt(j)) j += code === 92 && j + 1 < n ? 2 : 1;
+      const terminated = j < n;
+      push('string', i, terminated ? j + 1 : n, terminated);
+      i = terminated ? j + 1 : n;
+    } else if (ch === '<') {
+      let depth = 0;
+      let j = i;
+      for (; j < n; j++) {
+        if (text[j] === '<') depth++;
+        else if (text[j] === '>' && --depth === 0) break;
+      }
+      const terminated = j < n;
+      push('html', i, terminated ? j + 1 : n, terminated);
+      i = terminated ? j + 1 : n;
+    } else if (ch === '-' && (next === '>' || next === '-')) {
+      push('arrow', i, i + 2);
+      i += 2;
+    } else if (PUNCTUATION.includes(ch)) {
+      push('punct', i, i + 1);
+      i++;
+    } else if (isIdStart(ch.charCodeAt(0))) {
+      let j = i + 1;
+      // Like the engine's parser: a dot or hyphen between identifier characters stays inside the id
+      // (`human.default_choice`, `gpt-4.1`), so `a->b` still splits at the arrow.
+      for (;;) {
+        if (j < n && isIdChar(text.charCodeAt(j))) j++;
+        else if ((text[j] === '.' || text[j] === '-') && isAsciiIdChar(text.charCodeAt(j + 1))) j += 2;
+        else break;
+      }
+      push('id', i, j);
+      i = j;
+    } else {
+      const numeral = NUMERAL.exec(text.slice(i, i + 64));
+      const end = numeral ? i + numeral[0].length : i + 1;
+      // A stray character becomes a one-character id so the outline still sees a token there.
+      push('id', i, end);
+      i = end;
+    }
+  }
+  return tokens;
+}
+
+function lineEnd(text: string, from: number): number {
+  const newline = text.indexOf('\n', from);
+  const end = newline < 0 ? text.length : newline;
+  return end > from && text[end - 1] === '\r' ? end - 1 : end;
+}
+
+function atLineStart(text: string, index: number): boolean {
+  for (let j = index - 1; j >= 0; j--) {
+    const c = text[j];
+    if (c === '\n') return true;
+    if (c !== ' ' && c !== '\t' && c !== '\r') return false;
+  }
+  return true;
+}
+
+/** The value of an id or string token: quotes removed, `\"` resolved (other escapes kept for the engine). */
+export function tokenValue(token: Token): string {
+  if (token.kind !== 'string') return token.text;
+  const inner = token.text.slice(1, token.terminated ? -1 : undefined);
+  return inner.replace(/\\"/g, '"');
+}

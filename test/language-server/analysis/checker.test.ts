@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { WorkerChecker } from '../../../language-server/analysis/checker';
+import { buildBundle, fixtureText, workerPath } from '../lsp-client';
+
+describe('worker checker', () => {
+  before(() => buildBundle());
+
+  it('checks off the main thread and drops checks a newer version superseded', async () => {
+    const checker = new WorkerChecker(workerPath);
+    try {
+      const text = fixtureText('child.dot');
+      const handles = [1, 2, 3].map((version) => checker.check({ uri: 'file:///w.dot', version, text }));
+      const results = await Promise.all(handles.map((h) => h.result));
+      const early = await handles[2]?.diagnostics;
+      assert.deepEqual(early, results[2]?.diagnostics, 'diagnostics arrive ahead of the model, the same ones');
+      for (const [k, result] of results.entries()) if (!result) assert.equal(await handles[k]?.diagnostics, undefined, 'a superseded check has neither');
+      const last = results.at(-1);
+      assert.ok(last?.diagnostics.some((d) => d.rule === 'terminal_node'));
+      assert.equal(last?.model?.provenance, 'exact');
+      assert.ok(last?.model?.graph.nodes instanceof Map, 'the model survives the thread boundary');
+      const other = await checker.check({ uri: 'file:///other.dot', version: 1, text: 'digraph {' }).result;
+      assert.equal(other?.diagnostics[0]?.rule, 'syntax');
+    } finally {
+      checker.dispose();
+    }
+  });
+});

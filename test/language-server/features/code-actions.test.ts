@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic } from '../../../engine/model/diagnostics';
+import type { LintRule } from '../../../engine/validate/rule';
+import { analyzeDocument } from '../../../language-server/analysis/document-analysis';
+import { codeActions, editDistance, nearest } from '../../../language-server/features/code-actions';
+import { documentDiagnostics } from '../../../language-server/features/diagnostics';
+
+/** A rule with a machine-applicable fix, the way the engine's lint rules carry them. */
+const unguardedLastLine: LintRule = {
+  name: 'test_last_line_guard',
+  tier: 'lint',
+  *check({ graph, lineIndex }): Iterable<Diagnostic> {
+    for (const edge of graph.edges) {
+      const condition = edge.attributes.get('condition');
+      if (!condition?.valueRange || !condition.value.includes('tool.last_line') || condition.value.includes('outcome=')) continue;
+      const end = condition.valueRange.end.offset - 1;
+      yield {
+        rule: 'test_last_line_guard',
+        severity: 'warning',
+        message: 'Routing on tool.last_line without outcome=success',
+        range: condition.valueRange,
+        fix: { title: 'Add `&& outcome=success`', edits: [{ range: lineIndex.range(end, end), newText: ' && outcome=success' }] },
+      };
+    }
+  },
+};
+
+const text = 'digraph G {\n  start [shape=Mdiamond]\n  t [shape=parallelogram, tool_command="make"]\n  done [shape=Msquare]\n  start -> t\n  t -> done [condition="context.tool.last_line=ok"]\n}\n';
+
+describe('code actions', () => {
+  it('turns a diagnostic fix into a preferred quick fix whose edit repairs the text', () => {
+    const analysis = analyzeDocument({ uri: 'file:///a.dot', version: 1, text, prepareOptions: { extraRules: [unguardedLastLine] } });
+    const diagnostics = documentDiagnostics(analysis, analysis.diagnostics, undefined).filter((d) => d.code === 'test_last_line_guard');
+    assert.equal(diagnostics.length, 1);
+    const [action] = codeActions(analysis, diagnostics);
+    assert.equal(action?.title, 'Add `&& outcome=success`');
+    assert.equal(action?.isPreferred, true);
+    const fixed = TextDocument.applyEdits(TextDocument.create('file:///a.dot', 'dot', 1, text), action?.edit?.changes?.['file:///a.dot'] ?? []);
+    assert.match(fixed, /condition="context.tool.last_line=ok && outcome=success"/);
+  });
+
+  it('suggests the nearest attribute, enum value or node id when there is no fix', () => {
+    const typo = text.replace('shape=parallelogram', 'shape=parallelogrm').replace('tool_command=', 'tool_comand=');
+    const analysis = analyzeDocument({ uri: 'file:///b.dot', version: 1, text: typo });
+    const range = (needle: string) => {
+      const start = analysis.lineIndex.positionAt(typo.indexOf(needle));
+      return { start: { line: start.line, character: start.character }, end: { line: start.line, character: start.character + needle.length } };
+    };
+    const titles = (needle: string) => codeActions(analysis, [{ range: range(needle), message: 'x' }]).map((a) => a.title);
+    assert.deepEqual(titles('tool_comand'), ['Did you mean `tool_command`?']);
+    assert.deepEqual(titles('parallelogrm'), ['Did you mean `parallelogram`?']);
+  });
+
+  it('ranks by edit distance within a bound', () => {
+    assert.equal(editDistance('kitten', 'sitting'), 3);
+    assert.deepEqual(nearest('reviw', ['review', 'rework', 'gate']), ['review']);
+    assert.deepEqual(nearest('x', ['gate']), []);
+  });
+});
