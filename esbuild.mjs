@@ -1,5 +1,6 @@
 // Bundles every entry point into dist/. Node entries are CommonJS (VS Code loads the extension
 // with require); the webview is a browser IIFE (its CSS import lands in dist/webview.css).
+import { execFileSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -7,12 +8,24 @@ const production = process.argv.includes('--production');
 // Tests build a private copy (--outdir=DIR) so that concurrent test files never read a half-written dist/.
 const outdir = process.argv.find((arg) => arg.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
 
+// manifest.json records the commit the engine was built from; "unknown" outside a checkout.
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+})();
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
     entryPoints: { cli: 'engine/cli/main.ts' },
     platform: 'node',
     banner: { js: '#!/usr/bin/env node' },
+    // The CLI runs beside its node_modules; loading the SDKs and the Graphviz WASM from there keeps
+    // its start fast (they load lazily, on the first model call or `doctor`). Editor bundles keep them in.
+    external: ['openai', '@anthropic-ai/sdk', '@hpcc-js/wasm-graphviz'],
   },
   { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser' },
   {
@@ -31,6 +44,7 @@ const builds = [
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
+  define: { ATTRACTOR_BUILD_COMMIT: JSON.stringify(commit) },
   ...options,
 }));
 

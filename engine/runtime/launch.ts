@@ -38,8 +38,16 @@ export async function launchPipelineFile(file: string, options: LaunchOptions): 
   }
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
+  if (holdsRun(options.logsRoot)) {
+    return { kind: 'refused', diagnostics: [], reason: `${options.logsRoot} already holds a run: resume it with \`attractor resume\`, or choose another --logs-root` };
+  }
   const result = await runPipeline({ ...options, graph: prepared.graph, source });
   return { kind: 'ran', result, warnings: prepared.diagnostics };
+}
+
+/** A fresh run never writes over another run's records. */
+function holdsRun(logsRoot: string): boolean {
+  return ['checkpoint.json', 'trace.jsonl'].some((name) => fs.existsSync(path.join(logsRoot, name)));
 }
 
 function preflight(backend: CodergenBackend, graph: NonNullable<ReturnType<typeof preparePipeline>['graph']>): string | undefined {

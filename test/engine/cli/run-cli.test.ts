@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { buildCli } from '../../build-cli';
+
+let cli = '';
+
+function attractor(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const pipeline = `digraph t {
+  start [shape=Mdiamond]
+  a [shape=parallelogram, tool_command="echo $greeting > a.txt"]
+  done [shape=Msquare]
+  start -> a -> done
+}`;
+
+describe('attractor run | trace (CLI)', () => {
+  before(() => {
+    cli = buildCli();
+  });
+
+  it('runs with params, prints the JSON result, and traces the run', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-run-'));
+    fs.writeFileSync(path.join(dir, 'p.dot'), pipeline);
+    const run = attractor(dir, 'run', 'p.dot', '--param', 'greeting=hello world', '--logs-root', 'run', '--json');
+    assert.equal(run.status, 0, run.stderr);
+    const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}');
+    assert.deepEqual([result.status, result.failure_reason, result.logs_root], ['success', null, path.join(dir, 'run')]);
+    assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'hello world\n');
+
+    const trace = attractor(dir, 'trace', 'run');
+    assert.equal(trace.status, 0);
+    assert.match(trace.stdout, /iteration 0: 3 node\(s\)/);
+    assert.match(trace.stdout, /\n {2}a {2,}success/);
+    const json = JSON.parse(attractor(dir, 'trace', 'run', '--json').stdout);
+    assert.deepEqual(json.records.map((r: { node_id: string }) => r.node_id), ['start', 'a', 'done']);
+  });
+
+  it('refuses to start over an existing run, a missing file, an invalid graph and a bad --param (exit 2)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-run-'));
+    fs.writeFileSync(path.join(dir, 'p.dot'), pipeline);
+    assert.equal(attractor(dir, 'run', 'p.dot', '--logs-root', 'run').status, 0);
+    const again = attractor(dir, 'run', 'p.dot', '--logs-root', 'run');
+    assert.equal(again.status, 2);
+    assert.match(again.stderr, /already holds a run/);
+    assert.equal(attractor(dir, 'run', 'missing.dot').status, 2);
+    fs.writeFileSync(path.join(dir, 'bad.dot'), 'digraph t { a -> b }');
+    const invalid = attractor(dir, 'run', 'bad.dot', '--json');
+    assert.equal(invalid.status, 2);
+    assert.match(invalid.stderr, /start_node/);
+    assert.equal(JSON.parse(invalid.stdout.trim()).status, 'fail');
+    assert.equal(attractor(dir, 'run', 'p.dot', '--param', 'novalue').status, 2);
+  });
+
+  it('a pipeline that fails exits 1; trace of a directory without a trace exits 0', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-run-'));
+    fs.writeFileSync(path.join(dir, 'p.dot'), pipeline.replace('echo $greeting > a.txt', 'exit 7'));
+    const run = attractor(dir, 'run', 'p.dot', '--logs-root', 'run', '--json');
+    assert.equal(run.status, 1);
+    assert.match(JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}').failure_reason, /exit code 7/);
+    const empty = attractor(dir, 'trace', dir);
+    assert.equal(empty.status, 0);
+    assert.match(empty.stdout, /no trace\.jsonl/);
+  });
+});
