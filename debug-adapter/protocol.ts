@@ -1,7 +1,7 @@
 // The one protocol between the Attractor debug adapter and its clients (the extension, the graph
 // view, tests): launch arguments plus the custom DAP events and requests. Both sides import it.
-import type { StageStatus } from '../engine/runtime/outcome';
 import type { TraceRecord } from '../engine/runtime/events';
+import type { GraphState } from '../webview/graph-state';
 
 export const DEBUG_TYPE = 'attractor';
 
@@ -36,32 +36,10 @@ export type ExceptionFilterId = (typeof exceptionFilters)[number]['filter'];
 /** The stop reasons this adapter reports besides DAP's own (`breakpoint`, `step`, `pause`, `entry`, `exception`). */
 export const HUMAN_GATE_STOP_REASON = 'human gate';
 
-// ---- graph state (the same shape the graph webview's `graphState` message takes) ----
+// ---- graph state: the graph webview's own `graphState` shape (webview/protocol.ts) ----
 
-export type NodeRunStatus = StageStatus | 'running';
-export type RunStatus = 'idle' | 'running' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
-
-export interface NodeRunState {
-  readonly status: NodeRunStatus;
-  readonly visits: number;
-  readonly iteration: number;
-  readonly lastAttempt?: number;
-}
-
-export interface TakenEdge {
-  readonly index: number;
-  readonly status: StageStatus;
-  readonly traversals?: number;
-}
-
-export interface GraphState {
-  readonly runStatus: RunStatus;
-  readonly iteration: number;
-  readonly nodes: Readonly<Record<string, NodeRunState>>;
-  readonly takenEdges: readonly TakenEdge[];
-  readonly activeNode?: string | null;
-  readonly currentEdge?: number | null;
-}
+export type { GraphState };
+export type { NodeRunState, RunStatus, TakenEdge } from '../webview/protocol';
 
 // ---- custom events ----
 

@@ -19,7 +19,7 @@ import { evaluateContextExpression, parseContextExpression } from './context-exp
 import { DebugController } from './debug-controller';
 import { classifyJump, classifyRunFailure } from './exceptions';
 import { GateDesk } from './human-gates';
-import { GraphStateTracker } from './graph-state';
+import { GraphStateTracker } from '../webview/graph-state';
 import type { AttractorLaunchArguments, CustomEventBodies, CustomEventName, ExceptionFilterId } from './protocol';
 import { HUMAN_GATE_STOP_REASON, exceptionFilters, parseAnswerGateArguments } from './protocol';
 import { SourceCatalog } from './source-catalog';
@@ -416,7 +416,7 @@ export class AttractorDebugSession extends DebugSession {
     this.scopeHandles.reset();
     const stop = thread.stop;
     if (!stop) return;
-    run.graphState.setPaused(true);
+    run.graphState.setPaused(true, thread.place?.kind === 'ended' ? undefined : thread.place?.boundary.nodeId);
     this.sendGraphState(run);
     const reason = stop.reason === 'human gate' ? HUMAN_GATE_STOP_REASON : stop.reason;
     const event = new StoppedEvent(reason, thread.id, stop.description) as DebugProtocol.StoppedEvent;

@@ -97,17 +97,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     params,
     status,
     ...(failureReason ? { failureReason } : {}),
-    nextNodeId: state.nextNodeId,
-    ...(state.incomingEdge ? { incomingEdge: state.incomingEdge } : {}),
-    ...(state.lastCompletedNodeId ? { lastCompletedNodeId: state.lastCompletedNodeId } : {}),
-    completedNodes: [...state.completedNodes],
-    nodeOutcomes: { ...state.nodeOutcomes },
-    retryCounts: { ...state.retryCounts },
-    visits: { ...state.visits },
+    ...copyPosition(state),
     context: state.context.snapshot(),
-    iteration: state.iteration,
-    step: state.step,
-    ...(state.pendingFailure ? { pendingFailure: state.pendingFailure } : {}),
     threads: structuredClone(state.threads),
     startedAt,
     elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart),
@@ -193,19 +184,24 @@ function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>
 }
 
 function walkStateFrom(state: RunState): WalkState {
+  return { ...copyPosition(state), context: new RunContext(state.context), threads: structuredClone(state.threads) as WalkState['threads'] };
+}
+
+/** Where a walk stands, as both the live WalkState and the checkpoint's RunState hold it. */
+type WalkPosition = Pick<RunState, 'nextNodeId' | 'incomingEdge' | 'lastCompletedNodeId' | 'completedNodes' | 'nodeOutcomes' | 'retryCounts' | 'visits' | 'iteration' | 'step' | 'pendingFailure'>;
+
+function copyPosition(from: WalkPosition) {
   return {
-    nextNodeId: state.nextNodeId,
-    ...(state.incomingEdge ? { incomingEdge: state.incomingEdge } : {}),
-    ...(state.lastCompletedNodeId ? { lastCompletedNodeId: state.lastCompletedNodeId } : {}),
-    completedNodes: [...state.completedNodes],
-    nodeOutcomes: { ...state.nodeOutcomes },
-    retryCounts: { ...state.retryCounts },
-    visits: { ...state.visits },
-    context: new RunContext(state.context),
-    iteration: state.iteration,
-    step: state.step,
-    ...(state.pendingFailure ? { pendingFailure: state.pendingFailure } : {}),
-    threads: structuredClone(state.threads) as WalkState['threads'],
+    nextNodeId: from.nextNodeId,
+    ...(from.incomingEdge ? { incomingEdge: from.incomingEdge } : {}),
+    ...(from.lastCompletedNodeId ? { lastCompletedNodeId: from.lastCompletedNodeId } : {}),
+    completedNodes: [...from.completedNodes],
+    nodeOutcomes: { ...from.nodeOutcomes },
+    retryCounts: { ...from.retryCounts },
+    visits: { ...from.visits },
+    iteration: from.iteration,
+    step: from.step,
+    ...(from.pendingFailure ? { pendingFailure: from.pendingFailure } : {}),
   };
 }
 

@@ -52,7 +52,7 @@ describe('debug adapter: Debug Console, progress and graph-view events', () => {
     assert.equal(paused?.program, program);
     assert.deepEqual(paused?.nodes['implement'], { status: 'success', visits: 2, iteration: 1, lastAttempt: 1 });
     assert.equal(paused?.nodes['test_gate']?.visits, 1);
-    assert.equal(paused?.activeNode, 'implement');
+    assert.equal(paused?.activeNode, 'test_gate', 'the node the debugger is stopped at is the active one');
     await s.client.continueRequest({ threadId: 1 });
     await s.events.next('terminated');
     const final = s.events.bodies<GraphStateEventBody>('graphState').at(-1);
