@@ -1,7 +1,7 @@
 import type { GraphNode } from '../model/graph';
 import { boolAttr, stringAttr } from '../runtime/node-config';
 import { expandCommand } from '../runtime/expand';
-import { runShell } from '../runtime/shell';
+import { runShellCommand } from '../runtime/process';
 import type { Handler } from './handler';
 
 /**
@@ -9,30 +9,34 @@ import type { Handler } from './handler';
  * verdict (explicit either way). A failed run does not refresh tool.output / tool.last_line: the
  * stale-value hazard is documented and linted (TOPO-002), and we keep the reference behaviour.
  */
+const OUTPUT_CAP_BYTES = 8 * 1024 * 1024;
+
 export const toolHandler: Handler = {
   async execute({ node, context, services, signal }) {
     const template = stringAttr(node, 'tool_command');
     if (!template) return { status: 'fail', isExplicit: false, failureReason: `tool node ${node.id} has no tool_command` };
     const command = expandCommand(template, services.graph, context);
     services.runDirectory.writeStageFile(services.iteration, node.id, 'command.sh', `${command}\n`);
-    const result = await runShell({
-      command,
+    const result = await runShellCommand(command, {
       cwd: services.cwd,
       env: {
+        ...process.env,
         ...parseToolEnv(node),
         ATTRACTOR_RUN_ID: services.runId,
         ATTRACTOR_NODE_ID: node.id,
         ATTRACTOR_LOGS_ROOT: services.runDirectory.root,
         ATTRACTOR_ITERATION: String(services.iteration),
       },
+      outputCapBytes: OUTPUT_CAP_BYTES,
       signal,
       onOutput: (stream, text) => services.emit({ type: 'output', scope: services.scope, nodeId: node.id, stream, text }),
       onSpawn: (group) => services.runDirectory.recordProcessGroup(node.id, group),
     });
     services.runDirectory.clearProcessGroup(node.id);
-    services.runDirectory.writeStageFile(services.iteration, node.id, 'stdout.txt', result.stdout);
-    if (result.stderr) services.runDirectory.writeStageFile(services.iteration, node.id, 'stderr.txt', result.stderr);
-    if (result.aborted) return { status: 'fail', isExplicit: false, failureReason: signal.reason instanceof Error ? signal.reason.message : 'tool command was stopped' };
+    const truncated = result.truncated ? `\n[output truncated at ${OUTPUT_CAP_BYTES} bytes per stream]\n` : '';
+    services.runDirectory.writeStageFile(services.iteration, node.id, 'stdout.txt', result.stdout + truncated);
+    if (result.stderr) services.runDirectory.writeStageFile(services.iteration, node.id, 'stderr.txt', result.stderr + truncated);
+    if (result.cancelled) return { status: 'fail', isExplicit: false, failureReason: signal.reason instanceof Error ? signal.reason.message : 'tool command was stopped' };
     if (result.exitCode !== 0) {
       const why = result.exitCode === null ? `killed by ${result.signal}` : `exit code ${result.exitCode}`;
       const tail = result.stderr.trim().split('\n').slice(-5).join('\n');

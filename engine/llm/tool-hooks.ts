@@ -1,5 +1,5 @@
 import { canonicalJson, isPlainObject } from './canonical-json';
-import { runShellCommand } from './tools/run-process';
+import { runShellCommand } from '../runtime/process';
 
 export interface ToolCallView {
   readonly callId: string;

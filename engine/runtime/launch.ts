@@ -8,7 +8,7 @@ import type { EventBus } from './events';
 import type { RunOptions, RunResult } from './runner';
 import { hashSource, runPipeline } from './runner';
 import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
-import { killGroup } from './shell';
+import { killProcessGroup } from './process';
 
 export type LaunchResult = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: RunResult; readonly warnings: readonly Diagnostic[] };
 
@@ -102,7 +102,7 @@ export async function resumeRun(runDirectory: string, options: ResumeOptions): P
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
   // The interrupted node runs again; its orphaned command from the killed process must not race it.
-  for (const group of new RunDirectory(runDirectory).orphanProcessGroups()) killGroup(group, 'SIGKILL');
+  for (const group of new RunDirectory(runDirectory).orphanProcessGroups()) killProcessGroup(group, 'SIGKILL');
   const result = await runPipeline({ ...options, graph: prepared.graph, source, cwd: state.cwd, logsRoot: runDirectory, resume: state });
   return { kind: 'ran', result, warnings: [] };
 }

@@ -1,12 +1,12 @@
 import type { AgentTool } from './agent-tool';
 import { numberArg, stringArg } from './agent-tool';
-import { runShellCommand } from './run-process';
+import { runShellCommand } from '../../runtime/process';
 import { ToolError } from './tool-error';
 
 export const shellTool: AgentTool = {
   definition: {
     name: 'shell',
-    description: 'Run a shell command (/bin/sh -c) in the working directory. Optional `timeout_ms`. Non-zero exit is reported as an error with its output.',
+    description: 'Run a shell command (bash -c) in the working directory. Optional `timeout_ms`. Non-zero exit is reported as an error with its output.',
     parameters: { type: 'object', properties: { command: { type: 'string' }, timeout_ms: { type: 'integer', minimum: 1 } }, required: ['command'] },
   },
   async execute(args, context) {

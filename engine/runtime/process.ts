@@ -12,37 +12,43 @@ export interface ProcessResult {
 
 export interface ProcessOptions {
   readonly cwd: string;
+  /** The complete environment of the command (callers decide what it inherits, e.g. no API keys). */
   readonly env: NodeJS.ProcessEnv;
   readonly stdin?: string;
-  readonly timeoutMs: number;
+  /** No limit when absent (a tool node's own `timeout` aborts `signal` instead). */
+  readonly timeoutMs?: number;
   /** Bytes kept per stream; the rest is dropped and reported as truncated. */
   readonly outputCapBytes: number;
   readonly signal: AbortSignal;
+  /** Live output, as it arrives. */
+  readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** The process-group id once the command runs (recorded so a resume can reap an orphan). */
+  readonly onSpawn?: (processGroup: number) => void;
 }
 
 const killGraceMs = 2000;
 
 /**
- * Runs `/bin/sh -c command` as the leader of its own process group, so a timeout or cancel kills
- * everything it started (`process.kill(-pid)`), not just the shell.
+ * Runs `bash -c command` as the leader of its own process group, so a timeout or cancel kills
+ * everything it started (`process.kill(-pid)`), not just the shell; whatever the command left
+ * running in its group when it exits goes with it. Used by tool nodes, the agent's shell tool and
+ * tool hooks alike.
  */
 export function runShellCommand(command: string, options: ProcessOptions): Promise<ProcessResult> {
+  // Commands must not depend on the machine's shell setup: a non-interactive bash sources $BASH_ENV,
+  // and Debian's bash sources ~/.bashrc when its stdin is a socket (Node's pipes are) at SHLVL 0.
+  const { BASH_ENV: _bashEnv, ENV: _env, ...inherited } = options.env;
+  const env = { SHLVL: '1', ...inherited };
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd: options.cwd, env: options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', command], { cwd: options.cwd, env, detached: true, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const stdout = new CappedBuffer(options.outputCapBytes);
     const stderr = new CappedBuffer(options.outputCapBytes);
     let timedOut = false;
     let cancelled = false;
     let killTimer: NodeJS.Timeout | undefined;
 
-    const killGroup = (signal: NodeJS.Signals): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        // The group is already gone.
-      }
-    };
+    const killGroup = (signal: NodeJS.Signals): void => killProcessGroup(child.pid, signal);
     const stop = (): void => {
       killGroup('SIGTERM');
       killTimer ??= setTimeout(() => killGroup('SIGKILL'), killGraceMs);
@@ -51,19 +57,28 @@ export function runShellCommand(command: string, options: ProcessOptions): Promi
       cancelled = true;
       stop();
     };
-    const timeout = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, options.timeoutMs);
+    const timeout =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            stop();
+          }, options.timeoutMs);
     options.signal.addEventListener('abort', onAbort, { once: true });
     if (options.signal.aborted) onAbort();
 
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.stdin.on('error', () => undefined); // the command may exit without reading its input
-    child.stdin.end(options.stdin ?? '');
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      options.onOutput?.('stdout', chunk.toString('utf8'));
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr.push(chunk);
+      options.onOutput?.('stderr', chunk.toString('utf8'));
+    });
+    child.stdin?.on('error', () => undefined); // the command may exit without reading its input
+    child.stdin?.end(options.stdin);
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
-      clearTimeout(timeout);
+      if (timeout) clearTimeout(timeout);
       options.signal.removeEventListener('abort', onAbort);
       // Whatever the shell left running in its group goes with it.
       killGroup('SIGKILL');
@@ -76,6 +91,15 @@ export function runShellCommand(command: string, options: ProcessOptions): Promi
     });
     child.on('close', finish);
   });
+}
+
+export function killProcessGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
 }
 
 class CappedBuffer {
