@@ -53,9 +53,11 @@ export class RunDirectory {
     writeJsonAtomic(path.join(this.root, 'manifest.json'), manifest);
   }
 
-  writeCheckpoint(state: RunState): void {
-    // Written after every node and fsynced; compact, since its size grows with the run.
-    writeJsonAtomic(this.checkpointPath, state, true, 0);
+  /** Writes the checkpoint (fsynced, compact: its size grows with the run) and returns its JSON. */
+  writeCheckpoint(state: RunState): string {
+    const json = JSON.stringify(state);
+    writeFileAtomic(this.checkpointPath, `${json}\n`, true);
+    return json;
   }
 
   appendTrace(record: TraceRecord): void {

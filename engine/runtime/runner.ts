@@ -87,27 +87,36 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       backend: options.backend.name,
     });
   }
-  const snapshot = (status: RunState['status'], failureReason?: string): RunState => ({
+  const graphHash = hashSource(options.source);
+  // The live state, viewed as a RunState without copying it: it is serialised at once (a checkpoint
+  // grows with the run, and copying it at every node would make a long walk quadratic).
+  const view = (status: RunState['status'], failureReason?: string): RunState => ({
     format: CHECKPOINT_FORMAT,
     runId,
-    graphHash: hashSource(options.source),
+    graphHash,
     graphName: graph.name,
     ...(graph.sourcePath ? { sourcePath: graph.sourcePath } : {}),
     cwd: options.cwd,
     params,
     status,
     ...(failureReason ? { failureReason } : {}),
-    ...copyPosition(state),
+    ...positionOf(state),
     context: state.context.snapshot(),
-    threads: structuredClone(state.threads),
+    threads: state.threads,
     startedAt,
     elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart),
     updatedAt: new Date(clock.now()).toISOString(),
   });
   const checkpoint = () => {
-    const current = snapshot('running');
-    directory.writeCheckpoint(current);
-    events.emit({ type: 'checkpoint', nodeId: state.lastCompletedNodeId ?? state.nextNodeId, state: current });
+    const json = directory.writeCheckpoint(view('running'));
+    events.emit({
+      type: 'checkpoint',
+      nodeId: state.lastCompletedNodeId ?? state.nextNodeId,
+      // A frozen copy, made only for the consumers that ask (the debugger's time travel).
+      get state(): RunState {
+        return JSON.parse(json) as RunState;
+      },
+    });
   };
   checkpoint();
   events.emit({ type: 'phase', phase: 'initialize', state: 'end' });
@@ -158,7 +167,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   } finally {
     events.emit({ type: 'phase', phase: 'finalize', state: 'start' });
     // A cancelled run keeps its last node-boundary checkpoint "running", so `attractor resume` continues it.
-    const final = status === 'cancelled' ? snapshot('running') : snapshot(status, failureReason);
+    const final = status === 'cancelled' ? view('running') : view(status, failureReason);
     try {
       directory.writeCheckpoint(final);
     } catch {
@@ -167,7 +176,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     events.emit({ type: 'phase', phase: 'finalize', state: 'end' });
     events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), durationMs: clock.monotonic() - monoStart });
   }
-  return { status, ...(failureReason ? { failureReason } : {}), logsRoot: directory.root, runId, state: snapshot(status === 'cancelled' ? 'running' : status, failureReason) };
+  const finalState = JSON.parse(JSON.stringify(view(status === 'cancelled' ? 'running' : status, failureReason))) as RunState;
+  return { status, ...(failureReason ? { failureReason } : {}), logsRoot: directory.root, runId, state: finalState };
 }
 
 function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>, runId: string): WalkState {
@@ -184,26 +194,29 @@ function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>
 }
 
 function walkStateFrom(state: RunState): WalkState {
-  return { ...copyPosition(state), context: new RunContext(state.context), threads: structuredClone(state.threads) as WalkState['threads'] };
+  // A deep copy: the walk mutates its state, the checkpoint it came from stays as it was.
+  const copy = structuredClone({ ...positionOf(state), threads: state.threads }) as Omit<WalkState, 'context'>;
+  return { ...copy, context: new RunContext(state.context) };
 }
 
 /** Where a walk stands, as both the live WalkState and the checkpoint's RunState hold it. */
 type WalkPosition = Pick<RunState, 'nextNodeId' | 'incomingEdge' | 'lastCompletedNodeId' | 'completedNodes' | 'nodeOutcomes' | 'retryCounts' | 'visits' | 'iteration' | 'step' | 'pendingFailure'>;
 
-function copyPosition(from: WalkPosition) {
+function positionOf(from: WalkPosition): WalkPosition {
   return {
     nextNodeId: from.nextNodeId,
     ...(from.incomingEdge ? { incomingEdge: from.incomingEdge } : {}),
     ...(from.lastCompletedNodeId ? { lastCompletedNodeId: from.lastCompletedNodeId } : {}),
-    completedNodes: [...from.completedNodes],
-    nodeOutcomes: { ...from.nodeOutcomes },
-    retryCounts: { ...from.retryCounts },
-    visits: { ...from.visits },
+    completedNodes: from.completedNodes,
+    nodeOutcomes: from.nodeOutcomes,
+    retryCounts: from.retryCounts,
+    visits: from.visits,
     iteration: from.iteration,
     step: from.step,
     ...(from.pendingFailure ? { pendingFailure: from.pendingFailure } : {}),
   };
 }
+
 
 /** Ledger dot_file resolution: absolute as is, else beside the .dot that references it, else the cwd. */
 export function resolveDotFile(dotFile: string, parent: Graph): string {
