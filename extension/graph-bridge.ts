@@ -74,3 +74,9 @@ export function breakpointsOnGraph(graph: Graph, lines: Iterable<number>): { nod
 function samePath(a: string, b: string): boolean {
   return path.resolve(a) === path.resolve(b);
 }
+
+/** The node whose statement is on `line` (zero-based), where a stopped stack frame points. */
+export function nodeAtLine(graph: Graph, line: number): string | undefined {
+  const target = breakTargets(graph).get(line);
+  return target?.kind === 'node' ? target.nodeId : undefined;
+}

@@ -18,6 +18,7 @@ export class GraphPanel implements vscode.Disposable {
   private ready = false;
   /** Run messages replayed when the webview (re)loads: the latest graph state, the trace, open gates. */
   private lastGraphState: ExtensionToWebviewMessage | undefined;
+  private lastSelection: ExtensionToWebviewMessage | undefined;
   private trace: ExtensionToWebviewMessage[] = [];
   private readonly openGates = new Map<string, { message: ExtensionToWebviewMessage; respond: GateResponder }>();
   private runDirectory: string | undefined;
@@ -76,6 +77,7 @@ export class GraphPanel implements vscode.Disposable {
   /** Posts a run message; graph state, trace and gates are also kept for a webview reload. */
   post(message: ExtensionToWebviewMessage): void {
     if (message.type === 'graphState') this.lastGraphState = message;
+    else if (message.type === 'selectNode') this.lastSelection = message;
     else if (message.type === 'traceEntries') this.trace = message.replace ? [message] : [...this.trace, message];
     else if (message.type === 'humanGateClosed') this.openGates.delete(message.gateId);
     if (this.ready) void this.panel?.webview.postMessage(message);
@@ -94,6 +96,7 @@ export class GraphPanel implements vscode.Disposable {
 
   private clearRun(): void {
     this.lastGraphState = undefined;
+    this.lastSelection = undefined;
     this.trace = [];
     this.openGates.clear();
     this.runDirectory = undefined;
@@ -180,6 +183,7 @@ export class GraphPanel implements vscode.Disposable {
       this.sendBreakpoints();
     }
     if (this.lastGraphState) this.post(this.lastGraphState);
+    if (this.lastSelection) this.post(this.lastSelection);
     const trace = this.trace;
     this.trace = [];
     for (const message of trace) this.post(message);

@@ -5,7 +5,8 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { DEBUG_TYPE, type AttractorLaunchArguments, type CustomEventBodies } from '../debug-adapter/protocol';
 import type { Answer, HumanQuestion } from '../engine';
-import { answerGateArguments, messagesForDebugEvent } from './graph-bridge';
+import { parseDot } from '../engine';
+import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
 import { engineAnswer, runLocally } from './local-run';
 import { llmSettingsFromSecrets, secretBackendFactory } from './secrets';
@@ -43,6 +44,13 @@ export class RunCoordinator implements vscode.Disposable {
         this.onRunsChanged.fire();
       }),
       vscode.debug.onDidReceiveDebugSessionCustomEvent((event) => this.onCustomEvent(event)),
+      vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
+        createDebugAdapterTracker: (session) => ({
+          onDidSendMessage: (message: { type?: string; event?: string; body?: { threadId?: number } }) => {
+            if (message.type === 'event' && message.event === 'stopped' && message.body?.threadId !== undefined) void this.selectStoppedNode(session, message.body.threadId);
+          },
+        }),
+      }),
     );
   }
 
@@ -146,6 +154,25 @@ export class RunCoordinator implements vscode.Disposable {
       } else {
         this.panel.post(message);
       }
+    }
+  }
+
+  /** Where the debugger stopped, selected in the graph view (the run overlay still shows the last node run). */
+  private async selectStoppedNode(session: vscode.DebugSession, threadId: number): Promise<void> {
+    try {
+      const trace = (await session.customRequest('stackTrace', { threadId, levels: 1 })) as { stackFrames?: Array<{ line: number; source?: { path?: string } }> };
+      const frame = trace.stackFrames?.[0];
+      const file = frame?.source?.path;
+      const shown = this.panel.shownUri;
+      // VS Code's remote hosts (code-server) hand sources back as URIs, the desktop as paths.
+      const stoppedIn = file && /^[a-z][\w+.-]*:\/\//i.test(file) ? vscode.Uri.parse(file).path : file;
+      if (!frame || !shown || stoppedIn !== shown.path) return;
+      const document = await vscode.workspace.openTextDocument(shown);
+      const graph = parseDot(document.getText(), { sourcePath: shown.fsPath }).graph;
+      const nodeId = graph ? nodeAtLine(graph, frame.line - 1) : undefined;
+      if (nodeId) this.panel.post({ type: 'selectNode', nodeId });
+    } catch (error) {
+      this.log.warn(`could not read the stopped frame: ${String(error)}`);
     }
   }
 
