@@ -112,6 +112,16 @@ export function readAttractorLog(userDataDir: string): string {
   return found.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
 }
 
+/** Quick Open (Ctrl+P) a workspace file and wait for its editor. */
+export async function openFile(page: Page, name: string, expectText: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
+  await page.keyboard.type(name);
+  await page.waitForSelector('.quick-input-list .monaco-list-row');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`.monaco-editor .view-lines:has-text("${expectText}")`);
+}
+
 /** The first frame (webviews nest two deep) holding `selector`. */
 export async function frameWith(page: Page, selector: string, timeoutMs = 60_000): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;

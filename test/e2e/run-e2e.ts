@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { frameWith, readAttractorLog, startCodeServer } from './code-server';
+import { frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
 
 const repo = path.resolve(__dirname, '..', '..');
 const shots = path.join(repo, 'docs', 'e2e');
@@ -38,12 +38,7 @@ async function main(): Promise<void> {
   const { page } = vscode;
   try {
     // 1. Open the example.
-    await page.keyboard.press('Control+P');
-    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
-    await page.keyboard.type('human-review.dot');
-    await page.waitForSelector('.quick-input-list .monaco-list-row');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('.monaco-editor .view-lines:has-text("digraph")');
+    await openFile(page, 'human-review.dot', 'digraph');
     await page.waitForSelector('.statusbar-item:has-text("Attractor DOT")');
     await shot(page, '01-example-open');
 
