@@ -1,7 +1,7 @@
 // End to end in a real VS Code (code-server): install the packaged .vsix, open an example, see
 // its lint warning in Problems, set a breakpoint on a node (F9), debug (F5), stop there with the
 // node highlighted in the graph view, continue to the human gate, answer it in the panel, and see
-// the run finish with its trace. Screenshots of each step go to docs/e2e/.
+// the run finish with its trace, then find it in the Runs view. Screenshots of each step go to docs/e2e/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -84,6 +84,14 @@ async function main(): Promise<void> {
     assert.equal(checkpoint.status, 'success');
     assert.equal(fs.readFileSync(path.join(vscode.workspace, 'published.md'), 'utf8'), '# 2.0\n- things\n');
     await shot(page, '06-run-finished');
+
+    // 7. The Runs view lists the run with its status; opening it shows it in the graph view.
+    await page.click('.pane-header:has-text("Attractor Runs")');
+    const runRow = page.locator('.monaco-list-row:has-text("human_review")').filter({ hasText: 'succeeded · iteration 0' });
+    await runRow.waitFor({ timeout: 30_000 });
+    await runRow.click();
+    await graph.waitForSelector('tr[data-node="done"]');
+    await shot(page, '07-runs-view');
 
     const log = readAttractorLog(vscode.userDataDir);
     const activation = /activated in ([\d.]+) ms.*rss ([\d.]+) MB, heapUsed ([\d.]+) MB/.exec(log);
