@@ -32,6 +32,8 @@ export interface StartOptions {
   /** Files of the workspace folder, by relative path. */
   readonly files: Readonly<Record<string, string>>;
   readonly userSettings?: Readonly<Record<string, unknown>>;
+  /** false: the workspace opens in restricted mode (workspace trust on, no startup prompt). */
+  readonly trusted?: boolean;
 }
 
 export async function startCodeServer(options: StartOptions): Promise<CodeServer> {
@@ -53,7 +55,8 @@ export async function startCodeServer(options: StartOptions): Promise<CodeServer
         'workbench.tips.enabled': false,
         'workbench.welcomePage.walkthroughs.openOnInstall': false,
         'extensions.ignoreRecommendations': true,
-        'security.workspace.trust.enabled': false,
+        'security.workspace.trust.enabled': options.trusted === false,
+        'security.workspace.trust.startupPrompt': 'never',
         'telemetry.telemetryLevel': 'off',
         'update.mode': 'none',
         'editor.minimap.enabled': false,
@@ -69,7 +72,7 @@ export async function startCodeServer(options: StartOptions): Promise<CodeServer
   const install = spawnSync(node24, [codeServer, ...common, '--install-extension', options.vsix], { encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`installing ${options.vsix} failed:\n${install.stdout}\n${install.stderr}`);
   const port = await freePort();
-  const server = spawn(node24, [codeServer, ...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace], {
+  const server = spawn(node24, [codeServer, ...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...(options.trusted === false ? [] : ['--disable-workspace-trust']), workspace], {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
     env: { ...process.env, PATH: `${path.dirname(node24)}:${process.env.PATH ?? ''}` },

@@ -107,7 +107,32 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+/** Restricted mode: lint still reports, the Run lens refuses, nothing is written. */
+async function untrustedWorkspace(): Promise<void> {
+  const vscode = await startCodeServer({ vsix, files: workspaceFiles(), trusted: false });
+  const { page } = vscode;
+  try {
+    await openFile(page, 'human-review.dot', 'digraph');
+    await page.keyboard.press('Control+Shift+M');
+    await page.waitForSelector('.markers-panel .monaco-list-row:has-text("temprature")', { timeout: 60_000 });
+    await page.click('.codelens-decoration a:has-text("Run")');
+    await page.waitForSelector('.notifications-toasts:has-text("only in a trusted workspace")', { timeout: 30_000 });
+    assert.ok(!fs.existsSync(path.join(vscode.workspace, '.attractor-runs')), 'nothing ran');
+    await shot(page, '08-untrusted-refuses-to-run');
+  } catch (error) {
+    await page.screenshot({ path: path.join(shots, 'failure.png') }).catch(() => undefined);
+    throw error;
+  } finally {
+    await vscode.stop();
+  }
+}
+
+main()
+  .then(() => (process.exitCode ? undefined : untrustedWorkspace()))
+  .then(() => {
+    if (!process.exitCode) console.log('e2e (untrusted workspace): passed');
+  })
+  .catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });
