@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { chooseBackend, type BackendFactory } from '../debug-adapter/backends';
 import type { AttractorLaunchArguments } from '../debug-adapter/protocol';
-import { EventBus, launchPipelineFile, resumeRun, CallbackInterviewer, type Answer, type HumanQuestion, type RunEvent } from '../engine';
+import { EventBus, launchPipelineFile, resumeRun, CallbackInterviewer, type Answer, type CodergenBackend, type HumanQuestion, type RunEvent } from '../engine';
 import { RunProjection } from '../webview/run-projection';
 import type { ExtensionToWebviewMessage, GateAnswer } from '../webview/protocol';
 
@@ -20,27 +20,44 @@ export type LocalRunOutcome =
   | { readonly kind: 'refused'; readonly reason: string }
   | { readonly kind: 'ran'; readonly status: 'success' | 'fail' | 'cancelled'; readonly failureReason?: string; readonly logsRoot: string };
 
-/** Runs `args.program` (or resumes `args.resume`) to the end; `signal` cancels it, leaving it resumable. */
-export async function runLocally(args: AttractorLaunchArguments & { readonly logsRoot: string }, hooks: LocalRunHooks, signal: AbortSignal): Promise<LocalRunOutcome> {
-  const baseDir = path.dirname(args.program);
-  const chosen = chooseBackend(args, baseDir, hooks.backendFactory);
-  if (!chosen.ok) return { kind: 'refused', reason: chosen.message };
+export interface LocalRunServices {
+  readonly backend: CodergenBackend;
+  readonly interviewer: CallbackInterviewer;
+  /** Forwards the bus's events to the hooks as graph-view messages. */
+  readonly attach: (events: EventBus) => void;
+}
+
+/** The backend, the interviewer (scripted answers first, then `ask`) and the graph-view projection of one run. */
+export function localRunServices(args: AttractorLaunchArguments, hooks: LocalRunHooks): { ok: true; services: LocalRunServices } | { ok: false; reason: string } {
+  const chosen = chooseBackend(args, path.dirname(args.program), hooks.backendFactory);
+  if (!chosen.ok) return { ok: false, reason: chosen.message };
   const scripted = new Map(Object.entries(chosen.choice.humanAnswers).map(([node, answers]) => [node, [...answers]]));
   const interviewer = new CallbackInterviewer((question, askSignal) => {
     // Scripted answers first (a demo replays them), then a person.
     const next = scripted.get(question.nodeId)?.shift();
     return next ? Promise.resolve(next) : hooks.ask(question, askSignal);
   });
+  const attach = (events: EventBus): void => {
+    const projection = new RunProjection();
+    events.on((event) => {
+      hooks.onEvent?.(event);
+      for (const message of projection.apply(event)) hooks.post(message);
+    });
+  };
+  return { ok: true, services: { backend: chosen.choice.create(), interviewer, attach } };
+}
+
+/** Runs `args.program` (or resumes `args.resume`) to the end; `signal` cancels it, leaving it resumable. */
+export async function runLocally(args: AttractorLaunchArguments & { readonly logsRoot: string }, hooks: LocalRunHooks, signal: AbortSignal): Promise<LocalRunOutcome> {
+  const prepared = localRunServices(args, hooks);
+  if (!prepared.ok) return { kind: 'refused', reason: prepared.reason };
+  const { backend, interviewer, attach } = prepared.services;
   const events = new EventBus();
-  const projection = new RunProjection();
-  events.on((event) => {
-    hooks.onEvent?.(event);
-    for (const message of projection.apply(event)) hooks.post(message);
-  });
-  const common = { backend: chosen.choice.create(), interviewer, events, signal };
+  attach(events);
+  const common = { backend, interviewer, events, signal };
   const outcome = args.resume
     ? await resumeRun(args.resume, common)
-    : await launchPipelineFile(args.program, { ...common, cwd: args.cwd ?? baseDir, logsRoot: args.logsRoot, ...(args.params ? { params: args.params } : {}) });
+    : await launchPipelineFile(args.program, { ...common, cwd: args.cwd ?? path.dirname(args.program), logsRoot: args.logsRoot, ...(args.params ? { params: args.params } : {}) });
   if (outcome.kind === 'refused') return { kind: 'refused', reason: outcome.reason };
   const { result } = outcome;
   return { kind: 'ran', status: result.status, logsRoot: result.logsRoot, ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}) };

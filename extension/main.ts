@@ -8,6 +8,7 @@ import { DEBUG_TYPE } from '../debug-adapter/protocol';
 import { parseDot } from '../engine';
 import { readTrace } from '../engine/runtime/run-directory';
 import { graphStateFromTrace, traceEntriesMessage } from '../webview/run-files';
+import { registerChat } from './chat/register';
 import { PipelineCodeLensProvider } from './code-lens';
 import { dynamicConfigurations, initialConfigurations, type AttractorDebugConfiguration } from './debug-configuration';
 import { GraphPanel } from './graph-panel';
@@ -158,6 +159,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   for (const document of vscode.workspace.textDocuments) claimIfPipeline(document, settings());
   const watcher = vscode.workspace.createFileSystemWatcher('**/checkpoint.json');
   context.subscriptions.push(watcher, watcher.onDidCreate(() => runsTree.refresh()), watcher.onDidChange(() => runsTree.refresh()));
+
+  registerChat(context, {
+    runner: runs.chatRunner,
+    openGraphView: async (uri) => panel.show(await vscode.workspace.openTextDocument(uri), { keepRun: true }),
+  });
 
   client = await startLanguageClient(context, log);
 

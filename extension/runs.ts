@@ -5,10 +5,11 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { DEBUG_TYPE, type AttractorLaunchArguments, type CustomEventBodies } from '../debug-adapter/protocol';
 import type { Answer, HumanQuestion } from '../engine';
-import { parseDot } from '../engine';
+import { launchPipelineFile, parseDot } from '../engine';
 import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
-import { engineAnswer, runLocally } from './local-run';
+import { engineAnswer, localRunServices, runLocally } from './local-run';
+import type { PipelineRunner } from './chat/run-tool';
 import { llmSettingsFromSecrets, secretBackendFactory } from './secrets';
 import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './debug-configuration';
 import type { ExtensionSettings } from './settings';
@@ -125,6 +126,27 @@ export class RunCoordinator implements vscode.Disposable {
       this.onRunsChanged.fire();
     }
   }
+
+  /** The chat tools' runner: the engine with the configured backend, shown in the graph view like "Run pipeline". */
+  readonly chatRunner: PipelineRunner = async (request) => {
+    const config = this.resolve({ program: request.file, cwd: request.cwd, logsRoot: request.logsRoot }, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(request.file)));
+    if (!config) return { kind: 'refused', diagnostics: [], reason: 'the run configuration was refused (see the notification)' };
+    const settings = await llmSettingsFromSecrets(this.secrets);
+    const prepared = localRunServices(config, {
+      post: (message) => this.panel.post(message),
+      ask: (question, signal) => this.ask(question, signal),
+      backendFactory: secretBackendFactory(settings),
+    });
+    if (!prepared.ok) return { kind: 'refused', diagnostics: [], reason: prepared.reason };
+    this.panel.attachRun(request.logsRoot);
+    await this.showProgram(request.file);
+    prepared.services.attach(request.events);
+    try {
+      return await launchPipelineFile(request.file, { ...request, backend: prepared.services.backend, interviewer: prepared.services.interviewer });
+    } finally {
+      this.onRunsChanged.fire();
+    }
+  };
 
   stopLocalRun(): void {
     this.localRun?.abort.abort(new Error('cancelled from VS Code'));
