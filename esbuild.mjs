@@ -36,6 +36,7 @@ const builds = [
     entryPoints: { 'language-server': 'language-server/main.ts', 'language-server-worker': 'language-server/analysis/check-worker.ts' },
     platform: 'node',
   },
+  { entryPoints: { extension: 'extension/main.ts' }, platform: 'node', external: ['vscode'] },
 ].map((options) => ({
   bundle: true,
   outdir,

@@ -70,7 +70,7 @@ function parseFile(file: string): LoadedSource {
 }
 
 /** Node statements win over edge statements that share a line; an edge chain is one target. */
-function breakTargets(graph: Graph): Map<number, BreakTarget> {
+export function breakTargets(graph: Graph): Map<number, BreakTarget> {
   const targets = new Map<number, BreakTarget>();
   const edgesByLine = new Map<number, GraphEdge[]>();
   for (const edge of graph.edges) {

@@ -1,0 +1,92 @@
+// launch.json for the `attractor` debugger: initial and dynamic configurations, and how an
+// incomplete one (F5 without launch.json) is completed. Pure: file checks are injected.
+import path from 'node:path';
+import { DEBUG_TYPE, type AttractorLaunchArguments } from '../debug-adapter/protocol';
+import type { ExtensionSettings } from './settings';
+
+export interface AttractorDebugConfiguration extends AttractorLaunchArguments {
+  readonly type: string;
+  readonly request: string;
+  readonly name: string;
+  readonly noDebug?: boolean;
+}
+
+/** The backend name the extension serves itself: LLM providers with keys from SecretStorage. */
+export const SECRET_LLM_BACKEND = 'vscode-secrets';
+
+/** The demo script that sits beside a pipeline: `x.dot` → `x.scripted.json`. */
+export function demoScriptFor(program: string): string {
+  return path.join(path.dirname(program), `${path.basename(program, path.extname(program))}.scripted.json`);
+}
+
+export function initialConfigurations(): AttractorDebugConfiguration[] {
+  return [
+    {
+      type: DEBUG_TYPE,
+      request: 'launch',
+      name: 'Debug pipeline',
+      program: '${file}',
+      stopOnEntry: false,
+    },
+  ];
+}
+
+/** The entries of the "Run and Debug" dropdown for one pipeline file. */
+export function dynamicConfigurations(program: string): AttractorDebugConfiguration[] {
+  const name = path.basename(program);
+  return [
+    { type: DEBUG_TYPE, request: 'launch', name: `Run pipeline ${name}`, program, noDebug: true },
+    { type: DEBUG_TYPE, request: 'launch', name: `Debug pipeline ${name}`, program },
+  ];
+}
+
+export interface ResolveContext {
+  /** The active editor's file when it is a pipeline. */
+  readonly activeProgram?: string;
+  readonly workspaceFolder?: string;
+  readonly settings: ExtensionSettings;
+  readonly trusted: boolean;
+  readonly fileExists: (file: string) => boolean;
+  /** A timestamp for the run directory name. */
+  readonly now: Date;
+}
+
+export type Resolution = { readonly ok: true; readonly configuration: AttractorDebugConfiguration } | { readonly ok: false; readonly message: string };
+
+/**
+ * Fills what launch.json left out: the program (active pipeline), the backend (the `attractor.backend`
+ * setting), the run directory (`attractor.runDirectory`). Refuses in an untrusted workspace: a run
+ * executes tool commands and calls LLMs.
+ */
+export function resolveDebugConfiguration(config: Partial<AttractorDebugConfiguration>, context: ResolveContext): Resolution {
+  if (!context.trusted) return { ok: false, message: 'Attractor runs pipelines only in a trusted workspace: running executes tool commands and calls LLM providers. Lint and the graph view work without trust.' };
+  const program = config.program ?? context.activeProgram;
+  if (!program) return { ok: false, message: 'Open a .dot pipeline (or set "program" in launch.json) to run it.' };
+  const base = config.cwd ?? context.workspaceFolder ?? path.dirname(program);
+  const backend = chooseBackend(config, program, context);
+  if (!backend.ok) return backend;
+  const stamp = context.now.toISOString().replace(/[:.]/g, '-');
+  const runsRoot = path.resolve(base, context.settings.runDirectory);
+  const configuration: AttractorDebugConfiguration = {
+    ...config,
+    type: config.type ?? DEBUG_TYPE,
+    request: config.request ?? 'launch',
+    name: config.name ?? `Debug pipeline ${path.basename(program)}`,
+    program,
+    ...(config.resume === undefined ? { logsRoot: config.logsRoot ?? path.join(runsRoot, `${path.basename(program, path.extname(program))}-${stamp}`) } : {}),
+    ...backend.value,
+  };
+  return { ok: true, configuration };
+}
+
+function chooseBackend(config: Partial<AttractorDebugConfiguration>, program: string, context: ResolveContext): { ok: true; value: Pick<AttractorLaunchArguments, 'backend' | 'scripted'> } | { ok: false; message: string } {
+  // launch.json asking for `llm` gets the keys from SecretStorage rather than the environment.
+  if (config.backend === 'llm') return { ok: true, value: { backend: SECRET_LLM_BACKEND } };
+  if (config.backend !== undefined || config.scripted !== undefined) return { ok: true, value: { ...(config.backend !== undefined ? { backend: config.backend } : {}), ...(config.scripted !== undefined ? { scripted: config.scripted } : {}) } };
+  if (context.settings.backend === 'llm') return { ok: true, value: { backend: SECRET_LLM_BACKEND } };
+  const script = demoScriptFor(program);
+  if (!context.fileExists(script)) {
+    return { ok: false, message: `The demo backend replays ${path.basename(script)} beside the pipeline, and there is none. Add one, or set "attractor.backend" to "llm" and store a key with "Attractor: Set API key".` };
+  }
+  return { ok: true, value: { backend: 'scripted', scripted: script } };
+}

@@ -1,0 +1,82 @@
+// Translation between the debug adapter's custom events/requests and the graph view's messages.
+// Pure: the panel controller forwards what these return.
+import path from 'node:path';
+import type { AnswerGateArguments, CustomEventBodies, GateAnswer as DapGateAnswer } from '../debug-adapter/protocol';
+import type { Graph } from '../engine/model/graph';
+import { breakTargets } from '../debug-adapter/source-catalog';
+import type { ExtensionToWebviewMessage, GateAnswer } from '../webview/protocol';
+
+/** The graph-view messages one DAP custom event calls for (none for events of another program). */
+export function messagesForDebugEvent(event: string, body: unknown, program: string | undefined): ExtensionToWebviewMessage[] {
+  switch (event) {
+    case 'graphState': {
+      const state = body as CustomEventBodies['graphState'];
+      if (program !== undefined && !samePath(state.program, program)) return [];
+      return [
+        {
+          type: 'graphState',
+          runStatus: state.runStatus,
+          iteration: state.iteration,
+          nodes: state.nodes,
+          takenEdges: state.takenEdges,
+          ...(state.activeNode !== undefined ? { activeNode: state.activeNode } : {}),
+          ...(state.currentEdge !== undefined ? { currentEdge: state.currentEdge } : {}),
+        },
+      ];
+    }
+    case 'traceEntry': {
+      const { record } = body as CustomEventBodies['traceEntry'];
+      return [{ type: 'traceEntries', entries: [record], replace: false }];
+    }
+    case 'humanGate': {
+      const gate = body as CustomEventBodies['humanGate'];
+      return [
+        {
+          type: 'humanGate',
+          gateId: gate.gateId,
+          nodeId: gate.nodeId,
+          question: gate.question,
+          options: gate.options,
+          freeform: gate.freeform,
+          ...(gate.defaultChoice !== undefined ? { defaultChoice: gate.defaultChoice } : {}),
+          ...(gate.timeoutMs !== undefined ? { timeoutMs: gate.timeoutMs } : {}),
+        },
+      ];
+    }
+    case 'humanGateClosed': {
+      const { gateId } = body as CustomEventBodies['humanGateClosed'];
+      return [{ type: 'humanGateClosed', gateId }];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The graph view's answer as the `answerGate` request takes it. */
+export function answerGateArguments(gateId: string, answer: GateAnswer): AnswerGateArguments {
+  const dap: DapGateAnswer = answer.type === 'option' ? { kind: 'option', key: answer.key } : { kind: 'freeform', text: answer.text };
+  return { gateId, answer: dap };
+}
+
+/** Which nodes and edges carry a breakpoint, given the zero-based lines breakpoints sit on. */
+export function breakpointsOnGraph(graph: Graph, lines: Iterable<number>): { nodes: string[]; edges: number[] } {
+  const targets = breakTargets(graph);
+  const nodes = new Set<string>();
+  const edges = new Set<number>();
+  for (const line of lines) {
+    const target = targets.get(line);
+    if (target?.kind === 'node') nodes.add(target.nodeId);
+    else if (target) for (const index of target.edgeIndices) edges.add(index);
+  }
+  return { nodes: [...nodes], edges: [...edges] };
+}
+
+function samePath(a: string, b: string): boolean {
+  return path.resolve(a) === path.resolve(b);
+}
+
+/** The node whose statement is on `line` (zero-based), where a stopped stack frame points. */
+export function nodeAtLine(graph: Graph, line: number): string | undefined {
+  const target = breakTargets(graph).get(line);
+  return target?.kind === 'node' ? target.nodeId : undefined;
+}

@@ -1,0 +1,243 @@
+// The graph view's controller: one webview panel showing one pipeline, fed by whichever run is
+// attached (a debug session, a local run, or a run directory opened from disk).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import * as vscode from 'vscode';
+import { parseDot } from '../engine';
+import { renderWebviewHtml } from '../webview/html';
+import { parseWebviewMessage, type ExtensionToWebviewMessage, type GateAnswer, type WebviewToExtensionMessage, type WireRange } from '../webview/protocol';
+import { visitArtifactsMessage } from '../webview/run-files';
+import { breakpointsOnGraph } from './graph-bridge';
+import type { ExtensionSettings } from './settings';
+
+export type GateResponder = (answer: GateAnswer) => void;
+
+export class GraphPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private documentUri: vscode.Uri | undefined;
+  private ready = false;
+  /** Run messages replayed when the webview (re)loads: the latest graph state, the trace, open gates. */
+  private lastGraphState: ExtensionToWebviewMessage | undefined;
+  private lastSelection: ExtensionToWebviewMessage | undefined;
+  private trace: ExtensionToWebviewMessage[] = [];
+  private readonly openGates = new Map<string, { message: ExtensionToWebviewMessage; respond: GateResponder }>();
+  private runDirectory: string | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly settings: () => ExtensionSettings,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (this.documentUri && event.document.uri.toString() === this.documentUri.toString()) {
+          this.sendDocument(event.document);
+          this.sendBreakpoints();
+        }
+      }),
+      vscode.debug.onDidChangeBreakpoints(() => this.sendBreakpoints()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('attractor.graph.layoutEngine')) this.post({ type: 'settings', layoutEngine: this.settings().layoutEngine });
+      }),
+    );
+  }
+
+  get shownUri(): vscode.Uri | undefined {
+    return this.documentUri;
+  }
+
+  /** Shows `document` in the panel (creating it beside the editor). `keepRun` keeps the run overlay. */
+  async show(document: vscode.TextDocument, options: { keepRun?: boolean; preserveFocus?: boolean } = {}): Promise<void> {
+    const switching = this.documentUri?.toString() !== document.uri.toString();
+    this.documentUri = document.uri;
+    if (switching && !options.keepRun) this.clearRun();
+    if (!this.panel) {
+      this.panel = this.createPanel();
+    } else {
+      this.panel.reveal(vscode.ViewColumn.Beside, options.preserveFocus ?? true);
+    }
+    this.panel.title = `Graph: ${document.uri.path.split('/').pop() ?? ''}`;
+    if (this.ready) {
+      this.sendDocument(document);
+      this.sendBreakpoints();
+    }
+  }
+
+  /** Starts a new run's overlay (drops the previous run's state). */
+  attachRun(runDirectory: string | undefined): void {
+    this.clearRun();
+    this.runDirectory = runDirectory;
+  }
+
+  setRunDirectory(runDirectory: string): void {
+    this.runDirectory = runDirectory;
+  }
+
+  /** Posts a run message; graph state, trace and gates are also kept for a webview reload. */
+  post(message: ExtensionToWebviewMessage): void {
+    if (message.type === 'graphState') this.lastGraphState = message;
+    else if (message.type === 'selectNode') this.lastSelection = message;
+    else if (message.type === 'traceEntries') this.trace = message.replace ? [message] : [...this.trace, message];
+    else if (message.type === 'humanGateClosed') this.openGates.delete(message.gateId);
+    if (this.ready) void this.panel?.webview.postMessage(message);
+  }
+
+  /** Shows a human gate; `respond` receives the panel's answer. */
+  askGate(message: Extract<ExtensionToWebviewMessage, { type: 'humanGate' }>, respond: GateResponder): void {
+    this.openGates.set(message.gateId, { message, respond });
+    if (this.ready) void this.panel?.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private clearRun(): void {
+    this.lastGraphState = undefined;
+    this.lastSelection = undefined;
+    this.trace = [];
+    this.openGates.clear();
+    this.runDirectory = undefined;
+    if (this.ready) {
+      void this.panel?.webview.postMessage({ type: 'graphState', runStatus: 'idle', iteration: 0, nodes: {}, takenEdges: [] } satisfies ExtensionToWebviewMessage);
+      void this.panel?.webview.postMessage({ type: 'traceEntries', entries: [], replace: true } satisfies ExtensionToWebviewMessage);
+    }
+  }
+
+  private createPanel(): vscode.WebviewPanel {
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel('attractor.graph', 'Graph', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [dist],
+    });
+    this.ready = false;
+    panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw), undefined, this.subscriptions);
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.ready = false;
+    });
+    panel.webview.html = renderWebviewHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: crypto.randomBytes(18).toString('base64url'),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+    });
+    return panel;
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.log.warn(`graph view sent a malformed message: ${parsed.error}`);
+      return;
+    }
+    void this.handle(parsed.value).catch((error: unknown) => this.log.error(`graph view request failed: ${String(error)}`));
+  }
+
+  private async handle(message: WebviewToExtensionMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        await this.replay();
+        return;
+      case 'revealNode':
+      case 'revealEdge':
+      case 'revealRange':
+        await revealInEditor(message.uri, message.range);
+        return;
+      case 'toggleBreakpoint':
+        toggleBreakpoint(vscode.Uri.parse(message.uri), message.target.range);
+        return;
+      case 'answerGate': {
+        const gate = this.openGates.get(message.gateId);
+        if (!gate) return;
+        this.openGates.delete(message.gateId);
+        gate.respond(message.answer);
+        return;
+      }
+      case 'requestVisit':
+        if (this.runDirectory) this.post(visitArtifactsMessage(this.runDirectory, message.iteration, message.nodeId));
+        return;
+      case 'openRun':
+        await vscode.commands.executeCommand('attractor.openRun');
+        return;
+      case 'exportImage':
+        await saveImage(message.format, message.data);
+        return;
+      case 'copy':
+        await vscode.env.clipboard.writeText(message.text);
+        return;
+      case 'protocolError':
+        this.log.warn(`graph view rejected a message: ${message.error}`);
+        return;
+    }
+  }
+
+  private async replay(): Promise<void> {
+    this.post({ type: 'settings', layoutEngine: this.settings().layoutEngine });
+    if (this.documentUri) {
+      this.sendDocument(await vscode.workspace.openTextDocument(this.documentUri));
+      this.sendBreakpoints();
+    }
+    if (this.lastGraphState) this.post(this.lastGraphState);
+    if (this.lastSelection) this.post(this.lastSelection);
+    const trace = this.trace;
+    this.trace = [];
+    for (const message of trace) this.post(message);
+    for (const gate of this.openGates.values()) void this.panel?.webview.postMessage(gate.message);
+  }
+
+  private sendDocument(document: vscode.TextDocument): void {
+    if (this.ready) void this.panel?.webview.postMessage({ type: 'document', uri: document.uri.toString(), version: document.version, text: document.getText() } satisfies ExtensionToWebviewMessage);
+  }
+
+  private sendBreakpoints(): void {
+    if (!this.ready || !this.documentUri) return;
+    const uri = this.documentUri.toString();
+    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri);
+    const graph = parseDot(document?.getText() ?? readIfFile(this.documentUri) ?? '', {}).graph;
+    if (!graph) return;
+    const lines = vscode.debug.breakpoints
+      .filter((bp): bp is vscode.SourceBreakpoint => bp instanceof vscode.SourceBreakpoint && bp.enabled && bp.location.uri.toString() === uri)
+      .map((bp) => bp.location.range.start.line);
+    void this.panel?.webview.postMessage({ type: 'breakpoints', ...breakpointsOnGraph(graph, lines) } satisfies ExtensionToWebviewMessage);
+  }
+}
+
+function readIfFile(uri: vscode.Uri): string | undefined {
+  try {
+    return uri.scheme === 'file' ? fs.readFileSync(uri.fsPath, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toRange(range: WireRange): vscode.Range {
+  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+}
+
+async function revealInEditor(uri: string, range: WireRange): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+  const target = toRange(range);
+  // Reveal in the editor group that already shows the file, not in the graph's column.
+  const visible = vscode.window.visibleTextEditors.find((editor) => editor.document.uri.toString() === document.uri.toString());
+  await vscode.window.showTextDocument(document, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, selection: target, preserveFocus: false });
+}
+
+/** Through the debug API, so the breakpoint shows in the Breakpoints view and the gutter like any other. */
+function toggleBreakpoint(uri: vscode.Uri, range: WireRange): void {
+  const line = range.start.line;
+  const existing = vscode.debug.breakpoints.filter((bp): bp is vscode.SourceBreakpoint => bp instanceof vscode.SourceBreakpoint && bp.location.uri.toString() === uri.toString() && bp.location.range.start.line === line);
+  if (existing.length > 0) vscode.debug.removeBreakpoints(existing);
+  else vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(line, 0)))]);
+}
+
+async function saveImage(format: 'svg' | 'png', data: string): Promise<void> {
+  const target = await vscode.window.showSaveDialog({ filters: format === 'svg' ? { SVG: ['svg'] } : { PNG: ['png'] } });
+  if (!target) return;
+  const bytes = format === 'svg' ? Buffer.from(data, 'utf8') : Buffer.from(data.replace(/^data:image\/png;base64,/, ''), 'base64');
+  await vscode.workspace.fs.writeFile(target, bytes);
+}

@@ -1,0 +1,187 @@
+// Activation: starts and wires the parts (language client, debugger, graph view, runs view,
+// commands). The pipeline semantics live in the engine; nothing here decides how a run goes.
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { AttractorDebugSession } from '../debug-adapter';
+import { DEBUG_TYPE } from '../debug-adapter/protocol';
+import { parseDot } from '../engine';
+import { readTrace } from '../engine/runtime/run-directory';
+import { graphStateFromTrace, traceEntriesMessage } from '../webview/run-files';
+import { registerChat } from './chat/register';
+import { PipelineCodeLensProvider } from './code-lens';
+import { dynamicConfigurations, initialConfigurations, type AttractorDebugConfiguration } from './debug-configuration';
+import { GraphPanel } from './graph-panel';
+import { looksLikeAttractorPipeline } from './language-detection';
+import { LANGUAGE_ID, startLanguageClient } from './language-client';
+import { RunCoordinator } from './runs';
+import { listRuns, summarizeRun } from './runs-model';
+import { RunsTreeProvider } from './runs-view';
+import { llmSettingsFromSecrets, secretBackendFactory, setApiKeyCommand } from './secrets';
+import { readSettings, type ExtensionSettings } from './settings';
+import { RunStatusBar } from './status-bar';
+import type { LanguageClient } from 'vscode-languageclient/node';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const activateStarted = performance.now();
+  const log = vscode.window.createOutputChannel('Attractor', { log: true });
+  const settings = (): ExtensionSettings => readSettings((key) => vscode.workspace.getConfiguration('attractor').get(key));
+  const panel = new GraphPanel(context.extensionUri, settings, log);
+  const statusBar = new RunStatusBar();
+  const runs = new RunCoordinator(panel, statusBar, log, context.secrets, settings);
+  const runRoots = (): string[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => path.resolve(folder.uri.fsPath, settings().runDirectory));
+  const runsTree = new RunsTreeProvider(runRoots);
+  context.subscriptions.push(log, panel, statusBar, runs, runs.onDidChangeRuns(() => runsTree.refresh()));
+
+  // ---- debugger ----
+  context.subscriptions.push(
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
+      provideDebugConfigurations: () => initialConfigurations(),
+      resolveDebugConfiguration: (folder, config) => runs.resolve(config as Partial<AttractorDebugConfiguration>, folder),
+    }),
+    vscode.debug.registerDebugConfigurationProvider(
+      DEBUG_TYPE,
+      {
+        provideDebugConfigurations: () => {
+          const active = vscode.window.activeTextEditor?.document;
+          return active?.languageId === LANGUAGE_ID && active.uri.scheme === 'file' ? dynamicConfigurations(active.uri.fsPath) : [];
+        },
+      },
+      vscode.DebugConfigurationProviderTriggerKind.Dynamic,
+    ),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
+      // Inline: the adapter shares the extension host, and LLM keys reach it from SecretStorage.
+      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: secretBackendFactory(await llmSettingsFromSecrets(context.secrets)) })),
+    }),
+  );
+
+  // ---- commands ----
+  const pipelineUri = (uri: unknown): vscode.Uri | undefined => (uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
+  const requireTrust = (): boolean => {
+    if (vscode.workspace.isTrusted) return true;
+    void vscode.window.showWarningMessage('Attractor runs pipelines only in a trusted workspace (tool commands and LLM calls). Lint and the graph view work without trust.', 'Manage Workspace Trust').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+    return false;
+  };
+  const pickRun = async (title: string, filter: (status: string) => boolean): Promise<string | undefined> => {
+    const candidates = runRoots().flatMap((root) => listRuns(root)).filter((run) => filter(run.status));
+    const browse = { label: '$(folder) Browse…', directory: undefined as string | undefined };
+    const picked = await vscode.window.showQuickPick([...candidates.map((run) => ({ label: run.graphName ?? run.name, description: run.name, detail: run.status, directory: run.directory as string | undefined })), browse], { title });
+    if (!picked) return undefined;
+    if (picked.directory) return picked.directory;
+    const folders = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, title });
+    return folders?.[0]?.fsPath;
+  };
+  const register = (id: string, handler: (...args: unknown[]) => unknown): void => {
+    context.subscriptions.push(vscode.commands.registerCommand(id, handler));
+  };
+
+  register('attractor.run', async (uri) => {
+    const target = pipelineUri(uri);
+    if (target && requireTrust()) await runs.run(target.fsPath);
+  });
+  register('attractor.debug', async (uri) => {
+    const target = pipelineUri(uri);
+    if (target && requireTrust()) await runs.debug(target.fsPath);
+  });
+  register('attractor.stopRun', () => runs.stopLocalRun());
+  register('attractor.showGraph', async (uri) => {
+    const target = pipelineUri(uri);
+    if (!target) return void vscode.window.showInformationMessage('Open a .dot pipeline to show its graph.');
+    await panel.show(await vscode.workspace.openTextDocument(target), { keepRun: true });
+  });
+  register('attractor.lintWorkspace', async () => {
+    // Opening a document hands it to the language server, which publishes its diagnostics.
+    const files = await vscode.workspace.findFiles('**/*.{dot,gv}', '**/{node_modules,.attractor-runs}/**', 2000);
+    let linted = 0;
+    for (const file of files) {
+      const document = await vscode.workspace.openTextDocument(file);
+      if (document.languageId !== LANGUAGE_ID) continue;
+      linted++;
+    }
+    log.info(`lint workspace: ${linted} pipeline(s)`);
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+  });
+  register('attractor.openRun', async (directory) => {
+    const runDir = typeof directory === 'string' ? directory : directory instanceof vscode.Uri ? directory.fsPath : await pickRun('Open run…', () => true);
+    if (runDir) await openRun(runDir);
+  });
+  register('attractor.resumeRun', async (directory) => {
+    if (!requireTrust()) return;
+    const runDir = typeof directory === 'string' ? directory : await pickRun('Resume run…', (status) => status === 'running');
+    if (!runDir) return;
+    const program = summarizeRun(runDir).sourcePath ?? path.join(runDir, 'pipeline.dot');
+    await runs.debug(program, { resume: runDir, name: `Resume ${path.basename(runDir)}` });
+  });
+  register('attractor.openTrace', async (directory) => {
+    const runDir = typeof directory === 'string' ? directory : await pickRun('Open trace', () => true);
+    if (!runDir) return;
+    const trace = path.join(runDir, 'trace.jsonl');
+    if (!fs.existsSync(trace)) return void vscode.window.showWarningMessage(`${runDir} has no trace.jsonl yet.`);
+    await vscode.window.showTextDocument(vscode.Uri.file(trace), { preview: true });
+  });
+  register('attractor.setApiKey', () => setApiKeyCommand(context.secrets));
+  register('attractor.refreshRuns', () => runsTree.refresh());
+  register('attractor.openExample', async () => {
+    // A private copy, so the demo's tool steps write beside it rather than into the user's workspace.
+    const target = vscode.Uri.joinPath(context.globalStorageUri, 'examples');
+    await vscode.workspace.fs.createDirectory(target);
+    for (const name of ['human-review.dot', 'human-review.scripted.json']) {
+      await vscode.workspace.fs.copy(vscode.Uri.joinPath(context.extensionUri, 'examples', name), vscode.Uri.joinPath(target, name), { overwrite: true });
+    }
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(target, 'human-review.dot'));
+  });
+
+  async function openRun(runDir: string): Promise<void> {
+    const copy = path.join(runDir, 'pipeline.dot');
+    const summary = summarizeRun(runDir);
+    const source = summary.sourcePath && fs.existsSync(summary.sourcePath) ? summary.sourcePath : copy;
+    if (!fs.existsSync(source)) return void vscode.window.showErrorMessage(`${runDir} is not a run directory (no pipeline.dot).`);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(source));
+    // The trace's edges are matched against the graph the run walked: the copy kept in the run directory.
+    const graph = parseDot(fs.readFileSync(fs.existsSync(copy) ? copy : source, 'utf8'), {}).graph;
+    await panel.show(document);
+    panel.attachRun(runDir);
+    const status = summary.status === 'succeeded' ? 'succeeded' : summary.status === 'failed' ? 'failed' : 'paused';
+    if (graph) panel.post(graphStateFromTrace(graph, readTrace(runDir), status));
+    panel.post(traceEntriesMessage(runDir));
+  }
+
+  // ---- views, lenses, language ----
+  context.subscriptions.push(
+    vscode.window.registerTreeDataProvider('attractor.runs', runsTree),
+    vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, new PipelineCodeLensProvider()),
+    vscode.workspace.onDidOpenTextDocument((document) => claimIfPipeline(document, settings())),
+  );
+  for (const document of vscode.workspace.textDocuments) claimIfPipeline(document, settings());
+  const watcher = vscode.workspace.createFileSystemWatcher('**/checkpoint.json');
+  context.subscriptions.push(watcher, watcher.onDidCreate(() => runsTree.refresh()), watcher.onDidChange(() => runsTree.refresh()));
+
+  registerChat(context, {
+    runner: runs.chatRunner,
+    openGraphView: async (uri) => panel.show(await vscode.workspace.openTextDocument(uri), { keepRun: true }),
+  });
+
+  client = await startLanguageClient(context, log);
+
+  const memory = process.memoryUsage();
+  const mb = (bytes: number): string => (bytes / 1048576).toFixed(1);
+  log.info(
+    `activated in ${(performance.now() - activateStarted).toFixed(1)} ms (activate(), language client started); extension host memory: rss ${mb(memory.rss)} MB, heapUsed ${mb(memory.heapUsed)} MB; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (runs disabled)'}`,
+  );
+}
+
+/** Another DOT extension may own `.dot`; a document that is an Attractor pipeline is taken over (setting `attractor.languageDetection`). */
+function claimIfPipeline(document: vscode.TextDocument, settings: ExtensionSettings): void {
+  if (settings.languageDetection !== 'auto' || document.languageId === LANGUAGE_ID) return;
+  if (!/\.(dot|gv)$/i.test(document.uri.path) && document.languageId !== 'dot') return;
+  if (looksLikeAttractorPipeline(document.getText())) void vscode.languages.setTextDocumentLanguage(document, LANGUAGE_ID);
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

@@ -1,0 +1,255 @@
+// Starting runs (debug sessions and local runs) and connecting them to the graph view, the
+// status bar and the output channel.
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { DEBUG_TYPE, type AttractorLaunchArguments, type CustomEventBodies } from '../debug-adapter/protocol';
+import type { Answer, HumanQuestion } from '../engine';
+import { launchPipelineFile, parseDot } from '../engine';
+import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
+import type { GraphPanel } from './graph-panel';
+import { engineAnswer, localRunServices, runLocally } from './local-run';
+import type { PipelineRunner } from './chat/run-tool';
+import { llmSettingsFromSecrets, secretBackendFactory } from './secrets';
+import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './debug-configuration';
+import type { ExtensionSettings } from './settings';
+import type { RunStatusBar } from './status-bar';
+import type { GateAnswer } from '../webview/protocol';
+
+export class RunCoordinator implements vscode.Disposable {
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private localRun: { readonly abort: AbortController; readonly name: string } | undefined;
+  private readonly onRunsChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeRuns = this.onRunsChanged.event;
+
+  constructor(
+    private readonly panel: GraphPanel,
+    private readonly statusBar: RunStatusBar,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly secrets: vscode.SecretStorage,
+    private readonly settings: () => ExtensionSettings,
+  ) {
+    this.subscriptions.push(
+      this.onRunsChanged,
+      vscode.debug.onDidStartDebugSession((session) => {
+        if (session.type !== DEBUG_TYPE) return;
+        const config = session.configuration as AttractorDebugConfiguration;
+        this.panel.attachRun(config.logsRoot ?? config.resume);
+        void this.showProgram(config.program);
+        this.statusBar.started(path.basename(config.program), 'debugging');
+        this.log.info(`debug session started: ${config.program}${config.logsRoot ? ` → ${config.logsRoot}` : ''}`);
+      }),
+      vscode.debug.onDidTerminateDebugSession((session) => {
+        if (session.type !== DEBUG_TYPE) return;
+        this.statusBar.finished();
+        this.onRunsChanged.fire();
+      }),
+      vscode.debug.onDidReceiveDebugSessionCustomEvent((event) => this.onCustomEvent(event)),
+      vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
+        createDebugAdapterTracker: (session) => ({
+          onDidSendMessage: (message: { type?: string; event?: string; body?: { threadId?: number } }) => {
+            if (message.type === 'event' && message.event === 'stopped' && message.body?.threadId !== undefined) void this.selectStoppedNode(session, message.body.threadId);
+          },
+        }),
+      }),
+    );
+  }
+
+  /** Completes a launch configuration (shared by F5, the dynamic entries and the commands). */
+  resolve(config: Partial<AttractorDebugConfiguration>, folder: vscode.WorkspaceFolder | undefined): AttractorDebugConfiguration | undefined {
+    const active = vscode.window.activeTextEditor?.document;
+    const activeProgram = active?.languageId === 'attractor-dot' && active.uri.scheme === 'file' ? active.uri.fsPath : undefined;
+    const program = config.program ?? activeProgram;
+    // Run directories go under the folder that holds the pipeline; a pipeline outside the workspace keeps them beside it.
+    const programFolder = program ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(program)) : folder;
+    const resolution = resolveDebugConfiguration(config, {
+      ...(activeProgram ? { activeProgram } : {}),
+      ...(programFolder ? { workspaceFolder: programFolder.uri.fsPath } : {}),
+      settings: this.settings(),
+      trusted: vscode.workspace.isTrusted,
+      fileExists: (file) => fs.existsSync(file),
+      now: new Date(),
+    });
+    if (!resolution.ok) {
+      void vscode.window.showErrorMessage(resolution.message);
+      return undefined;
+    }
+    return resolution.configuration;
+  }
+
+  async debug(program: string, extra: Partial<AttractorDebugConfiguration> = {}): Promise<void> {
+    await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(vscode.Uri.file(program)), { type: DEBUG_TYPE, request: 'launch', name: `Debug pipeline ${path.basename(program)}`, program, ...extra });
+  }
+
+  /** A run without the debugger; human gates ask in the graph view and in a quick pick. */
+  async run(program: string, extra: Partial<AttractorDebugConfiguration> = {}): Promise<void> {
+    if (this.localRun) {
+      void vscode.window.showWarningMessage(`Attractor: ${this.localRun.name} is still running.`);
+      return;
+    }
+    const config = this.resolve({ program, ...extra }, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(program)));
+    if (!config) return;
+    const abort = new AbortController();
+    const name = path.basename(program);
+    this.localRun = { abort, name };
+    const logsRoot = config.resume ?? config.logsRoot ?? '';
+    this.panel.attachRun(logsRoot);
+    await this.showProgram(config.program);
+    this.statusBar.started(name, 'running');
+    this.log.info(`run started: ${config.program} → ${logsRoot}`);
+    const settings = await llmSettingsFromSecrets(this.secrets);
+    const args: AttractorLaunchArguments & { logsRoot: string } = { ...config, logsRoot };
+    try {
+      const outcome = await runLocally(
+        args,
+        {
+          post: (message) => this.panel.post(message),
+          ask: (question, signal) => this.ask(question, signal),
+          onEvent: (event) => {
+            if (event.type === 'node:start') this.statusBar.node(event.nodeId);
+          },
+          backendFactory: secretBackendFactory(settings),
+        },
+        abort.signal,
+      );
+      if (outcome.kind === 'refused') {
+        this.log.error(`run refused: ${outcome.reason}`);
+        void vscode.window.showErrorMessage(`Attractor: ${outcome.reason}`);
+      } else {
+        this.log.info(`run ${outcome.status}${outcome.failureReason ? `: ${outcome.failureReason}` : ''} (${outcome.logsRoot})`);
+        const message = `Attractor: ${name} ${outcome.status === 'success' ? 'succeeded' : outcome.status === 'cancelled' ? 'was cancelled (resumable)' : `failed: ${outcome.failureReason ?? ''}`}`;
+        void (outcome.status === 'success' ? vscode.window.showInformationMessage(message) : vscode.window.showWarningMessage(message));
+      }
+    } finally {
+      this.localRun = undefined;
+      this.statusBar.finished();
+      this.onRunsChanged.fire();
+    }
+  }
+
+  /** The chat tools' runner: the engine with the configured backend, shown in the graph view like "Run pipeline". */
+  readonly chatRunner: PipelineRunner = async (request) => {
+    const config = this.resolve({ program: request.file, cwd: request.cwd, logsRoot: request.logsRoot }, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(request.file)));
+    if (!config) return { kind: 'refused', diagnostics: [], reason: 'the run configuration was refused (see the notification)' };
+    const settings = await llmSettingsFromSecrets(this.secrets);
+    const prepared = localRunServices(config, {
+      post: (message) => this.panel.post(message),
+      ask: (question, signal) => this.ask(question, signal),
+      backendFactory: secretBackendFactory(settings),
+    });
+    if (!prepared.ok) return { kind: 'refused', diagnostics: [], reason: prepared.reason };
+    this.panel.attachRun(request.logsRoot);
+    await this.showProgram(request.file);
+    prepared.services.attach(request.events);
+    try {
+      return await launchPipelineFile(request.file, { ...request, backend: prepared.services.backend, interviewer: prepared.services.interviewer });
+    } finally {
+      this.onRunsChanged.fire();
+    }
+  };
+
+  stopLocalRun(): void {
+    this.localRun?.abort.abort(new Error('cancelled from VS Code'));
+  }
+
+  dispose(): void {
+    this.stopLocalRun();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private async showProgram(program: string): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(program));
+    await this.panel.show(document, { keepRun: true });
+  }
+
+  private onCustomEvent(event: vscode.DebugSessionCustomEvent): void {
+    if (event.session.type !== DEBUG_TYPE) return;
+    const config = event.session.configuration as AttractorDebugConfiguration;
+    if (event.event === 'graphState') {
+      const body = event.body as CustomEventBodies['graphState'];
+      if (body.logsRoot) this.panel.setRunDirectory(body.logsRoot);
+      if (body.activeNode) this.statusBar.node(body.activeNode);
+    }
+    for (const message of messagesForDebugEvent(event.event, event.body, config.program)) {
+      if (message.type === 'humanGate') {
+        this.panel.askGate(message, (answer) => void this.answerDebugGate(event.session, message.gateId, answer));
+      } else {
+        this.panel.post(message);
+      }
+    }
+  }
+
+  /** Where the debugger stopped, selected in the graph view (the run overlay still shows the last node run). */
+  private async selectStoppedNode(session: vscode.DebugSession, threadId: number): Promise<void> {
+    try {
+      const trace = (await session.customRequest('stackTrace', { threadId, levels: 1 })) as { stackFrames?: Array<{ line: number; source?: { path?: string } }> };
+      const frame = trace.stackFrames?.[0];
+      const file = frame?.source?.path;
+      const shown = this.panel.shownUri;
+      // VS Code's remote hosts (code-server) hand sources back as URIs, the desktop as paths.
+      const stoppedIn = file && /^[a-z][\w+.-]*:\/\//i.test(file) ? vscode.Uri.parse(file).path : file;
+      if (!frame || !shown || stoppedIn !== shown.path) return;
+      const document = await vscode.workspace.openTextDocument(shown);
+      const graph = parseDot(document.getText(), { sourcePath: shown.fsPath }).graph;
+      const nodeId = graph ? nodeAtLine(graph, frame.line - 1) : undefined;
+      if (nodeId) this.panel.post({ type: 'selectNode', nodeId });
+    } catch (error) {
+      this.log.warn(`could not read the stopped frame: ${String(error)}`);
+    }
+  }
+
+  private async answerDebugGate(session: vscode.DebugSession, gateId: string, answer: GateAnswer): Promise<void> {
+    try {
+      await session.customRequest('answerGate', answerGateArguments(gateId, answer));
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Attractor: the gate did not take the answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The graph view and a quick pick ask together; the first answer wins and closes the other. */
+  private ask(question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const cancel = new vscode.CancellationTokenSource();
+      let settled = false;
+      const settle = (answer: GateAnswer): void => {
+        if (settled) return;
+        settled = true;
+        cancel.cancel();
+        resolve(engineAnswer(answer));
+      };
+      signal.addEventListener('abort', () => {
+        cancel.cancel();
+        if (!settled) reject(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
+      }, { once: true });
+      this.panel.askGate(
+        {
+          type: 'humanGate',
+          gateId: question.id,
+          nodeId: question.nodeId,
+          question: question.text,
+          options: question.options,
+          freeform: question.freeform,
+          ...(question.defaultChoice !== undefined ? { defaultChoice: question.defaultChoice } : {}),
+          ...(question.timeoutMs !== undefined ? { timeoutMs: question.timeoutMs } : {}),
+        },
+        settle,
+      );
+      void this.quickPickAnswer(question, cancel.token).then((answer) => {
+        if (answer) settle(answer);
+      });
+    });
+  }
+
+  private async quickPickAnswer(question: HumanQuestion, token: vscode.CancellationToken): Promise<GateAnswer | undefined> {
+    if (question.options.length > 0) {
+      const picked = await vscode.window.showQuickPick(
+        question.options.map((option) => ({ label: option.label, description: `→ ${option.to}`, key: option.key })),
+        { title: `Attractor gate ${question.nodeId}`, placeHolder: question.text, ignoreFocusOut: true },
+        token,
+      );
+      return picked ? { type: 'option', key: picked.key } : undefined;
+    }
+    const text = await vscode.window.showInputBox({ title: `Attractor gate ${question.nodeId}`, prompt: question.text, ignoreFocusOut: true }, token);
+    return text === undefined ? undefined : { type: 'freeform', text };
+  }
+}

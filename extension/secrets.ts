@@ -1,0 +1,48 @@
+// API keys live only in SecretStorage; the LLM backend gets them as settings, never the environment.
+import * as vscode from 'vscode';
+import type { BackendFactory } from '../debug-adapter/backends';
+import { LlmBackend, settingsFromEnv, type LlmSettings } from '../engine';
+import { SECRET_LLM_BACKEND } from './debug-configuration';
+
+const providers = [
+  { id: 'openai', label: 'OpenAI' },
+  { id: 'anthropic', label: 'Anthropic' },
+] as const;
+type Provider = (typeof providers)[number]['id'];
+
+const secretKey = (provider: Provider): string => `attractor.apiKey.${provider}`;
+
+export async function setApiKeyCommand(secrets: vscode.SecretStorage): Promise<void> {
+  const picked = await vscode.window.showQuickPick(
+    providers.map((provider) => ({ label: provider.label, id: provider.id })),
+    { title: 'Attractor: Set API key', placeHolder: 'Which provider?' },
+  );
+  if (!picked) return;
+  const key = await vscode.window.showInputBox({ title: `${picked.label} API key`, password: true, ignoreFocusOut: true, prompt: 'Stored in VS Code SecretStorage; leave empty to remove it.' });
+  if (key === undefined) return;
+  if (key.trim() === '') {
+    await secrets.delete(secretKey(picked.id));
+    void vscode.window.showInformationMessage(`Attractor: removed the ${picked.label} API key.`);
+  } else {
+    await secrets.store(secretKey(picked.id), key.trim());
+    void vscode.window.showInformationMessage(`Attractor: stored the ${picked.label} API key.`);
+  }
+}
+
+/** Base URLs and the OpenAI API flavour still come from the environment; keys only from SecretStorage. */
+export async function llmSettingsFromSecrets(secrets: vscode.SecretStorage): Promise<LlmSettings> {
+  const env = settingsFromEnv({ ...process.env, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined });
+  const [openai, anthropic] = await Promise.all([secrets.get(secretKey('openai')), secrets.get(secretKey('anthropic'))]);
+  return {
+    openai: { ...env.openai, ...(openai ? { apiKey: openai } : {}) },
+    anthropic: { ...env.anthropic, ...(anthropic ? { apiKey: anthropic } : {}) },
+  };
+}
+
+/** Serves the backend name the configuration resolver gives `llm` runs; any other name is unknown. */
+export function secretBackendFactory(settings: LlmSettings): BackendFactory {
+  return (name) => {
+    if (name !== SECRET_LLM_BACKEND) throw new Error(`unknown backend "${name}": use "llm" or "scripted"`);
+    return new LlmBackend({ settings });
+  };
+}

@@ -1,0 +1,41 @@
+// The extension's settings, read through a getter so this module never imports `vscode`.
+import { layoutEngines, type LayoutEngine } from '../webview/protocol';
+
+export const backendKinds = ['demo', 'llm'] as const;
+export type BackendKind = (typeof backendKinds)[number];
+export const languageDetectionModes = ['auto', 'off'] as const;
+export type LanguageDetection = (typeof languageDetectionModes)[number];
+
+export interface ExtensionSettings {
+  /** `demo`: the scripted backend with `<name>.scripted.json` beside the pipeline; `llm`: real providers. */
+  readonly backend: BackendKind;
+  /** Where run directories go, relative to the workspace folder unless absolute. */
+  readonly runDirectory: string;
+  readonly layoutEngine: LayoutEngine;
+  readonly languageDetection: LanguageDetection;
+}
+
+export const defaultSettings: ExtensionSettings = {
+  backend: 'demo',
+  runDirectory: '.attractor-runs',
+  layoutEngine: 'dot',
+  languageDetection: 'auto',
+};
+
+/** `get(key)` returns the raw configured value (or undefined); anything malformed falls back to the default. */
+export function readSettings(get: (key: string) => unknown): ExtensionSettings {
+  const oneOf = <T extends string>(key: string, allowed: readonly T[], fallback: T): T => {
+    const value = get(key);
+    return typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+  };
+  const str = (key: string, fallback: string): string => {
+    const value = get(key);
+    return typeof value === 'string' ? value.trim() : fallback;
+  };
+  return {
+    backend: oneOf('backend', backendKinds, defaultSettings.backend),
+    runDirectory: str('runDirectory', defaultSettings.runDirectory) || defaultSettings.runDirectory,
+    layoutEngine: oneOf('graph.layoutEngine', layoutEngines, defaultSettings.layoutEngine),
+    languageDetection: oneOf('languageDetection', languageDetectionModes, defaultSettings.languageDetection),
+  };
+}

@@ -1,0 +1,184 @@
+// Starts a real VS Code (code-server) with the packaged extension installed into a fresh profile,
+// and opens its workbench in headless Debian Chromium. Shared by the e2e suite and the bench.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+
+const repo = path.resolve(__dirname, '..', '..');
+const node24 = path.join(repo, 'node_modules', 'node', 'bin', 'node');
+
+/** code-server's entry script: $CODE_SERVER, the CI cache (scripts/ensure-code-server.sh), or a global install under node@24. */
+export function findCodeServer(): string {
+  const candidates = [process.env.CODE_SERVER, '/opt/attractor-code-server/bin/code-server', path.join(repo, 'node_modules', 'node', 'bin', 'code-server')];
+  const found = candidates.find((candidate): candidate is string => candidate !== undefined && fs.existsSync(candidate));
+  if (!found) throw new Error(`code-server not found (tried ${candidates.filter(Boolean).join(', ')}); run scripts/ensure-code-server.sh`);
+  return fs.realpathSync(found);
+}
+
+export interface CodeServer {
+  readonly url: string;
+  readonly userDataDir: string;
+  readonly workspace: string;
+  readonly page: Page;
+  readonly browser: Browser;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly vsix: string;
+  /** Files of the workspace folder, by relative path. */
+  readonly files: Readonly<Record<string, string>>;
+  readonly userSettings?: Readonly<Record<string, unknown>>;
+  /** false: the workspace opens in restricted mode (workspace trust on, no startup prompt). */
+  readonly trusted?: boolean;
+}
+
+export async function startCodeServer(options: StartOptions): Promise<CodeServer> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-e2e-'));
+  const userDataDir = path.join(root, 'user-data');
+  const extensionsDir = path.join(root, 'extensions');
+  const workspace = path.join(root, 'workspace');
+  for (const [file, text] of Object.entries(options.files)) {
+    fs.mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
+    fs.writeFileSync(path.join(workspace, file), text);
+  }
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.writeFileSync(
+    path.join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'chat.disableAIFeatures': true,
+        'workbench.tips.enabled': false,
+        'workbench.welcomePage.walkthroughs.openOnInstall': false,
+        'extensions.ignoreRecommendations': true,
+        'security.workspace.trust.enabled': options.trusted === false,
+        'security.workspace.trust.startupPrompt': 'never',
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        'editor.minimap.enabled': false,
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        ...options.userSettings,
+      },
+      null,
+      2,
+    ),
+  );
+  const codeServer = findCodeServer();
+  const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+  const install = spawnSync(node24, [codeServer, ...common, '--install-extension', options.vsix], { encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`installing ${options.vsix} failed:\n${install.stdout}\n${install.stderr}`);
+  const port = await freePort();
+  const server = spawn(node24, [codeServer, ...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...(options.trusted === false ? [] : ['--disable-workspace-trust']), workspace], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+    env: { ...process.env, PATH: `${path.dirname(node24)}:${process.env.PATH ?? ''}` },
+  });
+  const serverLog: string[] = [];
+  server.stdout?.on('data', (chunk: Buffer) => serverLog.push(chunk.toString()));
+  server.stderr?.on('data', (chunk: Buffer) => serverLog.push(chunk.toString()));
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, server, serverLog);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  await page.goto(url);
+  await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+  return {
+    url,
+    userDataDir,
+    workspace,
+    page,
+    browser,
+    async stop() {
+      await browser.close().catch(() => undefined);
+      await killGroup(server);
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The Attractor output channel as VS Code logged it to the profile's logs folder. */
+export function readAttractorLog(userDataDir: string): string {
+  const logs = path.join(userDataDir, 'logs');
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'Attractor.log') found.push(full);
+    }
+  };
+  walk(logs);
+  return found.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+}
+
+/** Quick Open (Ctrl+P) a workspace file and wait for its editor. */
+export async function openFile(page: Page, name: string, expectText: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
+  await page.keyboard.type(name);
+  await page.waitForSelector('.quick-input-list .monaco-list-row');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`.monaco-editor .view-lines:has-text("${expectText}")`);
+}
+
+/** The first frame (webviews nest two deep) holding `selector`. */
+export async function frameWith(page: Page, selector: string, timeoutMs = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      const count = await frame.locator(selector).count().catch(() => 0);
+      if (count > 0) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no frame shows ${selector} after ${timeoutMs} ms`);
+    await page.waitForTimeout(250);
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitForHttp(url: string, server: ChildProcess, log: string[]): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`code-server exited (${server.exitCode}):\n${log.join('')}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`code-server did not answer ${url}:\n${log.join('')}`);
+}
+
+async function killGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, 5000);
+  await exited;
+  clearTimeout(timer);
+}

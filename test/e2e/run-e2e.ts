@@ -1,0 +1,143 @@
+// End to end in a real VS Code (code-server): install the packaged .vsix, open an example, see
+// its lint warning in Problems, set a breakpoint on a node (F9), debug (F5), stop there with the
+// node highlighted in the graph view, continue to the human gate, answer it in the panel, and see
+// the run finish with its trace, then find it in the Runs view. Screenshots of each step go to docs/e2e/.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
+
+const repo = path.resolve(__dirname, '..', '..');
+const shots = path.join(repo, 'docs', 'e2e');
+const vsix = path.join(repo, 'attractor.vsix');
+
+/** The human-review example with a misspelt attribute on `draft` (a lint warning, not an error). */
+function workspaceFiles(): Record<string, string> {
+  const example = fs.readFileSync(path.join(repo, 'examples', 'human-review.dot'), 'utf8');
+  const pipeline = example.replace('draft   [prompt=', 'draft   [temprature="0.2", prompt=');
+  assert.notEqual(pipeline, example, 'the example changed: update the e2e fixture edit');
+  // The demo script without its scripted human answers, so the gate asks the graph view.
+  const script = JSON.parse(fs.readFileSync(path.join(repo, 'examples', 'human-review.scripted.json'), 'utf8')) as Record<string, unknown>;
+  delete script.human;
+  delete script.expect;
+  return { 'human-review.dot': pipeline, 'human-review.scripted.json': JSON.stringify(script, null, 2) };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(shots, `${name}.png`) });
+  console.log(`  ✓ ${name}`);
+}
+
+async function main(): Promise<void> {
+  assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
+  fs.mkdirSync(shots, { recursive: true });
+  const files = workspaceFiles();
+  const draftLine = files['human-review.dot']!.split('\n').findIndex((line) => line.includes('draft   [')) + 1;
+  const vscode = await startCodeServer({ vsix, files });
+  const { page } = vscode;
+  try {
+    // 1. Open the example.
+    await openFile(page, 'human-review.dot', 'digraph');
+    await page.waitForSelector('.statusbar-item:has-text("Attractor DOT")');
+    await shot(page, '01-example-open');
+
+    // 2. The language server's warning in the Problems view.
+    await page.keyboard.press('Control+Shift+M');
+    await page.waitForSelector('.markers-panel .monaco-list-row:has-text("temprature")', { timeout: 60_000 });
+    await shot(page, '02-problems');
+
+    // 3. F9 on the `draft` node statement.
+    await page.click('.monaco-editor .view-lines');
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(String(draftLine));
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F9');
+    await page.waitForSelector('.monaco-editor .codicon-debug-breakpoint');
+    await shot(page, '03-breakpoint');
+
+    // 4. F5: the attractor debugger (claimed by language), stopped on `draft`, highlighted in the graph.
+    await page.keyboard.press('F5');
+    const graph = await frameWith(page, '[id="node:draft"].selected', 20_000);
+    assert.match(await graph.locator('body').innerText(), /paused/);
+    await page.waitForSelector('.debug-toolbar');
+    await page.waitForSelector('.monaco-editor .codicon-debug-stackframe');
+    await shot(page, '04-stopped-at-breakpoint');
+
+    // 5. Continue to the human gate; answer it in the graph view.
+    await page.click('.debug-toolbar .codicon-debug-continue');
+    await graph.waitForSelector('.gate-panel:not([hidden])', { timeout: 60_000 });
+    assert.match(await graph.locator('.gate-panel').innerText(), /Publish these release notes\?/);
+    await shot(page, '05-human-gate');
+    await graph.click('.gate-option[data-key="A"]');
+
+    // 6. The run finishes: the trace lists every visit, the run directory says success.
+    await graph.waitForSelector('tr[data-node="done"]', { timeout: 60_000 });
+    await graph.waitForSelector('.gate-panel', { state: 'hidden' });
+    await page.waitForSelector('.debug-toolbar', { state: 'hidden', timeout: 30_000 });
+    const traceNodes = await graph.locator('tr[data-node]').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.node));
+    assert.deepEqual(traceNodes, ['start', 'draft', 'review', 'publish', 'done']);
+    const runsRoot = path.join(vscode.workspace, '.attractor-runs');
+    const runs = fs.readdirSync(runsRoot);
+    assert.equal(runs.length, 1);
+    const checkpoint = JSON.parse(fs.readFileSync(path.join(runsRoot, runs[0]!, 'checkpoint.json'), 'utf8')) as { status: string };
+    assert.equal(checkpoint.status, 'success');
+    assert.equal(fs.readFileSync(path.join(vscode.workspace, 'published.md'), 'utf8'), '# 2.0\n- things\n');
+    await shot(page, '06-run-finished');
+
+    // 7. The Runs view lists the run with its status; opening it shows it in the graph view.
+    await page.click('.pane-header:has-text("Attractor Runs")');
+    const runRow = page.locator('.monaco-list-row:has-text("human_review")').filter({ hasText: 'succeeded · iteration 0' });
+    await runRow.waitFor({ timeout: 30_000 });
+    await runRow.click();
+    await graph.waitForSelector('tr[data-node="done"]');
+    await shot(page, '07-runs-view');
+
+    const log = readAttractorLog(vscode.userDataDir);
+    const activation = /activated in ([\d.]+) ms.*rss ([\d.]+) MB, heapUsed ([\d.]+) MB/.exec(log);
+    assert.ok(activation, `no activation line in the Attractor log:\n${log}`);
+    console.log(`  activation ${activation[1]} ms, extension host rss ${activation[2]} MB, heapUsed ${activation[3]} MB`);
+    console.log('e2e: passed');
+  } catch (error) {
+    await page.screenshot({ path: path.join(shots, 'failure.png') }).catch(() => undefined);
+    console.error(readAttractorLog(vscode.userDataDir));
+    throw error;
+  } finally {
+    await vscode.stop();
+  }
+}
+
+/** Restricted mode: lint still reports, the Run lens refuses, nothing is written. */
+async function untrustedWorkspace(): Promise<void> {
+  const vscode = await startCodeServer({ vsix, files: workspaceFiles(), trusted: false });
+  const { page } = vscode;
+  try {
+    await openFile(page, 'human-review.dot', 'digraph');
+    await page.keyboard.press('Control+Shift+M');
+    await page.waitForSelector('.markers-panel .monaco-list-row:has-text("temprature")', { timeout: 60_000 });
+    await page.click('.codelens-decoration a:has-text("Run")', { timeout: 60_000 });
+    // A toast can hide again under load before it is seen; the notification centre keeps it.
+    await page.waitForSelector('.notifications-toasts:has-text("only in a trusted workspace")', { timeout: 60_000 }).catch(async () => {
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+Shift+N');
+      await page.waitForSelector('.notifications-center:has-text("only in a trusted workspace")', { timeout: 10_000 });
+    });
+    assert.ok(!fs.existsSync(path.join(vscode.workspace, '.attractor-runs')), 'nothing ran');
+    await shot(page, '08-untrusted-refuses-to-run');
+  } catch (error) {
+    await page.screenshot({ path: path.join(shots, 'failure.png') }).catch(() => undefined);
+    throw error;
+  } finally {
+    await vscode.stop();
+  }
+}
+
+main()
+  .then(() => (process.exitCode ? undefined : untrustedWorkspace()))
+  .then(() => {
+    if (!process.exitCode) console.log('e2e (untrusted workspace): passed');
+  })
+  .catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

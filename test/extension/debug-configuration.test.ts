@@ -1,0 +1,84 @@
+// launch.json completion for the `attractor` debugger: F5 without launch.json, the dynamic entries, trust.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { demoScriptFor, dynamicConfigurations, initialConfigurations, resolveDebugConfiguration, SECRET_LLM_BACKEND, type ResolveContext } from '../../extension/debug-configuration';
+import { defaultSettings } from '../../extension/settings';
+
+const program = path.resolve('/ws/pipelines/review.dot');
+const context = (overrides: Partial<ResolveContext> = {}): ResolveContext => ({
+  activeProgram: program,
+  workspaceFolder: '/ws',
+  settings: defaultSettings,
+  trusted: true,
+  fileExists: (file) => file === demoScriptFor(program),
+  now: new Date('2026-11-29T12:00:00.000Z'),
+  ...overrides,
+});
+
+test('F5 without launch.json debugs the active pipeline with its demo script, in a run directory under the workspace', () => {
+  const resolution = resolveDebugConfiguration({}, context());
+  assert.ok(resolution.ok);
+  assert.deepEqual(resolution.configuration, {
+    type: 'attractor',
+    request: 'launch',
+    name: 'Debug pipeline review.dot',
+    program,
+    logsRoot: path.resolve('/ws/.attractor-runs/review-2026-11-29T12-00-00-000Z'),
+    backend: 'scripted',
+    scripted: path.resolve('/ws/pipelines/review.scripted.json'),
+  });
+});
+
+test('launch.json values win; "llm" is served with SecretStorage keys; a resume keeps its own directory', () => {
+  const explicit = resolveDebugConfiguration({ type: 'attractor', request: 'launch', name: 'x', program: '/other.dot', logsRoot: '/runs/a', backend: 'scripted', scripted: 's.json' }, context());
+  assert.ok(explicit.ok);
+  assert.equal(explicit.configuration.program, '/other.dot');
+  assert.equal(explicit.configuration.logsRoot, '/runs/a');
+  assert.equal(explicit.configuration.scripted, 's.json');
+
+  const llm = resolveDebugConfiguration({ backend: 'llm' }, context());
+  assert.ok(llm.ok);
+  assert.equal(llm.configuration.backend, SECRET_LLM_BACKEND);
+
+  const bySetting = resolveDebugConfiguration({}, context({ settings: { ...defaultSettings, backend: 'llm' }, fileExists: () => false }));
+  assert.ok(bySetting.ok);
+  assert.equal(bySetting.configuration.backend, SECRET_LLM_BACKEND);
+
+  const resumed = resolveDebugConfiguration({ resume: '/ws/.attractor-runs/old' }, context());
+  assert.ok(resumed.ok);
+  assert.equal(resumed.configuration.resume, '/ws/.attractor-runs/old');
+  assert.equal(resumed.configuration.logsRoot, undefined);
+});
+
+test('the run directory setting is relative to the workspace folder unless absolute', () => {
+  const relative = resolveDebugConfiguration({}, context({ settings: { ...defaultSettings, runDirectory: 'out/runs' } }));
+  assert.ok(relative.ok);
+  assert.equal(path.dirname(relative.configuration.logsRoot!), path.resolve('/ws/out/runs'));
+  const outside = resolveDebugConfiguration({}, context({ workspaceFolder: undefined }));
+  assert.ok(outside.ok);
+  assert.equal(path.dirname(outside.configuration.logsRoot!), path.resolve('/ws/pipelines/.attractor-runs'));
+});
+
+test('refusals say why: untrusted workspace, no pipeline, no demo script', () => {
+  const untrusted = resolveDebugConfiguration({}, context({ trusted: false }));
+  assert.ok(!untrusted.ok);
+  assert.match(untrusted.message, /trusted workspace/);
+  const none = resolveDebugConfiguration({}, context({ activeProgram: undefined }));
+  assert.ok(!none.ok);
+  assert.match(none.message, /Open a \.dot pipeline/);
+  const noScript = resolveDebugConfiguration({}, context({ fileExists: () => false }));
+  assert.ok(!noScript.ok);
+  assert.match(noScript.message, /review\.scripted\.json/);
+});
+
+test('initial and dynamic configurations', () => {
+  assert.deepEqual(initialConfigurations().map((c) => [c.type, c.request, c.program]), [['attractor', 'launch', '${file}']]);
+  assert.deepEqual(
+    dynamicConfigurations(program).map((c) => [c.name, c.noDebug ?? false]),
+    [
+      ['Run pipeline review.dot', true],
+      ['Debug pipeline review.dot', false],
+    ],
+  );
+});

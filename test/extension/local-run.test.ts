@@ -1,0 +1,60 @@
+// "Run pipeline" without the debugger: the real engine, graph-view messages, a gate answered by `ask`.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { engineAnswer, runLocally } from '../../extension/local-run';
+import type { HumanQuestion } from '../../engine';
+import { parseExtensionMessage, type ExtensionToWebviewMessage } from '../../webview/protocol';
+
+const examples = path.resolve(__dirname, '..', '..', 'examples');
+
+function exampleCopy(withScriptedAnswers: boolean): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-run-'));
+  fs.copyFileSync(path.join(examples, 'human-review.dot'), path.join(dir, 'human-review.dot'));
+  const script = JSON.parse(fs.readFileSync(path.join(examples, 'human-review.scripted.json'), 'utf8')) as Record<string, unknown>;
+  if (!withScriptedAnswers) delete script.human;
+  fs.writeFileSync(path.join(dir, 'human-review.scripted.json'), JSON.stringify(script));
+  return dir;
+}
+
+test('a gate without a scripted answer asks; the answer routes the run; every message is a valid graph-view message', async () => {
+  const dir = exampleCopy(false);
+  const posted: ExtensionToWebviewMessage[] = [];
+  const asked: HumanQuestion[] = [];
+  const outcome = await runLocally(
+    { program: path.join(dir, 'human-review.dot'), backend: 'scripted', scripted: path.join(dir, 'human-review.scripted.json'), logsRoot: path.join(dir, 'run') },
+    {
+      post: (message) => posted.push(message),
+      ask: async (question) => {
+        asked.push(question);
+        return engineAnswer({ type: 'option', key: 'A' });
+      },
+    },
+    new AbortController().signal,
+  );
+  assert.equal(outcome.kind, 'ran');
+  assert.ok(outcome.kind === 'ran' && outcome.status === 'success', JSON.stringify(outcome));
+  assert.deepEqual(asked.map((q) => [q.nodeId, q.options.map((o) => o.key)]), [['review', ['A', 'R']]]);
+  for (const message of posted) assert.ok(parseExtensionMessage(message).ok, JSON.stringify(message));
+  assert.ok(posted.some((m) => m.type === 'humanGate'));
+  assert.ok(posted.some((m) => m.type === 'humanGateClosed'));
+  const last = posted.filter((m) => m.type === 'graphState').at(-1);
+  assert.ok(last?.type === 'graphState' && last.runStatus === 'succeeded');
+  assert.ok(fs.existsSync(path.join(dir, 'published.md')), 'tool steps ran in the pipeline folder');
+});
+
+test('scripted answers are used first (the demo needs no person); a bad backend is refused with the reason', async () => {
+  const dir = exampleCopy(true);
+  const outcome = await runLocally(
+    { program: path.join(dir, 'human-review.dot'), backend: 'scripted', scripted: path.join(dir, 'human-review.scripted.json'), logsRoot: path.join(dir, 'run') },
+    { post: () => undefined, ask: () => Promise.reject(new Error('nobody should be asked')) },
+    new AbortController().signal,
+  );
+  assert.ok(outcome.kind === 'ran' && outcome.status === 'success', JSON.stringify(outcome));
+
+  const refused = await runLocally({ program: path.join(dir, 'human-review.dot'), backend: 'scripted', logsRoot: path.join(dir, 'run2') }, { post: () => undefined, ask: () => Promise.reject(new Error('unused')) }, new AbortController().signal);
+  assert.equal(refused.kind, 'refused');
+  assert.match(refused.kind === 'refused' ? refused.reason : '', /needs "scripted"/);
+});
