@@ -15,6 +15,7 @@ import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './d
 import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
 import type { GateAnswer } from '../webview/protocol';
+import { humanGateMessage } from '../webview/run-projection';
 
 export class RunCoordinator implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -221,19 +222,7 @@ export class RunCoordinator implements vscode.Disposable {
         cancel.cancel();
         if (!settled) reject(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
       }, { once: true });
-      this.panel.askGate(
-        {
-          type: 'humanGate',
-          gateId: question.id,
-          nodeId: question.nodeId,
-          question: question.text,
-          options: question.options,
-          freeform: question.freeform,
-          ...(question.defaultChoice !== undefined ? { defaultChoice: question.defaultChoice } : {}),
-          ...(question.timeoutMs !== undefined ? { timeoutMs: question.timeoutMs } : {}),
-        },
-        settle,
-      );
+      this.panel.askGate(humanGateMessage(question), settle);
       void this.quickPickAnswer(question, cancel.token).then((answer) => {
         if (answer) settle(answer);
       });

@@ -4,7 +4,8 @@
 // and are included.
 import type { RunEvent } from '../engine/runtime/events';
 import { GraphStateTracker } from './graph-state';
-import type { ExtensionToWebviewMessage, GraphStateMessage } from './protocol';
+import type { HumanQuestion } from '../engine/runtime/events';
+import type { ExtensionToWebviewMessage, GraphStateMessage, HumanGateMessage } from './protocol';
 
 export class RunProjection {
   private readonly graph = new GraphStateTracker();
@@ -27,16 +28,7 @@ export class RunProjection {
       case 'human:question': {
         const { question } = event;
         this.openGates.set(event.nodeId, question.id);
-        messages.push({
-          type: 'humanGate',
-          gateId: question.id,
-          nodeId: question.nodeId,
-          question: question.text,
-          options: question.options,
-          freeform: question.freeform,
-          ...(question.defaultChoice !== undefined ? { defaultChoice: question.defaultChoice } : {}),
-          ...(question.timeoutMs !== undefined ? { timeoutMs: question.timeoutMs } : {}),
-        });
+        messages.push(humanGateMessage(question));
         break;
       }
       case 'human:answer': {
@@ -62,4 +54,18 @@ export class RunProjection {
   graphState(): GraphStateMessage {
     return { type: 'graphState', ...this.graph.snapshot() };
   }
+}
+
+/** The graph view's question for an engine human gate. */
+export function humanGateMessage(question: HumanQuestion): HumanGateMessage {
+  return {
+    type: 'humanGate',
+    gateId: question.id,
+    nodeId: question.nodeId,
+    question: question.text,
+    options: question.options,
+    freeform: question.freeform,
+    ...(question.defaultChoice !== undefined ? { defaultChoice: question.defaultChoice } : {}),
+    ...(question.timeoutMs !== undefined ? { timeoutMs: question.timeoutMs } : {}),
+  };
 }
