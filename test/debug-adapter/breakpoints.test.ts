@@ -3,26 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { Session } from './harness';
-import { buildOnce, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, startSession, topFrame, traceOf, workspace } from './harness';
+import { buildOnce, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace } from './harness';
 
-const sessions: Session[] = [];
-async function session(): Promise<Session> {
-  const s = await startSession();
-  sessions.push(s);
-  return s;
-}
+const { start: session, stopAll } = sessionPool();
 
-function scriptedArgs(dir: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const script = fs.existsSync(path.join(dir, 'case.json')) ? 'case.json' : 'script.json';
-  return { program: path.join(dir, 'pipeline.dot'), cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, script), ...extra };
-}
 
 describe('debug adapter: breakpoints and the trace', () => {
   before(buildOnce);
-  after(async () => {
-    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
-  });
+  after(stopAll);
 
   for (const name of ['linear-tools', 'convergence-loop', 'human-gate-routes', 'sub-pipeline-folder', 'fail-edge-recovers', 'no-matching-edge-fails-loud']) {
     it(`runs ${name} with no breakpoints to the same trace as attractor run`, async () => {

@@ -3,22 +3,18 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { GraphStateEventBody, TraceEntryEventBody } from '../../debug-adapter/protocol';
-import type { Session } from './harness';
-import { buildOnce, conformanceCases, launch, lineOf, startSession, workspace } from './harness';
+import { buildOnce, conformanceCases, launch, lineOf, sessionPool, workspace } from './harness';
 
-const sessions: Session[] = [];
+const { start: session, stopAll } = sessionPool();
 
 describe('debug adapter: Debug Console, progress and graph-view events', () => {
   before(buildOnce);
-  after(async () => {
-    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
-  });
+  after(stopAll);
 
   it('groups each node visit in the console at its line, with tool output, verdicts and LLM progress', async () => {
     const dir = workspace(path.join(conformanceCases, 'convergence-loop'));
     const program = path.join(dir, 'pipeline.dot');
-    const s = await startSession();
-    sessions.push(s);
+    const s = await session();
     await launch(s, { program, cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, 'case.json') }, { supportsProgressReporting: true });
     await s.events.next('terminated');
     const output = s.events.bodies<DebugProtocol.OutputEvent['body']>('output');
@@ -42,8 +38,7 @@ describe('debug adapter: Debug Console, progress and graph-view events', () => {
   it('streams traceEntry records and a graphState the graph view accepts', async () => {
     const dir = workspace(path.join(conformanceCases, 'convergence-loop'));
     const program = path.join(dir, 'pipeline.dot');
-    const s = await startSession();
-    sessions.push(s);
+    const s = await session();
     await launch(s, { program, cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, 'case.json') }, { breakpoints: { [program]: [{ line: lineOf(program, 'test_gate [shape'), hitCondition: '2' }] } });
     await s.events.next('stopped');
     const paused = s.events.bodies<GraphStateEventBody>('graphState').at(-1);

@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { Session } from './harness';
-import { buildOnce, conformanceCases, launch, startSession, topFrame, workspace, workspaceWith } from './harness';
+import { buildOnce, conformanceCases, launch, scriptedArgs, sessionPool, topFrame, workspace, workspaceWith } from './harness';
 
-const sessions: Session[] = [];
-async function session(): Promise<Session> {
-  const s = await startSession();
-  sessions.push(s);
-  return s;
-}
+const { start: session, stopAll } = sessionPool();
 
-function args(dir: string): Record<string, unknown> {
-  const script = fs.existsSync(path.join(dir, 'case.json')) ? 'case.json' : 'script.json';
-  return { program: path.join(dir, 'pipeline.dot'), cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, script) };
-}
 
 function goalGatePipeline(retryTarget: boolean): string {
   return workspaceWith({
@@ -44,14 +33,12 @@ const cases: readonly { filter: string; dir: () => string; frame: string; descri
 
 describe('debug adapter: exception breakpoint filters', () => {
   before(buildOnce);
-  after(async () => {
-    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
-  });
+  after(stopAll);
 
   for (const c of cases) {
     it(`stops on ${c.filter}`, async () => {
       const s = await session();
-      await launch(s, args(c.dir()), { exceptionFilters: [c.filter] });
+      await launch(s, scriptedArgs(c.dir()), { exceptionFilters: [c.filter] });
       for (let i = 0; i < (c.stops ?? 1); i++) {
         const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
         assert.equal(stopped.body.reason, 'exception');
@@ -69,7 +56,7 @@ describe('debug adapter: exception breakpoint filters', () => {
   it('stops on an unsatisfied goal gate that jumps to its retry_target, at the target', async () => {
     const dir = goalGatePipeline(true);
     const s = await session();
-    await launch(s, args(dir), { exceptionFilters: ['goal_gate_unsatisfied'] });
+    await launch(s, scriptedArgs(dir), { exceptionFilters: ['goal_gate_unsatisfied'] });
     const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
     assert.equal(stopped.body.reason, 'exception');
     assert.match(stopped.body.description ?? '', /goal gate work is unsatisfied/);
@@ -81,7 +68,7 @@ describe('debug adapter: exception breakpoint filters', () => {
 
   it('ends a run held on its failure when the client terminates', async () => {
     const s = await session();
-    await launch(s, args(workspace(path.join(conformanceCases, 'no-matching-edge-fails-loud'))), { exceptionFilters: ['no_matching_edge'] });
+    await launch(s, scriptedArgs(workspace(path.join(conformanceCases, 'no-matching-edge-fails-loud'))), { exceptionFilters: ['no_matching_edge'] });
     await s.events.next('stopped');
     await s.client.terminateRequest({});
     const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
@@ -91,7 +78,7 @@ describe('debug adapter: exception breakpoint filters', () => {
 
   it('does not stop when no filter is enabled', async () => {
     const s = await session();
-    await launch(s, args(workspace(path.join(conformanceCases, 'no-matching-edge-fails-loud'))));
+    await launch(s, scriptedArgs(workspace(path.join(conformanceCases, 'no-matching-edge-fails-loud'))));
     const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
     assert.equal(exited.body.exitCode, 1);
     assert.equal(s.events.drain('stopped').length, 0);

@@ -4,37 +4,25 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { HumanGateEventBody } from '../../debug-adapter/protocol';
-import type { Session } from './harness';
-import { buildOnce, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, startSession, topFrame, traceOf, workspace } from './harness';
+import { buildOnce, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace } from './harness';
 
-const sessions: Session[] = [];
-async function session(): Promise<Session> {
-  const s = await startSession();
-  sessions.push(s);
-  return s;
-}
-
-function args(dir: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { program: path.join(dir, 'pipeline.dot'), cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, 'script.json'), ...extra };
-}
+const { start: session, stopAll } = sessionPool();
 
 /** human-gate-routes without scripted answers: every gate asks the client. */
 function gateWorkspace(): string {
   const dir = workspace(path.join(conformanceCases, 'human-gate-routes'));
-  fs.writeFileSync(path.join(dir, 'script.json'), '{}');
+  fs.writeFileSync(path.join(dir, 'case.json'), '{}');
   return dir;
 }
 
 describe('debug adapter: human gates', () => {
   before(buildOnce);
-  after(async () => {
-    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
-  });
+  after(stopAll);
 
   it('stops at a hexagon with the question and takes the answer through answerGate', async () => {
     const dir = gateWorkspace();
     const s = await session();
-    await launch(s, args(dir));
+    await launch(s, scriptedArgs(dir));
     const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
     assert.equal(stopped.body.reason, 'human gate');
     assert.equal(stopped.body.description, 'Ship it?');
@@ -64,15 +52,13 @@ describe('debug adapter: human gates', () => {
 
 describe('debug adapter: time travel, restart and terminate', () => {
   before(buildOnce);
-  after(async () => {
-    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
-  });
+  after(stopAll);
 
   it('restartFrame re-runs the current node in a new branch of the run', async () => {
     const dir = workspace(path.join(fixtures, 'loop'));
     const program = path.join(dir, 'pipeline.dot');
     const s = await session();
-    await launch(s, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'check [shape'), hitCondition: '2' }] } });
+    await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'check [shape'), hitCondition: '2' }] } });
     await s.events.next('stopped');
     assert.equal((await scopeValues(s, 'Context')).values['tool.last_line'], '"2"');
     await s.client.restartFrameRequest({ frameId: (await topFrame(s)).id });
@@ -98,7 +84,7 @@ describe('debug adapter: time travel, restart and terminate', () => {
     const dir = workspace(path.join(fixtures, 'route'));
     const program = path.join(dir, 'pipeline.dot');
     const s = await session();
-    await launch(s, args(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'right [shape') }] } });
+    await launch(s, scriptedArgs(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'right [shape') }] } });
     await s.events.next('stopped');
     await s.client.stepBackRequest({ threadId: 1 });
     const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
@@ -117,7 +103,7 @@ describe('debug adapter: time travel, restart and terminate', () => {
     const dir = workspace(path.join(fixtures, 'loop'));
     const program = path.join(dir, 'pipeline.dot');
     const s = await session();
-    await launch(s, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'count [shape'), hitCondition: '3' }] } });
+    await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'count [shape'), hitCondition: '3' }] } });
     await s.events.next('stopped');
     await s.client.setBreakpointsRequest({ source: { path: program }, breakpoints: [{ line: lineOf(program, 'count [shape'), hitCondition: '2' }] });
     await s.client.reverseContinueRequest({ threadId: 1 });
@@ -133,7 +119,7 @@ describe('debug adapter: time travel, restart and terminate', () => {
     const dir = workspace(path.join(fixtures, 'subpipe'));
     const program = path.join(dir, 'pipeline.dot');
     const s = await session();
-    await launch(s, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'after [shape') }] } });
+    await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'after [shape') }] } });
     await s.events.next('stopped');
     await s.client.terminateRequest({});
     await s.events.next('terminated');
@@ -150,7 +136,7 @@ describe('debug adapter: time travel, restart and terminate', () => {
     const dir = workspace(path.join(fixtures, 'loop'));
     fs.writeFileSync(path.join(dir, 'pipeline.dot'), fs.readFileSync(path.join(dir, 'pipeline.dot'), 'utf8').replace('echo x >> n.txt', 'sleep 30; echo x >> n.txt'));
     const s = await session();
-    await launch(s, args(dir));
+    await launch(s, scriptedArgs(dir));
     await s.events.next('graphState');
     await new Promise((resolve) => setTimeout(resolve, 300));
     await s.client.terminateRequest({});
@@ -163,7 +149,7 @@ describe('debug adapter: time travel, restart and terminate', () => {
   it('restart runs the pipeline again with the same inputs into a sibling run directory', async () => {
     const dir = workspace(path.join(fixtures, 'route'));
     const s = await session();
-    await launch(s, args(dir, { params: { go: 'left' }, stopOnEntry: true }));
+    await launch(s, scriptedArgs(dir, { params: { go: 'left' }, stopOnEntry: true }));
     await s.events.next('stopped');
     await s.client.restartRequest({});
     const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
@@ -194,12 +180,12 @@ describe('debug adapter: time travel, restart and terminate', () => {
     const dir = workspace(path.join(fixtures, 'subpipe'));
     const program = path.join(dir, 'pipeline.dot');
     const first = await session();
-    await launch(first, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'sub [shape') }] } });
+    await launch(first, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'sub [shape') }] } });
     await first.events.next('stopped');
     await first.client.terminateRequest({});
     await first.events.next('terminated');
     const second = await session();
-    await launch(second, args(dir, { resume: path.join(dir, '.run'), stopOnEntry: true }));
+    await launch(second, scriptedArgs(dir, { resume: path.join(dir, '.run'), stopOnEntry: true }));
     await second.events.next('stopped');
     assert.equal((await topFrame(second)).name, 'sub');
     await second.client.continueRequest({ threadId: 1 });

@@ -164,3 +164,24 @@ export function lineOf(file: string, text: string): number {
   if (index < 0) throw new Error(`${text} not found in ${file}`);
   return index + 1;
 }
+
+/** The sessions one test file starts, all stopped by its `after(stopAll)`. */
+export function sessionPool(): { start: () => Promise<Session>; stopAll: () => Promise<void> } {
+  const sessions: Session[] = [];
+  return {
+    start: async () => {
+      const s = await startSession();
+      sessions.push(s);
+      return s;
+    },
+    stopAll: async () => {
+      await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
+    },
+  };
+}
+
+/** Launch arguments for a scripted run of `dir/pipeline.dot` (answers from case.json or script.json). */
+export function scriptedArgs(dir: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const script = fs.existsSync(path.join(dir, 'case.json')) ? 'case.json' : 'script.json';
+  return { program: path.join(dir, 'pipeline.dot'), cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, script), ...extra };
+}

@@ -4,18 +4,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Session } from './harness';
-import { buildOnce, fixtures, launch, lineOf, scopeValues, startSession, topFrame, traceOf, workspace, workspaceWith } from './harness';
+import { buildOnce, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace, workspaceWith } from './harness';
 
-const sessions: Session[] = [];
-async function session(): Promise<Session> {
-  const s = await startSession();
-  sessions.push(s);
-  return s;
-}
+const { start: session, stopAll } = sessionPool();
 
-function args(dir: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { program: path.join(dir, 'pipeline.dot'), cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, 'script.json'), ...extra };
-}
 
 async function stoppedAt(s: Session): Promise<{ reason: string; frames: DebugProtocol.StackFrame[] }> {
   const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
@@ -25,9 +17,7 @@ async function stoppedAt(s: Session): Promise<{ reason: string; frames: DebugPro
 
 describe('debug adapter: stepping, the stack and the context', () => {
   before(buildOnce);
-  after(async () => {
-    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
-  });
+  after(stopAll);
 
   it('steps into an LLM node, stopping before its agent turn, then steps on to the next node', async () => {
     const dir = workspaceWith({
@@ -36,7 +26,7 @@ describe('debug adapter: stepping, the stack and the context', () => {
     });
     const program = path.join(dir, 'pipeline.dot');
     const s = await session();
-    await launch(s, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'work [prompt') }] } });
+    await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'work [prompt') }] } });
     let stop = await stoppedAt(s);
     assert.equal(stop.frames[0]?.name, 'work');
 
@@ -58,7 +48,7 @@ describe('debug adapter: stepping, the stack and the context', () => {
     const program = path.join(dir, 'pipeline.dot');
     const child = path.join(dir, 'child.dot');
     const s = await session();
-    await launch(s, args(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'sub [shape=folder') }] } });
+    await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'sub [shape=folder') }] } });
     let stop = await stoppedAt(s);
     assert.equal(stop.frames[0]?.name, 'sub');
 
@@ -89,7 +79,7 @@ describe('debug adapter: stepping, the stack and the context', () => {
   it('steps over a sub-pipeline with next, and stops on entry when asked', async () => {
     const dir = workspace(path.join(fixtures, 'subpipe'));
     const s = await session();
-    await launch(s, args(dir, { stopOnEntry: true }));
+    await launch(s, scriptedArgs(dir, { stopOnEntry: true }));
     let stop = await stoppedAt(s);
     assert.equal(stop.reason, 'entry');
     assert.equal(stop.frames[0]?.name, 'start');
@@ -109,7 +99,7 @@ describe('debug adapter: stepping, the stack and the context', () => {
     const dir = workspace(path.join(fixtures, 'route'));
     const program = path.join(dir, 'pipeline.dot');
     const s = await session();
-    await launch(s, args(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'decide [shape') }] } });
+    await launch(s, scriptedArgs(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'decide [shape') }] } });
     await s.events.next('stopped');
     const context = await scopeValues(s, 'Context');
     assert.equal(context.values['go'], '"right"');
@@ -127,7 +117,7 @@ describe('debug adapter: stepping, the stack and the context', () => {
     const dir = workspace(path.join(fixtures, 'route'));
     const program = path.join(dir, 'pipeline.dot');
     const s = await session();
-    await launch(s, args(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'right [shape') }] } });
+    await launch(s, scriptedArgs(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'right [shape') }] } });
     await s.events.next('stopped');
     const node = await scopeValues(s, 'Node');
     assert.equal(node.values['tool_command'], '"echo right > route.txt"');
@@ -147,7 +137,7 @@ describe('debug adapter: stepping, the stack and the context', () => {
     const dir = workspace(path.join(fixtures, 'route'));
     const program = path.join(dir, 'pipeline.dot');
     const s = await session();
-    await launch(s, args(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'decide [shape') }] } });
+    await launch(s, scriptedArgs(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'decide [shape') }] } });
     await s.events.next('stopped');
     const targets = await s.client.stepInTargetsRequest({ frameId: (await topFrame(s)).id });
     const left = targets.body.targets.find((t) => t.label.startsWith('decide -> left'));
@@ -167,7 +157,7 @@ describe('debug adapter: stepping, the stack and the context', () => {
     const dir = workspace(path.join(fixtures, 'loop'));
     fs.writeFileSync(path.join(dir, 'pipeline.dot'), fs.readFileSync(path.join(dir, 'pipeline.dot'), 'utf8').replace('echo x >> n.txt', 'sleep 0.3; echo x >> n.txt'));
     const s = await session();
-    await launch(s, args(dir));
+    await launch(s, scriptedArgs(dir));
     await s.events.next('graphState');
     await s.client.pauseRequest({ threadId: 1 });
     const stop = await stoppedAt(s);

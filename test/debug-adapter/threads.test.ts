@@ -3,22 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { Session } from './harness';
-import { buildOnce, conformanceCases, launch, lineOf, startSession, workspace } from './harness';
+import { buildOnce, conformanceCases, launch, lineOf, sessionPool, workspace } from './harness';
 
-const sessions: Session[] = [];
+const { start: session, stopAll } = sessionPool();
 
 describe('debug adapter: parallel branches as threads', () => {
   before(buildOnce);
-  after(async () => {
-    await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
-  });
+  after(stopAll);
 
   it('runs each branch on its own thread, holds the others while one is stopped, and steps one alone', async () => {
     const dir = workspace(path.join(conformanceCases, 'parallel-wait-all'));
     const program = path.join(dir, 'pipeline.dot');
-    const s = await startSession();
-    sessions.push(s);
+    const s = await session();
     await launch(s, { program, cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, 'case.json') }, { breakpoints: { [program]: [{ line: lineOf(program, 'b2 [shape') }] } });
 
     const hit = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
