@@ -81,18 +81,17 @@ describe('attractor run with a real-SDK backend', () => {
     assert.equal(fs.readdirSync(path.join(logs, 'implement', 'sessions')).length, 2, 'one session per visit');
   });
 
+  const judgePipeline = `digraph judge {
+    graph [llm_model="gpt-4o"]
+    start [shape=Mdiamond]
+    done [shape=Msquare]
+    judge [goal_gate=true, max_retries=0, prompt="Judge convergence."]
+    start -> judge -> done
+  }`;
+
   it('fails closed: a goal gate that answers in prose does not pass', async () => {
     server.script(chatStream({ text: 'NOT CONVERGED - 2 of 7 criteria pass. The harness was never created.' }));
-    const result = await run(
-      `digraph judge {
-        graph [llm_model="gpt-4o"]
-        start [shape=Mdiamond]
-        done [shape=Msquare]
-        judge [goal_gate=true, max_retries=0, prompt="Judge convergence."]
-        start -> judge -> done
-      }`,
-      openAiEnv(),
-    );
+    const result = await run(judgePipeline, openAiEnv());
     assert.equal(result.code, 1, result.stderr);
     assert.equal(lastJson(result.stdout).status, 'fail');
     assert.equal(fs.readFileSync(path.join(logs, 'judge', 'response.md'), 'utf8'), 'NOT CONVERGED - 2 of 7 criteria pass. The harness was never created.');
@@ -101,16 +100,7 @@ describe('attractor run with a real-SDK backend', () => {
 
   it('passes the same gate on an explicit report_outcome verdict', async () => {
     server.script(chatStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success', notes: 'all 7 criteria pass' } }] }));
-    const result = await run(
-      `digraph judge {
-        graph [llm_model="gpt-4o"]
-        start [shape=Mdiamond]
-        done [shape=Msquare]
-        judge [goal_gate=true, max_retries=0, prompt="Judge convergence."]
-        start -> judge -> done
-      }`,
-      openAiEnv(),
-    );
+    const result = await run(judgePipeline, openAiEnv());
     assert.equal(result.code, 0, result.stderr);
     assert.equal(lastJson(result.stdout).status, 'success');
   });
