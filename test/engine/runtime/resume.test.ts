@@ -17,7 +17,7 @@ const pipeline = `digraph crash {
   start [shape=Mdiamond]
   done [shape=Msquare]
   a [shape=parallelogram, tool_command="echo a >> log.txt"]
-  slow [shape=parallelogram, tool_command="touch started.marker; sleep \${nap}; echo slow >> log.txt"]
+  slow [shape=parallelogram, tool_command="if [ ! -e started.marker ]; then touch started.marker; sleep \${nap}; fi; echo slow >> log.txt"]
   b [shape=parallelogram, tool_command="echo b >> log.txt"]
   start -> a -> slow -> b -> done
 }`;
@@ -28,6 +28,21 @@ async function waitFor(file: string, timeoutMs = 20_000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${file}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** Whether a live (not zombie) process is in the group; a container's init may never reap zombies. */
+function groupIsAlive(group: number): boolean {
+  return fs.readdirSync('/proc').some((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return false;
+    }
+    const [state, , processGroup] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(processGroup) === group && state !== 'Z';
+  });
 }
 
 const resumeOptions = () => ({ backend: new ScriptedBackend({ llm: {}, human: {} }), interviewer: new AutoApproveInterviewer(), events: new EventBus() });
@@ -86,14 +101,20 @@ describe('checkpoint and resume', () => {
     const cwd = tempDir();
     fs.writeFileSync(path.join(cwd, 'pipeline.dot'), pipeline);
     const logsRoot = path.join(cwd, '.run');
-    const child = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--param', 'nap=1.5'], { cwd, detached: true, stdio: 'ignore' });
+    // The first visit of `slow` sleeps far longer than the test; the resumed visit (marker present) does not.
+    const child = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--param', 'nap=300'], { cwd, detached: true, stdio: 'ignore' });
     await waitFor(path.join(cwd, 'started.marker'));
+    const groupFile = path.join(logsRoot, 'slow', 'running.pgid');
+    await waitFor(groupFile);
+    const orphanGroup = Number(fs.readFileSync(groupFile, 'utf8'));
     process.kill(-(child.pid as number), 'SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    assert.ok(!fs.readFileSync(path.join(cwd, 'log.txt'), 'utf8').includes('b'), 'killed before b ran');
+    assert.ok(groupIsAlive(orphanGroup), "the tool's own process group outlives the killed engine");
+    assert.equal(fs.readFileSync(path.join(cwd, 'log.txt'), 'utf8'), 'a\n', 'killed inside slow');
 
     const resumed = spawnSync(process.execPath, [cli, 'resume', logsRoot, '--json'], { cwd, encoding: 'utf8' });
     assert.equal(resumed.status, 0, resumed.stderr);
+    assert.ok(!groupIsAlive(orphanGroup), 'resume reaped the orphaned command before re-running the node');
     assert.equal(JSON.parse(resumed.stdout.trim().split('\n').pop() ?? '{}').status, 'success');
     const nodes = (root: string) => readTrace(root).map((r) => `${r.node_id}:${r.status}`);
     assert.deepEqual(nodes(logsRoot), nodes(reference.result.logsRoot));
