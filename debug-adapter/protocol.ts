@@ -20,6 +20,13 @@ export interface AttractorLaunchArguments {
   readonly stopOnEntry?: boolean;
   /** A run directory to continue instead of starting a new run (`attractor resume`). */
   readonly resume?: string;
+  /** max_parallel of fan-outs that set none (an integer ≥ 1; the engine's default is 4). */
+  readonly maxParallel?: number;
+}
+
+/** The engine's run-level defaults that launch arguments carry. */
+export function runDefaults(args: AttractorLaunchArguments): { readonly defaultMaxParallel?: number } {
+  return args.maxParallel === undefined ? {} : { defaultMaxParallel: args.maxParallel };
 }
 
 /** Exception breakpoint filter ids (`setExceptionBreakpoints`). */

@@ -10,6 +10,7 @@ import type { RunEvent, WalkScope } from '../engine/runtime/events';
 import type { LaunchResult } from '../engine/runtime/launch';
 import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
 import { RunContext } from '../engine/runtime/context';
+import { isMaxParallel } from '../engine/runtime/join-policy';
 import type { BackendChoice, BackendFactory } from './backends';
 import { chooseBackend } from './backends';
 import { BreakpointBook } from './breakpoints';
@@ -21,7 +22,7 @@ import { classifyJump, classifyRunFailure } from './exceptions';
 import { GateDesk } from './human-gates';
 import { GraphStateTracker } from '../webview/graph-state';
 import type { AttractorLaunchArguments, CustomEventBodies, CustomEventName, ExceptionFilterId } from './protocol';
-import { HUMAN_GATE_STOP_REASON, exceptionFilters, parseAnswerGateArguments } from './protocol';
+import { HUMAN_GATE_STOP_REASON, exceptionFilters, parseAnswerGateArguments, runDefaults } from './protocol';
 import { SourceCatalog } from './source-catalog';
 import type { DebugThread, StepMode, StopReason } from './threads';
 import { MAIN_THREAD_ID } from './threads';
@@ -179,6 +180,7 @@ export class AttractorDebugSession extends DebugSession {
     const program = path.resolve(args.program);
     if (!args.resume && !fs.existsSync(program)) return refused(`program ${program} does not exist`);
     if (args.resume && !fs.existsSync(path.join(args.resume, 'checkpoint.json'))) return refused(`resume: ${args.resume} is not a run directory (no checkpoint.json)`);
+    if (args.maxParallel !== undefined && !isMaxParallel(args.maxParallel)) return refused(`"maxParallel" must be an integer of at least 1 (got ${JSON.stringify(args.maxParallel)})`);
     const chosen = chooseBackend(args, path.dirname(program), this.backendFactory);
     if (!chosen.ok) return refused(chosen.message);
     this.args = args;
@@ -251,7 +253,7 @@ export class AttractorDebugSession extends DebugSession {
     };
     this.run = run;
     events.on((event) => this.onRunEvent(run, event));
-    const options = { backend: this.backend as CodergenBackend, interviewer: gates, events, controller, signal: abort.signal };
+    const options = { backend: this.backend as CodergenBackend, interviewer: gates, events, controller, signal: abort.signal, ...runDefaults(args) };
     const launched =
       start.kind === 'fresh'
         ? launchPipelineFile(this.programPath, { ...options, cwd: path.resolve(args.cwd ?? path.dirname(this.programPath)), logsRoot: start.logsRoot, ...(args.params ? { params: args.params } : {}) })

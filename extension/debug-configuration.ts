@@ -2,6 +2,7 @@
 // incomplete one (F5 without launch.json) is completed. Pure: file checks are injected.
 import path from 'node:path';
 import { DEBUG_TYPE, type AttractorLaunchArguments } from '../debug-adapter/protocol';
+import { isMaxParallel } from '../engine/runtime/join-policy';
 import type { ExtensionSettings } from './settings';
 
 export interface AttractorDebugConfiguration extends AttractorLaunchArguments {
@@ -55,13 +56,14 @@ export type Resolution = { readonly ok: true; readonly configuration: AttractorD
 
 /**
  * Fills what launch.json left out: the program (active pipeline), the backend (the `attractor.backend`
- * setting), the run directory (`attractor.runDirectory`). Refuses in an untrusted workspace: a run
- * executes tool commands and calls LLMs.
+ * setting), the run directory (`attractor.runDirectory`), the fan-out default (`attractor.maxParallel`).
+ * Refuses in an untrusted workspace: a run executes tool commands and calls LLMs.
  */
 export function resolveDebugConfiguration(config: Partial<AttractorDebugConfiguration>, context: ResolveContext): Resolution {
   if (!context.trusted) return { ok: false, message: 'Attractor runs pipelines only in a trusted workspace: running executes tool commands and calls LLM providers. Lint and the graph view work without trust.' };
   const program = config.program ?? context.activeProgram;
   if (!program) return { ok: false, message: 'Open a .dot pipeline (or set "program" in launch.json) to run it.' };
+  if (config.maxParallel !== undefined && !isMaxParallel(config.maxParallel)) return { ok: false, message: `launch.json: "maxParallel" must be an integer of at least 1 (got ${JSON.stringify(config.maxParallel)})` };
   const base = config.cwd ?? context.workspaceFolder ?? path.dirname(program);
   const backend = chooseBackend(config, program, context);
   if (!backend.ok) return backend;
@@ -74,6 +76,7 @@ export function resolveDebugConfiguration(config: Partial<AttractorDebugConfigur
     name: config.name ?? `Debug pipeline ${path.basename(program)}`,
     program,
     ...(config.resume === undefined ? { logsRoot: config.logsRoot ?? path.join(runsRoot, `${path.basename(program, path.extname(program))}-${stamp}`) } : {}),
+    maxParallel: config.maxParallel ?? context.settings.maxParallel,
     ...backend.value,
   };
   return { ok: true, configuration };

@@ -2,7 +2,7 @@
 // (RunProjection) as a debug session, human gates answered through an injected `ask`.
 import path from 'node:path';
 import { chooseBackend, type BackendFactory } from '../debug-adapter/backends';
-import type { AttractorLaunchArguments } from '../debug-adapter/protocol';
+import { runDefaults, type AttractorLaunchArguments } from '../debug-adapter/protocol';
 import { EventBus, launchPipelineFile, resumeRun, CallbackInterviewer, type Answer, type CodergenBackend, type HumanQuestion, type RunEvent } from '../engine';
 import { RunProjection } from '../webview/run-projection';
 import type { ExtensionToWebviewMessage, GateAnswer } from '../webview/protocol';
@@ -54,7 +54,7 @@ export async function runLocally(args: AttractorLaunchArguments & { readonly log
   const { backend, interviewer, attach } = prepared.services;
   const events = new EventBus();
   attach(events);
-  const common = { backend, interviewer, events, signal };
+  const common = { backend, interviewer, events, signal, ...runDefaults(args) };
   const outcome = args.resume
     ? await resumeRun(args.resume, common)
     : await launchPipelineFile(args.program, { ...common, cwd: args.cwd ?? path.dirname(args.program), logsRoot: args.logsRoot, ...(args.params ? { params: args.params } : {}) });

@@ -53,7 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       // Inline: the adapter shares the extension host, and LLM keys reach it from SecretStorage.
-      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: secretBackendFactory(await llmSettingsFromSecrets(context.secrets)) })),
+      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: secretBackendFactory(await llmSettingsFromSecrets(context.secrets, settings())) })),
     }),
   );
 

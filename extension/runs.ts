@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { DEBUG_TYPE, type AttractorLaunchArguments, type CustomEventBodies } from '../debug-adapter/protocol';
+import { DEBUG_TYPE, runDefaults, type AttractorLaunchArguments, type CustomEventBodies } from '../debug-adapter/protocol';
 import type { Answer, HumanQuestion } from '../engine';
 import { launchPipelineFile, parseDot } from '../engine';
 import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
@@ -98,7 +98,7 @@ export class RunCoordinator implements vscode.Disposable {
     await this.showProgram(config.program);
     this.statusBar.started(name, 'running');
     this.log.info(`run started: ${config.program} → ${logsRoot}`);
-    const settings = await llmSettingsFromSecrets(this.secrets);
+    const settings = await llmSettingsFromSecrets(this.secrets, this.settings());
     const args: AttractorLaunchArguments & { logsRoot: string } = { ...config, logsRoot };
     try {
       const outcome = await runLocally(
@@ -132,7 +132,7 @@ export class RunCoordinator implements vscode.Disposable {
   readonly chatRunner: PipelineRunner = async (request) => {
     const config = this.resolve({ program: request.file, cwd: request.cwd, logsRoot: request.logsRoot }, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(request.file)));
     if (!config) return { kind: 'refused', diagnostics: [], reason: 'the run configuration was refused (see the notification)' };
-    const settings = await llmSettingsFromSecrets(this.secrets);
+    const settings = await llmSettingsFromSecrets(this.secrets, this.settings());
     const prepared = localRunServices(config, {
       post: (message) => this.panel.post(message),
       ask: (question, signal) => this.ask(question, signal),
@@ -143,7 +143,7 @@ export class RunCoordinator implements vscode.Disposable {
     await this.showProgram(request.file);
     prepared.services.attach(request.events);
     try {
-      return await launchPipelineFile(request.file, { ...request, backend: prepared.services.backend, interviewer: prepared.services.interviewer });
+      return await launchPipelineFile(request.file, { ...request, ...runDefaults(config), backend: prepared.services.backend, interviewer: prepared.services.interviewer });
     } finally {
       this.onRunsChanged.fire();
     }

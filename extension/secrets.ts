@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { BackendFactory } from '../debug-adapter/backends';
 import { LlmBackend, settingsFromEnv, type LlmSettings } from '../engine';
 import { SECRET_LLM_BACKEND } from './debug-configuration';
+import type { ExtensionSettings } from './settings';
 
 const providers = [
   { id: 'openai', label: 'OpenAI' },
@@ -29,13 +30,18 @@ export async function setApiKeyCommand(secrets: vscode.SecretStorage): Promise<v
   }
 }
 
-/** Base URLs and the OpenAI API flavour still come from the environment; keys only from SecretStorage. */
-export async function llmSettingsFromSecrets(secrets: vscode.SecretStorage): Promise<LlmSettings> {
+/**
+ * Base URLs and the OpenAI API flavour still come from the environment; keys only from
+ * SecretStorage; the default model from the settings (else the environment's).
+ */
+export async function llmSettingsFromSecrets(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmSettings> {
   const env = settingsFromEnv({ ...process.env, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined });
   const [openai, anthropic] = await Promise.all([secrets.get(secretKey('openai')), secrets.get(secretKey('anthropic'))]);
+  const defaultModel = settings.defaultModel ? { model: settings.defaultModel, ...(settings.defaultProvider ? { provider: settings.defaultProvider } : {}) } : env.defaultModel;
   return {
     openai: { ...env.openai, ...(openai ? { apiKey: openai } : {}) },
     anthropic: { ...env.anthropic, ...(anthropic ? { apiKey: anthropic } : {}) },
+    ...(defaultModel ? { defaultModel } : {}),
   };
 }
 

@@ -1,4 +1,6 @@
 // The extension's settings, read through a getter so this module never imports `vscode`.
+import { DEFAULT_MAX_PARALLEL, isMaxParallel } from '../engine/runtime/join-policy';
+import { providerNames, type ProviderName } from '../engine/llm/types';
 import { layoutEngines, type LayoutEngine } from '../webview/protocol';
 
 export const backendKinds = ['demo', 'llm'] as const;
@@ -13,6 +15,12 @@ export interface ExtensionSettings {
   readonly runDirectory: string;
   readonly layoutEngine: LayoutEngine;
   readonly languageDetection: LanguageDetection;
+  /** Model of LLM nodes that name none; empty: none (such nodes stop the launch). */
+  readonly defaultModel: string;
+  /** Provider of `defaultModel`; absent: inferred from its name. */
+  readonly defaultProvider?: ProviderName;
+  /** max_parallel of fan-outs that set none. */
+  readonly maxParallel: number;
 }
 
 export const defaultSettings: ExtensionSettings = {
@@ -20,6 +28,8 @@ export const defaultSettings: ExtensionSettings = {
   runDirectory: '.attractor-runs',
   layoutEngine: 'dot',
   languageDetection: 'auto',
+  defaultModel: '',
+  maxParallel: DEFAULT_MAX_PARALLEL,
 };
 
 /** `get(key)` returns the raw configured value (or undefined); anything malformed falls back to the default. */
@@ -32,10 +42,15 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     const value = get(key);
     return typeof value === 'string' ? value.trim() : fallback;
   };
+  const maxParallel = get('maxParallel');
+  const provider = get('defaultProvider');
   return {
     backend: oneOf('backend', backendKinds, defaultSettings.backend),
     runDirectory: str('runDirectory', defaultSettings.runDirectory) || defaultSettings.runDirectory,
     layoutEngine: oneOf('graph.layoutEngine', layoutEngines, defaultSettings.layoutEngine),
     languageDetection: oneOf('languageDetection', languageDetectionModes, defaultSettings.languageDetection),
+    defaultModel: str('defaultModel', defaultSettings.defaultModel),
+    ...((providerNames as readonly unknown[]).includes(provider) ? { defaultProvider: provider as ProviderName } : {}),
+    maxParallel: isMaxParallel(maxParallel) ? maxParallel : defaultSettings.maxParallel,
   };
 }

@@ -10,6 +10,15 @@ program.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** The options `run` and `resume` share: the backend and the run-level defaults. */
+function withExecutionOptions(command: Command, scripted: string): Command {
+  return command
+    .option('--scripted <file>', scripted)
+    .option('--default-model <model>', 'model for LLM nodes that name none (else $ATTRACTOR_DEFAULT_MODEL)')
+    .option('--default-provider <provider>', 'provider of --default-model, when its name does not tell (openai or anthropic)')
+    .option('--max-parallel <n>', 'branches a fan-out runs at once when it sets no max_parallel (default 4)');
+}
+
 async function exitWith(work: () => Promise<number> | number): Promise<void> {
   try {
     process.exitCode = await work();
@@ -19,22 +28,20 @@ async function exitWith(work: () => Promise<number> | number): Promise<void> {
   }
 }
 
-program
-  .command('run')
-  .description('run a pipeline (exit 0 success, 1 failed, 2 refused to start)')
-  .argument('<file>', 'the .dot pipeline')
-  .option('--param <key=value>', 'a launch parameter ($key in prompts and commands); repeatable', collect)
-  .option('--cwd <dir>', 'working directory for tools and agents (default: the current directory)')
-  .option('--logs-root <dir>', 'run directory (default: <cwd>/.attractor-runs/<name>-<time>)')
-  .option('--scripted <file>', 'scripted LLM answers and human answers (conformance case.json format)')
+withExecutionOptions(
+  program
+    .command('run')
+    .description('run a pipeline (exit 0 success, 1 failed, 2 refused to start)')
+    .argument('<file>', 'the .dot pipeline')
+    .option('--param <key=value>', 'a launch parameter ($key in prompts and commands); repeatable', collect)
+    .option('--cwd <dir>', 'working directory for tools and agents (default: the current directory)')
+    .option('--logs-root <dir>', 'run directory (default: <cwd>/.attractor-runs/<name>-<time>)'),
+  'scripted LLM answers and human answers (conformance case.json format)',
+)
   .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
   .action((file: string, options) => exitWith(() => runCommand(file, options)));
 
-program
-  .command('resume')
-  .description('continue an interrupted run from its checkpoint')
-  .argument('<run-dir>', 'the run directory')
-  .option('--scripted <file>', 'scripted answers, as for run')
+withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
   .option('--json', 'print the result as JSON')
   .action((runDir: string, options) => exitWith(() => resumeCommand(runDir, options)));
 

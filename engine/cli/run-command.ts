@@ -1,22 +1,32 @@
 import path from 'node:path';
 import { LlmBackend } from '../llm/llm-backend';
+import { settingsFromEnv } from '../llm/provider-settings';
+import { isProviderName, providerNames } from '../llm/types';
 import { formatDuration } from '../model/duration';
 import type { CodergenBackend } from '../runtime/backend';
 import { ConsoleInterviewer } from '../runtime/console-interviewer';
 import { EventBus } from '../runtime/events';
 import type { RunEvent } from '../runtime/events';
 import type { Interviewer } from '../runtime/interviewer';
+import { isMaxParallel } from '../runtime/join-policy';
 import type { LaunchResult } from '../runtime/launch';
 import { launchPipelineFile, resumeRun } from '../runtime/launch';
 import { ScriptedBackend, loadScript, scriptedInterviewer } from '../runtime/scripted';
 import { formatDiagnostic } from './diagnostic-format';
 
-export interface RunCommandOptions {
+/** What `run` and `resume` share: the backend and the run-level defaults. */
+export interface ExecutionOptions {
+  readonly scripted?: string;
+  readonly json?: boolean;
+  readonly defaultModel?: string;
+  readonly defaultProvider?: string;
+  readonly maxParallel?: string;
+}
+
+export interface RunCommandOptions extends ExecutionOptions {
   readonly param?: string[];
   readonly cwd?: string;
   readonly logsRoot?: string;
-  readonly scripted?: string;
-  readonly json?: boolean;
 }
 
 /** Exit codes of the conformance README: 0 success, 1 failed, 2 refused to start. */
@@ -34,13 +44,28 @@ export function parseParams(pairs: readonly string[] = []): Record<string, strin
 
 export class UsageError extends Error {}
 
-function backendAndInterviewer(scripted: string | undefined): { backend: CodergenBackend; interviewer: Interviewer } {
-  if (scripted) {
-    const script = loadScript(scripted);
-    return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script) };
+/** The backend, interviewer and fan-out default of a run or resume, from its options. */
+function execution(options: ExecutionOptions): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
+  const defaultMaxParallel = parseMaxParallel(options.maxParallel);
+  const parallel = defaultMaxParallel === undefined ? {} : { defaultMaxParallel };
+  if (options.scripted) {
+    const script = loadScript(options.scripted);
+    return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script), ...parallel };
   }
   // Provider keys and base URLs from the environment; its preflight names every node it cannot serve.
-  return { backend: new LlmBackend(), interviewer: new ConsoleInterviewer() };
+  const { defaultModel, defaultProvider } = options;
+  if (defaultProvider !== undefined && !isProviderName(defaultProvider)) throw new UsageError(`--default-provider expects ${providerNames.join(' or ')}, got "${defaultProvider}"`);
+  // --default-model replaces the environment's default model together with its provider.
+  const fromFlags = defaultModel ? { ATTRACTOR_DEFAULT_MODEL: defaultModel, ATTRACTOR_DEFAULT_PROVIDER: defaultProvider } : defaultProvider ? { ATTRACTOR_DEFAULT_PROVIDER: defaultProvider } : {};
+  const env = { ...process.env, ...fromFlags };
+  return { backend: new LlmBackend({ settings: settingsFromEnv(env) }), interviewer: new ConsoleInterviewer(), ...parallel };
+}
+
+function parseMaxParallel(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!isMaxParallel(value)) throw new UsageError(`--max-parallel expects an integer of at least 1, got "${text}"`);
+  return value;
 }
 
 function progressPrinter(enabled: boolean): (event: RunEvent) => void {
@@ -94,15 +119,13 @@ export async function runCommand(file: string, options: RunCommandOptions): Prom
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const logsRoot = path.resolve(options.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(file, '.dot')}-${stamp}`));
-  const { backend, interviewer } = backendAndInterviewer(options.scripted);
-  const outcome = await launchPipelineFile(file, { cwd, logsRoot, params: parseParams(options.param), backend, interviewer, events, signal: withCancellation().signal });
+  const outcome = await launchPipelineFile(file, { cwd, logsRoot, params: parseParams(options.param), ...execution(options), events, signal: withCancellation().signal });
   return report(outcome, file, options.json);
 }
 
-export async function resumeCommand(runDirectory: string, options: { scripted?: string; json?: boolean }): Promise<number> {
+export async function resumeCommand(runDirectory: string, options: ExecutionOptions): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
-  const { backend, interviewer } = backendAndInterviewer(options.scripted);
-  const outcome = await resumeRun(path.resolve(runDirectory), { backend, interviewer, events, signal: withCancellation().signal });
+  const outcome = await resumeRun(path.resolve(runDirectory), { ...execution(options), events, signal: withCancellation().signal });
   return report(outcome, path.join(runDirectory, 'pipeline.dot'), options.json);
 }

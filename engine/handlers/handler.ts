@@ -31,6 +31,8 @@ export interface HandlerServices {
   readonly emit: (event: RunEvent) => void;
   readonly backend: CodergenBackend;
   readonly interviewer: Interviewer;
+  /** max_parallel of a fan-out that does not set its own (a run option). */
+  readonly defaultMaxParallel: number;
   /** This iteration's completed nodes and outcomes (fidelity preambles read them). */
   readonly completedNodes: readonly string[];
   readonly nodeOutcomes: Readonly<Record<string, OutcomeRecord>>;

@@ -23,7 +23,7 @@ export const parallelHandler: Handler = {
     if (targets.length === 0) return { status: 'success', isExplicit: true, notes: `parallel ${node.id}: no branches to run` };
     // On a FAIL, continueAt only keeps the walk off the branch edges (see Outcome.continueAt).
     const configFailure = (failureReason: string): Outcome => ({ status: 'fail', isExplicit: false, failureReason, continueAt: node.id });
-    const parsed = readParallelConfig(node);
+    const parsed = readParallelConfig(node, services.defaultMaxParallel);
     if (!parsed.ok) return configFailure(parsed.error);
     const fanIn = findFanIn(services.graph, targets);
     if (!fanIn) return configFailure(`parallel node ${node.id}: its branches (${targets.join(', ')}) reach no fan-in node (shape=tripleoctagon) to join at`);

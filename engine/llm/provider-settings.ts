@@ -12,26 +12,53 @@ export interface ProviderAccess {
   readonly baseUrl?: string;
 }
 
+/** The model of an LLM node that names none, neither itself nor through the stylesheet or graph. */
+export interface DefaultModel {
+  readonly model: string;
+  /** Inferred from the model's name when absent. */
+  readonly provider?: ProviderName;
+}
+
 /** Everything the LLM backend needs from the environment; injectable (VS Code passes SecretStorage keys). */
 export interface LlmSettings {
   readonly openai: ProviderAccess & { readonly api: OpenAiApi };
   readonly anthropic: ProviderAccess;
+  readonly defaultModel?: DefaultModel;
 }
 
 export const credentialVariables: Readonly<Record<ProviderName, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 /**
  * Reads OPENAI_API_KEY, OPENAI_BASE_URL, ATTRACTOR_OPENAI_API (chat | responses; default chat,
- * the API OpenAI-compatible local servers speak), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.
+ * the API OpenAI-compatible local servers speak), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, and the
+ * default model ATTRACTOR_DEFAULT_MODEL with ATTRACTOR_DEFAULT_PROVIDER.
  */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettings {
   const api = (env.ATTRACTOR_OPENAI_API ?? 'chat').trim().toLowerCase();
   if (api !== 'chat' && api !== 'responses') throw new Error(`ATTRACTOR_OPENAI_API must be "chat" or "responses" (got "${env.ATTRACTOR_OPENAI_API}")`);
-  const nonEmpty = (value: string | undefined): string | undefined => (value && value.trim() !== '' ? value.trim() : undefined);
+  const defaultModel = readDefaultModel(nonEmpty(env.ATTRACTOR_DEFAULT_MODEL), nonEmpty(env.ATTRACTOR_DEFAULT_PROVIDER), 'ATTRACTOR_DEFAULT_PROVIDER');
   return {
     openai: { apiKey: nonEmpty(env.OPENAI_API_KEY), baseUrl: nonEmpty(env.OPENAI_BASE_URL), api },
     anthropic: { apiKey: nonEmpty(env.ANTHROPIC_API_KEY), baseUrl: nonEmpty(env.ANTHROPIC_BASE_URL) },
+    ...(defaultModel ? { defaultModel } : {}),
   };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/**
+ * A default model from text (environment, command line, editor settings); `providerSource` names
+ * where the provider came from in the error. No model means no default, whatever the provider says.
+ */
+export function readDefaultModel(model: string | undefined, provider: string | undefined, providerSource: string): DefaultModel | undefined {
+  const name = nonEmpty(model);
+  if (!name) return undefined;
+  const declared = nonEmpty(provider)?.toLowerCase();
+  if (declared === undefined) return { model: name };
+  if (!isProviderName(declared)) throw new Error(`${providerSource} must be ${providerNames.join(' or ')} (got "${provider}")`);
+  return { model: name, provider: declared };
 }
 
 export interface ResolvedModel {
@@ -44,20 +71,33 @@ export type ModelResolution = { readonly ok: true; readonly value: ResolvedModel
 
 const efforts: readonly string[] = ['low', 'medium', 'high'];
 
-/** The provider and model a node runs on, or why the run cannot serve it. Nothing is substituted. */
+/**
+ * The provider and model a node runs on, or why the run cannot serve it. A node without a model
+ * takes the run's default model, unless it asks for another provider; nothing else is substituted.
+ */
 export function resolveModel(nodeId: string, selection: ModelSelection, settings: LlmSettings): ModelResolution {
-  const model = selection.model?.trim();
+  const own = selection.model?.trim();
   const declared = selection.provider?.trim().toLowerCase();
+  const fallback = own ? undefined : settings.defaultModel;
+  const model = own || fallback?.model;
   if (!model) {
     return {
       ok: false,
       provider: declared || 'none',
-      message: `node '${nodeId}' has no model: set llm_model on the node (or the graph), or assign one in model_stylesheet, e.g. * { llm_model: claude-sonnet-4-5; }`,
+      message: `node '${nodeId}' has no model: set llm_model on the node (or the graph), assign one in model_stylesheet (e.g. * { llm_model: claude-sonnet-4-5; }), or give the run a default model`,
     };
   }
-  const provider = declared || inferProvider(model);
+  const fallbackProvider = fallback ? (fallback.provider ?? inferProvider(fallback.model)) : undefined;
+  if (fallback && declared && fallbackProvider !== declared) {
+    return {
+      ok: false,
+      provider: declared,
+      message: `node '${nodeId}' asks for provider '${declared}' but has no model, and the default model '${fallback.model}' is ${fallbackProvider ? `for '${fallbackProvider}'` : 'of no known provider'}: set llm_model on the node`,
+    };
+  }
+  const provider = declared || fallbackProvider || inferProvider(model);
   if (!provider) {
-    return { ok: false, provider: 'unknown', message: `node '${nodeId}': cannot tell the provider of model '${model}'; set llm_provider (${providerNames.join(' or ')})` };
+    return { ok: false, provider: 'unknown', message: `node '${nodeId}': cannot tell the provider of model '${model}'; set ${fallback ? 'the default provider' : 'llm_provider'} (${providerNames.join(' or ')})` };
   }
   if (!isProviderName(provider)) {
     return { ok: false, provider, message: `node '${nodeId}': unknown llm_provider '${provider}'; this build serves ${providerNames.join(' and ')}` };

@@ -19,14 +19,22 @@ export interface ParallelConfig {
 }
 
 export const DEFAULT_MAX_PARALLEL = 4;
+
+/** max_parallel, on a node or as a run's default: an integer of at least 1. */
+export function isMaxParallel(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1;
+}
 const DEFAULT_QUORUM = 0.5;
 
-/** Reads join_policy, k, quorum, error_policy and max_parallel; a bad value is an error naming it. */
-export function readParallelConfig(node: GraphNode): { ok: true; config: ParallelConfig } | { ok: false; error: string } {
+/**
+ * Reads join_policy, k, quorum, error_policy and max_parallel; a bad value is an error naming it.
+ * `defaultMaxParallel` is the run's default for a fan-out that does not set max_parallel.
+ */
+export function readParallelConfig(node: GraphNode, defaultMaxParallel = DEFAULT_MAX_PARALLEL): { ok: true; config: ParallelConfig } | { ok: false; error: string } {
   const bad = (key: string, want: string) => ({ ok: false as const, error: `parallel node ${node.id}: ${key}="${stringAttr(node, key)}" is not ${want}` });
   const maxText = stringAttr(node, 'max_parallel');
-  const maxParallel = maxText === undefined ? DEFAULT_MAX_PARALLEL : Number(maxText);
-  if (!Number.isInteger(maxParallel) || maxParallel < 1) return bad('max_parallel', 'an integer of at least 1');
+  const maxParallel = maxText === undefined ? defaultMaxParallel : Number(maxText);
+  if (!isMaxParallel(maxParallel)) return bad('max_parallel', 'an integer of at least 1');
 
   const errorText = stringAttr(node, 'error_policy') ?? 'continue';
   if (errorText !== 'continue' && errorText !== 'fail_fast' && errorText !== 'ignore') return bad('error_policy', 'continue, fail_fast or ignore');

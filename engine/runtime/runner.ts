@@ -13,6 +13,7 @@ import { RunContext } from './context';
 import type { RunController } from './controller';
 import { EventBus } from './events';
 import type { Interviewer } from './interviewer';
+import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
 import { RunDirectory } from './run-directory';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
@@ -37,6 +38,8 @@ export interface RunOptions {
   readonly events?: EventBus;
   /** Continue from this checkpoint instead of starting fresh (opt-in resume). */
   readonly resume?: RunState;
+  /** max_parallel of fan-outs that do not set their own (default 4, canonical §4.8); an integer ≥ 1. */
+  readonly defaultMaxParallel?: number;
 }
 
 export interface RunResult {
@@ -56,6 +59,9 @@ export function hashSource(source: string): string {
  * after every node, and always balances run:start with run:end (also on cancel and errors).
  */
 export async function runPipeline(options: RunOptions): Promise<RunResult> {
+  if (options.defaultMaxParallel !== undefined && !isMaxParallel(options.defaultMaxParallel)) {
+    throw new RangeError(`defaultMaxParallel must be an integer of at least 1 (got ${options.defaultMaxParallel})`);
+  }
   const events = options.events ?? new EventBus();
   const clock = options.clock ?? systemClock;
   const signal = options.signal ?? new AbortController().signal;
@@ -137,6 +143,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         interviewer: options.interviewer,
         handlers: options.handlers ?? createHandlerRegistry(),
         controller: options.controller ?? {},
+        defaultMaxParallel: options.defaultMaxParallel ?? DEFAULT_MAX_PARALLEL,
         loadChildPipeline,
       },
       {

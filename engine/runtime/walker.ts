@@ -32,6 +32,7 @@ export interface RunShared {
   readonly interviewer: Interviewer;
   readonly handlers: HandlerRegistry;
   readonly controller: RunController;
+  readonly defaultMaxParallel: number;
   readonly loadChildPipeline: (dotFile: string, parent: Graph) => { graph: Graph } | { error: string };
 }
 
@@ -494,6 +495,7 @@ export class Walker {
       emit: shared.emit,
       backend: shared.backend,
       interviewer: shared.interviewer,
+      defaultMaxParallel: shared.defaultMaxParallel,
       completedNodes: state.completedNodes,
       nodeOutcomes: state.nodeOutcomes,
       ...(incoming ? { incomingEdge: { from: incoming.from, attributes: incoming.attributes } } : {}),

@@ -25,6 +25,7 @@ test('F5 without launch.json debugs the active pipeline with its demo script, in
     name: 'Debug pipeline review.dot',
     program,
     logsRoot: path.resolve('/ws/.attractor-runs/review-2026-11-29T12-00-00-000Z'),
+    maxParallel: 4,
     backend: 'scripted',
     scripted: path.resolve('/ws/pipelines/review.scripted.json'),
   });
@@ -58,6 +59,18 @@ test('the run directory setting is relative to the workspace folder unless absol
   const outside = resolveDebugConfiguration({}, context({ workspaceFolder: undefined }));
   assert.ok(outside.ok);
   assert.equal(path.dirname(outside.configuration.logsRoot!), path.resolve('/ws/pipelines/.attractor-runs'));
+});
+
+test('maxParallel comes from launch.json, else from the attractor.maxParallel setting; a bad one is refused', () => {
+  const bySetting = resolveDebugConfiguration({}, context({ settings: { ...defaultSettings, maxParallel: 2 } }));
+  assert.ok(bySetting.ok);
+  assert.equal(bySetting.configuration.maxParallel, 2);
+  const explicit = resolveDebugConfiguration({ maxParallel: 7 }, context({ settings: { ...defaultSettings, maxParallel: 2 } }));
+  assert.ok(explicit.ok);
+  assert.equal(explicit.configuration.maxParallel, 7);
+  const bad = resolveDebugConfiguration({ maxParallel: 1.5 }, context());
+  assert.ok(!bad.ok);
+  assert.match(bad.message, /"maxParallel" must be an integer of at least 1 \(got 1\.5\)/);
 });
 
 test('refusals say why: untrusted workspace, no pipeline, no demo script', () => {

@@ -6,9 +6,25 @@ import { looksLikeAttractorPipeline } from '../../extension/language-detection';
 import { defaultSettings, readSettings } from '../../extension/settings';
 
 test('settings: valid values are taken, malformed ones fall back to the defaults', () => {
-  const values: Record<string, unknown> = { backend: 'llm', runDirectory: ' out/runs ', 'graph.layoutEngine': 'neato', languageDetection: 'off' };
-  assert.deepEqual(readSettings((key) => values[key]), { backend: 'llm', runDirectory: 'out/runs', layoutEngine: 'neato', languageDetection: 'off' });
-  const bad: Record<string, unknown> = { backend: 'gpt', runDirectory: 3, 'graph.layoutEngine': 'fancy', languageDetection: true };
+  const values: Record<string, unknown> = {
+    backend: 'llm',
+    runDirectory: ' out/runs ',
+    'graph.layoutEngine': 'neato',
+    languageDetection: 'off',
+    defaultModel: ' house-model ',
+    defaultProvider: 'anthropic',
+    maxParallel: 2,
+  };
+  assert.deepEqual(readSettings((key) => values[key]), {
+    backend: 'llm',
+    runDirectory: 'out/runs',
+    layoutEngine: 'neato',
+    languageDetection: 'off',
+    defaultModel: 'house-model',
+    defaultProvider: 'anthropic',
+    maxParallel: 2,
+  });
+  const bad: Record<string, unknown> = { backend: 'gpt', runDirectory: 3, 'graph.layoutEngine': 'fancy', languageDetection: true, defaultModel: 5, defaultProvider: 'gemini', maxParallel: 0 };
   assert.deepEqual(readSettings((key) => bad[key]), defaultSettings);
 });
 

@@ -121,6 +121,33 @@ describe('attractor run with a real-SDK backend', () => {
     assert.equal(server.requests.length, 0, 'nothing ran');
   });
 
+  it('a node without a model runs on the default model from --default-model, or from ATTRACTOR_DEFAULT_MODEL', async () => {
+    const modelFree = `digraph model_free {
+      start [shape=Mdiamond]
+      done [shape=Msquare]
+      work [prompt="Do the work."]
+      start -> work -> done
+    }`;
+    const refused = await run(modelFree, openAiEnv());
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /node 'work' has no model: .* or give the run a default model/);
+
+    const file = path.join(dir, 'pipeline.dot');
+    server.script(chatStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }));
+    const flagged = await runCli(['run', file, '--cwd', work, '--logs-root', path.join(dir, 'flag-run'), '--json', '--default-model', 'gpt-4o-mini'], { ...openAiEnv(), ATTRACTOR_DEFAULT_MODEL: 'claude-haiku-4-5' });
+    assert.equal(flagged.code, 0, flagged.stderr);
+    assert.equal((server.requests.at(-1)!.body as { model: string }).model, 'gpt-4o-mini', 'the flag wins over the environment');
+
+    server.script(messageStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }));
+    const fromEnv = await runCli(['run', file, '--cwd', work, '--logs-root', path.join(dir, 'env-run'), '--json'], { ...anthropicEnv(), ATTRACTOR_DEFAULT_MODEL: 'my-proxy-model', ATTRACTOR_DEFAULT_PROVIDER: 'anthropic' });
+    assert.equal(fromEnv.code, 0, fromEnv.stderr);
+    assert.equal((server.requests.at(-1)!.body as { model: string }).model, 'my-proxy-model');
+
+    const badProvider = await runCli(['run', file, '--default-model', 'x', '--default-provider', 'gemini'], openAiEnv());
+    assert.equal(badProvider.code, 2);
+    assert.match(badProvider.stderr, /--default-provider expects openai or anthropic, got "gemini"/);
+  });
+
   it('a 401 fails the node at once with the provider\'s message, even with max_retries', async () => {
     server.always(() => ({ kind: 'json', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));
     const result = await run(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LlmBackend } from '../../engine/llm/llm-backend';
 import { costUsd, inferProvider } from '../../engine/llm/model-catalog';
-import { settingsFromEnv } from '../../engine/llm/provider-settings';
+import { resolveModel, settingsFromEnv } from '../../engine/llm/provider-settings';
 import { ProviderError } from '../../engine/runtime/backend';
 import { fakeNode } from './harness';
 
@@ -12,6 +12,13 @@ describe('provider settings', () => {
     assert.deepEqual(settings, { openai: { apiKey: 'k1', baseUrl: 'http://localhost:8080/v1', api: 'responses' }, anthropic: { apiKey: undefined, baseUrl: undefined } });
     assert.equal(settingsFromEnv({}).openai.api, 'chat');
     assert.throws(() => settingsFromEnv({ ATTRACTOR_OPENAI_API: 'completions' }), /ATTRACTOR_OPENAI_API must be "chat" or "responses"/);
+  });
+
+  it('reads the default model and its provider; a provider without a model is no default', () => {
+    assert.deepEqual(settingsFromEnv({ ATTRACTOR_DEFAULT_MODEL: ' gpt-4o-mini ' }).defaultModel, { model: 'gpt-4o-mini' });
+    assert.deepEqual(settingsFromEnv({ ATTRACTOR_DEFAULT_MODEL: 'proxy', ATTRACTOR_DEFAULT_PROVIDER: 'Anthropic' }).defaultModel, { model: 'proxy', provider: 'anthropic' });
+    assert.equal(settingsFromEnv({ ATTRACTOR_DEFAULT_PROVIDER: 'openai' }).defaultModel, undefined);
+    assert.throws(() => settingsFromEnv({ ATTRACTOR_DEFAULT_MODEL: 'x', ATTRACTOR_DEFAULT_PROVIDER: 'gemini' }), /ATTRACTOR_DEFAULT_PROVIDER must be openai or anthropic \(got "gemini"\)/);
   });
 
   it('infers the provider from unmistakable model families only', () => {
@@ -60,6 +67,22 @@ describe('preflight', () => {
     assert.match(problems[2]!.message, /node 'bare' has no model: set llm_model .* model_stylesheet/);
     assert.match(problems[3]!.message, /cannot tell the provider of model 'llama3'; set llm_provider/);
     assert.match(problems[4]!.message, /unknown llm_provider 'gemini'/);
+  });
+
+  it('gives a node without a model the default model, unless the node asks for another provider', () => {
+    const settings = { openai: { apiKey: 'sk', api: 'chat' as const }, anthropic: { apiKey: 'sk-ant' }, defaultModel: { model: 'gpt-4o-mini' } };
+    assert.deepEqual(resolveModel('bare', {}, settings), { ok: true, value: { provider: 'openai', model: 'gpt-4o-mini' } });
+    assert.deepEqual(resolveModel('effort', { reasoningEffort: 'High' }, settings), { ok: true, value: { provider: 'openai', model: 'gpt-4o-mini', reasoningEffort: 'high' } });
+    assert.deepEqual(resolveModel('own', { model: 'claude-haiku-4-5' }, settings), { ok: true, value: { provider: 'anthropic', model: 'claude-haiku-4-5' } }, "a node's own model wins");
+    assert.deepEqual(resolveModel('same', { provider: 'openai' }, settings), { ok: true, value: { provider: 'openai', model: 'gpt-4o-mini' } });
+    const other = resolveModel('other', { provider: 'anthropic' }, settings);
+    assert.equal(other.ok, false);
+    if (!other.ok) assert.match(other.message, /node 'other' asks for provider 'anthropic' but has no model, and the default model 'gpt-4o-mini' is for 'openai'/);
+    const proxy = { ...settings, defaultModel: { model: 'house-model', provider: 'anthropic' as const } };
+    assert.deepEqual(resolveModel('bare', {}, proxy), { ok: true, value: { provider: 'anthropic', model: 'house-model' } });
+    const unknown = resolveModel('bare', {}, { ...settings, defaultModel: { model: 'house-model' } });
+    assert.equal(unknown.ok, false);
+    if (!unknown.ok) assert.match(unknown.message, /cannot tell the provider of model 'house-model'; set the default provider/);
   });
 
   it('run() refuses an unservable node with a non-transient ProviderError instead of substituting anything', async () => {

@@ -58,6 +58,33 @@ describe('attractor run | trace (CLI)', () => {
     assert.equal(attractor(dir, 'run', 'p.dot', '--param', 'novalue').status, 2);
   });
 
+  it('--max-parallel bounds fan-outs that set no max_parallel; a bad value is refused (exit 2)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-run-'));
+    // Each branch holds a lock directory for a moment; an overlap means two branches ran at once.
+    const branch = (id: string) => `${id} [shape=parallelogram, tool_command="if mkdir lock 2>/dev/null; then sleep 0.2; rmdir lock; else echo ${id} >> overlaps.txt; fi"]`;
+    fs.writeFileSync(
+      path.join(dir, 'fan.dot'),
+      `digraph fan {
+        start [shape=Mdiamond]
+        done [shape=Msquare]
+        fan [shape=component]
+        ${['b1', 'b2', 'b3'].map(branch).join('\n        ')}
+        join [shape=tripleoctagon]
+        start -> fan
+        fan -> b1 -> join
+        fan -> b2 -> join
+        fan -> b3 -> join
+        join -> done
+      }`,
+    );
+    const run = attractor(dir, 'run', 'fan.dot', '--logs-root', 'run', '--max-parallel', '1');
+    assert.equal(run.status, 0, run.stderr);
+    assert.ok(!fs.existsSync(path.join(dir, 'overlaps.txt')), 'one branch at a time');
+    const bad = attractor(dir, 'run', 'fan.dot', '--logs-root', 'other', '--max-parallel', '0');
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--max-parallel expects an integer of at least 1, got "0"/);
+  });
+
   it('a pipeline that fails exits 1; trace of a directory without a trace exits 0', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-run-'));
     fs.writeFileSync(path.join(dir, 'p.dot'), pipeline.replace('echo $greeting > a.txt', 'exit 7'));

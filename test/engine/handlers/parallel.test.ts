@@ -209,6 +209,13 @@ describe('parallel fan-out: bounded concurrency', () => {
     assert.ok(Math.max(...counts) <= 4, `saw ${Math.max(...counts)} branches at once`);
   });
 
+  it("a run's default max_parallel bounds fan-outs that set none, and a node's own max_parallel wins", async () => {
+    const byDefault = await runDot(fanOutDot('', sixBranches), { files: scripts, defaultMaxParallel: 1 });
+    assert.deepEqual([...new Set(countsOf(byDefault))], [1]);
+    const own = await runDot(fanOutDot('max_parallel=6', sixBranches), { files: scripts, defaultMaxParallel: 1 });
+    assert.ok(Math.max(...countsOf(own)) > 1, 'the node allows more than the run default');
+  });
+
   it('max_parallel=1 runs the branches one after another', async () => {
     const report = await runDot(fanOutDot('max_parallel=1', sixBranches), { files: scripts });
     assert.deepEqual([...new Set(countsOf(report))], [1]);

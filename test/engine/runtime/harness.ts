@@ -53,6 +53,7 @@ export interface RunDotOptions {
   readonly signal?: AbortSignal;
   readonly cwd?: string;
   readonly files?: Record<string, string>;
+  readonly defaultMaxParallel?: number;
   /** Sees every event as it happens (tests that act on the run while it runs). */
   readonly onEvent?: (event: RunEvent) => void;
 }
@@ -84,6 +85,7 @@ export async function runDot(source: string, options: RunDotOptions = {}): Promi
     ...(options.controller ? { controller: options.controller } : {}),
     clock: options.clock ?? instantClock(),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.defaultMaxParallel !== undefined ? { defaultMaxParallel: options.defaultMaxParallel } : {}),
     events: bus,
   });
   const read = (relative: string) => {
