@@ -95,14 +95,16 @@ export class DocumentStore {
   private checkCurrent(uri: string, entry: OpenDocument): InFlightCheck {
     const { version } = entry.document;
     if (entry.inFlight?.version === version) return entry.inFlight;
-    const view = this.quickViewOf(uri, entry);
+    const sourcePath = sourcePathOf(uri);
     const handle = this.checker.check({
       uri,
       version,
-      text: view.text,
-      ...(view.sourcePath ? { sourcePath: view.sourcePath } : {}),
+      text: entry.document.getText(),
+      ...(sourcePath ? { sourcePath } : {}),
       ...(entry.lastEditOffset !== undefined ? { lastEditOffset: entry.lastEditOffset } : {}),
     });
+    // The worker checks while this thread scans the outline.
+    const view = this.quickViewOf(uri, entry);
     const analysis = handle.result.then((check) => {
       if (!check) return undefined;
       const result = withCheck(view, check, entry.lastGoodModel);
