@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { HumanGateEventBody } from '../../debug-adapter/protocol';
+import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
 import { buildOnce, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace, workspaceWith } from './harness';
 
 const { start: session, stopAll } = sessionPool();
@@ -204,27 +205,14 @@ describe('debug adapter: time travel, restart and terminate', () => {
   });
 
   it('maxParallel bounds the fan-outs that set no max_parallel', async () => {
-    // Each branch holds a lock directory for a moment; an overlap means two branches ran at once.
-    const branch = (id: string) => `${id} [shape=parallelogram, tool_command="if mkdir lock 2>/dev/null; then sleep 0.2; rmdir lock; else echo ${id} >> overlaps.txt; fi"]`;
     const dir = workspaceWith({
-      'pipeline.dot': `digraph fan {
-        start [shape=Mdiamond]
-        done [shape=Msquare]
-        fan [shape=component]
-        ${['b1', 'b2', 'b3'].map(branch).join('\n        ')}
-        join [shape=tripleoctagon]
-        start -> fan
-        fan -> b1 -> join
-        fan -> b2 -> join
-        fan -> b3 -> join
-        join -> done
-      }`,
+      'pipeline.dot': overlappingFanOut,
       'script.json': '{}',
     });
     const s = await session();
     await launch(s, scriptedArgs(dir, { maxParallel: 1 }));
     const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
     assert.equal(exited.body.exitCode, 0);
-    assert.ok(!fs.existsSync(path.join(dir, 'overlaps.txt')), 'one branch at a time');
+    assert.ok(!fs.existsSync(path.join(dir, OVERLAPS_FILE)), 'one branch at a time');
   });
 });

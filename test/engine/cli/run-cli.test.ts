@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildCli } from '../../build-cli';
+import { OVERLAPS_FILE, overlappingFanOut } from '../../fixtures/overlapping-fan-out';
 
 let cli = '';
 
@@ -60,26 +61,10 @@ describe('attractor run | trace (CLI)', () => {
 
   it('--max-parallel bounds fan-outs that set no max_parallel; a bad value is refused (exit 2)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-run-'));
-    // Each branch holds a lock directory for a moment; an overlap means two branches ran at once.
-    const branch = (id: string) => `${id} [shape=parallelogram, tool_command="if mkdir lock 2>/dev/null; then sleep 0.2; rmdir lock; else echo ${id} >> overlaps.txt; fi"]`;
-    fs.writeFileSync(
-      path.join(dir, 'fan.dot'),
-      `digraph fan {
-        start [shape=Mdiamond]
-        done [shape=Msquare]
-        fan [shape=component]
-        ${['b1', 'b2', 'b3'].map(branch).join('\n        ')}
-        join [shape=tripleoctagon]
-        start -> fan
-        fan -> b1 -> join
-        fan -> b2 -> join
-        fan -> b3 -> join
-        join -> done
-      }`,
-    );
+    fs.writeFileSync(path.join(dir, 'fan.dot'), overlappingFanOut);
     const run = attractor(dir, 'run', 'fan.dot', '--logs-root', 'run', '--max-parallel', '1');
     assert.equal(run.status, 0, run.stderr);
-    assert.ok(!fs.existsSync(path.join(dir, 'overlaps.txt')), 'one branch at a time');
+    assert.ok(!fs.existsSync(path.join(dir, OVERLAPS_FILE)), 'one branch at a time');
     const bad = attractor(dir, 'run', 'fan.dot', '--logs-root', 'other', '--max-parallel', '0');
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--max-parallel expects an integer of at least 1, got "0"/);
