@@ -8,6 +8,8 @@
  * accepts, so every offset it reports still points at the original text; `restoreQuoted` and
  * `restoreBare` undo it in parsed quoted and bare literals respectively.
  */
+import { continuesBareIdentifier, isAsciiIdentifierChar, isAtLineStart } from './lexical';
+
 const LF_STANDIN = '\uE000';
 const CR_STANDIN = '\uE001';
 const STANDINS: Readonly<Record<string, string>> = { '\n': LF_STANDIN, '\r': CR_STANDIN, '\u2028': '\uE002', '\u2029': '\uE003' };
@@ -18,7 +20,6 @@ const BARE_STANDINS: Readonly<Record<string, string>> = { '.': '\u2C00', '-': '\
 const BARE_ORIGINALS = new Map(Object.entries(BARE_STANDINS).map(([original, standin]) => [standin, original]));
 const BARE_STANDIN_PATTERN = /[\u2C00\u2C01]/g;
 const IDENTIFIER_START = /[A-Za-z_]/;
-const IDENTIFIER_CHAR = /[A-Za-z0-9_]/;
 
 export function protectForParser(text: string): string {
   let out = '';
@@ -30,7 +31,7 @@ export function protectForParser(text: string): string {
     const next = text[i + 1];
     if (ch === '/' && next === '/') {
       i = skipUntilLineEnd(text, i);
-    } else if (ch === '#' && isLineStart(text, i)) {
+    } else if (ch === '#' && isAtLineStart(text, i)) {
       i = skipUntilLineEnd(text, i);
     } else if (ch === '/' && next === '*') {
       const end = text.indexOf('*/', i + 2);
@@ -50,13 +51,12 @@ export function protectForParser(text: string): string {
         i++;
       }
       i++;
-    } else if (IDENTIFIER_START.test(ch ?? '') && !IDENTIFIER_CHAR.test(text[i - 1] ?? '')) {
+    } else if (IDENTIFIER_START.test(ch ?? '') && !isAsciiIdentifierChar(text.charCodeAt(i - 1))) {
       i++;
       for (;;) {
-        const c = text[i] ?? '';
-        if (IDENTIFIER_CHAR.test(c)) i++;
-        else if (BARE_STANDINS[c] && IDENTIFIER_CHAR.test(text[i + 1] ?? '')) {
-          out += text.slice(segmentStart, i) + BARE_STANDINS[c];
+        if (isAsciiIdentifierChar(text.charCodeAt(i))) i++;
+        else if (continuesBareIdentifier(text, i)) {
+          out += text.slice(segmentStart, i) + BARE_STANDINS[text[i] as string];
           segmentStart = i + 1;
           i++;
         } else break;
@@ -81,15 +81,6 @@ export function restoreBare(value: string): string {
 function skipUntilLineEnd(text: string, from: number): number {
   const end = text.indexOf('\n', from);
   return end < 0 ? text.length : end;
-}
-
-function isLineStart(text: string, index: number): boolean {
-  for (let j = index - 1; j >= 0; j--) {
-    const c = text[j];
-    if (c === '\n') return true;
-    if (c !== ' ' && c !== '\t' && c !== '\r') return false;
-  }
-  return true;
 }
 
 /**

@@ -3,6 +3,8 @@
  * string, HTML literal or block comment runs to the end of the text and is flagged, so editor
  * features keep working on text that is mid-edit.
  */
+import { continuesBareIdentifier, isAtLineStart } from '../../engine/parse/lexical';
+
 export type TokenKind = 'id' | 'string' | 'html' | 'arrow' | 'punct' | 'comment';
 
 export interface Token {
@@ -17,10 +19,6 @@ export interface Token {
 // Char-code tests rather than regexes: the scanner runs on every keystroke over the whole text.
 function isIdStart(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 0x80;
-}
-
-function isAsciiIdChar(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || (code >= 48 && code <= 57);
 }
 
 function isIdChar(code: number): boolean {
@@ -39,7 +37,7 @@ export function scan(text: string): Token[] {
     const next = text[i + 1];
     if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v') {
       i++;
-    } else if ((ch === '/' && next === '/') || (ch === '#' && atLineStart(text, i))) {
+    } else if ((ch === '/' && next === '/') || (ch === '#' && isAtLineStart(text, i))) {
       const end = lineEnd(text, i);
       push('comment', i, end);
       i = end;
@@ -72,11 +70,9 @@ export function scan(text: string): Token[] {
       i++;
     } else if (isIdStart(ch.charCodeAt(0))) {
       let j = i + 1;
-      // Like the engine's parser: a dot or hyphen between identifier characters stays inside the id
-      // (`human.default_choice`, `gpt-4.1`), so `a->b` still splits at the arrow.
       for (;;) {
         if (j < n && isIdChar(text.charCodeAt(j))) j++;
-        else if ((text[j] === '.' || text[j] === '-') && isAsciiIdChar(text.charCodeAt(j + 1))) j += 2;
+        else if (continuesBareIdentifier(text, j)) j += 2;
         else break;
       }
       push('id', i, j);
@@ -96,15 +92,6 @@ function lineEnd(text: string, from: number): number {
   const newline = text.indexOf('\n', from);
   const end = newline < 0 ? text.length : newline;
   return end > from && text[end - 1] === '\r' ? end - 1 : end;
-}
-
-function atLineStart(text: string, index: number): boolean {
-  for (let j = index - 1; j >= 0; j--) {
-    const c = text[j];
-    if (c === '\n') return true;
-    if (c !== ' ' && c !== '\t' && c !== '\r') return false;
-  }
-  return true;
 }
 
 /** The value of an id or string token: quotes removed, `\"` resolved (other escapes kept for the engine). */
