@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAdapter } from '../llm/adapter-factory';
-import type { LlmSettings } from '../llm/provider-settings';
+import type { DefaultModel, LlmSettings } from '../llm/provider-settings';
+import { inferProvider } from '../llm/model-catalog';
 import { credentialVariables, settingsFromEnv } from '../llm/provider-settings';
 import type { LlmResponse, ProviderName } from '../llm/types';
 import { providerNames } from '../llm/types';
@@ -70,7 +71,18 @@ function providerChecks(settings: LlmSettings): DoctorCheck[] {
       ? { name: `provider ${provider}`, state: 'ok', detail: `${credentialVariables[provider]} is set${where}${api}` }
       : { name: `provider ${provider}`, state: 'warn', detail: `${credentialVariables[provider]} is not set; LLM nodes on ${provider} cannot run` };
   });
-  return checks;
+  const { defaultModel } = settings;
+  return defaultModel ? [...checks, defaultModelCheck({ ...settings, defaultModel })] : checks;
+}
+
+/** Whether the default model (ATTRACTOR_DEFAULT_MODEL) could serve a node that names none. */
+function defaultModelCheck(settings: LlmSettings & { defaultModel: DefaultModel }): DoctorCheck {
+  const { model } = settings.defaultModel;
+  const provider = settings.defaultModel.provider ?? inferProvider(model);
+  const name = 'default model';
+  if (!provider) return { name, state: 'warn', detail: `cannot tell the provider of ${model}: set ATTRACTOR_DEFAULT_PROVIDER (${providerNames.join(' or ')})` };
+  if (!settings[provider].apiKey) return { name, state: 'warn', detail: `${model} needs provider ${provider} but ${credentialVariables[provider]} is not set` };
+  return { name, state: 'ok', detail: `${model} on ${provider} serves LLM nodes that name no model (ATTRACTOR_DEFAULT_MODEL)` };
 }
 
 function withoutUserInfo(url: string): string {

@@ -28,6 +28,8 @@ describe('attractor doctor', () => {
         OPENAI_BASE_URL: `${openaiUrl}/v1`,
         ANTHROPIC_API_KEY: 'sk-ant-very-secret',
         ANTHROPIC_BASE_URL: anthropicUrl,
+        ATTRACTOR_DEFAULT_MODEL: 'house-model',
+        ATTRACTOR_DEFAULT_PROVIDER: 'openai',
       });
       assert.equal(result.code, 0, result.stderr);
       assert.doesNotMatch(result.stdout + result.stderr, /very-secret/);
@@ -36,6 +38,7 @@ describe('attractor doctor', () => {
         ['node', 'ok'],
         ['provider openai', 'ok'],
         ['provider anthropic', 'ok'],
+        ['default model', 'ok'],
         ['probe openai', 'ok'],
         ['probe anthropic', 'ok'],
         ['graphviz', 'ok'],
@@ -57,10 +60,11 @@ describe('attractor doctor', () => {
     openai.script(openAiError(401, 'Incorrect API key provided'));
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'doctor-'));
     try {
-      const result = await runCli(['doctor', '--probe', '--cwd', cwd], { OPENAI_API_KEY: 'sk-bad', OPENAI_BASE_URL: `${url}/v1` });
+      const result = await runCli(['doctor', '--probe', '--cwd', cwd], { OPENAI_API_KEY: 'sk-bad', OPENAI_BASE_URL: `${url}/v1`, ATTRACTOR_DEFAULT_MODEL: 'claude-sonnet-4-5' });
       assert.equal(result.code, 1);
       assert.match(result.stdout, /✗ probe openai: gpt-4o-mini: openai 401: Incorrect API key provided/);
       assert.match(result.stdout, /! provider anthropic: ANTHROPIC_API_KEY is not set/);
+      assert.match(result.stdout, /! default model: claude-sonnet-4-5 needs provider anthropic but ANTHROPIC_API_KEY is not set/);
     } finally {
       await openai.stop();
       fs.rmSync(cwd, { recursive: true, force: true });
