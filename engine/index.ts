@@ -30,7 +30,7 @@ export type { Outcome, StageStatus } from './runtime/outcome';
 export type { RunState } from './runtime/state';
 export { LlmBackend } from './llm/llm-backend';
 export type { LlmBackendOptions } from './llm/llm-backend';
-export { readDefaultModel, settingsFromEnv } from './llm/provider-settings';
+export { settingsFromEnv } from './llm/provider-settings';
 export type { DefaultModel, LlmSettings } from './llm/provider-settings';
 export { DEFAULT_MAX_PARALLEL, isMaxParallel } from './runtime/join-policy';
 export type { InProcessToolHooks, ToolCallView, ToolOutput } from './llm/tool-hooks';

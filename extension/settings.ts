@@ -1,6 +1,6 @@
 // The extension's settings, read through a getter so this module never imports `vscode`.
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from '../engine/runtime/join-policy';
-import { providerNames, type ProviderName } from '../engine/llm/types';
+import { isProviderName, type ProviderName } from '../engine/llm/types';
 import { layoutEngines, type LayoutEngine } from '../webview/protocol';
 
 export const backendKinds = ['demo', 'llm'] as const;
@@ -50,7 +50,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     layoutEngine: oneOf('graph.layoutEngine', layoutEngines, defaultSettings.layoutEngine),
     languageDetection: oneOf('languageDetection', languageDetectionModes, defaultSettings.languageDetection),
     defaultModel: str('defaultModel', defaultSettings.defaultModel),
-    ...((providerNames as readonly unknown[]).includes(provider) ? { defaultProvider: provider as ProviderName } : {}),
+    ...(typeof provider === 'string' && isProviderName(provider) ? { defaultProvider: provider } : {}),
     maxParallel: isMaxParallel(maxParallel) ? maxParallel : defaultSettings.maxParallel,
   };
 }

@@ -36,7 +36,7 @@ export const credentialVariables: Readonly<Record<ProviderName, string>> = { ope
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettings {
   const api = (env.ATTRACTOR_OPENAI_API ?? 'chat').trim().toLowerCase();
   if (api !== 'chat' && api !== 'responses') throw new Error(`ATTRACTOR_OPENAI_API must be "chat" or "responses" (got "${env.ATTRACTOR_OPENAI_API}")`);
-  const defaultModel = readDefaultModel(nonEmpty(env.ATTRACTOR_DEFAULT_MODEL), nonEmpty(env.ATTRACTOR_DEFAULT_PROVIDER), 'ATTRACTOR_DEFAULT_PROVIDER');
+  const defaultModel = defaultModelFromEnv(env);
   return {
     openai: { apiKey: nonEmpty(env.OPENAI_API_KEY), baseUrl: nonEmpty(env.OPENAI_BASE_URL), api },
     anthropic: { apiKey: nonEmpty(env.ANTHROPIC_API_KEY), baseUrl: nonEmpty(env.ANTHROPIC_BASE_URL) },
@@ -48,17 +48,14 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/**
- * A default model from text (environment, command line, editor settings); `providerSource` names
- * where the provider came from in the error. No model means no default, whatever the provider says.
- */
-export function readDefaultModel(model: string | undefined, provider: string | undefined, providerSource: string): DefaultModel | undefined {
-  const name = nonEmpty(model);
-  if (!name) return undefined;
-  const declared = nonEmpty(provider)?.toLowerCase();
-  if (declared === undefined) return { model: name };
-  if (!isProviderName(declared)) throw new Error(`${providerSource} must be ${providerNames.join(' or ')} (got "${provider}")`);
-  return { model: name, provider: declared };
+/** No ATTRACTOR_DEFAULT_MODEL means no default, whatever ATTRACTOR_DEFAULT_PROVIDER says. */
+function defaultModelFromEnv(env: NodeJS.ProcessEnv): DefaultModel | undefined {
+  const model = nonEmpty(env.ATTRACTOR_DEFAULT_MODEL);
+  if (!model) return undefined;
+  const provider = nonEmpty(env.ATTRACTOR_DEFAULT_PROVIDER)?.toLowerCase();
+  if (provider === undefined) return { model };
+  if (!isProviderName(provider)) throw new Error(`ATTRACTOR_DEFAULT_PROVIDER must be ${providerNames.join(' or ')} (got "${env.ATTRACTOR_DEFAULT_PROVIDER}")`);
+  return { model, provider };
 }
 
 export interface ResolvedModel {
