@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { DEBUG_TYPE, runDefaults, type AttractorLaunchArguments, type CustomEventBodies } from '../debug-adapter/protocol';
+import type { BackendFactory } from '../debug-adapter/backends';
 import type { Answer, HumanQuestion } from '../engine';
 import { launchPipelineFile, parseDot } from '../engine';
 import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
@@ -90,6 +91,11 @@ export class RunCoordinator implements vscode.Disposable {
     }
     const config = this.resolve({ program, ...extra }, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(program)));
     if (!config) return;
+    const backends = await this.secretBackends();
+    if (!backends.ok) {
+      void vscode.window.showErrorMessage(`Attractor: ${backends.message}`);
+      return;
+    }
     const abort = new AbortController();
     const name = path.basename(program);
     this.localRun = { abort, name };
@@ -98,7 +104,6 @@ export class RunCoordinator implements vscode.Disposable {
     await this.showProgram(config.program);
     this.statusBar.started(name, 'running');
     this.log.info(`run started: ${config.program} → ${logsRoot}`);
-    const settings = await llmSettingsFromSecrets(this.secrets, this.settings());
     const args: AttractorLaunchArguments & { logsRoot: string } = { ...config, logsRoot };
     try {
       const outcome = await runLocally(
@@ -109,7 +114,7 @@ export class RunCoordinator implements vscode.Disposable {
           onEvent: (event) => {
             if (event.type === 'node:start') this.statusBar.node(event.nodeId);
           },
-          backendFactory: secretBackendFactory(settings),
+          backendFactory: backends.factory,
         },
         abort.signal,
       );
@@ -128,15 +133,25 @@ export class RunCoordinator implements vscode.Disposable {
     }
   }
 
+  /** LLM backends with SecretStorage keys; the environment's settings may be malformed (ATTRACTOR_* variables). */
+  private async secretBackends(): Promise<{ ok: true; factory: BackendFactory } | { ok: false; message: string }> {
+    try {
+      return { ok: true, factory: secretBackendFactory(await llmSettingsFromSecrets(this.secrets, this.settings())) };
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
   /** The chat tools' runner: the engine with the configured backend, shown in the graph view like "Run pipeline". */
   readonly chatRunner: PipelineRunner = async (request) => {
     const config = this.resolve({ program: request.file, cwd: request.cwd, logsRoot: request.logsRoot }, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(request.file)));
     if (!config) return { kind: 'refused', diagnostics: [], reason: 'the run configuration was refused (see the notification)' };
-    const settings = await llmSettingsFromSecrets(this.secrets, this.settings());
+    const backends = await this.secretBackends();
+    if (!backends.ok) return { kind: 'refused', diagnostics: [], reason: backends.message };
     const prepared = localRunServices(config, {
       post: (message) => this.panel.post(message),
       ask: (question, signal) => this.ask(question, signal),
-      backendFactory: secretBackendFactory(settings),
+      backendFactory: backends.factory,
     });
     if (!prepared.ok) return { kind: 'refused', diagnostics: [], reason: prepared.reason };
     this.panel.attachRun(request.logsRoot);

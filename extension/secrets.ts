@@ -1,8 +1,9 @@
 // API keys live only in SecretStorage; the LLM backend gets them as settings, never the environment.
 import * as vscode from 'vscode';
 import type { BackendFactory } from '../debug-adapter/backends';
-import { LlmBackend, settingsFromEnv, type LlmSettings } from '../engine';
+import { LlmBackend, type LlmSettings } from '../engine';
 import { SECRET_LLM_BACKEND } from './debug-configuration';
+import { extensionLlmSettings } from './llm-settings';
 import type { ExtensionSettings } from './settings';
 
 const providers = [
@@ -30,19 +31,10 @@ export async function setApiKeyCommand(secrets: vscode.SecretStorage): Promise<v
   }
 }
 
-/**
- * Base URLs and the OpenAI API flavour still come from the environment; keys only from
- * SecretStorage; the default model from the settings (else the environment's).
- */
+/** The LLM settings with the keys stored in SecretStorage (see extensionLlmSettings). */
 export async function llmSettingsFromSecrets(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmSettings> {
-  const env = settingsFromEnv({ ...process.env, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined });
   const [openai, anthropic] = await Promise.all([secrets.get(secretKey('openai')), secrets.get(secretKey('anthropic'))]);
-  const defaultModel = settings.defaultModel ? { model: settings.defaultModel, ...(settings.defaultProvider ? { provider: settings.defaultProvider } : {}) } : env.defaultModel;
-  return {
-    openai: { ...env.openai, ...(openai ? { apiKey: openai } : {}) },
-    anthropic: { ...env.anthropic, ...(anthropic ? { apiKey: anthropic } : {}) },
-    ...(defaultModel ? { defaultModel } : {}),
-  };
+  return extensionLlmSettings(process.env, { ...(openai ? { openai } : {}), ...(anthropic ? { anthropic } : {}) }, settings);
 }
 
 /** Serves the backend name the configuration resolver gives `llm` runs; any other name is unknown. */
