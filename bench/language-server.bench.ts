@@ -6,20 +6,32 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CompletionRequest } from 'vscode-languageserver-protocol/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { TextDocument, type Range } from 'vscode-languageserver-textdocument';
 import { buildBundle, LspClient } from '../test/language-server/lsp-client';
 import { completionProbes, generatePipeline } from './language-server/generate-pipeline';
 import type { BenchReport } from './report';
 
 const sizes = [100, 1000, 5000];
+const typingEdits = 60;
 const runs = 7;
 /** Untimed rounds first: the server's JIT warms up on the first opens. */
 const warmup = 3;
 
-function median(values: number[]): number {
+function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return Number((sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(3));
+  return Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(3));
 }
+
+const median = (values: number[]): number => quantile(values, 0.5);
+
+/** A space typed at the top of the file, then deleted: the probe offset is unchanged after each pair. */
+function typingEdit(document: TextDocument, k: number): { document: TextDocument; change: { range: Range; text: string }; shift: number } {
+  const insert = k % 2 === 0;
+  const change = insert ? { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: ' ' } : { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } }, text: '' };
+  return { document: TextDocument.update(document, [change], document.version + 1), change, shift: insert ? 1 : 0 };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export default async function bench(): Promise<BenchReport> {
   buildBundle();
@@ -58,17 +70,32 @@ export default async function bench(): Promise<BenchReport> {
       for (const probe of probes) {
         const latencies: number[] = [];
         for (let k = 0; k < runs + warmup; k++) {
-          // Type a space at the top of the file, then delete it: the probe offset is unchanged after each pair.
-          const insert = k % 2 === 0;
-          const change = insert ? { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: ' ' } : { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } }, text: '' };
-          document = TextDocument.update(document, [change], document.version + 1);
-          const position = document.positionAt(probe.offset + (insert ? 1 : 0));
+          const typed = typingEdit(document, k);
+          document = typed.document;
+          const position = document.positionAt(probe.offset + typed.shift);
           const start = performance.now();
-          await client.change(uri, [change]);
+          await client.change(uri, [typed.change]);
           await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position });
           if (k >= warmup) latencies.push(performance.now() - start);
         }
         figures[`completion (${probe.name}) after an edit ${size} nodes (ms)`] = median(latencies);
+      }
+
+      // Typing: an edit every 40 ms with a completion after each, and a 400 ms pause every ten
+      // edits in which a background check finishes and its model reaches the main thread.
+      const [probe] = probes;
+      if (probe) {
+        const typing: number[] = [];
+        for (let k = 0; k < typingEdits; k++) {
+          const typed = typingEdit(document, k);
+          document = typed.document;
+          await client.change(uri, [typed.change]);
+          const start = performance.now();
+          await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: document.positionAt(probe.offset + typed.shift) });
+          typing.push(performance.now() - start);
+          await sleep(k % 10 === 9 ? 400 : 40);
+        }
+        figures[`completion while typing ${size} nodes, p50 / p95 (ms)`] = `${quantile(typing, 0.5)} / ${quantile(typing, 0.95)}`;
       }
     }
   } finally {
