@@ -1,7 +1,7 @@
 // Builds the DOT that Graphviz lays out from the parsed Graph model, not from the user's text: only
 // attributes that affect the picture survive, labels are re-escaped, and every node and edge gets a
 // stable SVG id the overlay, the search and the reveal messages key on.
-import { attributeValue, type Graph } from '../engine/model/graph';
+import { attributeValue, type Graph, type GraphNode } from '../engine/model/graph';
 import type { SourceRange } from '../engine/model/source';
 import { resolveHandlerType } from '../engine/model/handler-types';
 
@@ -24,6 +24,7 @@ const SAFE_VALUE = /^[A-Za-z0-9_.:-]{1,40}$/;
 
 export const nodeElementId = (nodeId: string): string => `node:${nodeId}`;
 export const edgeElementId = (edgeIndex: number): string => `edge:${edgeIndex}`;
+export const clusterElementId = (subgraphId: string): string => `cluster:${subgraphId}`;
 
 export function buildRenderDot(graph: Graph): RenderDot {
   const elements = new Map<string, ElementRef>();
@@ -31,13 +32,25 @@ export function buildRenderDot(graph: Graph): RenderDot {
   const graphAttributes = keep(graph.attributes, GRAPH_ATTRIBUTES);
   if (graphAttributes) lines.push(`  graph [${graphAttributes}];`);
 
-  for (const node of graph.nodes.values()) {
+  const nodeLine = (node: GraphNode, indent: string): string => {
     const svgId = nodeElementId(node.id);
     elements.set(svgId, { kind: 'node', nodeId: node.id, range: node.declarations[0] ?? node.idRange });
     const labelText = attributeValue(node.attributes, 'label') || node.id;
     const attrs = [`id=${quote(svgId)}`, `label=${quote(truncate(labelText))}`, `class=${quote(`handler-${cssToken(resolveHandlerType(node))}`)}`, keep(node.attributes, NODE_ATTRIBUTES)];
-    lines.push(`  ${quote(node.id)} [${attrs.filter(Boolean).join(', ')}];`);
-  }
+    return `${indent}${quote(node.id)} [${attrs.filter(Boolean).join(', ')}];`;
+  };
+  const clusters = clusterTree(graph);
+  const emit = (cluster: string | undefined, indent: string): void => {
+    for (const node of clusters.nodesIn.get(cluster) ?? []) lines.push(nodeLine(node, indent));
+    for (const child of clusters.childrenOf.get(cluster) ?? []) {
+      const label = clusters.labels.get(child);
+      // An unlabelled cluster says so: Graphviz would otherwise show its parent's label again.
+      lines.push(`${indent}subgraph ${quote(child)} {`, `${indent}  graph [id=${quote(clusterElementId(child))}, label=${quote(truncate(label ?? ''))}];`);
+      emit(child, `${indent}  `);
+      lines.push(`${indent}}`);
+    }
+  };
+  emit(undefined, '  ');
 
   for (const edge of graph.edges) {
     const svgId = edgeElementId(edge.index);
@@ -50,6 +63,42 @@ export function buildRenderDot(graph: Graph): RenderDot {
   }
   lines.push('}');
   return { dot: lines.join('\n'), elements };
+}
+
+interface ClusterTree {
+  /** Nodes by their innermost cluster (undefined: outside every cluster), in declaration order. */
+  readonly nodesIn: ReadonlyMap<string | undefined, readonly GraphNode[]>;
+  readonly childrenOf: ReadonlyMap<string | undefined, readonly string[]>;
+  readonly labels: ReadonlyMap<string, string>;
+}
+
+/**
+ * The subgraphs Graphviz draws as boxes: by its own convention those whose name starts with
+ * `cluster`, nested as written. Other subgraphs only scope defaults and classes, and are not drawn.
+ */
+function clusterTree(graph: Graph): ClusterTree {
+  const isCluster = (id: string): boolean => id.startsWith('cluster');
+  const nodesIn = new Map<string | undefined, GraphNode[]>();
+  const childrenOf = new Map<string | undefined, string[]>();
+  const seen = new Set<string>();
+  for (const node of graph.nodes.values()) {
+    const path = node.subgraphs.filter(isCluster);
+    path.forEach((cluster, depth) => {
+      if (seen.has(cluster)) return;
+      seen.add(cluster);
+      append(childrenOf, path[depth - 1], cluster);
+    });
+    append(nodesIn, path.at(-1), node);
+  }
+  const labels = new Map<string, string>();
+  for (const subgraph of graph.subgraphs) if (subgraph.label && !labels.has(subgraph.id)) labels.set(subgraph.id, subgraph.label);
+  return { nodesIn, childrenOf, labels };
+}
+
+function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 function displayEdgeLabel(attributes: Graph['attributes']): string {

@@ -237,6 +237,29 @@ test('a 500-node pipeline renders with a minimap', async () => {
   assert.ok(await view.page.isVisible('.minimap'));
 });
 
+test('cluster subgraphs are drawn as labelled boxes around their nodes, under the theme colours', async () => {
+  const view = await harness.open();
+  await view.showDocument(`digraph g {
+    start [shape=Mdiamond]
+    done [shape=Msquare]
+    subgraph cluster_loop { label="Fix loop"; implement [prompt="p"]; check [shape=parallelogram, tool_command="true"] }
+    start -> implement -> check -> done
+  }`);
+  // No named helpers inside evaluate: the test transpiler would wrap them in a helper the page lacks.
+  const box = await view.page.evaluate(() => {
+    const cluster = document.querySelector('.graph-stage [id="cluster:cluster_loop"]');
+    const polygon = cluster?.querySelector(':scope > polygon');
+    const outer = polygon?.getBoundingClientRect();
+    const inside = ['implement', 'check', 'start'].map((nodeId) => {
+      const inner = document.querySelector(`[id="node:${nodeId}"]`)?.getBoundingClientRect();
+      return !!outer && !!inner && inner.left >= outer.left && inner.right <= outer.right && inner.top >= outer.top && inner.bottom <= outer.bottom;
+    });
+    return { label: cluster?.querySelector(':scope > text')?.textContent, dash: polygon ? getComputedStyle(polygon).strokeDasharray : '', inside };
+  });
+  assert.deepEqual(box, { label: 'Fix loop', dash: '4px, 3px', inside: [true, true, false] });
+  assert.deepEqual(view.pageErrors, []);
+});
+
 test('a document that does not parse keeps the last graph and shows a banner that reveals the error', async () => {
   const view = await openExample();
   await view.showDocument(example.replace('plan -> implement', 'plan -> -> implement'));

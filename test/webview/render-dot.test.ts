@@ -50,3 +50,34 @@ test('the render DOT lays out with native Graphviz and keeps the ids in the SVG'
   assert.match(svg.stdout, />&lt;b&gt;&quot;quoted&quot;&lt;\/b&gt;</);
   assert.match(svg.stdout, />a\\Nb</, 'an escaped \\N stays text instead of becoming the node name');
 });
+
+test('subgraphs named cluster… become nested boxes with their labels; other subgraphs are not drawn', () => {
+  const { dot } = render(`digraph g {
+    start [shape=Mdiamond]
+    subgraph cluster_build {
+      label="Build \\"all\\""
+      compile
+      subgraph cluster_checks { label="Checks"; lint; test }
+    }
+    subgraph plain { node [shape=box]; review }
+    start -> compile -> lint -> test -> review
+  }`);
+  const lines = dot.split('\n').map((line) => line.trim());
+  const at = (prefix: string) => lines.findIndex((line) => line.startsWith(prefix));
+  assert.ok(at('subgraph "cluster_build" {') < at('"compile"'));
+  assert.ok(at('"compile"') < at('subgraph "cluster_checks" {'));
+  assert.ok(at('subgraph "cluster_checks" {') < at('"lint"') && at('"lint"') < at('"test"'));
+  assert.ok(lines.includes('graph [id="cluster:cluster_build", label="Build \\"all\\""];'));
+  assert.ok(lines.includes('graph [id="cluster:cluster_checks", label="Checks"];'));
+  assert.ok(!dot.includes('plain'), 'a subgraph that is not a cluster only scopes defaults');
+  assert.ok(at('"review"') < at('subgraph "cluster_build" {'), 'nodes outside every cluster come first');
+});
+
+test('clusters lay out with native Graphviz as boxes carrying their ids', { skip: spawnSync('dot', ['-V']).error ? 'Graphviz (dot) is not installed' : false }, () => {
+  const { dot } = render('digraph g { subgraph cluster_a { label="A"; x; subgraph cluster_b { y } } z; x -> y -> z }');
+  const svg = spawnSync('dot', ['-Tsvg'], { input: dot, encoding: 'utf8' });
+  assert.equal(svg.status, 0, svg.stderr);
+  assert.match(svg.stdout, /<g id="cluster:cluster_a" class="cluster">/);
+  assert.match(svg.stdout, /<g id="cluster:cluster_b" class="cluster">/);
+  assert.equal(svg.stdout.match(/>A<\/text>/g)?.length, 1, 'the inner cluster does not repeat its parent label');
+});
