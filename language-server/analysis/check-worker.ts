@@ -1,14 +1,24 @@
 // Worker thread entry (dist/language-server-worker.js): checks documents in arrival order, but a
 // request superseded by a newer one for the same document before it starts is answered as such.
+import { serialize } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { CheckRequest, CheckResponse } from './checker';
+import type { PipelineModel, SerializedModel } from './document-analysis';
 import { checkText } from './document-analysis';
 
 const queue: CheckRequest[] = [];
 let draining = false;
 
-function post(response: CheckResponse): void {
-  parentPort?.postMessage(response);
+function post(response: CheckResponse, transfer: ArrayBuffer[] = []): void {
+  parentPort?.postMessage(response, transfer);
+}
+
+/** The graphs as bytes in an ArrayBuffer of their own, which moves to the main thread without a copy. */
+function serializeModel(model: PipelineModel): SerializedModel {
+  const buffer = serialize({ parsed: model.parsed, graph: model.graph });
+  const bytes = new ArrayBuffer(buffer.byteLength);
+  new Uint8Array(bytes).set(buffer);
+  return { bytes, provenance: model.provenance };
 }
 
 function drain(): void {
@@ -22,7 +32,8 @@ function drain(): void {
     // checkText never throws (the engine reports problems as diagnostics), so each request gets both messages.
     const check = checkText(request.input);
     post({ id: request.id, kind: 'diagnostics', diagnostics: check.diagnostics });
-    post({ id: request.id, kind: 'model', ...(check.model ? { model: check.model } : {}) });
+    const model = check.model ? serializeModel(check.model) : undefined;
+    post({ id: request.id, kind: 'model', ...(model ? { model } : {}) }, model ? [model.bytes] : []);
   }
   // Yield between checks so requests that arrived meanwhile can supersede queued work.
   setImmediate(drain);

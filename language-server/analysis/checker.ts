@@ -2,12 +2,13 @@
  * Runs the engine's check off the request path. In the server a worker thread does it, so
  * completion and hover never queue behind a parse and lint of a large pipeline, and a check that
  * a newer version superseded before it started is simply dropped. Diagnostics come back first,
- * as a small message, so they are published before the (much larger) model crosses over.
+ * as a small message, so they are published before the (much larger) model crosses over; the model
+ * crosses as bytes, read on this thread only when needed (DeferredModel).
  */
 import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../../engine/model/diagnostics';
-import type { CheckInput, EngineCheck } from './document-analysis';
-import { checkText } from './document-analysis';
+import type { CheckInput, EngineCheck, SerializedModel } from './document-analysis';
+import { checkText, DeferredModel } from './document-analysis';
 
 /** Both resolve to undefined when a newer check of the same document superseded this one before it ran. */
 export interface CheckHandle {
@@ -35,7 +36,7 @@ export type CheckRequest = { readonly id: number; readonly input: CheckInput };
 export type CheckResponse =
   | { readonly id: number; readonly kind: 'superseded' }
   | { readonly id: number; readonly kind: 'diagnostics'; readonly diagnostics: readonly Diagnostic[] }
-  | { readonly id: number; readonly kind: 'model'; readonly model?: EngineCheck['model'] };
+  | { readonly id: number; readonly kind: 'model'; readonly model?: SerializedModel };
 
 interface PendingCheck {
   readonly input: CheckInput;
@@ -90,7 +91,7 @@ export class WorkerChecker implements Checker {
         break;
       case 'model':
         this.pending.delete(response.id);
-        job.resolveResult({ diagnostics: job.diagnostics ?? [], ...(response.model ? { model: response.model } : {}) });
+        job.resolveResult({ diagnostics: job.diagnostics ?? [], ...(response.model ? { model: DeferredModel.from(response.model) } : {}) });
         break;
     }
   }

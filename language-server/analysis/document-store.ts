@@ -4,7 +4,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { Checker } from './checker';
 import type { DocumentAnalysis, DocumentView, PipelineModel } from './document-analysis';
-import { quickView, withCheck } from './document-analysis';
+import { DeferredModel, isModelReady, quickView, withCheck } from './document-analysis';
 
 interface OpenDocument {
   document: TextDocument;
@@ -14,9 +14,17 @@ interface OpenDocument {
   /** The check running for the current version, shared by everyone who asks. */
   inFlight?: InFlightCheck;
   quick?: DocumentView;
-  /** The newest model that came from a text that parsed (or recovered). */
+  /** The newest model that came from a text that parsed (or recovered); it may still be bytes. */
   lastGoodModel?: PipelineModel;
+  /** The newest model already read into objects: what typing-time requests lend. */
+  readyModel?: PipelineModel;
+  /** Set by an edit: once the document is quiet, read its newest model ahead of the next request. */
+  readWhenQuiet?: boolean;
+  idleRead?: ReturnType<typeof setTimeout>;
 }
+
+/** Quiet time after an edit before a model still in bytes is read ahead of the next request that needs it. */
+const IDLE_READ_MS = 1000;
 
 interface InFlightCheck {
   readonly version: number;
@@ -38,12 +46,16 @@ export class DocumentStore {
   change(uri: string, changes: readonly TextDocumentContentChangeEvent[], version: number): void {
     const entry = this.documents.get(uri);
     if (!entry) return;
+    entry.readWhenQuiet = true;
+    scheduleIdleRead(entry);
     const last = changes.at(-1);
     if (last && 'range' in last) entry.lastEditOffset = entry.document.offsetAt(last.range.start) + last.text.length;
     entry.document = TextDocument.update(entry.document, [...changes], version);
   }
 
   close(uri: string): void {
+    const entry = this.documents.get(uri);
+    if (entry?.idleRead) clearTimeout(entry.idleRead);
     this.documents.delete(uri);
   }
 
@@ -108,7 +120,7 @@ export class DocumentStore {
     const analysis = handle.result.then((check) => {
       if (!check) return undefined;
       const result = withCheck(view, check, entry.lastGoodModel);
-      if (check.model) entry.lastGoodModel = check.model;
+      if (check.model) adoptModel(entry, check.model);
       if (entry.document.version === version) entry.analysis = result;
       return result;
     });
@@ -120,15 +132,45 @@ export class DocumentStore {
     const { document } = entry;
     if (entry.quick?.version === document.version) return entry.quick;
     const sourcePath = sourcePathOf(uri);
+    const previousModel = lendableModel(entry);
     entry.quick = quickView({
       uri,
       version: document.version,
       text: document.getText(),
       ...(sourcePath ? { sourcePath } : {}),
-      ...(entry.lastGoodModel ? { previousModel: entry.lastGoodModel } : {}),
+      ...(previousModel ? { previousModel } : {}),
     });
     return entry.quick;
   }
+}
+
+function adoptModel(entry: OpenDocument, model: PipelineModel): void {
+  const previous = entry.lastGoodModel;
+  if (previous && isModelReady(previous)) entry.readyModel = previous;
+  entry.lastGoodModel = model;
+  if (entry.readWhenQuiet) scheduleIdleRead(entry);
+}
+
+/** What a view of a version the checker has not caught up with lends: a model that costs nothing to read, if there is one. */
+function lendableModel(entry: OpenDocument): PipelineModel | undefined {
+  const newest = entry.lastGoodModel;
+  return newest && !isModelReady(newest) && entry.readyModel ? entry.readyModel : newest;
+}
+
+/** (Re)starts the quiet timer; when it fires it reads whatever model is newest then. */
+function scheduleIdleRead(entry: OpenDocument): void {
+  if (entry.idleRead) clearTimeout(entry.idleRead);
+  entry.idleRead = setTimeout(() => {
+    entry.idleRead = undefined;
+    const model = entry.lastGoodModel;
+    if (model instanceof DeferredModel && !model.ready) {
+      model.read();
+      entry.readyModel = model;
+    }
+    // Done once the current version's model is read; a check still running re-arms it when it lands.
+    if (entry.analysis?.version === entry.document.version) entry.readWhenQuiet = false;
+  }, IDLE_READ_MS);
+  entry.idleRead.unref();
 }
 
 export function sourcePathOf(uri: string): string | undefined {

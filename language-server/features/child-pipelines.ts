@@ -22,6 +22,8 @@ export interface ChildReference {
 }
 
 export function childReferences(analysis: DocumentView): ChildReference[] {
+  // Most pipelines have no sub-pipeline: they need not read their model after every check.
+  if (!analysis.text.includes('dot_file')) return [];
   const model = locatedModel(analysis);
   if (!model || !analysis.sourcePath) return [];
   const dir = path.dirname(analysis.sourcePath);

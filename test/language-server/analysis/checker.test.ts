@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { WorkerChecker } from '../../../language-server/analysis/checker';
+import { DeferredModel } from '../../../language-server/analysis/document-analysis';
 import { buildBundle, fixtureText, workerPath } from '../lsp-client';
 
 describe('worker checker', () => {
@@ -18,7 +19,11 @@ describe('worker checker', () => {
       const last = results.at(-1);
       assert.ok(last?.diagnostics.some((d) => d.rule === 'terminal_node'));
       assert.equal(last?.model?.provenance, 'exact');
-      assert.ok(last?.model?.graph.nodes instanceof Map, 'the model survives the thread boundary');
+      const model = last?.model;
+      assert.ok(model instanceof DeferredModel && !model.ready, 'the model crosses as bytes, unread');
+      const stale = model.as('stale');
+      assert.ok(model.graph.nodes instanceof Map, 'the model survives the thread boundary');
+      assert.ok(stale.ready && stale.parsed === model.parsed, 'another provenance shares the one read');
       const other = await checker.check({ uri: 'file:///other.dot', version: 1, text: 'digraph {' }).result;
       assert.equal(other?.diagnostics[0]?.rule, 'syntax');
     } finally {
