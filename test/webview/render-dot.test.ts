@@ -4,6 +4,15 @@ import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
 import { buildRenderDot, quote } from '../../webview/render-dot';
 
+const needsGraphviz = { skip: spawnSync('dot', ['-V']).error ? 'Graphviz (dot) is not installed' : false };
+
+/** The render DOT of `text`, laid out by native Graphviz. */
+function nativeSvg(text: string): string {
+  const svg = spawnSync('dot', ['-Tsvg'], { input: render(text).dot, encoding: 'utf8' });
+  assert.equal(svg.status, 0, svg.stderr);
+  return svg.stdout;
+}
+
 function render(text: string) {
   const { graph } = parseDot(text);
   assert.ok(graph);
@@ -41,14 +50,12 @@ test('labels are escaped so Graphviz shows them literally, and long labels are t
   assert.match(dot, new RegExp(`label="${'x'.repeat(79)}…"`));
 });
 
-test('the render DOT lays out with native Graphviz and keeps the ids in the SVG', { skip: spawnSync('dot', ['-V']).error ? 'Graphviz (dot) is not installed' : false }, () => {
-  const { dot } = render('digraph g { start [shape=Mdiamond, label="<b>\\"quoted\\"</b>"]; exit [shape=Msquare]; start -> exit [label="a\\\\Nb"] }');
-  const svg = spawnSync('dot', ['-Tsvg'], { input: dot, encoding: 'utf8' });
-  assert.equal(svg.status, 0, svg.stderr);
-  assert.match(svg.stdout, /<g id="node:start" class="node handler&#45;start">/);
-  assert.match(svg.stdout, /<g id="edge:0" class="edge">/);
-  assert.match(svg.stdout, />&lt;b&gt;&quot;quoted&quot;&lt;\/b&gt;</);
-  assert.match(svg.stdout, />a\\Nb</, 'an escaped \\N stays text instead of becoming the node name');
+test('the render DOT lays out with native Graphviz and keeps the ids in the SVG', needsGraphviz, () => {
+  const svg = nativeSvg('digraph g { start [shape=Mdiamond, label="<b>\\"quoted\\"</b>"]; exit [shape=Msquare]; start -> exit [label="a\\\\Nb"] }');
+  assert.match(svg, /<g id="node:start" class="node handler&#45;start">/);
+  assert.match(svg, /<g id="edge:0" class="edge">/);
+  assert.match(svg, />&lt;b&gt;&quot;quoted&quot;&lt;\/b&gt;</);
+  assert.match(svg, />a\\Nb</, 'an escaped \\N stays text instead of becoming the node name');
 });
 
 test('subgraphs named cluster… become nested boxes with their labels; other subgraphs are not drawn', () => {
@@ -73,11 +80,9 @@ test('subgraphs named cluster… become nested boxes with their labels; other su
   assert.ok(at('"review"') < at('subgraph "cluster_build" {'), 'nodes outside every cluster come first');
 });
 
-test('clusters lay out with native Graphviz as boxes carrying their ids', { skip: spawnSync('dot', ['-V']).error ? 'Graphviz (dot) is not installed' : false }, () => {
-  const { dot } = render('digraph g { subgraph cluster_a { label="A"; x; subgraph cluster_b { y } } z; x -> y -> z }');
-  const svg = spawnSync('dot', ['-Tsvg'], { input: dot, encoding: 'utf8' });
-  assert.equal(svg.status, 0, svg.stderr);
-  assert.match(svg.stdout, /<g id="cluster:cluster_a" class="cluster">/);
-  assert.match(svg.stdout, /<g id="cluster:cluster_b" class="cluster">/);
-  assert.equal(svg.stdout.match(/>A<\/text>/g)?.length, 1, 'the inner cluster does not repeat its parent label');
+test('clusters lay out with native Graphviz as boxes carrying their ids', needsGraphviz, () => {
+  const svg = nativeSvg('digraph g { subgraph cluster_a { label="A"; x; subgraph cluster_b { y } } z; x -> y -> z }');
+  assert.match(svg, /<g id="cluster:cluster_a" class="cluster">/);
+  assert.match(svg, /<g id="cluster:cluster_b" class="cluster">/);
+  assert.equal(svg.match(/>A<\/text>/g)?.length, 1, 'the inner cluster does not repeat its parent label');
 });
