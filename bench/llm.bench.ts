@@ -11,7 +11,7 @@ import { LlmBackend } from '../engine/llm/llm-backend';
 import type { LlmSettings } from '../engine/llm/provider-settings';
 import type { LlmResponse, ProviderAdapter } from '../engine/llm/types';
 import type { CodergenRequest } from '../engine/runtime/backend';
-import { fakeNode } from '../test/llm/harness';
+import { codergenRequest, fakeNode } from '../test/llm/harness';
 import { FakeHttpServer } from '../test/llm/fakes/fake-http-server';
 import type { Reply } from '../test/llm/fakes/fake-http-server';
 import { messageStream } from '../test/llm/fakes/anthropic-wire';
@@ -76,19 +76,7 @@ const wires: Wire[] = [
 function request(root: string, index: number): CodergenRequest {
   const stageDir = path.join(root, 'logs', `s${index}`);
   fs.mkdirSync(stageDir, { recursive: true });
-  return {
-    node: fakeNode('bench'),
-    prompt: 'List the directory until told to stop.',
-    workDir: path.join(root, 'work'),
-    stageDir,
-    model: {},
-    fidelity: 'compact',
-    history: [],
-    goalGate: false,
-    toolHooks: {},
-    signal: new AbortController().signal,
-    emit: () => undefined,
-  };
+  return codergenRequest({ node: fakeNode('bench'), prompt: 'List the directory until told to stop.', workDir: path.join(root, 'work'), stageDir });
 }
 
 interface Sample {

@@ -19,6 +19,22 @@ export function fakeNode(id: string): GraphNode {
   return { id, attributes: new Map(), idRange: { start: zero, end: zero }, declarations: [], references: [], derivedClasses: [], subgraphs: [] };
 }
 
+/** A request for an LLM node: a plain compact-fidelity prompt unless `overrides` say otherwise. */
+export function codergenRequest(overrides: Partial<CodergenRequest> & Pick<CodergenRequest, 'workDir' | 'stageDir'>): CodergenRequest {
+  return {
+    node: fakeNode('node'),
+    prompt: 'Do the task.',
+    model: {},
+    fidelity: 'compact',
+    history: [],
+    goalGate: false,
+    toolHooks: {},
+    signal: new AbortController().signal,
+    emit: () => undefined,
+    ...overrides,
+  };
+}
+
 /** A clock whose sleeps return at once and are remembered. */
 export function recordingClock(): Clock & { readonly sleeps: number[] } {
   const sleeps: number[] = [];
@@ -101,20 +117,7 @@ export async function startRig(flavour: Flavour, options: Omit<LlmBackendOptions
     workDir,
     stageDir,
     events,
-    request: (overrides = {}) => ({
-      node: fakeNode('node'),
-      prompt: 'Do the task.',
-      workDir,
-      stageDir,
-      model: { model: flavour.model },
-      fidelity: 'compact',
-      history: [],
-      goalGate: false,
-      toolHooks: {},
-      signal: new AbortController().signal,
-      emit: (event) => events.push(event),
-      ...overrides,
-    }),
+    request: (overrides = {}) => codergenRequest({ workDir, stageDir, model: { model: flavour.model }, emit: (event) => events.push(event), ...overrides }),
     sessionEvents: (sessionId) =>
       fs
         .readFileSync(path.join(stageDir, 'sessions', sessionId, 'events.jsonl'), 'utf8')

@@ -4,7 +4,7 @@ import { LlmBackend } from '../../engine/llm/llm-backend';
 import { costUsd, inferProvider } from '../../engine/llm/model-catalog';
 import { resolveModel, settingsFromEnv } from '../../engine/llm/provider-settings';
 import { ProviderError } from '../../engine/runtime/backend';
-import { fakeNode } from './harness';
+import { codergenRequest, fakeNode } from './harness';
 
 describe('provider settings', () => {
   it('reads keys, base URLs and the OpenAI API choice from the environment', () => {
@@ -87,19 +87,7 @@ describe('preflight', () => {
 
   it('run() refuses an unservable node with a non-transient ProviderError instead of substituting anything', async () => {
     const error = await backend
-      .run({
-        node: node('review'),
-        prompt: 'p',
-        workDir: '.',
-        stageDir: '.',
-        model: { model: 'claude-opus-4-6' },
-        fidelity: 'compact',
-        history: [],
-        goalGate: false,
-        toolHooks: {},
-        signal: new AbortController().signal,
-        emit: () => undefined,
-      })
+      .run(codergenRequest({ node: node('review'), workDir: '.', stageDir: '.', model: { model: 'claude-opus-4-6' } }))
       .catch((e: unknown) => e);
     assert.ok(error instanceof ProviderError);
     assert.equal(error.transient, false);
