@@ -67,6 +67,16 @@ function workingDir(): { onEvent: (event: RunEvent) => void; file: (name: string
   };
 }
 
+/** Supervises the child that hangs at `hang`; the manager's clock polls until the hang has started. */
+function superviseHangingChild(dot: string): Promise<Harness> {
+  const dir = workingDir();
+  return runDot(dot, {
+    files: { 'child.dot': hangingChild, ...hangScript },
+    clock: pollingClock(() => fs.existsSync(dir.file('hang.pid'))),
+    onEvent: dir.onEvent,
+  });
+}
+
 function updates(report: Harness, node = 'boss'): Record<string, unknown> {
   return report.status(node).context_updates as Record<string, unknown>;
 }
@@ -101,12 +111,7 @@ describe('manager loop', () => {
   });
 
   it('ends when the stop condition holds and kills the child still running', async () => {
-    const dir = workingDir();
-    const report = await runDot(managerDot('"manager.stop_condition"="stack.child.active_node=hang", "manager.poll_interval"="1s"'), {
-      files: { 'child.dot': hangingChild, ...hangScript },
-      clock: pollingClock(() => fs.existsSync(dir.file('hang.pid'))),
-      onEvent: dir.onEvent,
-    });
+    const report = await superviseHangingChild(managerDot('"manager.stop_condition"="stack.child.active_node=hang", "manager.poll_interval"="1s"'));
     assert.equal(report.result.status, 'success');
     assert.match(String(report.status('boss').notes), /stop condition satisfied/);
     assert.equal(updates(report)['stack.child.status'], 'running');
@@ -116,25 +121,15 @@ describe('manager loop', () => {
   });
 
   it('steers by writing its prompt into the active child stage directory, once per visit', async () => {
-    const dir = workingDir();
     const attributes = '"manager.actions"="observe,steer,wait", prompt="Focus on $goal", "manager.stop_condition"="stack.child.active_node=hang", "manager.poll_interval"="1s"';
-    const report = await runDot(managerDot(attributes, '"stack.child_dotfile"="child.dot", goal="the failing tests"'), {
-      files: { 'child.dot': hangingChild, ...hangScript },
-      clock: pollingClock(() => fs.existsSync(dir.file('hang.pid'))),
-      onEvent: dir.onEvent,
-    });
+    const report = await superviseHangingChild(managerDot(attributes, '"stack.child_dotfile"="child.dot", goal="the failing tests"'));
     assert.equal(report.result.status, 'success');
     assert.equal(report.read('.run/boss/subpipeline/hang/steer.md'), 'Focus on the failing tests\n');
     assert.ok(Number(updates(report)['stack.manager.steers']) >= 1);
   });
 
   it('fails after manager.max_cycles without the child finishing', async () => {
-    const dir = workingDir();
-    const report = await runDot(managerDot('"manager.max_cycles"=3, "manager.poll_interval"="1s"'), {
-      files: { 'child.dot': hangingChild, ...hangScript },
-      clock: pollingClock(() => fs.existsSync(dir.file('hang.pid'))),
-      onEvent: dir.onEvent,
-    });
+    const report = await superviseHangingChild(managerDot('"manager.max_cycles"=3, "manager.poll_interval"="1s"'));
     assert.equal(report.result.status, 'fail');
     assert.match(report.result.failureReason ?? '', /max cycles exceeded: 3 manager cycles/);
     assert.equal(report.status('boss').is_explicit, false);
