@@ -2,6 +2,7 @@
 // view, tests): launch arguments plus the custom DAP events and requests. Both sides import it.
 import type { TraceRecord } from '../engine/runtime/events';
 import type { GraphState } from '../webview/graph-state';
+import type { HumanGateMessage } from '../webview/protocol';
 
 export const DEBUG_TYPE = 'attractor';
 
@@ -50,23 +51,8 @@ export type { NodeRunState, RunStatus, TakenEdge } from '../webview/protocol';
 
 // ---- custom events ----
 
-export interface GateOption {
-  readonly key: string;
-  readonly label: string;
-  readonly to: string;
-}
-
-/** Body of the `humanGate` event: a gate waits for an answer (send `answerGate`). */
-export interface HumanGateEventBody {
-  readonly gateId: string;
-  readonly nodeId: string;
-  readonly threadId: number;
-  readonly question: string;
-  readonly options: readonly GateOption[];
-  readonly freeform: boolean;
-  readonly timeoutMs?: number;
-  readonly defaultChoice?: string;
-}
+/** Body of the `humanGate` event: a gate waits for an answer (send `answerGate`); the graph view's question plus the thread it stops. */
+export type HumanGateEventBody = Omit<HumanGateMessage, 'type'> & { readonly threadId: number };
 
 /** Body of the `humanGateClosed` event: the gate was answered, timed out or the run stopped. */
 export interface HumanGateClosedEventBody {

@@ -21,6 +21,7 @@ import { DebugController } from './debug-controller';
 import { classifyJump, classifyRunFailure } from './exceptions';
 import { GateDesk } from './human-gates';
 import { GraphStateTracker } from '../webview/graph-state';
+import { humanGateMessage } from '../webview/run-projection';
 import type { AttractorLaunchArguments, CustomEventBodies, CustomEventName, ExceptionFilterId } from './protocol';
 import { HUMAN_GATE_STOP_REASON, exceptionFilters, parseAnswerGateArguments, runDefaults } from './protocol';
 import { SourceCatalog } from './source-catalog';
@@ -220,16 +221,8 @@ export class AttractorDebugSession extends DebugSession {
     const gates = new GateDesk(
       {
         opened: (question, scope) => {
-          this.sendCustom('humanGate', {
-            gateId: question.id,
-            nodeId: question.nodeId,
-            threadId: controller.threadFor(scope).id,
-            question: question.text,
-            options: question.options,
-            freeform: question.freeform,
-            ...(question.timeoutMs !== undefined ? { timeoutMs: question.timeoutMs } : {}),
-            ...(question.defaultChoice !== undefined ? { defaultChoice: question.defaultChoice } : {}),
-          });
+          const { type: _type, ...gate } = humanGateMessage(question);
+          this.sendCustom('humanGate', { ...gate, threadId: controller.threadFor(scope).id });
           controller.gateOpened(scope, question.id, question.text);
         },
         closed: (gateId) => {

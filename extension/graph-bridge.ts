@@ -10,38 +10,17 @@ import type { ExtensionToWebviewMessage, GateAnswer } from '../webview/protocol'
 export function messagesForDebugEvent(event: string, body: unknown, program: string | undefined): ExtensionToWebviewMessage[] {
   switch (event) {
     case 'graphState': {
-      const state = body as CustomEventBodies['graphState'];
-      if (program !== undefined && !samePath(state.program, program)) return [];
-      return [
-        {
-          type: 'graphState',
-          runStatus: state.runStatus,
-          iteration: state.iteration,
-          nodes: state.nodes,
-          takenEdges: state.takenEdges,
-          ...(state.activeNode !== undefined ? { activeNode: state.activeNode } : {}),
-          ...(state.currentEdge !== undefined ? { currentEdge: state.currentEdge } : {}),
-        },
-      ];
+      const { program: stateProgram, logsRoot: _logsRoot, ...state } = body as CustomEventBodies['graphState'];
+      if (program !== undefined && !samePath(stateProgram, program)) return [];
+      return [{ type: 'graphState', ...state }];
     }
     case 'traceEntry': {
       const { record } = body as CustomEventBodies['traceEntry'];
       return [{ type: 'traceEntries', entries: [record], replace: false }];
     }
     case 'humanGate': {
-      const gate = body as CustomEventBodies['humanGate'];
-      return [
-        {
-          type: 'humanGate',
-          gateId: gate.gateId,
-          nodeId: gate.nodeId,
-          question: gate.question,
-          options: gate.options,
-          freeform: gate.freeform,
-          ...(gate.defaultChoice !== undefined ? { defaultChoice: gate.defaultChoice } : {}),
-          ...(gate.timeoutMs !== undefined ? { timeoutMs: gate.timeoutMs } : {}),
-        },
-      ];
+      const { threadId: _thread, ...gate } = body as CustomEventBodies['humanGate'];
+      return [{ type: 'humanGate', ...gate }];
     }
     case 'humanGateClosed': {
       const { gateId } = body as CustomEventBodies['humanGateClosed'];
