@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { LlmBackend } from '../llm/llm-backend';
-import { settingsFromEnv } from '../llm/provider-settings';
+import { settingsFromEnv, type DefaultModel } from '../llm/provider-settings';
 import { isProviderName, providerNames } from '../llm/types';
 import { formatDuration } from '../model/duration';
 import type { CodergenBackend } from '../runtime/backend';
@@ -53,12 +53,18 @@ function execution(options: ExecutionOptions): { backend: CodergenBackend; inter
     return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script), ...parallel };
   }
   // Provider keys and base URLs from the environment; its preflight names every node it cannot serve.
+  const settings = settingsFromEnv();
+  const defaultModel = defaultModelOf(options, settings.defaultModel);
+  return { backend: new LlmBackend({ settings: { ...settings, ...(defaultModel ? { defaultModel } : {}) } }), interviewer: new ConsoleInterviewer(), ...parallel };
+}
+
+/** --default-model replaces the environment's default model with its provider; --default-provider alone names the environment model's provider. */
+function defaultModelOf(options: ExecutionOptions, fromEnv: DefaultModel | undefined): DefaultModel | undefined {
   const { defaultModel, defaultProvider } = options;
   if (defaultProvider !== undefined && !isProviderName(defaultProvider)) throw new UsageError(`--default-provider expects ${providerNames.join(' or ')}, got "${defaultProvider}"`);
-  // --default-model replaces the environment's default model together with its provider.
-  const fromFlags = defaultModel ? { ATTRACTOR_DEFAULT_MODEL: defaultModel, ATTRACTOR_DEFAULT_PROVIDER: defaultProvider } : defaultProvider ? { ATTRACTOR_DEFAULT_PROVIDER: defaultProvider } : {};
-  const env = { ...process.env, ...fromFlags };
-  return { backend: new LlmBackend({ settings: settingsFromEnv(env) }), interviewer: new ConsoleInterviewer(), ...parallel };
+  const provider = defaultProvider ? { provider: defaultProvider } : {};
+  if (defaultModel) return { model: defaultModel, ...provider };
+  return fromEnv ? { ...fromEnv, ...provider } : undefined;
 }
 
 function parseMaxParallel(text: string | undefined): number | undefined {
