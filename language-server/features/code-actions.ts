@@ -2,6 +2,7 @@
 import type { CodeAction, Diagnostic as LspDiagnostic, Range } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
+import { editDistance } from '../../engine/validate/did-you-mean';
 import type { DocumentView } from '../analysis/document-analysis';
 import { bareKey, nodeIdsOf } from './completion';
 import { placeOf } from './cursor-context';
@@ -69,26 +70,13 @@ function didYouMean(analysis: DocumentView, range: Range): Suggestion[] {
   return [];
 }
 
-/** Up to three candidates within an edit distance that scales with the word. */
+/** Up to three candidates within an edit distance (the linter's did-you-mean metric) that scales with the word. */
 export function nearest(word: string, candidates: readonly string[]): string[] {
   const limit = Math.max(1, Math.min(3, Math.floor(word.length / 3)));
   return candidates
-    .map((candidate) => ({ candidate, distance: editDistance(word.toLowerCase(), candidate.toLowerCase()) }))
+    .map((candidate) => ({ candidate, distance: editDistance(word, candidate) }))
     .filter((c) => c.distance <= limit && c.candidate !== word)
     .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
     .slice(0, 3)
     .map((c) => c.candidate);
-}
-
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, k) => k);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }

@@ -4,7 +4,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../../engine/model/diagnostics';
 import type { LintRule } from '../../../engine/validate/rule';
 import { analyzeDocument } from '../../../language-server/analysis/document-analysis';
-import { codeActions, editDistance, nearest } from '../../../language-server/features/code-actions';
+import { editDistance } from '../../../engine/validate/did-you-mean';
+import { codeActions, nearest } from '../../../language-server/features/code-actions';
 import { documentDiagnostics } from '../../../language-server/features/diagnostics';
 
 /** A rule with a machine-applicable fix, the way the engine's lint rules carry them. */
