@@ -8,6 +8,7 @@ import type { EventBus } from './events';
 import type { RunOptions, RunResult } from './runner';
 import { hashSource, runPipeline } from './runner';
 import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
+import { modelSelectionOf } from './node-config';
 import { killProcessGroup } from './process';
 
 export type LaunchResult = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: RunResult; readonly warnings: readonly Diagnostic[] };
@@ -53,21 +54,10 @@ function holdsRun(logsRoot: string): boolean {
 function preflight(backend: CodergenBackend, graph: NonNullable<ReturnType<typeof preparePipeline>['graph']>): string | undefined {
   const llmNodes = [...graph.nodes.values()]
     .filter((node) => resolveHandlerType(node) === 'codergen')
-    .map((node) => ({
-      node,
-      model: {
-        ...optional('provider', node.attributes.get('llm_provider')?.value ?? graph.attributes.get('llm_provider')?.value),
-        ...optional('model', node.attributes.get('llm_model')?.value ?? graph.attributes.get('llm_model')?.value),
-        ...optional('reasoningEffort', node.attributes.get('reasoning_effort')?.value ?? graph.attributes.get('reasoning_effort')?.value),
-      },
-    }));
+    .map((node) => ({ node, model: modelSelectionOf(node, graph) }));
   const problems = backend.preflight(llmNodes);
   if (problems.length === 0) return undefined;
   return `the ${backend.name} backend cannot serve this pipeline:\n${problems.map((p) => `  node ${p.nodeId} (${p.provider}): ${p.message}`).join('\n')}`;
-}
-
-function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value ? ({ [key]: value } as Record<K, string>) : {};
 }
 
 export type ResumeOptions = Omit<LaunchOptions, 'logsRoot' | 'cwd' | 'params'>;
