@@ -72,6 +72,11 @@ export function attributeValue(attributes: Attributes, key: string): string | un
   return attributes.get(key)?.value;
 }
 
+/** Whether the edge carries a condition (a blank one counts as none). */
+export function isConditional(edge: GraphEdge): boolean {
+  return (edge.attributes.get('condition')?.value ?? '').trim() !== '';
+}
+
 export function outgoingEdges(graph: Graph, nodeId: string): GraphEdge[] {
   return graph.edges.filter((edge) => edge.from === nodeId);
 }

@@ -1,6 +1,6 @@
 import type { Condition } from '../conditions/condition';
 import { evaluateCondition, parseCondition } from '../conditions/condition';
-import type { GraphEdge, GraphNode } from '../model/graph';
+import { isConditional, type GraphEdge, type GraphNode } from '../model/graph';
 import type { Outcome } from './outcome';
 
 /**
@@ -33,10 +33,6 @@ function conditionOf(edge: GraphEdge): Condition | null | undefined {
     conditionCache.set(text, parsed);
   }
   return parsed;
-}
-
-export function isConditional(edge: GraphEdge): boolean {
-  return (edge.attributes.get('condition')?.value ?? '').trim() !== '';
 }
 
 function weightOf(edge: GraphEdge): number {

@@ -1,4 +1,4 @@
-import { buildAdjacency } from '../../engine/model/graph';
+import { buildAdjacency, isConditional } from '../../engine/model/graph';
 import type { Graph, GraphEdge } from '../../engine/model/graph';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import { shapes } from '../../engine/model/handler-types';
@@ -73,10 +73,6 @@ function factsOf(graph: Graph, lineIndex: Parameters<typeof analyze>[0]['lineInd
     feedback: nodes.flatMap((node) => (value(node.attributes, 'feedback_from') ? [`${node.id} gets ${value(node.attributes, 'feedback_from')}'s output on every loop_restart`] : [])),
     diagnostics,
   };
-}
-
-function isConditional(edge: GraphEdge): boolean {
-  return (edge.attributes.get('condition')?.value.trim() ?? '') !== '';
 }
 
 function describeEdge(edge: GraphEdge): string {

@@ -1,6 +1,6 @@
 import type { Clause } from '../../conditions/condition';
 import type { Diagnostic } from '../../model/diagnostics';
-import type { GraphEdge } from '../../model/graph';
+import { isConditional, type GraphEdge } from '../../model/graph';
 import type { LineIndex } from '../../model/source';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
 import { didYouMean } from '../did-you-mean';
@@ -103,7 +103,7 @@ export const deadConditionalEdgeRule: LintRule = {
 
 /** The negation of the one other single-clause context condition out of the diamond, if that is all there is. */
 function complementOfSibling(dead: GraphEdge, outgoing: readonly GraphEdge[]): string | undefined {
-  const siblings = outgoing.filter((edge) => edge !== dead && edge.attributes.get('condition')?.value.trim());
+  const siblings = outgoing.filter((edge) => edge !== dead && isConditional(edge));
   if (siblings.length !== 1) return undefined;
   const parsed = edgeCondition(siblings[0] as GraphEdge);
   const clause = parsed?.condition.clauses[0];

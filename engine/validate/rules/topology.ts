@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../model/diagnostics';
-import type { GraphNode } from '../../model/graph';
+import { isConditional, type GraphNode } from '../../model/graph';
 import { isBuiltinHandlerType } from '../../model/handler-types';
 import { edgeSpan } from '../edge-range';
 import type { Cycle } from '../graph-analysis';
@@ -40,7 +40,7 @@ export const cycleNoConditionalExitRule: LintRule = {
     for (const cycle of cycles) {
       const gated = cycle.exits.some((edge) => {
         const source = graph.nodes.get(edge.from) as GraphNode;
-        return (edge.attributes.get('condition')?.value.trim() ?? '') !== '' || handlerOf(source) === 'wait.human';
+        return isConditional(edge) || handlerOf(source) === 'wait.human';
       });
       if (gated) continue;
       const first = graph.nodes.get(cycle.nodes[0] as string) as GraphNode;
