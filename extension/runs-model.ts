@@ -2,6 +2,7 @@
 // duration read from its checkpoint. No `vscode` here; the tree provider renders these.
 import fs from 'node:fs';
 import path from 'node:path';
+import { isRecord } from '../engine/model/json';
 
 export type RunSummaryStatus = 'running' | 'succeeded' | 'failed' | 'unreadable';
 
@@ -80,7 +81,7 @@ export function describeRun(run: RunSummary): string {
 function readJson(file: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

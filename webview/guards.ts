@@ -1,5 +1,6 @@
 // Runtime validators for data crossing a trust boundary. A Check returns a fresh value holding only
 // the fields it declares (unknown keys are dropped), so nothing unvalidated leaks past it.
+import { isRecord } from '../engine/model/json';
 
 export type CheckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 export type Check<T> = (value: unknown, path: string) => CheckResult<T>;
@@ -55,7 +56,7 @@ export function list<T>(item: Check<T>, maxLength = 1_000_000): Check<readonly T
 /** A string-keyed map of checked values, for records keyed by node id. */
 export function dictionary<T>(item: Check<T>): Check<Readonly<Record<string, T>>> {
   return (value, path) => {
-    if (!isPlainObject(value)) return fail(path, 'an object', value);
+    if (!isRecord(value)) return fail(path, 'an object', value);
     const out: Record<string, T> = Object.create(null) as Record<string, T>;
     for (const [key, entry] of Object.entries(value)) {
       const result = item(entry, `${path}.${key}`);
@@ -74,7 +75,7 @@ type Flatten<T> = { [K in keyof T]: T[K] };
 /** An object with `required` fields and `optional` ones (absent or undefined both mean absent). */
 export function object<R extends Shape, O extends Shape = Record<never, never>>(required: R, optional?: O): Check<Flatten<Required<R> & Optional<O>>> {
   return (value, path) => {
-    if (!isPlainObject(value)) return fail(path, 'an object', value);
+    if (!isRecord(value)) return fail(path, 'an object', value);
     const out: Record<string, unknown> = {};
     for (const [key, check] of Object.entries(required)) {
       const result = check(value[key], path ? `${path}.${key}` : key);
@@ -97,7 +98,7 @@ export function tagged<V extends Record<string, Check<object>>, K extends string
   key: K = 'type' as K,
 ): Check<{ [T in keyof V]: Flatten<Infer<V[T]> & { readonly [P in K]: T }> }[keyof V]> {
   return (value, path) => {
-    if (!isPlainObject(value)) return fail(path, 'an object', value);
+    if (!isRecord(value)) return fail(path, 'an object', value);
     const tag = value[key];
     if (typeof tag !== 'string' || !Object.hasOwn(variants, tag)) return fail(path ? `${path}.${key}` : key, `one of ${Object.keys(variants).join(', ')}`, tag);
     const result = (variants[tag] as Check<object>)(value, path);
@@ -105,6 +106,3 @@ export function tagged<V extends Record<string, Check<object>>, K extends string
   };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

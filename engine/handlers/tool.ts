@@ -3,6 +3,7 @@ import { boolAttr, stringAttr } from '../runtime/node-config';
 import { expandCommand } from '../runtime/expand';
 import { runShellCommand } from '../runtime/process';
 import type { Handler } from './handler';
+import { isRecord } from '../model/json';
 
 /**
  * Canonical §4.10 with the ledger's tool.last_line, parse_json and tool_env. The exit code is the
@@ -72,7 +73,7 @@ export function parseToolEnv(node: GraphNode): Record<string, string> {
 function parseJsonObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { ok: true, value: value as Record<string, unknown> };
+    if (isRecord(value)) return { ok: true, value };
     return { ok: false, error: 'not an object' };
   } catch (error) {
     return { ok: false, error: (error as Error).message };

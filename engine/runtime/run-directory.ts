@@ -5,6 +5,7 @@ import type { TraceRecord } from './events';
 import type { Outcome } from './outcome';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
+import { isRecord } from '../model/json';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -187,10 +188,6 @@ export function readTrace(root: string): TraceRecord[] {
     }
   }
   return records;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Node ids are identifiers by grammar, but a warned-about quoted id must not escape the run directory. */

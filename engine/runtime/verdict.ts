@@ -1,5 +1,6 @@
 import type { CodergenResult, ReportedOutcome } from './backend';
 import type { Outcome, StageStatus } from './outcome';
+import { isRecord } from '../model/json';
 
 /**
  * The verdict recovery ladder (bundle README "report_outcome contract", ledger §25):
@@ -125,10 +126,6 @@ function balancedObjects(text: string): string[] {
     }
   }
   return found;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function snippet(text: string): string {

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../model/diagnostics';
 import type { Attributes, Graph } from '../model/graph';
 import { setAttribute, withNodeAttributes } from '../model/graph';
 import type { Transform } from './transform';
+import { isRecord } from '../model/json';
 
 /**
  * Ledger response_schema: an inline JSON object, or a path to one resolved beside the .dot file.
@@ -41,7 +42,7 @@ export const responseSchemaTransform: Transform = {
 function schemaProblem(text: string): string | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'the JSON is not an object';
+    return isRecord(value) ? undefined : 'the JSON is not an object';
   } catch (error) {
     return `invalid JSON (${(error as Error).message})`;
   }
