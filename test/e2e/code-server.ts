@@ -120,7 +120,8 @@ export async function openFile(page: Page, name: string, expectText: string): Pr
   await page.keyboard.press('Control+P');
   await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
   await page.keyboard.type(name);
-  await page.waitForSelector('.quick-input-list .monaco-list-row');
+  // Wait for the search to list the file: recently opened files are listed before it answers.
+  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`);
   await page.keyboard.press('Enter');
   await page.waitForSelector(`.monaco-editor .view-lines:has-text("${expectText}")`);
 }

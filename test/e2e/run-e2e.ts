@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
 import { frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
 
 const repo = path.resolve(__dirname, '..', '..');
@@ -21,7 +22,16 @@ function workspaceFiles(): Record<string, string> {
   const script = JSON.parse(fs.readFileSync(path.join(repo, 'examples', 'human-review.scripted.json'), 'utf8')) as Record<string, unknown>;
   delete script.human;
   delete script.expect;
-  return { 'human-review.dot': pipeline, 'human-review.scripted.json': JSON.stringify(script, null, 2) };
+  return { 'human-review.dot': pipeline, 'human-review.scripted.json': JSON.stringify(script, null, 2), 'fan.dot': overlappingFanOut, 'fan.scripted.json': '{}' };
+}
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -34,7 +44,8 @@ async function main(): Promise<void> {
   fs.mkdirSync(shots, { recursive: true });
   const files = workspaceFiles();
   const draftLine = files['human-review.dot']!.split('\n').findIndex((line) => line.includes('draft   [')) + 1;
-  const vscode = await startCodeServer({ vsix, files });
+  // One branch at a time: the fan-out in step 8 proves the setting reaches the engine.
+  const vscode = await startCodeServer({ vsix, files, userSettings: { 'attractor.maxParallel': 1 } });
   const { page } = vscode;
   try {
     // 1. Open the example.
@@ -79,7 +90,7 @@ async function main(): Promise<void> {
     assert.deepEqual(traceNodes, ['start', 'draft', 'review', 'publish', 'done']);
     const runsRoot = path.join(vscode.workspace, '.attractor-runs');
     const runs = fs.readdirSync(runsRoot);
-    assert.equal(runs.length, 1);
+    assert.deepEqual(runs.map((run) => run.split('-')[0]), ['human']);
     const checkpoint = JSON.parse(fs.readFileSync(path.join(runsRoot, runs[0]!, 'checkpoint.json'), 'utf8')) as { status: string };
     assert.equal(checkpoint.status, 'success');
     assert.equal(fs.readFileSync(path.join(vscode.workspace, 'published.md'), 'utf8'), '# 2.0\n- things\n');
@@ -92,6 +103,15 @@ async function main(): Promise<void> {
     await runRow.click();
     await graph.waitForSelector('tr[data-node="done"]');
     await shot(page, '07-runs-view');
+
+    // 8. The Run lens on a fan-out without max_parallel: attractor.maxParallel=1 runs its branches one at a time.
+    await page.click('.monaco-editor .view-lines'); // the graph view had the focus (and would swallow Ctrl+P)
+    await openFile(page, 'fan.dot', 'tripleoctagon');
+    // The lens of fan.dot's own editor (the human-review editor keeps its lenses in the page).
+    await page.locator('.monaco-editor:has(.view-lines:has-text("tripleoctagon")) .codelens-decoration a:has-text("Run")').first().click({ timeout: 60_000 });
+    const fanRun = await waitFor(() => fs.readdirSync(runsRoot).find((run) => run.startsWith('fan-') && fs.existsSync(path.join(runsRoot, run, 'checkpoint.json')) && JSON.parse(fs.readFileSync(path.join(runsRoot, run, 'checkpoint.json'), 'utf8')).status === 'success'), 60_000);
+    assert.ok(fanRun, 'the fan-out ran to success');
+    assert.ok(!fs.existsSync(path.join(vscode.workspace, OVERLAPS_FILE)), 'attractor.maxParallel reached the engine: no two branches overlapped');
 
     const log = readAttractorLog(vscode.userDataDir);
     const activation = /activated in ([\d.]+) ms.*rss ([\d.]+) MB, heapUsed ([\d.]+) MB/.exec(log);
