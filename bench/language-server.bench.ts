@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CompletionRequest } from 'vscode-languageserver-protocol/node';
 import { TextDocument, type Range } from 'vscode-languageserver-textdocument';
-import { buildBundle, LspClient } from '../test/language-server/lsp-client';
+import { ensureTestBundle, LspClient } from '../test/language-server/lsp-client';
 import { completionProbes, generatePipeline } from './language-server/generate-pipeline';
 import type { BenchReport } from './report';
 
@@ -34,7 +34,7 @@ function typingEdit(document: TextDocument, k: number): { document: TextDocument
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export default async function bench(): Promise<BenchReport> {
-  buildBundle();
+  ensureTestBundle();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-ls-bench-'));
   const files = sizes.map((size) => {
     const file = path.join(dir, `pipeline-${size}.dot`);

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { buildOnce, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace } from './harness';
+import { ensureTestBundle, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace } from './harness';
 
 const { start: session, stopAll } = sessionPool();
 
 
 describe('debug adapter: breakpoints and the trace', () => {
-  before(buildOnce);
+  before(ensureTestBundle);
   after(stopAll);
 
   for (const name of ['linear-tools', 'convergence-loop', 'human-gate-routes', 'sub-pipeline-folder', 'fail-edge-recovers', 'no-matching-edge-fails-loud']) {

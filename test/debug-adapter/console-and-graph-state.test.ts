@@ -3,12 +3,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { GraphStateEventBody, TraceEntryEventBody } from '../../debug-adapter/protocol';
-import { buildOnce, conformanceCases, launch, lineOf, sessionPool, workspace } from './harness';
+import { ensureTestBundle, conformanceCases, launch, lineOf, sessionPool, workspace } from './harness';
 
 const { start: session, stopAll } = sessionPool();
 
 describe('debug adapter: Debug Console, progress and graph-view events', () => {
-  before(buildOnce);
+  before(ensureTestBundle);
   after(stopAll);
 
   it('groups each node visit in the console at its line, with tool output, verdicts and LLM progress', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { buildOnce, conformanceCases, launch, scriptedArgs, sessionPool, topFrame, workspace, workspaceWith } from './harness';
+import { ensureTestBundle, conformanceCases, launch, scriptedArgs, sessionPool, topFrame, workspace, workspaceWith } from './harness';
 
 const { start: session, stopAll } = sessionPool();
 
@@ -32,7 +32,7 @@ const cases: readonly { filter: string; dir: () => string; frame: string; descri
 ];
 
 describe('debug adapter: exception breakpoint filters', () => {
-  before(buildOnce);
+  before(ensureTestBundle);
   after(stopAll);
 
   for (const c of cases) {

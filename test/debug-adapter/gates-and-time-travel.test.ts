@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { HumanGateEventBody } from '../../debug-adapter/protocol';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
-import { buildOnce, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace, workspaceWith } from './harness';
+import { ensureTestBundle, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace, workspaceWith } from './harness';
 
 const { start: session, stopAll } = sessionPool();
 
@@ -17,7 +17,7 @@ function gateWorkspace(): string {
 }
 
 describe('debug adapter: human gates', () => {
-  before(buildOnce);
+  before(ensureTestBundle);
   after(stopAll);
 
   it('stops at a hexagon with the question and takes the answer through answerGate', async () => {
@@ -52,7 +52,7 @@ describe('debug adapter: human gates', () => {
 });
 
 describe('debug adapter: time travel, restart and terminate', () => {
-  before(buildOnce);
+  before(ensureTestBundle);
   after(stopAll);
 
   it('restartFrame re-runs the current node in a new branch of the run', async () => {

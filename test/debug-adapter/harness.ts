@@ -4,21 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
+import { ensureTestBundle, testDist } from '../test-bundle';
 
 export const projectRoot = path.resolve(__dirname, '..', '..');
-export const adapterPath = path.join(projectRoot, 'dist', 'debug-adapter.js');
-export const cliPath = path.join(projectRoot, 'dist', 'cli.js');
+/** The adapter under test is the bundled standalone one (test-bundle.ts), as is the CLI it is compared with. */
+export const adapterPath = path.join(testDist, 'debug-adapter.js');
+export const cliPath = path.join(testDist, 'cli.js');
 export const conformanceCases = path.resolve(projectRoot, '..', 'shared', 'conformance', 'cases');
 export const fixtures = path.join(projectRoot, 'test', 'fixtures', 'debug-adapter');
 
-let built = false;
-/** Builds dist/ once per test process (the adapter under test is the bundled standalone one). */
-export function buildOnce(): void {
-  if (built) return;
-  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: projectRoot, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
-  built = true;
-}
+export { ensureTestBundle };
 
 /** A fresh working directory holding a copy of the files of a fixture folder. */
 export function workspace(from: string): string {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Session } from './harness';
-import { buildOnce, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace, workspaceWith } from './harness';
+import { ensureTestBundle, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace, workspaceWith } from './harness';
 
 const { start: session, stopAll } = sessionPool();
 
@@ -16,7 +16,7 @@ async function stoppedAt(s: Session): Promise<{ reason: string; frames: DebugPro
 }
 
 describe('debug adapter: stepping, the stack and the context', () => {
-  before(buildOnce);
+  before(ensureTestBundle);
   after(stopAll);
 
   it('steps into an LLM node, stopping before its agent turn, then steps on to the next node', async () => {

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { buildOnce, conformanceCases, launch, lineOf, sessionPool, workspace } from './harness';
+import { ensureTestBundle, conformanceCases, launch, lineOf, sessionPool, workspace } from './harness';
 
 const { start: session, stopAll } = sessionPool();
 
 describe('debug adapter: parallel branches as threads', () => {
-  before(buildOnce);
+  before(ensureTestBundle);
   after(stopAll);
 
   it('runs each branch on its own thread, holds the others while one is stopped, and steps one alone', async () => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { buildCli } from '../build-cli';
+import { bundledCli } from '../test-bundle';
 import { preparePipeline } from '../../engine/prepare';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -61,7 +61,7 @@ describe('examples', () => {
 
 describe('examples run offline with their scripts', () => {
   before(() => {
-    cli = buildCli();
+    cli = bundledCli();
   });
 
   for (const file of dotFiles.filter((f) => !children.has(f) && !realModelOnly.has(f))) {

@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CompletionItem, CompletionList, MarkupContent } from 'vscode-languageserver-protocol/node';
 import { CompletionRequest, DocumentSymbolRequest, HoverRequest } from 'vscode-languageserver-protocol/node';
-import { buildBundle, fixtureText, fixtureUri, LspClient, positionOf } from './lsp-client';
+import { ensureTestBundle, fixtureText, fixtureUri, LspClient, positionOf } from './lsp-client';
 
 const labels = (result: CompletionItem[] | CompletionList | null) => (Array.isArray(result) ? result : (result?.items ?? [])).map((i) => i.label);
 
 describe('editing over stdio', () => {
   let client: LspClient;
   before(async () => {
-    buildBundle();
+    ensureTestBundle();
     client = await LspClient.start({ diagnosticsDelayMs: 10 });
   });
   after(async () => client.stop());

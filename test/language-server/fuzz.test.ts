@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionRequest, DocumentFormattingRequest, DocumentSymbolRequest, FoldingRangeRequest, HoverRequest, SemanticTokensRequest } from 'vscode-languageserver-protocol/node';
-import { buildBundle, fixtureText, fixtureUri, LspClient } from './lsp-client';
+import { ensureTestBundle, fixtureText, fixtureUri, LspClient } from './lsp-client';
 
 const fragments = ['[', ']', '"', '->', '{', '}', '=', ';', ',', 'shape', 'condition="outcome=', '&&', 'context.', ' ', '\n', 'a', '/*', '*/', '//', '#', '<', '>', '\\', '$goal', 'subgraph', 'node [', '"x\n'];
 const insertion = fc.oneof(fc.constantFrom(...fragments), fc.string({ maxLength: 6 }));
@@ -13,7 +13,7 @@ const edit = fc.record({ at: fc.nat(), length: fc.nat({ max: 12 }), text: fc.one
 describe('fuzzed edits over stdio', () => {
   let client: LspClient;
   before(async () => {
-    buildBundle();
+    ensureTestBundle();
     client = await LspClient.start({ diagnosticsDelayMs: 0 });
   });
   after(async () => client.stop());

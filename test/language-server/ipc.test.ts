@@ -12,12 +12,12 @@ import {
   IPCMessageWriter,
   PublishDiagnosticsNotification,
 } from 'vscode-languageserver-protocol/node';
-import { buildBundle, fixtureText, fixtureUri, serverPath } from './lsp-client';
+import { ensureTestBundle, fixtureText, fixtureUri, serverPath } from './lsp-client';
 
 describe('language server over --node-ipc', () => {
   let server: ReturnType<typeof fork>;
   before(() => {
-    buildBundle();
+    ensureTestBundle();
     server = fork(serverPath, ['--node-ipc'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   });
   after(() => {

@@ -1,43 +1,19 @@
 /** Test harness: the bundled server as a child process, spoken to over stdio JSON-RPC. */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ProtocolConnection, PublishDiagnosticsParams, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol/node';
+import { ensureTestBundle, testDist } from '../test-bundle';
 import { createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
-const root = path.resolve(__dirname, '..', '..');
 export const fixtures = path.join(__dirname, 'fixtures');
 
-/**
- * The tests' own build of the bundle (`node esbuild.mjs --outdir=…`), once per test run: other
- * test files rebuild dist/ concurrently, and a private copy can never be caught half-written.
- */
-const bundleDir = path.join(os.tmpdir(), `attractor-ls-bundle-${process.ppid}`);
-export const serverPath = path.join(bundleDir, 'language-server.js');
-export const workerPath = path.join(bundleDir, 'language-server-worker.js');
-
-/** Test files run concurrently: a lock directory makes the first one build and the others wait. */
-export function buildBundle(): void {
-  const lock = `${bundleDir}.lock`;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-    }
-  }
-  try {
-    if (fs.existsSync(serverPath) && fs.existsSync(workerPath)) return;
-    const result = spawnSync(process.execPath, ['esbuild.mjs', `--outdir=${bundleDir}`], { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error('esbuild failed');
-  } finally {
-    fs.rmdirSync(lock);
-  }
-}
+/** The server under test is the bundled one (test-bundle.ts). */
+export const serverPath = path.join(testDist, 'language-server.js');
+export const workerPath = path.join(testDist, 'language-server-worker.js');
+export { ensureTestBundle };
 
 export function fixtureUri(name: string): string {
   return pathToFileURL(path.join(fixtures, name)).href;

@@ -17,7 +17,7 @@ import {
   RenameRequest,
   SemanticTokensRequest,
 } from 'vscode-languageserver-protocol/node';
-import { buildBundle, fixtureText, fixtureUri, LspClient, positionOf } from './lsp-client';
+import { ensureTestBundle, fixtureText, fixtureUri, LspClient, positionOf } from './lsp-client';
 
 const mainUri = fixtureUri('review-loop.dot');
 const childUri = fixtureUri('child.dot');
@@ -35,7 +35,7 @@ function hoverText(result: Hover | null): string {
 describe('language server over stdio', () => {
   let client: LspClient;
   before(async () => {
-    buildBundle();
+    ensureTestBundle();
     client = await LspClient.start({ diagnosticsDelayMs: 10, rulesDocUri: 'file:///docs/rules.md' });
     await client.open(mainUri, text);
   });

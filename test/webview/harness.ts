@@ -1,18 +1,16 @@
 // Plays the extension's side of the webview protocol for tests and benches: serves the built page
 // (the real renderWebviewHtml output, same CSP) from 127.0.0.1 with a stub acquireVsCodeApi that
 // records what the webview posts, and delivers messages with window.postMessage.
-import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderWebviewHtml } from '../../webview/html';
 import type { ExtensionToWebviewMessage, WebviewToExtensionMessage } from '../../webview/protocol';
+import { ensureTestBundle } from '../test-bundle';
 
-const root = path.resolve(__dirname, '../..');
 
 // Records posts and CSP violations before the webview's own script runs.
 const STUB = `
@@ -34,19 +32,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/**
- * Builds with the project's esbuild config into a private directory (so concurrent test files never
- * read a half-written dist/), so the page under test is the shipped bundle. Returns the directory.
- */
-export function buildBundle(): string {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-webview-'));
-  const result = spawnSync(process.execPath, ['esbuild.mjs', `--outdir=${outdir}`], { cwd: root, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`esbuild failed: ${result.stderr}`);
-  return outdir;
-}
-
 export async function startHarness(): Promise<Harness> {
-  const outdir = buildBundle();
+  // The page under test is the shipped bundle (test-bundle.ts).
+  const outdir = ensureTestBundle();
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const origin = `http://${request.headers.host}`;
@@ -83,7 +71,6 @@ export async function startHarness(): Promise<Harness> {
     async close() {
       await browser.close();
       await new Promise((resolve) => server.close(resolve));
-      fs.rmSync(outdir, { recursive: true, force: true });
     },
   };
 }

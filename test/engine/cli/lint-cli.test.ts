@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { buildCli } from '../../build-cli';
+import { bundledCli } from '../../test-bundle';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 let cli = '';
@@ -44,7 +44,7 @@ const clean = `digraph ok {
 
 describe('attractor lint (CLI process)', () => {
   before(() => {
-    cli = buildCli();
+    cli = bundledCli();
   });
 
   const lintCases = fs.existsSync(casesDir) ? fs.readdirSync(casesDir).filter((name) => name.startsWith('lint-')) : [];

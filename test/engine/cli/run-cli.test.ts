@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { buildCli } from '../../build-cli';
+import { bundledCli } from '../../test-bundle';
 import { OVERLAPS_FILE, overlappingFanOut } from '../../fixtures/overlapping-fan-out';
 
 let cli = '';
@@ -23,7 +23,7 @@ const pipeline = `digraph t {
 
 describe('attractor run | trace (CLI)', () => {
   before(() => {
-    cli = buildCli();
+    cli = bundledCli();
   });
 
   it('runs with params, prints the JSON result, and traces the run', () => {

@@ -8,10 +8,9 @@ import { AutoApproveInterviewer } from '../../../engine/runtime/interviewer';
 import { resumeRun } from '../../../engine/runtime/launch';
 import { ScriptedBackend } from '../../../engine/runtime/scripted';
 import { readTrace } from '../../../engine/runtime/run-directory';
+import { bundledCli } from '../../test-bundle';
 import { runDot, tempDir } from './harness';
 
-const repo = path.resolve(__dirname, '../../..');
-const cli = path.join(repo, 'dist', 'cli.js');
 
 const pipeline = `digraph crash {
   start [shape=Mdiamond]
@@ -48,8 +47,9 @@ function groupIsAlive(group: number): boolean {
 const resumeOptions = () => ({ backend: new ScriptedBackend({ llm: {}, human: {} }), interviewer: new AutoApproveInterviewer(), events: new EventBus() });
 
 describe('checkpoint and resume', () => {
+  let cli = '';
   before(() => {
-    spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repo, stdio: 'inherit' });
+    cli = bundledCli();
   });
 
   it('a cancelled run keeps a resumable checkpoint and resumes to the same result', async () => {

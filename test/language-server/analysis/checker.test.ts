@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { WorkerChecker } from '../../../language-server/analysis/checker';
 import { DeferredModel } from '../../../language-server/analysis/document-analysis';
-import { buildBundle, fixtureText, workerPath } from '../lsp-client';
+import { ensureTestBundle, fixtureText, workerPath } from '../lsp-client';
 
 describe('worker checker', () => {
-  before(() => buildBundle());
+  before(() => ensureTestBundle());
 
   it('checks off the main thread and drops checks a newer version superseded', async () => {
     const checker = new WorkerChecker(workerPath);

@@ -3,14 +3,14 @@ import { before, describe, it } from 'node:test';
 import { WorkerChecker } from '../../../language-server/analysis/checker';
 import { DeferredModel, isModelReady } from '../../../language-server/analysis/document-analysis';
 import { DocumentStore } from '../../../language-server/analysis/document-store';
-import { buildBundle, fixtureText, workerPath } from '../lsp-client';
+import { ensureTestBundle, fixtureText, workerPath } from '../lsp-client';
 
 const uri = 'file:///loop.dot';
 const text = fixtureText('review-loop.dot');
 const typeAt = (version: number) => [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: version % 2 === 0 ? ' ' : '' }];
 
 describe('document store with the worker checker', () => {
-  before(() => buildBundle());
+  before(() => ensureTestBundle());
 
   it('reads a model from the worker only when a request needs that version, and lends a read one while typing', async () => {
     const store = new DocumentStore(new WorkerChecker(workerPath));
