@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAlive } from './processes';
 
 const root = path.resolve(__dirname, '..');
 const bundlesRoot = path.join(root, '.test-bundles');
@@ -51,15 +52,6 @@ export function bundledCli(): string {
 function removeBundlesOfFinishedRuns(): void {
   for (const entry of fs.readdirSync(bundlesRoot)) {
     const pid = Number(entry);
-    if (Number.isInteger(pid) && pid !== process.ppid && !isRunning(pid)) fs.rmSync(path.join(bundlesRoot, entry), { recursive: true, force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+    if (Number.isInteger(pid) && pid !== process.ppid && !isAlive(pid)) fs.rmSync(path.join(bundlesRoot, entry), { recursive: true, force: true });
   }
 }

@@ -12,18 +12,10 @@ import { Workspace } from '../../engine/llm/tools/workspace';
 import type { Rig } from './harness';
 import { eventNames, flavours, openAiChat, startRig } from './harness';
 import { waitFor } from './wait-for';
+import { isAlive } from '../processes';
 
 function balanced(names: readonly string[]): boolean {
   return names.filter((n) => n === 'session:start').length === 1 && names.filter((n) => n === 'session:end').length === 1 && names.at(-1) === 'session:end';
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 for (const flavour of flavours) {
@@ -67,11 +59,11 @@ describe('cancellation during tools', () => {
     const run = rig.backend.run(rig.request({ signal: controller.signal }));
     await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 'the shell to start its child');
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-    assert.ok(processAlive(pid));
+    assert.ok(isAlive(pid));
     controller.abort();
     const error = await run.catch((e: unknown) => e);
     assert.ok(error instanceof CancelledError);
-    await waitFor(() => !processAlive(pid), 'the grandchild to die');
+    await waitFor(() => !isAlive(pid), 'the grandchild to die');
     const persisted = rig.sessionEvents(String(rig.events[0]!.data.session_id));
     assert.ok(balanced(eventNames(persisted)));
     assert.equal(rig.server.requests.length, 1);
@@ -85,7 +77,7 @@ describe('cancellation during tools', () => {
     );
     await rig.backend.run(rig.request());
     const pid = Number(fs.readFileSync(path.join(rig.workDir, 't.pid'), 'utf8'));
-    await waitFor(() => !processAlive(pid), 'the timed-out child to die');
+    await waitFor(() => !isAlive(pid), 'the timed-out child to die');
     assert.match(JSON.stringify(rig.server.requests[1]!.body), /timed out after 300 ms/);
   });
 });

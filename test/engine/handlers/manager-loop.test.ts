@@ -6,7 +6,8 @@ import type { Clock } from '../../../engine/runtime/clock';
 import { systemClock } from '../../../engine/runtime/clock';
 import type { RunEvent } from '../../../engine/runtime/events';
 import type { Harness } from '../runtime/harness';
-import { isAlive, pidIn, runDot } from '../runtime/harness';
+import { isAlive } from '../../processes';
+import { pidIn, runDot } from '../runtime/harness';
 
 const hangScript = { 'hang.sh': 'echo $$ > hang.pid\nexec sleep 30\n' };
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ParallelResult } from '../../../engine/runtime/parallel-results';
 import type { Harness } from '../runtime/harness';
-import { isAlive, mainPath, pidIn, runDot } from '../runtime/harness';
+import { isAlive } from '../../processes';
+import { mainPath, pidIn, runDot } from '../runtime/harness';
 
 // Branch scripts. Ordering between branches goes through files, never through timing.
 const scripts = {

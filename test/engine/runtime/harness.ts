@@ -113,18 +113,6 @@ export function mainPath(harness: Harness): string[] {
   return harness.trace.filter((r) => r.scope === undefined && harness.path.includes(r.node_id)).map((r) => r.node_id);
 }
 
-/** Whether a process is still running (a zombie awaiting its reaper counts as gone). */
-export function isAlive(pid: number): boolean {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return false;
-  }
-  // The state is the field after the parenthesised command name.
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-}
-
 /** Reads a pid a test script wrote; fails the test when the script never wrote it. */
 export function pidIn(harness: Harness, file: string): number {
   const text = harness.read(file);

@@ -8,6 +8,7 @@ import { AutoApproveInterviewer } from '../../../engine/runtime/interviewer';
 import { resumeRun } from '../../../engine/runtime/launch';
 import { ScriptedBackend } from '../../../engine/runtime/scripted';
 import { readTrace } from '../../../engine/runtime/run-directory';
+import { groupIsAlive } from '../../processes';
 import { bundledCli } from '../../test-bundle';
 import { runDot, tempDir } from './harness';
 
@@ -27,21 +28,6 @@ async function waitFor(file: string, timeoutMs = 20_000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${file}`);
     await new Promise((r) => setTimeout(r, 25));
   }
-}
-
-/** Whether a live (not zombie) process is in the group; a container's init may never reap zombies. */
-function groupIsAlive(group: number): boolean {
-  return fs.readdirSync('/proc').some((pid) => {
-    if (!/^\d+$/.test(pid)) return false;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      return false;
-    }
-    const [state, , processGroup] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(processGroup) === group && state !== 'Z';
-  });
 }
 
 const resumeOptions = () => ({ backend: new ScriptedBackend({ llm: {}, human: {} }), interviewer: new AutoApproveInterviewer(), events: new EventBus() });
