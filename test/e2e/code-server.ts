@@ -126,6 +126,26 @@ export async function openFile(page: Page, name: string, expectText: string): Pr
   await page.waitForSelector(`.monaco-editor .view-lines:has-text("${expectText}")`);
 }
 
+/**
+ * Clicks "▶ Run" above the digraph of the open file whose text shows `expectText`. VS Code now and
+ * then renders no lenses for an editor opened while the extension was activating; such an editor is
+ * closed and opened afresh, which asks for its lenses again.
+ */
+export async function clickRunLens(page: Page, name: string, expectText: string): Promise<void> {
+  const lens = page.locator(`.monaco-editor:has(.view-lines:has-text("${expectText}")) .codelens-decoration a:has-text("Run")`).first();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await lens.click({ timeout: 20_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+    await page.click(`.monaco-editor .view-lines:has-text("${expectText}")`);
+    await page.keyboard.press('Control+W');
+    await openFile(page, name, expectText);
+  }
+}
+
 /** The first frame (webviews nest two deep) holding `selector`. */
 export async function frameWith(page: Page, selector: string, timeoutMs = 60_000): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
-import { frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
+import { clickRunLens, frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
 
 const repo = path.resolve(__dirname, '..', '..');
 const shots = path.join(repo, 'docs', 'e2e');
@@ -107,8 +107,7 @@ async function main(): Promise<void> {
     // 8. The Run lens on a fan-out without max_parallel: attractor.maxParallel=1 runs its branches one at a time.
     await page.click('.monaco-editor .view-lines'); // the graph view had the focus (and would swallow Ctrl+P)
     await openFile(page, 'fan.dot', 'tripleoctagon');
-    // The lens of fan.dot's own editor (the human-review editor keeps its lenses in the page).
-    await page.locator('.monaco-editor:has(.view-lines:has-text("tripleoctagon")) .codelens-decoration a:has-text("Run")').first().click({ timeout: 60_000 });
+    await clickRunLens(page, 'fan.dot', 'tripleoctagon');
     const fanRun = await waitFor(() => fs.readdirSync(runsRoot).find((run) => run.startsWith('fan-') && fs.existsSync(path.join(runsRoot, run, 'checkpoint.json')) && JSON.parse(fs.readFileSync(path.join(runsRoot, run, 'checkpoint.json'), 'utf8')).status === 'success'), 60_000);
     assert.ok(fanRun, 'the fan-out ran to success');
     assert.ok(!fs.existsSync(path.join(vscode.workspace, OVERLAPS_FILE)), 'attractor.maxParallel reached the engine: no two branches overlapped');
@@ -135,7 +134,7 @@ async function untrustedWorkspace(): Promise<void> {
     await openFile(page, 'human-review.dot', 'digraph');
     await page.keyboard.press('Control+Shift+M');
     await page.waitForSelector('.markers-panel .monaco-list-row:has-text("temprature")', { timeout: 60_000 });
-    await page.click('.codelens-decoration a:has-text("Run")', { timeout: 60_000 });
+    await clickRunLens(page, 'human-review.dot', 'human_review');
     // A toast can hide again under load before it is seen; the notification centre keeps it.
     await page.waitForSelector('.notifications-toasts:has-text("only in a trusted workspace")', { timeout: 60_000 }).catch(async () => {
       await page.keyboard.press('Control+K');
