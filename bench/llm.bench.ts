@@ -38,7 +38,7 @@ const wires: Wire[] = [
   {
     name: 'openai chat',
     model: 'gpt-4o',
-    settings: (url) => ({ openai: { apiKey: 'k', baseUrl: `${url}/v1`, api: 'chat' }, anthropic: {} }),
+    settings: (url) => ({ openai: { apiKey: 'k', baseUrl: `${url}/v1`, api: 'chat' }, anthropic: {}, gemini: {} }),
     reply: chatStream(listDir),
     bareCall: (url) => {
       const client = new OpenAI({ apiKey: 'k', baseURL: `${url}/v1`, maxRetries: 0 });
@@ -50,7 +50,7 @@ const wires: Wire[] = [
   {
     name: 'openai responses',
     model: 'gpt-4o',
-    settings: (url) => ({ openai: { apiKey: 'k', baseUrl: `${url}/v1`, api: 'responses' }, anthropic: {} }),
+    settings: (url) => ({ openai: { apiKey: 'k', baseUrl: `${url}/v1`, api: 'responses' }, anthropic: {}, gemini: {} }),
     reply: responsesStream(listDir),
     bareCall: (url) => {
       const client = new OpenAI({ apiKey: 'k', baseURL: `${url}/v1`, maxRetries: 0 });
@@ -62,7 +62,7 @@ const wires: Wire[] = [
   {
     name: 'anthropic messages',
     model: 'claude-haiku-4-5',
-    settings: (url) => ({ openai: { api: 'chat' }, anthropic: { apiKey: 'k', baseUrl: url } }),
+    settings: (url) => ({ openai: { api: 'chat' }, anthropic: { apiKey: 'k', baseUrl: url }, gemini: {} }),
     reply: messageStream(listDir),
     bareCall: (url) => {
       const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });

@@ -13,6 +13,7 @@ export interface DoctorOptions {
   readonly cwd?: string;
   readonly openaiModel?: string;
   readonly anthropicModel?: string;
+  readonly geminiModel?: string;
 }
 
 type CheckState = 'ok' | 'warn' | 'fail';
@@ -23,7 +24,7 @@ export interface DoctorCheck {
   readonly detail: string;
 }
 
-const probeModels: Readonly<Record<ProviderName, string>> = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5' };
+const probeModels: Readonly<Record<ProviderName, string>> = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5', gemini: 'gemini-2.5-flash' };
 const probeTimeoutMs = 30_000;
 const minimumNodeMajor = 20;
 
@@ -48,7 +49,7 @@ export async function runDoctorChecks(options: DoctorOptions, env: NodeJS.Proces
     if (options.probe) {
       for (const provider of providerNames) {
         if (!settings[provider].apiKey) continue;
-        const model = (provider === 'openai' ? options.openaiModel : options.anthropicModel) ?? probeModels[provider];
+        const model = { openai: options.openaiModel, anthropic: options.anthropicModel, gemini: options.geminiModel }[provider] ?? probeModels[provider];
         checks.push(await probeCheck(provider, model, settings));
       }
     }

@@ -58,6 +58,7 @@ program
   .option('--probe', 'send a 1-token request to each configured provider')
   .option('--openai-model <model>', 'model for the OpenAI probe (default gpt-4o-mini)')
   .option('--anthropic-model <model>', 'model for the Anthropic probe (default claude-haiku-4-5)')
+  .option('--gemini-model <model>', 'model for the Gemini probe (default gemini-2.5-flash)')
   .option('--cwd <dir>', 'where runs would be written (default: the current directory)')
   .option('--json', 'print {"checks": [...]} as one JSON line')
   .action((options) => exitWith(() => doctorCommand(options)));
