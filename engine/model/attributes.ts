@@ -59,6 +59,7 @@ const effort: readonly EnumValue[] = [
 const providers: readonly EnumValue[] = [
   { value: 'openai', doc: 'OpenAI (OPENAI_API_KEY, optional OPENAI_BASE_URL).' },
   { value: 'anthropic', doc: 'Anthropic (ANTHROPIC_API_KEY, optional ANTHROPIC_BASE_URL).' },
+  { value: 'gemini', doc: 'Google Gemini (GEMINI_API_KEY or GOOGLE_API_KEY, optional GEMINI_BASE_URL).' },
 ];
 
 const codergen = ['codergen'];
