@@ -112,6 +112,17 @@ describe('gemini generateContent on the wire', () => {
     assert.match(String(retry?.data.error), /gemini: the stream ended before a chunk with a finishReason: the reply is incomplete/);
   });
 
+  it('follows a long decode the server splits into hops (continuationToken): one answer, no retry', async () => {
+    rig = await startRig(gemini);
+    const hop = (text: string, candidate: Record<string, unknown>): string =>
+      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0, ...candidate }], modelVersion: 'gemini-2.5-flash', usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 10, totalTokenCount: 110 } })}\r\n\r\n`;
+    rig.server.script({ kind: 'sse', records: [hop('Part one. ', { continuationToken: 'tok-1', finishReason: 'CONTINUATION' })] }, { kind: 'sse', records: [hop('Part two.', { finishReason: 'STOP' })] });
+    const result = await rig.backend.run(rig.request());
+    assert.equal(result.responseText, 'Part one. Part two.');
+    assert.equal(rig.server.requests[1]!.body.continuationToken, 'tok-1');
+    assert.equal(rig.sessionEvents(result.sessionId!).filter((e) => e.data.provider_retry !== undefined).length, 0);
+  });
+
   it('an incomplete stream that stays incomplete fails the node saying so, never as a partial answer', async () => {
     rig = await startRig(gemini, { retryPolicy: { maxRetries: 2, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 } });
     const cut = geminiStream({ text: 'I will now wri', toolCalls: [{ name: 'write_file', arguments: { path: 'a', content: 'b' } }] }, { truncated: true });

@@ -25,8 +25,9 @@ const blockedFinishReasons = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROH
 /**
  * Gemini generateContent through Google's SDK (streamGenerateContent, `alt=sse`). Structured output
  * uses tool extraction, as on Anthropic: Gemini before 3 refuses a response schema beside tools.
- * A stream is complete only once a chunk carries a finishReason; the SDK's own continuation and
- * retries are off, so an incomplete stream reaches the retry policy as a transient error.
+ * A stream is complete only once a chunk carries a final finishReason; an incomplete stream reaches
+ * the retry policy as a transient error. The SDK retries nothing; it only follows a long decode the
+ * server splits into hops (continuationToken), which resumes the reply rather than repeating it.
  */
 export class GeminiGenerateContentAdapter implements ProviderAdapter {
   readonly provider = 'gemini' as const;
@@ -90,7 +91,8 @@ export class GeminiGenerateContentAdapter implements ProviderAdapter {
     }
     // The SDKs end a stream quietly when its request is aborted; a partial answer is not an answer.
     if (signal.aborted) throw cancelledFrom(signal);
-    if (!finish) throw geminiStreamFailure('the stream ended before a chunk with a finishReason: the reply is incomplete');
+    // CONTINUATION ends a hop of a long decode: the SDK gave up resuming it, so the reply is partial.
+    if (!finish || finish === 'CONTINUATION') throw geminiStreamFailure('the stream ended before a chunk with a finishReason: the reply is incomplete');
     const content: (TextPart | ToolCallPart)[] = [];
     // A schema answer is the response: its JSON replaces any prose around it.
     if (structured !== undefined) content.push({ kind: 'text', text: structured });
@@ -144,7 +146,7 @@ function generateContentParams(request: LlmRequest, signal: AbortSignal): Genera
       parametersJsonSchema: { type: 'object', ...request.responseSchema },
     });
   }
-  const config: GenerateContentConfig = { abortSignal: signal, automaticContinuation: false, automaticFunctionCalling: { disable: true } };
+  const config: GenerateContentConfig = { abortSignal: signal, automaticFunctionCalling: { disable: true } };
   if (request.system) config.systemInstruction = { parts: [{ text: request.system }] };
   if (declarations.length > 0) config.tools = [{ functionDeclarations: declarations }];
   // With nothing else to call, the schema tool is forced: that is the final-answer call.
