@@ -72,7 +72,7 @@ export class GeminiGenerateContentAdapter implements ProviderAdapter {
             }
             const call: ToolCallPart = {
               kind: 'tool_call',
-              id: part.functionCall.id || `call_${randomUUID()}`,
+              id: part.functionCall.id || madeUpCallId(),
               name: part.functionCall.name ?? '',
               rawArguments: args,
               ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}),
@@ -113,6 +113,14 @@ export class GeminiGenerateContentAdapter implements ProviderAdapter {
       },
     };
   }
+}
+
+/**
+ * Gemini often sends calls without an id. The one made up here must also pass where a full-fidelity
+ * thread replays it to another provider: OpenAI takes at most 40 characters, Anthropic [A-Za-z0-9_-].
+ */
+function madeUpCallId(): string {
+  return `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
 }
 
 /**
