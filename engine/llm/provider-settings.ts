@@ -37,7 +37,8 @@ export const keyVariables: readonly string[] = ['OPENAI_API_KEY', 'ANTHROPIC_API
  * Reads OPENAI_API_KEY, OPENAI_BASE_URL, ATTRACTOR_OPENAI_API (chat | responses; default chat,
  * the API OpenAI-compatible local servers speak), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
  * GOOGLE_API_KEY or GEMINI_API_KEY (GOOGLE_API_KEY wins when both are set, as in Google's SDK),
- * GEMINI_BASE_URL, and the default model ATTRACTOR_DEFAULT_MODEL with ATTRACTOR_DEFAULT_PROVIDER.
+ * GEMINI_BASE_URL (else the SDK's own GOOGLE_GEMINI_BASE_URL, read here so that doctor shows it),
+ * and the default model ATTRACTOR_DEFAULT_MODEL with ATTRACTOR_DEFAULT_PROVIDER.
  */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettings {
   const api = (env.ATTRACTOR_OPENAI_API ?? 'chat').trim().toLowerCase();
@@ -46,7 +47,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettin
   return {
     openai: { apiKey: nonEmpty(env.OPENAI_API_KEY), baseUrl: nonEmpty(env.OPENAI_BASE_URL), api },
     anthropic: { apiKey: nonEmpty(env.ANTHROPIC_API_KEY), baseUrl: nonEmpty(env.ANTHROPIC_BASE_URL) },
-    gemini: { apiKey: nonEmpty(env.GOOGLE_API_KEY) ?? nonEmpty(env.GEMINI_API_KEY), baseUrl: nonEmpty(env.GEMINI_BASE_URL) },
+    gemini: { apiKey: nonEmpty(env.GOOGLE_API_KEY) ?? nonEmpty(env.GEMINI_API_KEY), baseUrl: nonEmpty(env.GEMINI_BASE_URL) ?? nonEmpty(env.GOOGLE_GEMINI_BASE_URL) },
     ...(defaultModel ? { defaultModel } : {}),
   };
 }

@@ -37,6 +37,7 @@ describe('provider settings', () => {
     assert.deepEqual(settingsFromEnv({ GEMINI_API_KEY: 'g1', GEMINI_BASE_URL: 'http://127.0.0.1:9' }).gemini, { apiKey: 'g1', baseUrl: 'http://127.0.0.1:9' });
     assert.equal(settingsFromEnv({ GOOGLE_API_KEY: 'g2' }).gemini.apiKey, 'g2');
     assert.equal(settingsFromEnv({ GEMINI_API_KEY: 'g1', GOOGLE_API_KEY: 'g2' }).gemini.apiKey, 'g2');
+    assert.equal(settingsFromEnv({ GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:7' }).gemini.baseUrl, 'http://127.0.0.1:7', "the SDK's own variable, when ours is unset");
   });
 
   it('prices known models (dated snapshots as their family) and never guesses the rest', () => {
