@@ -44,9 +44,9 @@ const prices: Readonly<Record<string, Price>> = {
   'gemini-2.0-flash-lite': { input: 0.075, output: 0.3 },
 };
 
-/** `claude-sonnet-4-5-20250929` and `gpt-4o-2024-08-06` are priced as their family. */
+/** `claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06` and `gemini-2.0-flash-001` are priced as their family. */
 function withoutSnapshotDate(model: string): string {
-  return model.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '');
+  return model.replace(/-(\d{8}|\d{4}-\d{2}-\d{2}|\d{3})$/, '');
 }
 
 export function costUsd(model: string, usage: TokenUsage): number | 'unknown' {

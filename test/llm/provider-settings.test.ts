@@ -50,6 +50,7 @@ describe('provider settings', () => {
     assert.equal(costUsd('gemini-2.5-pro', { inputTokens: 200_000, outputTokens: 100_000 }), 0.2 * 1.25 + 0.1 * 10);
     assert.equal(costUsd('gemini-2.5-pro', { inputTokens: 200_001, outputTokens: 100_000 }), 0.200001 * 2.5 + 0.1 * 15);
     assert.equal(costUsd('gemini-2.5-flash', { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 1_000_000 }), 0.03);
+    assert.equal(costUsd('gemini-2.0-flash-001', { inputTokens: 1_000_000, outputTokens: 0 }), 0.1, "Gemini's modelVersion of a stable model");
     assert.equal(costUsd('qwen2.5-coder', { inputTokens: 10, outputTokens: 10 }), 'unknown');
   });
 });
