@@ -49,7 +49,7 @@ describe('attractor run on gemini', () => {
     graph [goal="write hello.txt", model_stylesheet="* { llm_provider: gemini; llm_model: gemini-2.5-flash; }"]
     start [shape=Mdiamond]
     write [prompt="Goal: $goal."]
-    review [llm_model="gemini-2.5-pro", prompt="Check hello.txt."]
+    review [llm_provider=gemini, llm_model="learnlm-2.0-flash-experimental", prompt="Check hello.txt."]
     done [shape=Msquare]
     start -> write -> review -> done
   }`;
@@ -71,9 +71,9 @@ describe('attractor run on gemini', () => {
       server.requests.map((r) => r.path),
       [
         ...Array(4).fill('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse'),
-        ...Array(2).fill('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse'),
+        ...Array(2).fill('/v1beta/models/learnlm-2.0-flash-experimental:streamGenerateContent?alt=sse'),
       ],
-      'the stylesheet names the provider for write; review infers it from gemini-2.5-pro',
+      'the stylesheet names the provider for write, the node itself for review',
     );
     assert.ok(server.requests.every((r) => r.headers['x-goog-api-key'] === 'gemini-test-key'));
     assert.match(JSON.stringify(server.requests[5]!.body.contents), /"functionResponse":\{"id":"[^"]+","name":"read_file","response":\{"output":"hello\\n"\}\}/);
