@@ -39,6 +39,8 @@ describe('attractor doctor', () => {
         ['provider openai', 'ok'],
         ['provider anthropic', 'ok'],
         ['default model', 'ok'],
+        // Node 22.15+ relaunches without the keys (engine/cli/credentials.ts); older Node warns.
+        ['key isolation', 'execve' in process ? 'ok' : 'warn'],
         ['probe openai', 'ok'],
         ['probe anthropic', 'ok'],
         ['graphviz', 'ok'],
