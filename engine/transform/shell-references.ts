@@ -10,7 +10,9 @@
  * - `unquoted`, `double`: ordinary words and `"…"` (also inside `$( )`, backticks and `${ }`).
  * - `single`, `ansi`: inside `'…'` and `$'…'`, where bash expands nothing.
  * - `heredoc`: the body of `<<EOF` (expanded by bash); `quoted-heredoc`: of `<<'EOF'` (literal).
- * - `arithmetic`: inside `$(( ))` / `(( ))`, where bash evaluates a value as an expression.
+ * - `arithmetic`: where bash evaluates a value as an expression, quoted or not, and runs the
+ *   `$( )` an `a[…]` in it holds: `$(( ))`, `(( ))`, array subscripts, `${x:offset:length}`, and
+ *   the operands of `-eq`, `-ne`, `-lt`, `-le`, `-gt`, `-ge` (`[[ "$x" -eq 1 ]]`).
  * - `comment`: after `#`.
  */
 export type QuoteContext = 'unquoted' | 'double' | 'single' | 'ansi' | 'heredoc' | 'quoted-heredoc' | 'arithmetic' | 'comment';
@@ -24,14 +26,16 @@ export interface ShellReference {
   readonly context: QuoteContext;
 }
 
-type FrameKind = 'unquoted' | 'double' | 'single' | 'ansi' | 'backtick' | 'subshell' | 'brace' | 'arithmetic';
+type FrameKind = 'unquoted' | 'double' | 'single' | 'ansi' | 'backtick' | 'subshell' | 'brace' | 'arithmetic' | 'subscript';
 
 interface Frame {
   readonly kind: FrameKind;
+  /** Where the frame opened (at its `$`, quote or bracket). */
+  readonly start: number;
   /** Open parentheses inside a `$( )` / `$(( ))` frame. */
   depth: number;
-  /** The context references inside a `${ … }` frame inherit. */
-  readonly inherited?: QuoteContext;
+  /** A `${name:offset}` frame, whose offset and length are arithmetic. */
+  arithmetic?: boolean;
 }
 
 interface PendingHeredoc {
@@ -45,6 +49,8 @@ const BARE = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/y;
 const BRACED = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/y;
 const HEREDOC = /<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([A-Za-z0-9_.-]+))/y;
 const WORD_START = /[\s;&|()]/;
+const ARITHMETIC_TEST = /(?:^|\s)-(?:eq|ne|lt|le|gt|ge)$/;
+const BEFORE_ARITHMETIC_TEST = /^["']?\s+-(?:eq|ne|lt|le|gt|ge)(?:\s|$)/;
 
 export function findShellReferences(text: string): ShellReference[] {
   return new ShellLexer(text).run();
@@ -52,7 +58,7 @@ export function findShellReferences(text: string): ShellReference[] {
 
 class ShellLexer {
   private readonly references: ShellReference[] = [];
-  private readonly stack: Frame[] = [{ kind: 'unquoted', depth: 0 }];
+  private readonly stack: Frame[] = [{ kind: 'unquoted', start: 0, depth: 0 }];
   private readonly heredocs: PendingHeredoc[] = [];
   private i = 0;
 
@@ -67,26 +73,23 @@ class ShellLexer {
     return this.stack[this.stack.length - 1] as Frame;
   }
 
-  private context(frame: Frame = this.top): QuoteContext {
-    switch (frame.kind) {
-      case 'double':
-        return 'double';
-      case 'single':
-        return 'single';
-      case 'ansi':
-        return 'ansi';
-      case 'arithmetic':
-        return 'arithmetic';
-      case 'brace':
-        return frame.inherited ?? 'unquoted';
-      default:
-        return 'unquoted';
+  /** The context at the current position: arithmetic up to the enclosing command, else the innermost quote. */
+  private context(): QuoteContext {
+    for (let index = this.stack.length - 1; index >= 0; index -= 1) {
+      const frame = this.stack[index] as Frame;
+      if (frame.kind === 'arithmetic' || frame.kind === 'subscript' || frame.arithmetic) return 'arithmetic';
+      if (frame.kind === 'subshell' || frame.kind === 'backtick') break;
     }
+    for (let index = this.stack.length - 1; index >= 0; index -= 1) {
+      const { kind } = this.stack[index] as Frame;
+      if (kind === 'double' || kind === 'single' || kind === 'ansi') return kind;
+      if (kind !== 'brace') return 'unquoted';
+    }
+    return 'unquoted';
   }
 
   private push(kind: FrameKind, skip: number): void {
-    const inherited = kind === 'brace' ? this.context() : undefined;
-    this.stack.push({ kind, depth: 0, ...(inherited ? { inherited } : {}) });
+    this.stack.push({ kind, start: this.i, depth: 0 });
     this.i += skip;
   }
 
@@ -112,6 +115,11 @@ class ShellLexer {
     if (c === "'") return this.push('single', 1);
     if (c === '"') return this.push('double', 1);
     if (c === '}' && frame.kind === 'brace') return this.pop(1);
+    if (c === ']' && frame.kind === 'subscript') return this.pop(1);
+    if (c === '[' && /[A-Za-z0-9_]/.test(text[this.i - 1] ?? '') && frame.kind !== 'subscript') return this.push('subscript', 1);
+    if (c === ':' && frame.kind === 'brace' && /^\$\{[A-Za-z_][A-Za-z0-9_]*$/.test(text.slice(frame.start, this.i)) && !'-=+?'.includes(text[this.i + 1] ?? '')) {
+      frame.arithmetic = true;
+    }
     if (frame.kind === 'subshell' && c === '(') return void ((frame.depth += 1), (this.i += 1));
     if (frame.kind === 'subshell' && c === ')') return frame.depth > 0 ? void ((frame.depth -= 1), (this.i += 1)) : this.pop(1);
     if (c === '(' && text[this.i + 1] === '(' && this.atWordStart()) return this.push('arithmetic', 2);
@@ -149,9 +157,17 @@ class ShellLexer {
   }
 
   private record(name: string, length: number, braced: boolean, context: QuoteContext): true {
-    this.references.push({ name, start: this.i, end: this.i + 1 + length, braced, context });
+    const end = this.i + 1 + length;
+    const tested = (context === 'unquoted' || context === 'double') && this.isArithmeticOperand(this.i, end);
+    this.references.push({ name, start: this.i, end, braced, context: tested ? 'arithmetic' : context });
     this.i += 1 + length;
     return true;
+  }
+
+  /** `[[ "$x" -eq 1 ]]`: bash evaluates both operands of these tests as arithmetic. */
+  private isArithmeticOperand(start: number, end: number): boolean {
+    const before = this.text.slice(0, start).replace(/["'\s]*$/, '');
+    return ARITHMETIC_TEST.test(before) || BEFORE_ARITHMETIC_TEST.test(this.text.slice(end));
   }
 
   private arithmetic(c: string): void {

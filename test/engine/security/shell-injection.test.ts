@@ -117,21 +117,27 @@ EOF"]
     assert.equal(read(dir, 'b.txt'), 'first\n|x.txt');
   });
 
-  it('a value used in shell arithmetic must be an integer: otherwise the node fails and nothing runs', () => {
-    const dir = tmp();
-    const dot = `digraph t {
+  for (const [form, command] of [
+    ['$(( ))', 'echo $(( $n + 1 )) > a.txt'],
+    ['[[ -eq ]]', '[[ \\"$n\\" -eq 41 ]] && echo 42 > a.txt'],
+    ['an array subscript', 'arr=(0 42); echo \\"${arr[$n - 40]}\\" > a.txt'],
+  ]) {
+    it(`a value bash evaluates as arithmetic (${form}) must be an integer: otherwise the node fails and nothing runs`, () => {
+      const dir = tmp();
+      const dot = `digraph t {
   start [shape=Mdiamond]
-  a [shape=parallelogram, tool_command="echo $(( $n + 1 )) > a.txt"]
+  a [shape=parallelogram, tool_command="${command}"]
   done [shape=Msquare]
   start -> a -> done
 }`;
-    const good = run(dir, dot, {}, '--param', 'n=41');
-    assert.equal(good.status, 0, good.stderr);
-    assert.equal(read(dir, 'a.txt'), '42\n');
-    fs.rmSync(path.join(dir, 'run'), { recursive: true });
-    const bad = run(dir, dot, {}, '--param', 'n=a[$(touch pwned_arith)]');
-    assert.equal(bad.status, 1);
-    assert.match(bad.stderr, /n stands in shell arithmetic/);
-    assert.deepEqual(pwned(dir), []);
-  });
+      const good = run(dir, dot, {}, '--param', 'n=41');
+      assert.equal(good.status, 0, good.stderr);
+      assert.equal(read(dir, 'a.txt'), '42\n');
+      fs.rmSync(path.join(dir, 'run'), { recursive: true });
+      const bad = run(dir, dot, {}, '--param', 'n=a[$(touch pwned_arith)]');
+      assert.equal(bad.status, 1);
+      assert.match(bad.stderr, /n stands in shell arithmetic/);
+      assert.deepEqual(pwned(dir), []);
+    });
+  }
 });
