@@ -140,4 +140,24 @@ EOF"]
       assert.deepEqual(pwned(dir), []);
     });
   }
+
+  it('attractor lint warns on each ambiguous form, at the reference', () => {
+    const dir = tmp();
+    fs.writeFileSync(
+      path.join(dir, 'p.dot'),
+      `digraph t {
+  start [shape=Mdiamond]
+  work [prompt="x", outputs="f"]
+  t [shape=parallelogram, tool_command="for f in a; do echo $f; done; awk '{print \\"$goal\\"}' x; sh -c \\"echo $last_response\\""]
+  done [shape=Msquare]
+  start -> work -> t -> done
+}`,
+    );
+    const lint = spawnSync(process.execPath, [cli, 'lint', 'p.dot', '--json'], { cwd: dir, encoding: 'utf8' });
+    const found = (JSON.parse(lint.stdout) as { diagnostics: { rule: string; message: string }[] }).diagnostics.filter((d) => d.rule === 'ambiguous_command_variable');
+    assert.deepEqual(
+      found.map((d) => d.message.split(' ')[1]),
+      ['`$f`', '`$goal`', '`$last_response`'],
+    );
+  });
 });
