@@ -109,7 +109,7 @@ function describeRetries(graph: Graph, node: GraphNode): string {
 }
 
 export function describeVariable(name: string, goal: string | undefined, inCommand: boolean): string {
-  const quoting = inCommand ? '\n\nIn a tool command the value is shell-quoted.' : '';
+  const quoting = inCommand ? '\n\nIn a tool command the value arrives as an environment variable, never as shell text; a key set only at run time is reached as `${context.key}`.' : '';
   if (name === 'goal') return `\`$goal\` — the graph goal: ${goal ? `"${goal}"` : '(not set)'}${quoting}`;
   if (name === 'iteration' || name === 'loop_count') return `\`$${name}\` — how many loop_restart edges this run has taken (from 0).${quoting}`;
   if (name.startsWith('prior_critiques_')) return `\`$${name}\` — the critiques fed back to \`${name.slice('prior_critiques_'.length)}\` through feedback_from (5 × 500 chars).`;
