@@ -53,7 +53,7 @@ export function expandCommand(text: string, graph: Graph, context: RunContext, p
     const value = lookup(graph, context, resolved.key) ?? '';
     if (value.includes('\0')) return { ok: false, error: `the value of ${resolved.key} holds a NUL byte, which no shell variable can carry` };
     if (reference.context === 'arithmetic' && !/^[+-]?\d+$/.test(value.trim())) {
-      return { ok: false, error: `${resolved.key} stands in shell arithmetic, where bash evaluates it as an expression, but its value is not an integer: ${JSON.stringify(value.slice(0, 80))}` };
+      return { ok: false, error: `${resolved.key} stands where bash evaluates its value as an expression (arithmetic, a subscript, \`-v\`), but the value is not an integer: ${JSON.stringify(value.slice(0, 80))}` };
     }
     const variable = variableFor(resolved.key, variables);
     env[variable] = value;

@@ -11,8 +11,8 @@
  * - `single`, `ansi`: inside `'…'` and `$'…'`, where bash expands nothing.
  * - `heredoc`: the body of `<<EOF` (expanded by bash); `quoted-heredoc`: of `<<'EOF'` (literal).
  * - `arithmetic`: where bash evaluates a value as an expression, quoted or not, and runs the
- *   `$( )` an `a[…]` in it holds: `$(( ))`, `(( ))`, array subscripts, `${x:offset:length}`, and
- *   the operands of `-eq`, `-ne`, `-lt`, `-le`, `-gt`, `-ge` (`[[ "$x" -eq 1 ]]`).
+ *   `$( )` an `a[…]` in it holds: `$(( ))`, `$[ ]`, `(( ))`, `let`, `declare -i`, array subscripts,
+ *   `${x:offset:length}`, the operands of `-eq`, `-ne`, `-lt`, `-le`, `-gt`, `-ge`, and of `-v`.
  * - `comment`: after `#`.
  */
 export type QuoteContext = 'unquoted' | 'double' | 'single' | 'ansi' | 'heredoc' | 'quoted-heredoc' | 'arithmetic' | 'comment';
@@ -26,7 +26,7 @@ export interface ShellReference {
   readonly context: QuoteContext;
 }
 
-type FrameKind = 'unquoted' | 'double' | 'single' | 'ansi' | 'backtick' | 'subshell' | 'brace' | 'arithmetic' | 'subscript';
+type FrameKind = 'unquoted' | 'double' | 'single' | 'ansi' | 'backtick' | 'subshell' | 'brace' | 'arithmetic' | 'subscript' | 'integer-command';
 
 interface Frame {
   readonly kind: FrameKind;
@@ -49,7 +49,10 @@ const BARE = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/y;
 const BRACED = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/y;
 const HEREDOC = /<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([A-Za-z0-9_.-]+))/y;
 const WORD_START = /[\s;&|()]/;
-const ARITHMETIC_TEST = /(?:^|\s)-(?:eq|ne|lt|le|gt|ge)$/;
+// `let …` and `declare -i x=…` (also typeset, local, export, readonly): every argument is arithmetic.
+const INTEGER_COMMAND = /^(?:let\s|(?:declare|typeset|local|export|readonly)\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*i)/;
+// `[[ -v $x ]]` evaluates the subscript of the name it is given, like arithmetic.
+const ARITHMETIC_TEST = /(?:^|\s)-(?:eq|ne|lt|le|gt|ge|v)$/;
 const BEFORE_ARITHMETIC_TEST = /^["']?\s+-(?:eq|ne|lt|le|gt|ge)(?:\s|$)/;
 
 export function findShellReferences(text: string): ShellReference[] {
@@ -77,7 +80,7 @@ class ShellLexer {
   private context(): QuoteContext {
     for (let index = this.stack.length - 1; index >= 0; index -= 1) {
       const frame = this.stack[index] as Frame;
-      if (frame.kind === 'arithmetic' || frame.kind === 'subscript' || frame.arithmetic) return 'arithmetic';
+      if (frame.kind === 'arithmetic' || frame.kind === 'subscript' || frame.kind === 'integer-command' || frame.arithmetic) return 'arithmetic';
       if (frame.kind === 'subshell' || frame.kind === 'backtick') break;
     }
     for (let index = this.stack.length - 1; index >= 0; index -= 1) {
@@ -114,6 +117,7 @@ class ShellLexer {
     if (frame.kind === 'arithmetic') return this.arithmetic(c);
     if (c === "'") return this.push('single', 1);
     if (c === '"') return this.push('double', 1);
+    if (frame.kind === 'integer-command' && /[;&|)\n]/.test(c)) return this.pop(0);
     if (c === '}' && frame.kind === 'brace') return this.pop(1);
     if (c === ']' && frame.kind === 'subscript') return this.pop(1);
     if (c === '[' && /[A-Za-z0-9_]/.test(text[this.i - 1] ?? '') && frame.kind !== 'subscript') return this.push('subscript', 1);
@@ -123,8 +127,10 @@ class ShellLexer {
     if (frame.kind === 'subshell' && c === '(') return void ((frame.depth += 1), (this.i += 1));
     if (frame.kind === 'subshell' && c === ')') return frame.depth > 0 ? void ((frame.depth -= 1), (this.i += 1)) : this.pop(1);
     if (c === '(' && text[this.i + 1] === '(' && this.atWordStart()) return this.push('arithmetic', 2);
+    if (this.atWordStart() && INTEGER_COMMAND.test(text.slice(this.i, this.i + 40))) return this.push('integer-command', 1);
     if (c === '#' && this.atWordStart()) return this.comment();
-    if (c === '<' && text.startsWith('<<', this.i) && !text.startsWith('<<<', this.i)) return this.heredocOperator();
+    if (c === '<' && text.startsWith('<<<', this.i)) return void (this.i += 3);
+    if (c === '<' && text.startsWith('<<', this.i)) return this.heredocOperator();
     if (c === '\n' && this.heredocs.length > 0) return this.heredocBodies();
     this.i += 1;
   }
@@ -138,6 +144,7 @@ class ShellLexer {
   private dollar(): void {
     const { text } = this;
     if (text.startsWith('$((', this.i)) return this.push('arithmetic', 3);
+    if (text.startsWith('$[', this.i)) return this.push('subscript', 2);
     if (text.startsWith('$(', this.i)) return this.push('subshell', 2);
     if (text.startsWith("$'", this.i) && this.top.kind !== 'double') return this.push('ansi', 2);
     if (this.reference(this.context())) return;

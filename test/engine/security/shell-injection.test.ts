@@ -121,6 +121,8 @@ EOF"]
     ['$(( ))', 'echo $(( $n + 1 )) > a.txt'],
     ['[[ -eq ]]', '[[ \\"$n\\" -eq 41 ]] && echo 42 > a.txt'],
     ['an array subscript', 'arr=(0 42); echo \\"${arr[$n - 40]}\\" > a.txt'],
+    ['[[ -v ]]', '[[ -v $n ]] || echo 42 > a.txt'],
+    ['let', 'let \\"m = $n + 1\\"; echo $m > a.txt'],
   ]) {
     it(`a value bash evaluates as arithmetic (${form}) must be an integer: otherwise the node fails and nothing runs`, () => {
       const dir = tmp();
@@ -136,7 +138,7 @@ EOF"]
       fs.rmSync(path.join(dir, 'run'), { recursive: true });
       const bad = run(dir, dot, {}, '--param', 'n=a[$(touch pwned_arith)]');
       assert.equal(bad.status, 1);
-      assert.match(bad.stderr, /n stands in shell arithmetic/);
+      assert.match(bad.stderr, /n stands where bash evaluates its value as an expression/);
       assert.deepEqual(pwned(dir), []);
     });
   }
