@@ -113,7 +113,8 @@ export function describeVariable(name: string, goal: string | undefined, inComma
   if (name === 'goal') return `\`$goal\` — the graph goal: ${goal ? `"${goal}"` : '(not set)'}${quoting}`;
   if (name === 'iteration' || name === 'loop_count') return `\`$${name}\` — how many loop_restart edges this run has taken (from 0).${quoting}`;
   if (name.startsWith('prior_critiques_')) return `\`$${name}\` — the critiques fed back to \`${name.slice('prior_critiques_'.length)}\` through feedback_from (5 × 500 chars).`;
-  return `\`$${name}\` — a launch parameter (\`--param ${name}=…\`) or context key; left as written when neither exists.${quoting}`;
+  if (inCommand) return `\`$${name}\` — a pipeline variable if it is a launch parameter (\`--param ${name}=…\`), an engine key or a key some node declares in \`outputs\`; otherwise bash's own variable.${quoting}`;
+  return `\`$${name}\` — a launch parameter (\`--param ${name}=…\`) or context key; left as written when neither exists.`;
 }
 
 export function describeCondition(text: string): string {
