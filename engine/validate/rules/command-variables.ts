@@ -15,6 +15,8 @@ import { valueSpanRange } from '../value-location';
  * variables").
  */
 const INTERPRETER_ARGUMENT = /(?:\beval|\b(?:ba|z|da|k)?sh\s+-c|\bpython3?\s+-c|\bnode\s+-e|\bperl\s+-e|\bruby\s+-e|\bawk)\s+(?:-\S+\s+)*["'][^"'\n]*$/;
+// Where bash takes a word as a variable name and evaluates a subscript in it (`unset 'a[$(…)]'` runs).
+const NAME_POSITION = /(?:\bunset|\bread(?:\s+-[A-Za-z]+)*|\bprintf\s+-v|\b(?:declare|local|typeset)\s+-n)\s+["']?$/;
 const ASSIGNMENT = /(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?\+?=/g;
 const LOOP_OR_DECLARATION = /\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b|\b(?:local|export|declare|typeset|readonly)\s+(?:-\w+\s+)*([A-Za-z_][A-Za-z0-9_]*)/g;
 // `read -r -p prompt a b`: options, the arguments of -a -d -i -n -N -p -t -u, then the names it sets.
@@ -53,6 +55,9 @@ function message(node: GraphNode, reference: ShellReference, command: string, ke
   }
   if (reference.context === 'double' && INTERPRETER_ARGUMENT.test(command.slice(0, reference.start))) {
     return `${where} is substituted into text that another interpreter runs as code (\`sh -c\`, \`eval\`, \`python -c\`...): the value is data to this shell but code to that one. Export the key with \`tool_env="${key}"\` and read the environment variable in the inner program.`;
+  }
+  if (NAME_POSITION.test(command.slice(0, reference.start))) {
+    return `${where} hands the value of ${key} to bash as a variable name, and bash evaluates a subscript in a name (\`a[$(…)]\` runs): use a fixed name in the command and the value as data.`;
   }
   if (!reference.name.startsWith('context.') && shellVariables.has(reference.name)) {
     return `${where} is both the pipeline variable ${key} and a shell variable this command sets: Attractor substitutes the pipeline value at every \`$${reference.name}\`. Rename the shell variable, or write \`\${context.${key}}\` where the pipeline value is meant.`;

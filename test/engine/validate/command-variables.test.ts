@@ -25,6 +25,11 @@ describe('ambiguous_command_variable', () => {
     assert.match(single(tool('eval \\"$tool.output\\"'), RULE).message, /another interpreter/);
   });
 
+  it('a value bash takes as a variable name (unset, read, printf -v): warn', () => {
+    assert.match(single(tool('unset $last_response'), RULE).message, /as a variable name/);
+    assert.match(single(tool('printf -v \\"$goal\\" %s x'), RULE).message, /as a variable name/);
+  });
+
   it('a declared output the command also sets as a shell variable is ambiguous: warn; ${context.f} is not', () => {
     const text = tool('for f in a b; do echo \\"$f\\"; done', ', outputs="f"');
     assert.match(single(text, RULE).message, /both the pipeline variable f and a shell variable/);
