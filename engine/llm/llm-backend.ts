@@ -8,7 +8,8 @@ import { runAgentSession } from './agent-loop';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import type { LlmSettings } from './provider-settings';
-import { keyVariables, resolveModel, settingsFromEnv } from './provider-settings';
+import { resolveModel, settingsFromEnv } from './provider-settings';
+import { childEnvironment } from '../runtime/child-environment';
 import type { RetryPolicy } from './retry-policy';
 import { defaultRetryPolicy } from './retry-policy';
 import { SessionRecorder } from './session-recorder';
@@ -33,7 +34,7 @@ export interface LlmBackendOptions {
 
 export const defaultAgentLimits: AgentLimits = { maxTurns: 60, maxToolRounds: 50 };
 
-/** The codergen backend that runs each LLM node as an agent session on OpenAI, Anthropic or Gemini. */
+/** The codergen backend that runs each LLM node as an agent session on OpenAI or Anthropic. */
 export class LlmBackend implements CodergenBackend {
   readonly name = 'llm';
   private readonly settings: LlmSettings;
@@ -110,11 +111,4 @@ async function finish(session: AsyncGenerator<unknown, AgentSessionResult, void>
     const step = await session.next();
     if (step.done) return step.value;
   }
-}
-
-/** Tools and hooks run without the provider credentials: a model must not be able to `echo` a key. */
-function childEnvironment(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const variable of keyVariables) delete env[variable];
-  return env;
 }

@@ -11,7 +11,7 @@ export interface EnumValue {
 export type ValueType =
   | { readonly kind: 'string' }
   | { readonly kind: 'text' } // prompt-like: `$goal`, `$param`, `${key}` expand inside
-  | { readonly kind: 'command' } // a shell command; expanded values are shell-quoted
+  | { readonly kind: 'command' } // a shell command; pipeline variables reach it as environment variables
   | { readonly kind: 'integer'; readonly min?: number }
   | { readonly kind: 'number'; readonly min?: number; readonly max?: number }
   | { readonly kind: 'boolean' }
@@ -101,9 +101,9 @@ const attractorAttributes: readonly AttributeSpec[] = [
   { name: 'reasoning_effort', scopes: ['graph', 'node'], type: { kind: 'enum', values: effort }, default: 'high', doc: 'Reasoning depth for models that support it.', reference: 'canonical §8.4', handlers: codergen },
   { name: 'auto_status', scopes: ['node'], type: { kind: 'boolean' }, default: 'false', doc: 'Treat a SKIPPED handler result as SUCCESS (must_write still applies).', reference: 'canonical Appendix C' },
   { name: 'allow_partial', scopes: ['node'], type: { kind: 'boolean' }, default: 'false', doc: 'On retry exhaustion or timeout, continue as PARTIAL_SUCCESS instead of failing.', reference: 'canonical §3.5; EXTENSIONS allow_partial' },
-  { name: 'tool_command', scopes: ['node'], type: { kind: 'command' }, doc: 'The shell command of a tool node. Exit 0 is SUCCESS, non-zero FAIL; stdout lands in tool.output and its last line in tool.last_line. Expanded context values are shell-quoted.', reference: 'canonical §4.10; EXTENSIONS tool.last_line', handlers: tool },
+  { name: 'tool_command', scopes: ['node'], type: { kind: 'command' }, doc: 'The shell command of a tool node. Exit 0 is SUCCESS, non-zero FAIL; stdout lands in tool.output and its last line in tool.last_line. Pipeline variables (`$goal`, params, engine keys, declared `outputs`, `${context.key}`) reach it as environment variables, never as shell text; any other `$name` is the shell\'s.', reference: 'canonical §4.10; EXTENSIONS tool.last_line', handlers: tool },
   { name: 'parse_json', scopes: ['node'], type: { kind: 'boolean' }, default: 'false', doc: 'Parse stdout as a JSON object and merge its keys into the context.', reference: 'EXTENSIONS parse_json', handlers: tool },
-  { name: 'tool_env', scopes: ['node'], type: { kind: 'env' }, doc: 'Extra environment for the command: `KEY=VALUE` pairs separated by commas or newlines, or a JSON object.', reference: 'EXTENSIONS tool_env', handlers: tool },
+  { name: 'tool_env', scopes: ['node'], type: { kind: 'env' }, doc: 'Extra environment for the command, entries separated by commas or newlines: a context key (exported under its upper-case name, `report_path` → `REPORT_PATH`), or `KEY=VALUE`; or a JSON object.', reference: 'EXTENSIONS tool_env', handlers: tool },
   { name: 'must_write', scopes: ['node'], type: { kind: 'path' }, doc: 'A file the node must leave behind: existing, modified after the node started, not blank. Relative to the run cwd.', reference: 'EXTENSIONS must_write' },
   { name: 'requires', scopes: ['node'], type: { kind: 'key-list' }, doc: 'Context keys that must be present; otherwise the node is SKIPPED.', reference: 'EXTENSIONS requires/outputs' },
   { name: 'outputs', scopes: ['node'], type: { kind: 'key-list' }, doc: 'Context keys the node promises to set; a missing one is a contract violation event.', reference: 'EXTENSIONS requires/outputs' },

@@ -144,6 +144,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         handlers: options.handlers ?? createHandlerRegistry(),
         controller: options.controller ?? {},
         defaultMaxParallel: options.defaultMaxParallel ?? DEFAULT_MAX_PARALLEL,
+        params,
         loadChildPipeline,
       },
       {

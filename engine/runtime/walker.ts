@@ -33,6 +33,7 @@ export interface RunShared {
   readonly handlers: HandlerRegistry;
   readonly controller: RunController;
   readonly defaultMaxParallel: number;
+  readonly params: Readonly<Record<string, string>>;
   readonly loadChildPipeline: (dotFile: string, parent: Graph) => { graph: Graph } | { error: string };
 }
 
@@ -496,6 +497,7 @@ export class Walker {
       backend: shared.backend,
       interviewer: shared.interviewer,
       defaultMaxParallel: shared.defaultMaxParallel,
+      params: shared.params,
       completedNodes: state.completedNodes,
       nodeOutcomes: state.nodeOutcomes,
       ...(incoming ? { incomingEdge: { from: incoming.from, attributes: incoming.attributes } } : {}),

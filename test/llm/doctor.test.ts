@@ -45,6 +45,8 @@ describe('attractor doctor', () => {
         ['provider anthropic', 'ok'],
         ['provider gemini', 'ok'],
         ['default model', 'ok'],
+        // Node 22.15+ relaunches without the keys (engine/cli/credentials.ts); older Node warns.
+        ['key isolation', 'execve' in process ? 'ok' : 'warn'],
         ['probe openai', 'ok'],
         ['probe anthropic', 'ok'],
         ['probe gemini', 'ok'],

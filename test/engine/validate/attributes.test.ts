@@ -94,8 +94,9 @@ describe('attribute rules', () => {
   });
 
   it('attribute_value: tool_env format, pointing at the bad entry', () => {
-    const text = pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="A=1,B"]\n${edges}`);
-    assert.deepEqual(located(text, single(text, 'attribute_value')), { text: 'B', line: 3, character: 60 });
+    const text = pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="A=1,B C"]\n${edges}`);
+    assert.deepEqual(located(text, single(text, 'attribute_value')), { text: 'B C', line: 3, character: 60 });
+    none(pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="report_path, tool.output"]\n${edges}`), 'attribute_value');
     none(pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="A=1,B=2"]\n${edges}`), 'attribute_value');
     none(pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="{\\"A\\": \\"1\\"}"]\n${edges}`), 'attribute_value');
   });
