@@ -27,7 +27,7 @@ export async function launchChromium(args: readonly string[] = []): Promise<Brow
   try {
     return await chromium.launch({ executablePath: binary.executablePath, args: [...args], timeout: LAUNCH_TIMEOUT_MS });
   } catch (error) {
-    throw new Error(`Chromium (${binary.source}, ${binary.executablePath}) did not start: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Chromium (${binary.source}, ${binary.executablePath}) did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 

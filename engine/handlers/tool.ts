@@ -55,7 +55,7 @@ export const toolHandler: Handler = {
 };
 
 /** tool_env: a JSON object, or KEY=VALUE pairs separated by commas or newlines. */
-export function parseToolEnv(node: GraphNode): Record<string, string> {
+function parseToolEnv(node: GraphNode): Record<string, string> {
   const raw = stringAttr(node, 'tool_env')?.trim();
   if (!raw) return {};
   if (raw.startsWith('{')) {

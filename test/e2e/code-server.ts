@@ -10,7 +10,7 @@ import { launchChromium } from '../browser';
 import { node24 } from '../node24';
 
 /** code-server's entry script: $CODE_SERVER or the CI cache (scripts/ensure-code-server.sh). */
-export function findCodeServer(): string {
+function findCodeServer(): string {
   const candidates = [process.env.CODE_SERVER, '/opt/attractor-code-server/bin/code-server'];
   const found = candidates.find((candidate): candidate is string => candidate !== undefined && fs.existsSync(candidate));
   if (!found) throw new Error(`code-server not found (tried ${candidates.filter(Boolean).join(', ')}); run scripts/ensure-code-server.sh`);
