@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BreakpointEvent, ContinuedEvent, DebugSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, ProgressEndEvent, ProgressStartEvent, Scope, Source, StoppedEvent, TerminatedEvent, Thread, ThreadEvent } from '@vscode/debugadapter';
-import { formatDiagnostic } from '../engine/cli/diagnostic-format';
+import { formatDiagnostic } from '../engine/model/diagnostic-format';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { NodeBoundary } from '../engine/runtime/controller';
 import { EventBus } from '../engine/runtime/events';

@@ -18,7 +18,7 @@ import { definition, prepareRename, references, rename } from './features/naviga
 import { semanticTokens, semanticTokensLegend } from './features/semantic-tokens';
 import { documentSymbols } from './features/symbols';
 
-export interface ServerInitializationOptions {
+interface ServerInitializationOptions {
   /** URI of the rules page (docs/rules.md of the installed extension); `#<rule>` is appended. */
   readonly rulesDocUri?: string;
   /** Quiet time after an edit before diagnostics are recomputed (default 150 ms). */

@@ -19,7 +19,7 @@ export interface DoctorOptions {
 
 type CheckState = 'ok' | 'warn' | 'fail';
 
-export interface DoctorCheck {
+interface DoctorCheck {
   readonly name: string;
   readonly state: CheckState;
   readonly detail: string;
@@ -37,7 +37,7 @@ export async function doctorCommand(options: DoctorOptions, env: NodeJS.ProcessE
   return checks.some((check) => check.state === 'fail') ? 1 : 0;
 }
 
-export async function runDoctorChecks(options: DoctorOptions, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
+async function runDoctorChecks(options: DoctorOptions, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [nodeVersionCheck()];
   let settings: LlmSettings | undefined;
   try {

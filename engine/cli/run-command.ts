@@ -12,7 +12,7 @@ import { isMaxParallel } from '../runtime/join-policy';
 import type { LaunchResult } from '../runtime/launch';
 import { launchPipelineFile, resumeRun } from '../runtime/launch';
 import { ScriptedBackend, loadScript, scriptedInterviewer } from '../runtime/scripted';
-import { formatDiagnostic } from './diagnostic-format';
+import { formatDiagnostic } from '../model/diagnostic-format';
 
 /** What `run` and `resume` share: the backend and the run-level defaults. */
 export interface ExecutionOptions {
@@ -32,7 +32,7 @@ export interface RunCommandOptions extends ExecutionOptions {
 /** Exit codes of the conformance README: 0 success, 1 failed, 2 refused to start. */
 const EXIT = { success: 0, fail: 1, cancelled: 1, refused: 2 } as const;
 
-export function parseParams(pairs: readonly string[] = []): Record<string, string> {
+function parseParams(pairs: readonly string[] = []): Record<string, string> {
   const params: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
@@ -42,7 +42,7 @@ export function parseParams(pairs: readonly string[] = []): Record<string, strin
   return params;
 }
 
-export class UsageError extends Error {}
+class UsageError extends Error {}
 
 /** The backend, interviewer and fan-out default of a run or resume, from its options. */
 function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {

@@ -7,7 +7,7 @@ import type { Outcome } from '../runtime/outcome';
 import type { Handler } from './handler';
 
 /** Canonical §4.6 accelerator keys: `[K] Label`, `K) Label`, `K - Label`, else the first character. */
-export function acceleratorKey(label: string): string {
+function acceleratorKey(label: string): string {
   const trimmed = label.trim();
   const match = /^\[([A-Za-z0-9])\]/.exec(trimmed) ?? /^([A-Za-z0-9])\)/.exec(trimmed) ?? /^([A-Za-z0-9])\s+-\s+/.exec(trimmed);
   return (match?.[1] ?? trimmed.charAt(0)).toUpperCase();

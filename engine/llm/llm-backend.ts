@@ -32,7 +32,7 @@ export interface LlmBackendOptions {
   readonly createAdapter?: (provider: ProviderName, settings: LlmSettings) => ProviderAdapter | Promise<ProviderAdapter>;
 }
 
-export const defaultAgentLimits: AgentLimits = { maxTurns: 60, maxToolRounds: 50 };
+const defaultAgentLimits: AgentLimits = { maxTurns: 60, maxToolRounds: 50 };
 
 /** The codergen backend that runs each LLM node as an agent session on OpenAI or Anthropic. */
 export class LlmBackend implements CodergenBackend {

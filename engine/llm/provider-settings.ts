@@ -3,9 +3,9 @@ import { inferProvider } from './model-catalog';
 import type { ProviderName, ReasoningEffort } from './types';
 import { isProviderName, providerNames } from './types';
 
-export type OpenAiApi = 'chat' | 'responses';
+type OpenAiApi = 'chat' | 'responses';
 
-export interface ProviderAccess {
+interface ProviderAccess {
   /** Never printed or logged. */
   readonly apiKey?: string;
   /** OpenAI: including `/v1`; Anthropic and Gemini: without a version (SDK conventions). */
@@ -66,7 +66,7 @@ function defaultModelFromEnv(env: NodeJS.ProcessEnv): DefaultModel | undefined {
   return { model, provider };
 }
 
-export interface ResolvedModel {
+interface ResolvedModel {
   readonly provider: ProviderName;
   readonly model: string;
   readonly reasoningEffort?: ReasoningEffort;

@@ -43,7 +43,7 @@ export interface ToolDefinition {
   readonly parameters: Readonly<Record<string, unknown>>;
 }
 
-export type ToolChoice = { readonly mode: 'auto' } | { readonly mode: 'named'; readonly name: string };
+type ToolChoice = { readonly mode: 'auto' } | { readonly mode: 'named'; readonly name: string };
 
 export type ReasoningEffort = 'low' | 'medium' | 'high';
 

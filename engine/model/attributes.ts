@@ -3,7 +3,7 @@ import { shapes, handlerTypes } from './handler-types';
 
 export type AttributeScope = 'graph' | 'node' | 'edge';
 
-export interface EnumValue {
+interface EnumValue {
   readonly value: string;
   readonly doc: string;
 }
@@ -161,8 +161,4 @@ export function attributeSpec(name: string): AttributeSpec | undefined {
 
 export function attributesFor(scope: AttributeScope): AttributeSpec[] {
   return attributeTable.filter((spec) => spec.scopes.includes(scope));
-}
-
-export function isAttractorAttribute(spec: AttributeSpec): boolean {
-  return spec.type.kind !== 'graphviz';
 }

@@ -309,7 +309,7 @@ function findSubgraphLabel(node: SubgraphASTNode): string | undefined {
 }
 
 /** Canonical 2.10: lowercase, spaces to hyphens, drop everything but [a-z0-9-]. */
-export function deriveClass(label: string): string {
+function deriveClass(label: string): string {
   return label
     .toLowerCase()
     .replace(/\s+/g, '-')

@@ -2,7 +2,7 @@ import type { AgentEvent } from './backend';
 import type { Outcome, StageStatus } from './outcome';
 import type { RunState } from './state';
 
-export type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
+type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
 
 /** One line of trace.jsonl (ledger per-iteration records): a completed or skipped node visit. */
 export interface TraceRecord {

@@ -25,7 +25,7 @@ export function expandPrompt(text: string, graph: Graph, context: RunContext): s
 }
 
 /** A tool command whose pipeline variables are references to environment variables holding the values. */
-export interface ExpandedCommand {
+interface ExpandedCommand {
   readonly command: string;
   readonly env: Readonly<Record<string, string>>;
 }

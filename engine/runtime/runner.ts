@@ -227,7 +227,7 @@ function positionOf(from: WalkPosition): WalkPosition {
 
 
 /** Ledger dot_file resolution: absolute as is, else beside the .dot that references it, else the cwd. */
-export function resolveDotFile(dotFile: string, parent: Graph): string {
+function resolveDotFile(dotFile: string, parent: Graph): string {
   if (path.isAbsolute(dotFile)) return dotFile;
   return path.resolve(parent.sourcePath ? path.dirname(parent.sourcePath) : process.cwd(), dotFile);
 }

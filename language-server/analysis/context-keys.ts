@@ -19,7 +19,7 @@ const alwaysPresent: readonly ContextKey[] = [
   { key: 'last_stage', writer: 'the engine (last completed node)' },
 ];
 
-export function keysWrittenBy(node: GraphNode): string[] {
+function keysWrittenBy(node: GraphNode): string[] {
   const keys: string[] = [];
   switch (resolveHandlerType(node)) {
     case 'tool':

@@ -38,7 +38,7 @@ export function toLspDiagnostic(diagnostic: Diagnostic, uri: string, rulesDocUri
  * docs/rules.md titles each rule `## rule_name` or `## rule_name (TOPO-001)`; this is the slug a
  * Markdown preview (VS Code, GitHub) gives that heading.
  */
-export function ruleAnchor(diagnostic: Pick<Diagnostic, 'rule' | 'code'>): string {
+function ruleAnchor(diagnostic: Pick<Diagnostic, 'rule' | 'code'>): string {
   return diagnostic.code && diagnostic.code !== diagnostic.rule ? `${diagnostic.rule}-${diagnostic.code.toLowerCase()}` : diagnostic.rule;
 }
 

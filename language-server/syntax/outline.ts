@@ -6,7 +6,7 @@
 import type { Token } from './scanner';
 import { scan } from './scanner';
 
-export type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-defaults';
+type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-defaults';
 
 export interface AttributeEntry {
   readonly key: Token;
@@ -29,7 +29,7 @@ export interface AttributeList {
   readonly arrows: readonly Token[];
 }
 
-export interface Block {
+interface Block {
   readonly kind: 'graph' | 'subgraph';
   readonly keyword?: Token;
   readonly name?: Token;
@@ -38,14 +38,14 @@ export interface Block {
 }
 
 /** A `key = value` statement directly in a graph or subgraph body. */
-export interface Assignment {
+interface Assignment {
   readonly inSubgraph: boolean;
   readonly key: Token;
   readonly equals: Token;
   readonly value?: Token;
 }
 
-export interface NodeIdOccurrence {
+interface NodeIdOccurrence {
   readonly token: Token;
   /** A node statement (as opposed to an edge endpoint). */
   readonly declaration: boolean;
@@ -60,12 +60,6 @@ export interface Outline {
   readonly assignments: readonly Assignment[];
   readonly nodeIds: readonly NodeIdOccurrence[];
   readonly arrows: readonly Token[];
-}
-
-const KEYWORDS = new Set(['graph', 'digraph', 'subgraph', 'node', 'edge', 'strict']);
-
-export function isKeyword(token: Token): boolean {
-  return token.kind === 'id' && KEYWORDS.has(token.text.toLowerCase());
 }
 
 export function buildOutline(text: string): Outline {

@@ -5,7 +5,7 @@
  */
 import { continuesBareIdentifier, isAtLineStart } from '../../engine/parse/lexical';
 
-export type TokenKind = 'id' | 'string' | 'html' | 'arrow' | 'punct' | 'comment';
+type TokenKind = 'id' | 'string' | 'html' | 'arrow' | 'punct' | 'comment';
 
 export interface Token {
   readonly kind: TokenKind;

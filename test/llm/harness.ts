@@ -38,7 +38,7 @@ export function codergenRequest(overrides: Partial<CodergenRequest> & Pick<Coder
 }
 
 /** A clock whose sleeps return at once and are remembered. */
-export function recordingClock(): Clock & { readonly sleeps: number[] } {
+function recordingClock(): Clock & { readonly sleeps: number[] } {
   const sleeps: number[] = [];
   let now = Date.parse('2026-11-29T12:00:00Z');
   return {

@@ -16,7 +16,8 @@ before(async () => {
   harness = await startHarness();
 });
 after(async () => {
-  await harness.close();
+  // Unset when before() failed: closing is then the harness's own job.
+  await harness?.close();
 });
 
 async function openExample(): Promise<WebviewPage> {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { node24 } from '../../node24';
 import { bundledCli } from '../../test-bundle';
 import { FakeHttpServer } from '../../llm/fakes/fake-http-server';
 import { chatStream } from '../../llm/fakes/openai-wire';
@@ -15,11 +16,10 @@ const openAiKey = 'sk-test-openai-8f3a1c';
 const anthropicKey = 'sk-test-anthropic-5d2e9b';
 const otherKey = 'test-other-7c4b2a';
 
-// Replacing the process image needs process.execve (Node 22.15 or later); the repository carries Node 24.
-const relaunchingNode = [process.execPath, path.resolve(__dirname, '../../../node_modules/node/bin/node')].find((node) => {
-  const [major = 0, minor = 0] = (node === process.execPath ? process.versions.node : '24.0').split('.').map(Number);
-  return fs.existsSync(node) && (major > 22 || (major === 22 && minor >= 15));
-});
+// Replacing the process image needs process.execve (Node 22.15 or later): on an older system Node the
+// test runs the CLI under the Node 24 the repository's tools use (scripts/ensure-node24.sh).
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+const relaunchingNode = major > 22 || (major === 22 && minor >= 15) ? process.execPath : node24();
 
 /** Writes what the command can see of its own environment and of every ancestor's initial one. */
 const snoop = (file: string) =>
@@ -48,7 +48,7 @@ describe('provider keys never reach a tool', () => {
   });
   after(() => server.stop());
 
-  it('a tool node sees no key in its environment, nor in /proc/<pid>/environ of any ancestor', { skip: relaunchingNode ? false : 'needs Node 22.15 or later' }, async () => {
+  it('a tool node sees no key in its environment, nor in /proc/<pid>/environ of any ancestor', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-keys-'));
     fs.writeFileSync(
       path.join(dir, 'p.dot'),
@@ -59,7 +59,7 @@ describe('provider keys never reach a tool', () => {
   start -> snoop -> done
 }`,
     );
-    const run = await attractor(relaunchingNode as string, dir, ['run', 'p.dot', '--logs-root', 'run'], { OPENAI_API_KEY: openAiKey, ANTHROPIC_API_KEY: anthropicKey, OTHER_API_KEY: otherKey });
+    const run = await attractor(relaunchingNode, dir, ['run', 'p.dot', '--logs-root', 'run'], { OPENAI_API_KEY: openAiKey, ANTHROPIC_API_KEY: anthropicKey, OTHER_API_KEY: otherKey });
     assert.equal(run.code, 0, run.stderr);
     const seen = fs.readFileSync(path.join(dir, 'seen.txt'), 'utf8');
     assert.ok((seen.match(/== pid/g) ?? []).length >= 2, `the walk reached the engine and the test runner:\n${seen}`);
@@ -67,7 +67,7 @@ describe('provider keys never reach a tool', () => {
     assert.deepEqual(fs.readdirSync(process.env.XDG_RUNTIME_DIR ?? '/dev/shm').filter((name) => name.startsWith('attractor-keys-')), [], 'the handoff left nothing behind');
   });
 
-  it("the model's shell tool reads no key; the provider still gets it", { skip: relaunchingNode ? false : 'needs Node 22.15 or later' }, async () => {
+  it("the model's shell tool reads no key; the provider still gets it", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-keys-'));
     fs.writeFileSync(
       path.join(dir, 'p.dot'),
@@ -83,7 +83,7 @@ describe('provider keys never reach a tool', () => {
       chatStream({ toolCalls: [{ name: 'shell', arguments: { command: `${snoop('model.txt')}; cat model.txt` } }] }),
       chatStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }),
     );
-    const run = await attractor(relaunchingNode as string, dir, ['run', 'p.dot', '--logs-root', 'run'], { OPENAI_API_KEY: openAiKey, OPENAI_BASE_URL: `${baseUrl}/v1`, OTHER_API_KEY: otherKey });
+    const run = await attractor(relaunchingNode, dir, ['run', 'p.dot', '--logs-root', 'run'], { OPENAI_API_KEY: openAiKey, OPENAI_BASE_URL: `${baseUrl}/v1`, OTHER_API_KEY: otherKey });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(server.requests[0]?.headers.authorization, `Bearer ${openAiKey}`);
     const toolResult = JSON.stringify(server.requests[1]?.body);
