@@ -17,6 +17,7 @@ import { BreakpointBook } from './breakpoints';
 import type { ConsoleLine } from './console-output';
 import { consoleLines } from './console-output';
 import { evaluateContextExpression, parseContextExpression } from './context-expression';
+import type { LogpointPlace } from './debug-controller';
 import { DebugController } from './debug-controller';
 import { classifyJump, classifyRunFailure } from './exceptions';
 import { GateDesk } from './human-gates';
@@ -194,6 +195,7 @@ export class AttractorDebugSession extends DebugSession {
     // Breakpoints set before the program was read may bind now.
     this.sources.invalidate(program);
     for (const status of this.breakpoints.rebind(program)) this.sendEvent(new BreakpointEvent('changed', this.toDapBreakpoint(status, program)));
+    for (const status of this.breakpoints.setProgram(program)) this.sendEvent(new BreakpointEvent('changed', this.toDapBreakpoint(status)));
     await this.configurationDone;
     this.sendResponse(response);
     const entryStop: StopReason | undefined = args.stopOnEntry ? 'entry' : undefined;
@@ -212,7 +214,7 @@ export class AttractorDebugSession extends DebugSession {
       { breakpoints: this.breakpoints, exceptionFilters: this.exceptionFilters },
       {
         stopped: (thread) => this.onStopped(run, thread),
-        logpoint: (thread, message, boundary) => this.sendConsole({ category: 'console', text: `${message}\n`, node: { scope: boundary.scope, nodeId: boundary.nodeId } }),
+        logpoint: (_thread, message, at) => this.sendConsole({ category: 'console', text: `${message}\n`, ...this.logpointAnchor(at) }),
         threadStarted: (thread) => this.sendEvent(new ThreadEvent('started', thread.id)),
         threadExited: (thread) => this.sendEvent(new ThreadEvent('exited', thread.id)),
       },
@@ -396,12 +398,10 @@ export class AttractorDebugSession extends DebugSession {
   private sendConsole(line: ConsoleLine): void {
     const event = new OutputEvent(line.text, line.category) as DebugProtocol.OutputEvent;
     if (line.group) event.body.group = line.group;
-    if (line.node) {
-      const location = this.locateNode(line.node.scope, line.node.nodeId);
-      if (location) {
-        event.body.source = this.sourceOf(location.file);
-        event.body.line = this.convertDebuggerLineToClient(location.line);
-      }
+    const location = line.source ?? (line.node ? this.locateNode(line.node.scope, line.node.nodeId) : undefined);
+    if (location) {
+      event.body.source = this.sourceOf(location.file);
+      event.body.line = this.convertDebuggerLineToClient(location.line);
     }
     this.sendEvent(event);
   }
@@ -705,6 +705,11 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   // ---- helpers ----
+
+  private logpointAnchor(at: LogpointPlace): Pick<ConsoleLine, 'node' | 'source'> {
+    if (at.kind === 'node') return { node: { scope: at.boundary.scope, nodeId: at.boundary.nodeId } };
+    return { source: { file: at.boundary.graph.sourcePath ?? this.programPath, line: at.boundary.selected.range.start.line } };
+  }
 
   private locateNode(scope: WalkScope, nodeId: string): { file: string; line: number } | undefined {
     const file = scope.frames.at(-1)?.sourcePath ?? this.programPath;
