@@ -438,6 +438,10 @@ export class AttractorDebugSession extends DebugSession {
     const run = this.run;
     const thread = run?.controller.thread(threadId);
     if (!run || !thread) return this.sendErrorResponse(response, { id: 1003, format: `no thread ${threadId}` });
+    // Only an answer moves a waiting gate on; a resume the client took for done would show it running.
+    if (thread.place?.kind === 'gate') {
+      return this.sendErrorResponse(response, { id: 1015, format: `${thread.place.boundary.nodeId} is waiting for an answer: answer the gate in the graph view or the quick pick`, showUser: true });
+    }
     this.scopeHandles.reset();
     run.controller.resume(thread, mode(thread), singleThread === true);
     run.graphState.setPaused(run.controller.allThreads().some((t) => t.isStopped));
@@ -445,7 +449,8 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse, args: DebugProtocol.ContinueArguments): void {
-    response.body = { allThreadsContinued: args.singleThread !== true };
+    const gateWaits = this.run?.controller.allThreads().some((t) => t.place?.kind === 'gate') === true;
+    response.body = { allThreadsContinued: args.singleThread !== true && !gateWaits };
     this.resumeThread(response, args.threadId, () => ({ kind: 'run' }), args.singleThread);
   }
 
