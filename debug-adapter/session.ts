@@ -19,7 +19,7 @@ import { consoleLines } from './console-output';
 import { evaluateContextExpression, parseContextExpression } from './context-expression';
 import type { LogpointPlace } from './debug-controller';
 import { DebugController } from './debug-controller';
-import { classifyJump, classifyRunFailure } from './exceptions';
+import { classifyFailure } from './exceptions';
 import { GateDesk } from './human-gates';
 import { GraphStateTracker } from '../webview/graph-state';
 import { humanGateMessage } from '../webview/run-projection';
@@ -269,7 +269,7 @@ export class AttractorDebugSession extends DebugSession {
       this.sendTerminated();
       return;
     }
-    const failure = result.result.status === 'fail' ? classifyRunFailure(result.result.failureReason ?? '', this.exceptionFilters) : undefined;
+    const failure = result.result.status === 'fail' ? classifyFailure({ reason: result.result.failureReason ?? '', ...(result.result.failureKind ? { failureKind: result.result.failureKind } : {}) }, this.exceptionFilters) : undefined;
     if (failure) {
       await run.controller.haltAfterRun(failure);
       // Released by continue or terminate alike; only a run replaced by time travel ends silently.
@@ -340,7 +340,7 @@ export class AttractorDebugSession extends DebugSession {
     }
     if (event.type === 'human:question') run.gates.noteQuestion(event.question, event.scope);
     if (event.type === 'jump') {
-      const hit = classifyJump(event.reason, this.exceptionFilters);
+      const hit = classifyFailure(event, this.exceptionFilters);
       if (hit) run.controller.noteException(event.scope, hit);
     }
     if (event.type === 'parallel:end') run.controller.exitBranches(event.scope);
