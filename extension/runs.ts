@@ -31,6 +31,8 @@ export class RunCoordinator implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly secrets: vscode.SecretStorage,
     private readonly settings: () => ExtensionSettings,
+    /** Where "Open example pipeline" keeps its copies (see ResolveContext.examplesDirectory). */
+    private readonly examplesDirectory: string,
   ) {
     this.subscriptions.push(
       this.onRunsChanged,
@@ -72,11 +74,13 @@ export class RunCoordinator implements vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       fileExists: (file) => fs.existsSync(file),
       now: new Date(),
+      examplesDirectory: this.examplesDirectory,
     });
     if (!resolution.ok) {
       void vscode.window.showErrorMessage(resolution.message);
       return undefined;
     }
+    if (resolution.scratchDirectory) fs.mkdirSync(resolution.scratchDirectory, { recursive: true });
     return resolution.configuration;
   }
 
