@@ -75,8 +75,9 @@ function attributeNameItems(analysis: DocumentView, context: Extract<CursorConte
 function attributeRank(spec: AttributeSpec, handlers: readonly string[]): number {
   if (spec.type.kind === 'graphviz') return 4;
   if (spec.aliasOf) return 3;
-  if (!spec.handlers) return 1;
-  return handlers.length === 0 || spec.handlers.some((h) => handlers.includes(h)) ? 0 : 2;
+  // Without a known handler (a `node [...]` default block) nothing is another handler's.
+  if (!spec.handlers || handlers.length === 0) return 1;
+  return spec.handlers.some((h) => handlers.includes(h)) ? 0 : 2;
 }
 
 /** Qualified names (`human.default_choice`) are bare keys in the grammar; anything else is quoted. */
