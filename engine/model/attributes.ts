@@ -131,20 +131,31 @@ const attractorAttributes: readonly AttributeSpec[] = [
   { name: 'loop_restart', scopes: ['edge'], type: { kind: 'boolean' }, default: 'false', doc: 'Start a new iteration: $iteration increments, completed nodes reset, context is kept, feedback_from channels are fed.', reference: 'canonical §2.7; EXTENSIONS per-iteration records' },
 ];
 
-const graphvizAttributeNames = [
-  'arrowhead', 'arrowsize', 'arrowtail', 'bgcolor', 'center', 'color', 'colorscheme', 'comment', 'compound', 'concentrate',
-  'constraint', 'decorate', 'dir', 'dpi', 'fillcolor', 'fixedsize', 'fontcolor', 'fontname', 'fontpath', 'fontsize',
-  'forcelabels', 'gradientangle', 'group', 'headclip', 'headlabel', 'headport', 'height', 'href', 'id', 'image',
-  'imagescale', 'labelangle', 'labeldistance', 'labelfloat', 'labelfontcolor', 'labelfontname', 'labelfontsize',
-  'labeljust', 'labelloc', 'landscape', 'layout', 'lhead', 'ltail', 'margin', 'minlen', 'mode', 'newrank', 'nodesep',
-  'nojustify', 'ordering', 'orientation', 'outputorder', 'pad', 'penwidth', 'peripheries', 'rank', 'rankdir', 'ranksep',
-  'ratio', 'regular', 'rotate', 'samehead', 'sametail', 'searchsize', 'sides', 'size', 'skew', 'splines', 'style',
-  'stylesheet', 'tailclip', 'taillabel', 'tailport', 'target', 'tooltip', 'URL', 'width', 'xlabel', 'xlp',
-];
+/**
+ * Graphviz rendering attributes and the elements Graphviz uses each on ("Used By" in its attribute
+ * reference): G graph (and subgraphs, clusters), N node, E edge. A node offered `arrowhead` or an
+ * edge `rankdir` would be offered something Graphviz ignores there.
+ */
+const graphvizAttributeUse: Readonly<Record<string, string>> = {
+  arrowhead: 'E', arrowsize: 'E', arrowtail: 'E', bgcolor: 'G', center: 'G', color: 'ENG', colorscheme: 'ENG',
+  comment: 'ENG', compound: 'G', concentrate: 'G', constraint: 'E', decorate: 'E', dir: 'E', dpi: 'G',
+  fillcolor: 'NEG', fixedsize: 'N', fontcolor: 'ENG', fontname: 'ENG', fontpath: 'G', fontsize: 'ENG',
+  forcelabels: 'G', gradientangle: 'NG', group: 'N', headclip: 'E', headlabel: 'E', headport: 'E', height: 'N',
+  href: 'GNE', id: 'GNE', image: 'N', imagescale: 'N', labelangle: 'E', labeldistance: 'E', labelfloat: 'E',
+  labelfontcolor: 'E', labelfontname: 'E', labelfontsize: 'E', labeljust: 'G', labelloc: 'NG', landscape: 'G',
+  layout: 'G', lhead: 'E', ltail: 'E', margin: 'NG', minlen: 'E', mode: 'G', newrank: 'G', nodesep: 'G',
+  nojustify: 'GNE', ordering: 'GN', orientation: 'NG', outputorder: 'G', pad: 'G', penwidth: 'GNE',
+  peripheries: 'NG', rank: 'G', rankdir: 'G', ranksep: 'G', ratio: 'G', regular: 'N', rotate: 'G', samehead: 'E',
+  sametail: 'E', searchsize: 'G', sides: 'N', size: 'G', skew: 'N', splines: 'G', style: 'ENG', stylesheet: 'G',
+  tailclip: 'E', taillabel: 'E', tailport: 'E', target: 'ENG', tooltip: 'NEG', URL: 'ENG', width: 'N', xlabel: 'EN',
+  xlp: 'NE',
+};
 
-const graphvizAttributes: readonly AttributeSpec[] = graphvizAttributeNames.map((name) => ({
+const scopeLetters: Readonly<Record<string, AttributeScope>> = { G: 'graph', N: 'node', E: 'edge' };
+
+const graphvizAttributes: readonly AttributeSpec[] = Object.entries(graphvizAttributeUse).map(([name, use]) => ({
   name,
-  scopes: ['graph', 'node', 'edge'],
+  scopes: [...use].map((letter) => scopeLetters[letter] as AttributeScope),
   type: { kind: 'graphviz' },
   doc: `Graphviz rendering attribute \`${name}\`; no effect on execution.`,
   reference: 'Graphviz',

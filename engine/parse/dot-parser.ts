@@ -204,7 +204,7 @@ class GraphBuilder {
       });
     });
     const explicit = statement.children.filter(isAttribute).map((attr) => this.attributeEntry(attr, 'explicit'));
-    const statementRange = this.range(statement);
+    const statementRange = explicit.length > 0 ? this.range(statement) : this.edgeChainRange(statement);
     for (let i = 0; i + 1 < groups.length; i++) {
       for (const from of groups[i] ?? []) {
         for (const to of groups[i + 1] ?? []) {
@@ -265,6 +265,12 @@ class GraphBuilder {
         valueRange: this.range(attr.value),
       },
     ];
+  }
+
+  /** A chain without an attribute list ends at its last target (the AST's location runs on over the whitespace after it). */
+  private edgeChainRange(statement: EdgeASTNode): SourceRange {
+    const start = statement.location?.start.offset ?? 0;
+    return this.lineIndex.range(start, statement.targets.at(-1)?.location?.end.offset ?? start);
   }
 
   private range(node: { location?: { start: { offset: number }; end: { offset: number } } | null }): SourceRange {

@@ -267,3 +267,19 @@ export const frontEndDocs: Readonly<Record<string, RuleDoc>> = {
     fix: 'Check the path and permissions.',
   },
 };
+
+/** The title docs/rules.md gives a rule: `rule_name`, or `rule_name (TOPO-001)` when its code differs. */
+export function ruleHeading(rule: string, code: string | undefined): string {
+  return code && code !== rule ? `${rule} (${code})` : rule;
+}
+
+/**
+ * The anchor a Markdown preview (VS Code, GitHub) gives a rule's heading: lower case, spaces to
+ * dashes, punctuation dropped. Links to a rule use this, so `CMD-001` is `#cmd-001` like every other.
+ */
+export function ruleAnchor(rule: string, code: string | undefined): string {
+  return ruleHeading(rule, code)
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/[^\p{L}\p{N}_-]/gu, '');
+}

@@ -29,7 +29,7 @@ export interface AttributeList {
   readonly arrows: readonly Token[];
 }
 
-interface Block {
+export interface Block {
   readonly kind: 'graph' | 'subgraph';
   readonly keyword?: Token;
   readonly name?: Token;
@@ -51,6 +51,12 @@ interface NodeIdOccurrence {
   readonly declaration: boolean;
 }
 
+/** One `a -> b` of an edge statement (a chain `a -> b -> c` is two). */
+interface OutlineEdge {
+  readonly from: Token;
+  readonly to: Token;
+}
+
 export interface Outline {
   readonly text: string;
   /** Every token, comments included, in order. */
@@ -60,6 +66,7 @@ export interface Outline {
   readonly assignments: readonly Assignment[];
   readonly nodeIds: readonly NodeIdOccurrence[];
   readonly arrows: readonly Token[];
+  readonly edges: readonly OutlineEdge[];
 }
 
 export function buildOutline(text: string): Outline {
@@ -70,6 +77,7 @@ export function buildOutline(text: string): Outline {
   const assignments: Assignment[] = [];
   const nodeIds: NodeIdOccurrence[] = [];
   const arrows: Token[] = [];
+  const edges: OutlineEdge[] = [];
   /** Open blocks, innermost last; `group` marks `{ ... }` used as an edge operand. */
   const stack: { block: Block; index: number; group: boolean }[] = [];
   let i = 0;
@@ -190,10 +198,11 @@ export function buildOutline(text: string): Outline {
       readOperand(subjects);
     }
     for (const subject of subjects) nodeIds.push({ token: subject, declaration: statementArrows.length === 0 });
+    if (statementArrows.length > 0) for (let k = 0; k + 1 < subjects.length; k++) edges.push({ from: subjects[k] as Token, to: subjects[k + 1] as Token });
     while (is(peek(), '[')) readList(statementArrows.length > 0 ? 'edge' : 'node', subjects, statementArrows);
     if (i === start) i++; // a token no statement can start with
   }
-  return { text, tokens, blocks, lists, assignments, nodeIds, arrows };
+  return { text, tokens, blocks, lists, assignments, nodeIds, arrows, edges };
 }
 
 /** The innermost attribute list whose brackets surround the offset (an unterminated list runs to its last entry). */
