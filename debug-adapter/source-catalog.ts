@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Graph, GraphEdge } from '../engine/model/graph';
 import { parseDot } from '../engine/parse/dot-parser';
+import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 /** A line of a .dot file a breakpoint can bind to: a node statement or an edge statement. */
 export type BreakTarget = { readonly kind: 'node'; readonly nodeId: string; readonly line: number } | { readonly kind: 'edges'; readonly edgeIndices: readonly number[]; readonly line: number };
@@ -57,9 +57,9 @@ export class SourceCatalog {
 function parseFile(file: string): LoadedSource {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
-    return { ok: false, message: `cannot read ${file}: ${(error as Error).message}` };
+    return { ok: false, message: (error as Error).message };
   }
   const parsed = parseDot(text, { sourcePath: file });
   if (!parsed.graph) {

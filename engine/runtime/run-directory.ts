@@ -6,6 +6,7 @@ import type { Outcome } from './outcome';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { isRecord } from '../model/json';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -135,11 +136,12 @@ export class CheckpointError extends Error {
 /** Loads and checks a checkpoint; every way it can be unusable is a loud, specific error. */
 export function loadCheckpoint(root: string): RunState {
   const file = path.join(root, 'checkpoint.json');
+  if (!fs.existsSync(file)) throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
+    text = readFileChecked(file, READ_LIMITS.runRecord);
+  } catch (error) {
+    throw new CheckpointError(`checkpoint unusable: ${(error as Error).message}`);
   }
   let data: unknown;
   try {
@@ -174,7 +176,7 @@ export function loadCheckpoint(root: string): RunState {
 export function readTrace(root: string): TraceRecord[] {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(root, 'trace.jsonl'), 'utf8');
+    text = readFileChecked(path.join(root, 'trace.jsonl'), READ_LIMITS.runRecord);
   } catch {
     return [];
   }
