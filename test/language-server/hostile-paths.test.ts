@@ -35,7 +35,7 @@ describe('hostile paths (language server over stdio)', () => {
     fs.writeFileSync(path.join(dir, name), text);
     await client.open(uri, text);
     const published = await Promise.race([client.diagnosticsFor(uri, (p) => p.diagnostics.length > 0), client.exited.then((code) => assert.fail(`the server exited (${code})`))]);
-    return published.diagnostics.map((d) => d.message);
+    return published.diagnostics.map((d) => (typeof d.message === 'string' ? d.message : d.message.value));
   }
 
   it('response_schema="/dev/zero" and a FIFO schema are diagnosed; the server keeps serving', async () => {
