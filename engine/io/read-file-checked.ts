@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { PARSE_LIMITS } from '../parse/parse-limits';
 
 const MiB = 1024 * 1024;
 
@@ -9,7 +10,7 @@ const MiB = 1024 * 1024;
  */
 export const READ_LIMITS = {
   /** A .dot file: the pipeline itself, a `dot_file` sub-pipeline. */
-  pipeline: 8 * MiB,
+  pipeline: PARSE_LIMITS.inputBytes,
   /** A `response_schema` file. */
   schema: 1 * MiB,
   /** A scripted-answers file (`--script`). */

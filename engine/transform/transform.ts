@@ -25,7 +25,7 @@ export function applyTransforms(graph: Graph, transforms: readonly Transform[], 
   for (const transform of transforms) {
     const result = transform.apply(current, context);
     current = result.graph;
-    diagnostics.push(...result.diagnostics);
+    for (const diagnostic of result.diagnostics) diagnostics.push(diagnostic);
   }
   return { graph: current, diagnostics };
 }

@@ -65,4 +65,12 @@ describe('hostile paths (language server over stdio)', () => {
     assert.ok(alive.some((m) => /not a regular file/.test(m)));
     assert.equal(client.process.exitCode, null);
   });
+
+  it('a document starting with a UTF-8 byte-order mark has no syntax error, and diagnostics keep their positions', async () => {
+    const messages = await messagesFor('bom.dot', '\uFEFFdigraph b {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  start -> done\n  start -> ghost\n}\n');
+    assert.ok(!messages.some((m) => /syntax/i.test(m)), messages.join('\n'));
+    const uri = pathToFileURL(path.join(dir, 'bom.dot')).href;
+    const ghost = client.published(uri).at(-1)?.diagnostics.find((d) => String(typeof d.message === 'string' ? d.message : d.message.value).includes('`ghost`'));
+    assert.deepEqual(ghost?.range.start, { line: 4, character: 11 });
+  });
 });
