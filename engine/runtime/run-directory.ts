@@ -5,6 +5,7 @@ import type { TraceRecord } from './events';
 import type { Outcome } from './outcome';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
+import { checkpointShapeProblems } from './checkpoint-shape';
 import { isRecord } from '../model/json';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
@@ -152,23 +153,10 @@ export function loadCheckpoint(root: string): RunState {
   if (!isRecord(data) || data.format !== CHECKPOINT_FORMAT) {
     throw new CheckpointError(`checkpoint ${file} is not an ${CHECKPOINT_FORMAT} checkpoint (written by another engine?)`);
   }
-  const required: Array<[string, string]> = [
-    ['runId', 'string'],
-    ['graphHash', 'string'],
-    ['nextNodeId', 'string'],
-    ['status', 'string'],
-    ['iteration', 'number'],
-    ['step', 'number'],
-    ['context', 'object'],
-    ['completedNodes', 'object'],
-    ['nodeOutcomes', 'object'],
-    ['retryCounts', 'object'],
-    ['visits', 'object'],
-    ['threads', 'object'],
-    ['cwd', 'string'],
-  ];
-  for (const [key, type] of required) {
-    if (typeof data[key] !== type || data[key] === null) throw new CheckpointError(`checkpoint ${file} is corrupt: \`${key}\` is missing or not a ${type}`);
+  const problems = checkpointShapeProblems(data);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).join('; ');
+    throw new CheckpointError(`checkpoint ${file} is corrupt: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. Nothing was run.`);
   }
   return data as unknown as RunState;
 }
