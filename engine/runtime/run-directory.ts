@@ -7,7 +7,7 @@ import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { checkpointShapeProblems } from './checkpoint-shape';
 import { isRecord } from '../model/json';
-import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
+import { READ_LIMITS, readFileChecked, tryReadFileChecked } from '../io/read-file-checked';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -101,7 +101,8 @@ export class RunDirectory {
     for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const file = path.join(this.root, entry.name, PROCESS_GROUP_FILE);
-      const group = Number.parseInt(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '', 10);
+      const read = tryReadFileChecked(file, 64);
+      const group = Number.parseInt('text' in read ? read.text : '', 10);
       if (Number.isInteger(group) && group > 1) groups.push(group);
       fs.rmSync(file, { force: true });
     }
