@@ -109,9 +109,10 @@ export function killProcessGroup(pid: number | undefined, signal: NodeJS.Signals
 class CappedBuffer {
   private readonly head: Buffer[] = [];
   private headSize = 0;
-  private tail: Buffer[] = [];
+  private readonly tail: Buffer[] = [];
   private tailSize = 0;
-  private omitted = 0;
+  /** Bytes of whole chunks dropped from the front of the tail. */
+  private dropped = 0;
   private readonly headCap: number;
   private readonly tailCap: number;
 
@@ -121,7 +122,7 @@ class CappedBuffer {
   }
 
   get truncated(): boolean {
-    return this.omitted > 0;
+    return this.dropped + Math.max(0, this.tailSize - this.tailCap) > 0;
   }
 
   push(chunk: Buffer): void {
@@ -130,27 +131,22 @@ class CappedBuffer {
       this.head.push(chunk.subarray(0, toHead));
       this.headSize += toHead;
     }
-    const rest = chunk.subarray(toHead);
-    if (rest.length === 0) return;
-    this.tail.push(rest);
-    this.tailSize += rest.length;
-    if (this.tailSize > 2 * this.tailCap) this.trimTail();
+    if (toHead === chunk.length) return;
+    this.tail.push(chunk.subarray(toHead));
+    this.tailSize += chunk.length - toHead;
+    // Drop whole chunks while the rest still covers the tail: no copying on the hot path.
+    for (let first = this.tail[0]; first && this.tail.length > 1 && this.tailSize - first.length >= this.tailCap; first = this.tail[0]) {
+      this.tail.shift();
+      this.tailSize -= first.length;
+      this.dropped += first.length;
+    }
   }
 
   text(): string {
-    this.trimTail();
     const head = Buffer.concat(this.head).toString('utf8');
-    if (this.omitted === 0) return head + Buffer.concat(this.tail).toString('utf8');
-    return `${head}\n[… ${this.omitted} bytes omitted …]\n${Buffer.concat(this.tail).toString('utf8')}`;
-  }
-
-  /** Keeps the last tailCap bytes (amortised: called when the tail holds twice that). */
-  private trimTail(): void {
-    const excess = this.tailSize - this.tailCap;
-    if (excess <= 0) return;
-    const joined = Buffer.concat(this.tail);
-    this.tail = [joined.subarray(excess)];
-    this.tailSize = this.tailCap;
-    this.omitted += excess;
+    const excess = Math.max(0, this.tailSize - this.tailCap);
+    const tail = Buffer.concat(this.tail).subarray(excess).toString('utf8');
+    const omitted = this.dropped + excess;
+    return omitted === 0 ? head + tail : `${head}\n[… ${omitted} bytes omitted …]\n${tail}`;
   }
 }
