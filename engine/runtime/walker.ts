@@ -80,6 +80,8 @@ class NodeCancelled extends Error {
   override readonly name = 'NodeCancelled';
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** max_pipeline_duration ran out while a node was running: the node is stopped and the run fails. */
 class DeadlineExceeded extends Error {
   override readonly name = 'DeadlineExceeded';
@@ -288,6 +290,8 @@ export class Walker {
 
   private async attemptOnce(node: GraphNode, attempt: number): Promise<{ kind: 'outcome'; outcome: Outcome } | { kind: 'error'; message: string; transient: boolean; retryAfterMs?: number }> {
     const { shared } = this;
+    const remaining = this.remainingBudgetMs();
+    if (remaining !== undefined && remaining <= 0) throw new DeadlineExceeded(this.deadlineMessage(node.id));
     const timeout = timeoutMs(node);
     // A referenced timer, unlike AbortSignal.timeout's: a node waiting on nothing but its timeout
     // (a human gate with a default choice) must keep the process alive until it fires.
@@ -295,10 +299,9 @@ export class Walker {
     const expiryTimer = expiry ? setTimeout(() => expiry.abort(new DOMException(`timed out after ${timeout} ms`, 'TimeoutError')), timeout) : undefined;
     const timer = expiry?.signal;
     const nodeSignal = this.nodeAbort.signal;
-    const remaining = this.remainingBudgetMs();
-    if (remaining !== undefined && remaining <= 0) throw new DeadlineExceeded(this.deadlineMessage(node.id));
     const deadline = remaining !== undefined ? new AbortController() : undefined;
-    const deadlineTimer = deadline ? setTimeout(() => deadline.abort(new DeadlineExceeded(this.deadlineMessage(node.id))), remaining) : undefined;
+    // setTimeout fires at once past 2^31-1 ms; a budget that long simply never interrupts a node.
+    const deadlineTimer = deadline && remaining !== undefined && remaining < MAX_TIMER_MS ? setTimeout(() => deadline.abort(new DeadlineExceeded(this.deadlineMessage(node.id))), remaining) : undefined;
     const signal = AbortSignal.any([shared.signal, nodeSignal, ...(timer ? [timer] : []), ...(deadline ? [deadline.signal] : [])]);
     const incoming = this.state.incomingEdge ? this.graph.edges[this.state.incomingEdge.index] : undefined;
     try {
