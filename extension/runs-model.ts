@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../engine/model/json';
+import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 type RunSummaryStatus = 'running' | 'succeeded' | 'failed' | 'unreadable';
 
@@ -37,14 +38,16 @@ export function listRuns(root: string): RunSummary[] {
 
 export function summarizeRun(directory: string): RunSummary {
   const name = path.basename(directory);
-  const manifest = readJson(path.join(directory, 'manifest.json'));
-  const checkpoint = readJson(path.join(directory, 'checkpoint.json'));
+  const manifest = readJson(path.join(directory, 'manifest.json')).value;
+  const checkpointRead = readJson(path.join(directory, 'checkpoint.json'));
+  const checkpoint = checkpointRead.value;
   const graphName = stringField(checkpoint, 'graphName') ?? stringField(manifest, 'graph_name');
   const sourcePath = stringField(checkpoint, 'sourcePath') ?? stringField(manifest, 'source_path');
   const startedAt = stringField(checkpoint, 'startedAt') ?? stringField(manifest, 'start_time');
   const base = { directory, name, ...(graphName ? { graphName } : {}), ...(sourcePath ? { sourcePath } : {}), ...(startedAt ? { startedAt } : {}) };
   if (!checkpoint) {
     // A run that has not finished its first node has a manifest only.
+    if (checkpointRead.problem) return { ...base, status: 'unreadable', problem: checkpointRead.problem };
     return manifest ? { ...base, status: 'running' } : { ...base, status: 'unreadable', problem: 'no readable checkpoint.json or manifest.json' };
   }
   const rawStatus = stringField(checkpoint, 'status');
@@ -78,12 +81,14 @@ export function describeRun(run: RunSummary): string {
   return parts.join(' · ');
 }
 
-function readJson(file: string): Record<string, unknown> | undefined {
+/** A JSON object file; a missing one is neither value nor problem, an unusable one is a problem. */
+function readJson(file: string): { readonly value?: Record<string, unknown>; readonly problem?: string } {
+  if (!fs.existsSync(file)) return {};
   try {
-    const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
+    const value: unknown = JSON.parse(readFileChecked(file, READ_LIMITS.runRecord));
+    return isRecord(value) ? { value } : { problem: `${path.basename(file)} is not a JSON object` };
+  } catch (error) {
+    return { problem: error instanceof SyntaxError ? `${path.basename(file)} is not valid JSON (${error.message})` : (error as Error).message };
   }
 }
 

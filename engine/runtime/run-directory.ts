@@ -5,7 +5,9 @@ import type { TraceRecord } from './events';
 import type { Outcome } from './outcome';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
+import { checkpointShapeProblems } from './checkpoint-shape';
 import { isRecord } from '../model/json';
+import { READ_LIMITS, readFileChecked, tryReadFileChecked } from '../io/read-file-checked';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -99,7 +101,8 @@ export class RunDirectory {
     for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const file = path.join(this.root, entry.name, PROCESS_GROUP_FILE);
-      const group = Number.parseInt(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '', 10);
+      const read = tryReadFileChecked(file, 64);
+      const group = Number.parseInt('text' in read ? read.text : '', 10);
       if (Number.isInteger(group) && group > 1) groups.push(group);
       fs.rmSync(file, { force: true });
     }
@@ -135,11 +138,12 @@ export class CheckpointError extends Error {
 /** Loads and checks a checkpoint; every way it can be unusable is a loud, specific error. */
 export function loadCheckpoint(root: string): RunState {
   const file = path.join(root, 'checkpoint.json');
+  if (!fs.existsSync(file)) throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
+    text = readFileChecked(file, READ_LIMITS.runRecord);
+  } catch (error) {
+    throw new CheckpointError(`checkpoint unusable: ${(error as Error).message}`);
   }
   let data: unknown;
   try {
@@ -150,23 +154,10 @@ export function loadCheckpoint(root: string): RunState {
   if (!isRecord(data) || data.format !== CHECKPOINT_FORMAT) {
     throw new CheckpointError(`checkpoint ${file} is not an ${CHECKPOINT_FORMAT} checkpoint (written by another engine?)`);
   }
-  const required: Array<[string, string]> = [
-    ['runId', 'string'],
-    ['graphHash', 'string'],
-    ['nextNodeId', 'string'],
-    ['status', 'string'],
-    ['iteration', 'number'],
-    ['step', 'number'],
-    ['context', 'object'],
-    ['completedNodes', 'object'],
-    ['nodeOutcomes', 'object'],
-    ['retryCounts', 'object'],
-    ['visits', 'object'],
-    ['threads', 'object'],
-    ['cwd', 'string'],
-  ];
-  for (const [key, type] of required) {
-    if (typeof data[key] !== type || data[key] === null) throw new CheckpointError(`checkpoint ${file} is corrupt: \`${key}\` is missing or not a ${type}`);
+  const problems = checkpointShapeProblems(data);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).join('; ');
+    throw new CheckpointError(`checkpoint ${file} is corrupt: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. Nothing was run.`);
   }
   return data as unknown as RunState;
 }
@@ -174,7 +165,7 @@ export function loadCheckpoint(root: string): RunState {
 export function readTrace(root: string): TraceRecord[] {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(root, 'trace.jsonl'), 'utf8');
+    text = readFileChecked(path.join(root, 'trace.jsonl'), READ_LIMITS.runRecord);
   } catch {
     return [];
   }

@@ -86,6 +86,13 @@ class NodeCancelled extends Error {
   override readonly name = 'NodeCancelled';
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** max_pipeline_duration ran out while a node was running: the node is stopped and the run fails. */
+class DeadlineExceeded extends Error {
+  override readonly name = 'DeadlineExceeded';
+}
+
 export class Walker {
   private readonly adjacency: Adjacency;
   /** Aborts the node running now; a walker runs one node at a time. */
@@ -111,13 +118,11 @@ export class Walker {
   async walk(): Promise<WalkResult> {
     const { graph, state } = this;
     const maxSteps = intAttr(graph.attributes, 'max_steps', 1000);
-    const maxDuration = graphDurationMs(graph, 'max_pipeline_duration', 'ms');
     let lastOutcome: Outcome | undefined;
     for (;;) {
       this.throwIfCancelled();
-      if (this.options.elapsedMs && maxDuration !== undefined && this.options.elapsedMs() > maxDuration) {
-        return this.finish('fail', `max_pipeline_duration_exceeded: the run took longer than ${maxDuration} ms`, lastOutcome);
-      }
+      const remaining = this.remainingBudgetMs();
+      if (remaining !== undefined && remaining < 0) return this.finish('fail', this.deadlineMessage(), lastOutcome);
       if (state.step >= maxSteps) return this.finish('fail', `max_steps_exceeded: ${maxSteps} node executions`, lastOutcome);
       const node = graph.nodes.get(state.nextNodeId);
       if (!node) return this.finish('fail', `node ${state.nextNodeId} does not exist`, lastOutcome);
@@ -137,7 +142,14 @@ export class Walker {
         return this.finish('success', undefined, lastOutcome);
       }
 
-      const outcome = await this.runNode(node);
+      let outcome: Outcome;
+      try {
+        outcome = await this.runNode(node);
+      } catch (error) {
+        if (!(error instanceof DeadlineExceeded)) throw error;
+        this.flushTrace();
+        return this.finish('fail', error.message, lastOutcome);
+      }
       lastOutcome = outcome;
       let route;
       try {
@@ -151,6 +163,18 @@ export class Walker {
 
   private finish(status: 'success' | 'fail', failureReason: string | undefined, lastOutcome: Outcome | undefined, failureKind?: FailureKind): WalkResult {
     return { kind: 'finished', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), ...(lastOutcome ? { lastOutcome } : {}) };
+  }
+
+  /** What is left of max_pipeline_duration, when the graph sets one and this walk keeps the run's clock. */
+  private remainingBudgetMs(): number | undefined {
+    const maxDuration = graphDurationMs(this.graph, 'max_pipeline_duration', 'ms');
+    if (maxDuration === undefined || !this.options.elapsedMs) return undefined;
+    return maxDuration - this.options.elapsedMs();
+  }
+
+  private deadlineMessage(stoppedNode?: string): string {
+    const maxDuration = graphDurationMs(this.graph, 'max_pipeline_duration', 'ms');
+    return `max_pipeline_duration_exceeded: the run took longer than ${maxDuration} ms${stoppedNode ? `; node ${stoppedNode} was stopped` : ''}`;
   }
 
   private throwIfCancelled(): void {
@@ -190,6 +214,8 @@ export class Walker {
       if (this.shared.signal.aborted) {
         const cancelled: Outcome = { status: 'skipped', isExplicit: false, notes: 'cancelled while running' };
         shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome: cancelled, durationMs: shared.clock.monotonic() - started });
+      } else if (error instanceof DeadlineExceeded) {
+        this.record(node, { status: 'fail', isExplicit: false, failureReason: error.message }, shared.clock.monotonic() - started);
       }
       throw error;
     }
@@ -261,13 +287,17 @@ export class Walker {
       shared.emit({ type: 'node:retry', scope: this.options.scope, nodeId: node.id, attempt, delayMs, reason: retryReason });
       state.retryCounts[node.id] = attempt;
       this.options.onBoundary?.(state);
-      await shared.clock.sleep(delayMs, shared.signal).catch(() => undefined);
+      // A backoff never sleeps past max_pipeline_duration; the next attempt then fails the run.
+      const remaining = this.remainingBudgetMs();
+      await shared.clock.sleep(remaining === undefined ? delayMs : Math.min(delayMs, Math.max(0, remaining)), shared.signal).catch(() => undefined);
       this.throwIfCancelled();
     }
   }
 
   private async attemptOnce(node: GraphNode, attempt: number): Promise<{ kind: 'outcome'; outcome: Outcome } | { kind: 'error'; message: string; transient: boolean; retryAfterMs?: number }> {
     const { shared } = this;
+    const remaining = this.remainingBudgetMs();
+    if (remaining !== undefined && remaining <= 0) throw new DeadlineExceeded(this.deadlineMessage(node.id));
     const timeout = timeoutMs(node);
     // A referenced timer, unlike AbortSignal.timeout's: a node waiting on nothing but its timeout
     // (a human gate with a default choice) must keep the process alive until it fires.
@@ -275,7 +305,10 @@ export class Walker {
     const expiryTimer = expiry ? setTimeout(() => expiry.abort(new DOMException(`timed out after ${timeout} ms`, 'TimeoutError')), timeout) : undefined;
     const timer = expiry?.signal;
     const nodeSignal = this.nodeAbort.signal;
-    const signal = AbortSignal.any([shared.signal, nodeSignal, ...(timer ? [timer] : [])]);
+    const deadline = remaining !== undefined ? new AbortController() : undefined;
+    // setTimeout fires at once past 2^31-1 ms; a budget that long simply never interrupts a node.
+    const deadlineTimer = deadline && remaining !== undefined && remaining < MAX_TIMER_MS ? setTimeout(() => deadline.abort(new DeadlineExceeded(this.deadlineMessage(node.id))), remaining) : undefined;
+    const signal = AbortSignal.any([shared.signal, nodeSignal, ...(timer ? [timer] : []), ...(deadline ? [deadline.signal] : [])]);
     const incoming = this.state.incomingEdge ? this.graph.edges[this.state.incomingEdge.index] : undefined;
     try {
       const outcome = await shared.handlers.resolve(node).execute({
@@ -289,6 +322,7 @@ export class Walker {
       // A handler interrupted by a cancel returns whatever it had (an aborted tool's FAIL, a gate's
       // default choice); that is not the node's result, so it is never recorded or routed on.
       this.throwIfCancelled();
+      if (deadline?.signal.aborted) throw deadline.signal.reason;
       if (nodeSignal.aborted) return { kind: 'outcome', outcome: this.nodeCancelled(nodeSignal) };
       // A handler that dealt with its own timeout (a human gate's default choice) keeps its result.
       if (timer?.aborted && !shared.signal.aborted && !isSuccessful(outcome.status)) {
@@ -297,6 +331,7 @@ export class Walker {
       return { kind: 'outcome', outcome };
     } catch (error) {
       this.throwIfCancelled();
+      if (deadline?.signal.aborted) throw deadline.signal.reason;
       if (nodeSignal.aborted) return { kind: 'outcome', outcome: this.nodeCancelled(nodeSignal) };
       if (timer?.aborted) return { kind: 'outcome', outcome: this.timedOut(node, timeout ?? 0) };
       if (error instanceof ProviderError) {
@@ -305,6 +340,7 @@ export class Walker {
       return { kind: 'error', message: `handler error: ${error instanceof Error ? error.message : String(error)}`, transient: false };
     } finally {
       clearTimeout(expiryTimer);
+      clearTimeout(deadlineTimer);
     }
   }
 
