@@ -37,9 +37,10 @@ function withoutSnapshotDate(model: string): string {
   return model.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '');
 }
 
-export function costUsd(model: string, usage: TokenUsage): number | 'unknown' {
+/** 'unknown' when the model has no price or the server reported no usage: never a guessed $0. */
+export function costUsd(model: string, usage: TokenUsage | undefined): number | 'unknown' {
   const price = prices[model] ?? prices[withoutSnapshotDate(model)];
-  if (!price) return 'unknown';
+  if (!price || !usage) return 'unknown';
   const read = usage.cacheReadTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
   const uncached = Math.max(0, usage.inputTokens - read - written);

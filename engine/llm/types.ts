@@ -74,7 +74,8 @@ export interface LlmResponse {
   readonly provider: ProviderName;
   readonly message: Extract<Message, { role: 'assistant' }>;
   readonly finishReason: FinishReason;
-  readonly usage: TokenUsage;
+  /** Absent when the server reported no usage (then `costUsd` is 'unknown' too). */
+  readonly usage?: TokenUsage;
   /** USD for this call, or 'unknown' when the model is not in the price table (never a guess). */
   readonly costUsd: number | 'unknown';
 }
@@ -103,7 +104,11 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   };
 }
 
-/** One provider API behind the neutral shapes. `stream` ends with exactly one `finish` event. */
+/**
+ * One provider API behind the neutral shapes. `stream` ends with exactly one `finish` event; a
+ * stream that ends without the API's terminal event throws `incompleteStreamError` instead, and a
+ * plain JSON body sent back to the streaming request is read as the whole response.
+ */
 export interface ProviderAdapter {
   readonly provider: ProviderName;
   readonly api: string;

@@ -14,16 +14,32 @@ export function resolveFidelity(node: GraphNode, graph: Graph, edgeFidelity: str
   return asMode(edgeFidelity) ?? asMode(node.attributes.get('fidelity')?.value) ?? asMode(graph.attributes.get('default_fidelity')?.value) ?? 'compact';
 }
 
-/** Canonical §5.4 thread resolution: node thread_id, edge thread_id, graph default, subgraph class, previous node. */
-export function resolveThreadKey(node: GraphNode, graph: Graph, edgeThread: string | undefined, previousNodeId: string | undefined): string {
+/**
+ * Canonical §5.4 thread resolution: node thread_id, edge thread_id, graph default thread
+ * (`default_thread_id`, or the older graph `thread_id`), subgraph class, then the previous node —
+ * meaning the thread the previous node ran on, so a chain of thread-less `full` nodes is one thread.
+ */
+export function resolveThreadKey(
+  node: GraphNode,
+  graph: Graph,
+  edgeThread: string | undefined,
+  previous: { readonly nodeId: string; readonly threadKey?: string } | undefined,
+): string {
   return (
     node.attributes.get('thread_id')?.value ||
     edgeThread ||
+    graph.attributes.get('default_thread_id')?.value ||
     graph.attributes.get('thread_id')?.value ||
     node.derivedClasses[node.derivedClasses.length - 1] ||
-    previousNodeId ||
+    previous?.threadKey ||
+    previous?.nodeId ||
     node.id
   );
+}
+
+/** Context key recording the thread a `full`-fidelity node ran on (read by the next node's fallback). */
+export function threadContextKey(nodeId: string): string {
+  return `internal.thread.${nodeId}`;
 }
 
 export interface PreambleInput {

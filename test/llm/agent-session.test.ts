@@ -23,7 +23,7 @@ for (const flavour of flavours) {
       assert.equal(rig.server.requests.length, 2, 'a successful report ends the node without another provider call');
       assert.equal(rig.server.pending, 0);
       assert.deepEqual(toolResultsSent(rig.server.requests[1]!.body).map((r) => [r.id, r.content]), [['call_w', 'wrote 6 bytes to out/hello.txt']]);
-      assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 40, costUsd: flavour === anthropic ? 2 * (100 * 1 + 20 * 5) / 1e6 : 2 * (100 * 2.5 + 20 * 10) / 1e6 });
+      assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 40, costUsd: flavour === anthropic ? 2 * (100 * 1 + 20 * 5) / 1e6 : 2 * (100 * 2.5 + 20 * 10) / 1e6, requests: 2 });
       assert.ok(result.sessionId);
 
       const persisted = rig.sessionEvents(result.sessionId);
@@ -84,7 +84,7 @@ for (const flavour of flavours) {
     it('replays full-fidelity history before the prompt', async () => {
       rig = await startRig(flavour);
       rig.server.script(flavour.turn({ text: 'ok' }));
-      await rig.backend.run(rig.request({ fidelity: 'full', history: [{ role: 'user', content: 'earlier question' }, { role: 'assistant', content: 'earlier answer' }] }));
+      await rig.backend.run(rig.request({ fidelity: 'full', history: [{ role: 'user', content: [{ kind: 'text', text: 'earlier question' }] }, { role: 'assistant', content: [{ kind: 'text', text: 'earlier answer' }] }] }));
       const text = JSON.stringify(rig.server.requests[0]!.body);
       assert.ok(text.indexOf('earlier question') < text.indexOf('earlier answer') && text.indexOf('earlier answer') < text.indexOf('Do the task.'));
     });
