@@ -38,8 +38,7 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
         const whole = message.content.flatMap((block): Block[] =>
           block.type === 'text' ? [{ kind: 'text', text: block.text }] : block.type === 'tool_use' ? [{ kind: 'tool_use', id: block.id, name: block.name, json: JSON.stringify(block.input) }] : [],
         );
-        const reported = message.usage ? promptUsage(message.usage.input_tokens, message.usage.cache_read_input_tokens, message.usage.cache_creation_input_tokens, message.usage.output_tokens) : undefined;
-        yield { type: 'finish', response: responseFrom(message.id, message.model || request.model, whole, message.stop_reason, reported) };
+        yield { type: 'finish', response: responseFrom(message.id, message.model || request.model, whole, message.stop_reason, reportedUsage(message.usage)) };
         return;
       }
       for await (const event of stream) {
@@ -47,7 +46,7 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
           case 'message_start':
             id = event.message.id;
             model = event.message.model || model;
-            usage = promptUsage(event.message.usage.input_tokens, event.message.usage.cache_read_input_tokens, event.message.usage.cache_creation_input_tokens, event.message.usage.output_tokens);
+            usage = reportedUsage(event.message.usage);
             break;
           case 'content_block_start':
             if (event.content_block.type === 'text') blocks.set(event.index, { kind: 'text', text: event.content_block.text });
@@ -66,10 +65,9 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
           }
           case 'message_delta':
             stopReason = event.delta.stop_reason;
-            usage =
-              event.usage.input_tokens === null || event.usage.input_tokens === undefined
-                ? usage && { ...usage, outputTokens: event.usage.output_tokens }
-                : promptUsage(event.usage.input_tokens, event.usage.cache_read_input_tokens, event.usage.cache_creation_input_tokens, event.usage.output_tokens);
+            // The delta's counts are cumulative; it repeats the prompt counts only sometimes.
+            if (typeof event.usage?.input_tokens === 'number') usage = reportedUsage({ ...event.usage, input_tokens: event.usage.input_tokens });
+            else if (event.usage) usage = usage && { ...usage, outputTokens: event.usage.output_tokens };
             break;
           case 'message_stop':
             stopped = true;
@@ -105,11 +103,19 @@ function responseFrom(id: string, model: string, ordered: readonly Block[], stop
   return { id, model, provider: 'anthropic', message: { role: 'assistant', content }, finishReason: finishReasonFrom(stopReason, hasCalls), ...(usage ? { usage } : {}), costUsd: costUsd(model, usage) };
 }
 
-/** Anthropic counts cached prompt tokens apart from `input_tokens`; the neutral count includes them. */
-function promptUsage(uncached: number, read: number | null | undefined, written: number | null | undefined, output: number): TokenUsage {
+/**
+ * Anthropic counts cached prompt tokens apart from `input_tokens`; the neutral count includes them.
+ * A server (a proxy) that sends no usage object leaves the usage unknown.
+ */
+function reportedUsage(
+  usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null } | undefined,
+): TokenUsage | undefined {
+  if (!usage) return undefined;
+  const read = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
   return {
-    inputTokens: uncached + (read ?? 0) + (written ?? 0),
-    outputTokens: output,
+    inputTokens: usage.input_tokens + read + written,
+    outputTokens: usage.output_tokens,
     ...(read ? { cacheReadTokens: read } : {}),
     ...(written ? { cacheWriteTokens: written } : {}),
   };
