@@ -47,9 +47,26 @@ describe('attractor doctor', () => {
       assert.equal(openai.requests[0]!.body.max_completion_tokens, 1);
       assert.equal(anthropic.requests[0]!.body.max_tokens, 1);
       assert.equal(anthropic.requests[0]!.headers.authorization, 'Bearer sk-ant-very-secret');
+      // One tool rides along: a model without tool calls fails the probe as it would fail every node.
+      for (const server of [openai, anthropic]) assert.deepEqual((server.requests[0]!.body.tools as { name?: string; function?: { name: string } }[]).map((t) => t.function?.name ?? t.name), ['probe_ok']);
       assert.deepEqual(fs.readdirSync(cwd), [], 'the run-directory check leaves nothing behind');
     } finally {
       await Promise.all([openai.stop(), anthropic.stop()]);
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('fails (exit 1) when the probe reply counts 0 tokens: a stub, not a model', async () => {
+    const openai = new FakeHttpServer();
+    const url = await openai.start();
+    openai.script(chatStream({ text: 'OK', usage: { input: 0, output: 0 } }, 'gpt-4o-mini'));
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'doctor-'));
+    try {
+      const result = await runCli(['doctor', '--probe', '--cwd', cwd], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${url}/v1` });
+      assert.equal(result.code, 1);
+      assert.match(result.stdout, /✗ probe openai: gpt-4o-mini: the reply reported 0 tokens: not an answer from a model/);
+    } finally {
+      await openai.stop();
       fs.rmSync(cwd, { recursive: true, force: true });
     }
   });

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { CliRig, cliAnthropic, cliChat, cliFlavours } from './cli-rig';
+import type { CliFlavour } from './cli-rig';
+import { toolResultsSent } from './harness';
+
+/** Tool-call ids an API request replays, whatever the API's shape. */
+function toolCallIdsSent(body: Record<string, unknown>): string[] {
+  const ids: string[] = [];
+  for (const message of (body.messages ?? body.input ?? []) as Record<string, unknown>[]) {
+    for (const call of (message.tool_calls ?? []) as Record<string, unknown>[]) ids.push(String(call.id));
+    if (message.type === 'function_call') ids.push(String(message.call_id));
+    if (Array.isArray(message.content)) for (const block of message.content as Record<string, unknown>[]) if (block.type === 'tool_use') ids.push(String(block.id));
+  }
+  return ids;
+}
+
+const planThenBuild = (planModel: string, buildModel: string, graphAttributes = '') => `digraph thread {
+  graph [default_fidelity="full"${graphAttributes}]
+  start [shape=Mdiamond]
+  done [shape=Msquare]
+  plan [llm_model="${planModel}", prompt="Plan the work."]
+  build [llm_model="${buildModel}", prompt="Build it."]
+  start -> plan -> build -> done
+}`;
+
+/** The plan node writes a file, then ends the normal way: a bare report_outcome call, no text. */
+function scriptPlan(rig: CliRig, flavour: CliFlavour): void {
+  rig.server.script(
+    flavour.stream({ text: 'Planning.', toolCalls: [{ id: 'call_w', name: 'write_file', arguments: { path: 'plan.md', content: 'the plan' } }] }),
+    flavour.stream({ toolCalls: [{ id: 'call_r', name: 'report_outcome', arguments: { status: 'success', notes: 'planned' } }] }),
+  );
+}
+
+function assertWholeExchangeReplayed(body: Record<string, unknown>): void {
+  const text = JSON.stringify(body);
+  assert.ok(text.indexOf('Plan the work.') < text.indexOf('Planning.') && text.indexOf('Planning.') < text.indexOf('Build it.'), 'prompt, assistant text, then the new prompt');
+  assert.deepEqual(toolCallIdsSent(body), ['call_w', 'call_r']);
+  assert.deepEqual(toolResultsSent(body).map((r) => [r.id, r.content]), [['call_w', 'wrote 8 bytes to plan.md'], ['call_r', 'recorded: success']]);
+  // Chat refuses an assistant message whose content is null unless it carries tool_calls.
+  for (const message of (body.messages ?? []) as Record<string, unknown>[]) {
+    if (message.role === 'assistant' && message.content === null) assert.ok(Array.isArray(message.tool_calls) && message.tool_calls.length > 0, JSON.stringify(message));
+  }
+}
+
+describe('fidelity=full replays the whole exchange', () => {
+  let rig: CliRig;
+  beforeEach(async () => {
+    rig = await new CliRig().start();
+  });
+  afterEach(() => rig.stop());
+
+  for (const flavour of cliFlavours) {
+    it(`${flavour.name}: the next node on the thread (no thread_id: the previous node's thread) gets text, tool calls and tool results`, async () => {
+      scriptPlan(rig, flavour);
+      rig.server.script(flavour.stream({ toolCalls: [{ id: 'call_b', name: 'report_outcome', arguments: { status: 'success' } }] }));
+      const result = await rig.run(planThenBuild(flavour.model, flavour.model), flavour.env(rig.baseUrl));
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(rig.server.requests.length, 3);
+      assertWholeExchangeReplayed(rig.server.requests[2]!.body);
+    });
+  }
+
+  it('one thread across providers: an Anthropic node\'s exchange replays in Chat shape', async () => {
+    scriptPlan(rig, cliAnthropic);
+    rig.server.script(cliChat.stream({ toolCalls: [{ id: 'call_b', name: 'report_outcome', arguments: { status: 'success' } }] }));
+    const result = await rig.run(planThenBuild(cliAnthropic.model, cliChat.model), { ...cliAnthropic.env(rig.baseUrl), ...cliChat.env(rig.baseUrl) });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(rig.server.requests[2]!.path, '/v1/chat/completions');
+    assertWholeExchangeReplayed(rig.server.requests[2]!.body);
+  });
+
+  it('default_thread_id joins full nodes that a tool node separates (the fallback key alone would not)', async () => {
+    const dot = (graphAttributes: string) => `digraph split {
+      graph [default_fidelity="full", llm_model="gpt-4o"${graphAttributes}]
+      start [shape=Mdiamond]
+      done [shape=Msquare]
+      plan [prompt="Plan the work."]
+      check [shape=parallelogram, tool_command="true"]
+      build [prompt="Build it."]
+      start -> plan -> check -> build -> done
+    }`;
+    scriptPlan(rig, cliChat);
+    rig.server.script(cliChat.stream({ toolCalls: [{ id: 'call_b', name: 'report_outcome', arguments: { status: 'success' } }] }));
+    const joined = await rig.run(dot(', default_thread_id="main"'), cliChat.env(rig.baseUrl));
+    assert.equal(joined.code, 0, joined.stderr);
+    assertWholeExchangeReplayed(rig.server.requests[2]!.body);
+  });
+});
