@@ -93,17 +93,6 @@ export function toolCalls(message: { readonly content: readonly ContentPart[] })
   return message.content.filter((part): part is ToolCallPart => part.kind === 'tool_call');
 }
 
-export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  const sum = (x?: number, y?: number): number | undefined => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    reasoningTokens: sum(a.reasoningTokens, b.reasoningTokens),
-    cacheReadTokens: sum(a.cacheReadTokens, b.cacheReadTokens),
-    cacheWriteTokens: sum(a.cacheWriteTokens, b.cacheWriteTokens),
-  };
-}
-
 /**
  * One provider API behind the neutral shapes. `stream` ends with exactly one `finish` event; a
  * stream that ends without the API's terminal event throws `incompleteStreamError` instead, and a

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { CliRig, cliAnthropic, cliChat } from './cli-rig';
 import { anthropicError } from './fakes/anthropic-wire';
 import { runCli } from './cli-process';
+import { describeRun, summarizeRun } from '../../extension/runs-model';
 
 const report = { name: 'report_outcome', arguments: { status: 'success' } };
 
@@ -61,5 +62,6 @@ describe('usage accounting per node and per run', () => {
     assert.deepEqual({ ...total, cost_usd: Math.round(total.cost_usd! * 1e6) }, { input_tokens: 300, output_tokens: 60, cost_usd: 600, llm_requests: 4, attempts: 5 });
     const trace = await runCli(['trace', rig.logs, '--json'], {});
     assert.deepEqual((JSON.parse(trace.stdout) as { usage_total: unknown }).usage_total, total, 'attractor trace and the manifest compute the same total');
+    assert.match(describeRun(summarizeRun(rig.logs)), /^succeeded · .* · 360 tokens · \$0\.0006$/, 'the Runs view item');
   });
 });
