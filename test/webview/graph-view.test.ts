@@ -121,7 +121,7 @@ test('trace entries fill the table, the timeline and the descent chart; a row se
   const gates = await view.page.$$eval('.descent-chart .chart-gate', (dots) => dots.map((d) => d.getAttribute('class')));
   assert.deepEqual(gates, ['chart-gate status-fail', 'chart-gate status-success'], 'the goal gate test_gate decides each iteration');
   assert.equal(await view.page.locator('.timeline .timeline-visit').count(), 6);
-  assert.match((await view.page.textContent('.trace-summary')) ?? '', /6 visits · 2 iterations/);
+  assert.match((await view.page.textContent('.trace-summary')) ?? '', /6 visits · 2 iterations · total 15,500 in \/ 854 out tokens, cost unknown, 6 model request\(s\), 7 attempt\(s\)/);
 
   assert.equal(await view.page.textContent('.trace-table tbody tr:nth-child(5) td:nth-child(7)'), ' forced → test_gate');
   assert.equal(await view.page.getAttribute('.trace-table tbody tr:nth-child(5) .status-pill', 'title'), 'attempt 1: no status.json');
