@@ -64,4 +64,27 @@ describe('usage accounting per node and per run', () => {
     assert.deepEqual((JSON.parse(trace.stdout) as { usage_total: unknown }).usage_total, total, 'attractor trace and the manifest compute the same total');
     assert.match(describeRun(summarizeRun(rig.logs)), /^succeeded · .* · 360 tokens · \$0\.0006$/, 'the Runs view item');
   });
+
+  it('an LLM fan-in\'s ranking call is booked on the fan-in node', async () => {
+    rig.server.script(cliChat.stream({ text: '{"best_id": "b2"}', usage: { input: 50, output: 5 } }));
+    const result = await rig.run(
+      `digraph ranked {
+        start [shape=Mdiamond]
+        done [shape=Msquare]
+        fan [shape=component]
+        b1 [shape=parallelogram, tool_command="echo one"]
+        b2 [shape=parallelogram, tool_command="echo two"]
+        join [shape=tripleoctagon, llm_model="gpt-4o", prompt="Pick the better branch."]
+        start -> fan
+        fan -> b1 -> join
+        fan -> b2 -> join
+        join -> done
+      }`,
+      cliChat.env(rig.baseUrl),
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const join = rig.traceRecords().find((r) => r.node_id === 'join');
+    assert.deepEqual([join?.input_tokens, join?.output_tokens, join?.llm_requests], [50, 5, 1]);
+    assert.deepEqual(rig.readJson<{ usage_total: { input_tokens: number } }>('manifest.json').usage_total.input_tokens, 50);
+  });
 });
