@@ -8,6 +8,7 @@ import { CHECKPOINT_FORMAT } from './state';
 import { isRecord } from '../model/json';
 import type { RunUsageTotal } from './usage';
 import { runUsageTotal } from './usage';
+import { threadsFromCheckpoint } from './transcript';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -184,7 +185,9 @@ export function loadCheckpoint(root: string): RunState {
   for (const [key, type] of required) {
     if (typeof data[key] !== type || data[key] === null) throw new CheckpointError(`checkpoint ${file} is corrupt: \`${key}\` is missing or not a ${type}`);
   }
-  return data as unknown as RunState;
+  const threads = threadsFromCheckpoint(data.threads as Record<string, unknown>);
+  if (!threads.ok) throw new CheckpointError(`checkpoint ${file} is corrupt: thread \`${threads.thread}\` is not a list of transcript messages`);
+  return { ...data, threads: threads.threads } as unknown as RunState;
 }
 
 export function readTrace(root: string): TraceRecord[] {

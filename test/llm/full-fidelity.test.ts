@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { CliRig, cliAnthropic, cliChat, cliFlavours } from './cli-rig';
 import type { CliFlavour } from './cli-rig';
 import { toolResultsSent } from './harness';
+import { runCli } from './cli-process';
 
 /** Tool-call ids an API request replays, whatever the API's shape. */
 function toolCallIdsSent(body: Record<string, unknown>): string[] {
@@ -85,5 +88,31 @@ describe('fidelity=full replays the whole exchange', () => {
     const joined = await rig.run(dot(', default_thread_id="main"'), cliChat.env(rig.baseUrl));
     assert.equal(joined.code, 0, joined.stderr);
     assertWholeExchangeReplayed(rig.server.requests[2]!.body);
+  });
+
+  it('resume reads a checkpoint whose thread was written with plain-string messages (the earlier format)', async () => {
+    scriptPlan(rig, cliChat);
+    rig.server.script(cliChat.stream({ toolCalls: [{ id: 'call_b', name: 'report_outcome', arguments: { status: 'success' } }] }));
+    const first = await rig.run(planThenBuild(cliChat.model, cliChat.model), cliChat.env(rig.baseUrl));
+    assert.equal(first.code, 0, first.stderr);
+    // Rewind the finished run to just before `build`, its thread in the earlier string form.
+    const checkpointFile = path.join(rig.logs, 'checkpoint.json');
+    const checkpoint = JSON.parse(fs.readFileSync(checkpointFile, 'utf8')) as Record<string, unknown> & { threads: Record<string, unknown> };
+    const [threadKey] = Object.keys(checkpoint.threads);
+    const rewound = {
+      ...checkpoint,
+      status: 'running',
+      nextNodeId: 'build',
+      incomingEdge: { index: 1, from: 'plan', to: 'build' },
+      lastCompletedNodeId: 'plan',
+      completedNodes: ['start', 'plan'],
+      threads: { [threadKey!]: [{ role: 'user', content: 'Plan the work.' }, { role: 'assistant', content: 'Planning, the old way.' }] },
+    };
+    fs.writeFileSync(checkpointFile, JSON.stringify(rewound));
+    rig.server.script(cliChat.stream({ toolCalls: [{ id: 'call_c', name: 'report_outcome', arguments: { status: 'success' } }] }));
+    const resumed = await runCli(['resume', rig.logs, '--json'], cliChat.env(rig.baseUrl));
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const messages = rig.server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    assert.deepEqual(messages.slice(1, 3), [{ role: 'user', content: 'Plan the work.' }, { role: 'assistant', content: 'Planning, the old way.' }]);
   });
 });
