@@ -25,9 +25,7 @@ export const codergenHandler: Handler = {
     const prompt = preamble ? `${preamble}\n\n---\n\n${body}` : body;
     services.runDirectory.writeStageFile(services.iteration, node.id, 'prompt.md', prompt);
 
-    const previousNodeId = services.incomingEdge?.from;
-    const previousThread = previousNodeId === undefined ? undefined : context.get(threadContextKey(previousNodeId));
-    const threadKey = resolveThreadKey(node, graph, services.incomingEdge?.attributes.get('thread_id')?.value, previousNodeId === undefined ? undefined : { nodeId: previousNodeId, ...(typeof previousThread === 'string' ? { threadKey: previousThread } : {}) });
+    const threadKey = resolveThreadKey(node, graph, services.incomingEdge, context);
     const schemaText = stringAttr(node, 'response_schema');
     const stageDir = services.runDirectory.stageDir(node.id);
     fs.mkdirSync(stageDir, { recursive: true });

@@ -1,6 +1,6 @@
 import type { Graph, GraphNode } from '../model/graph';
 import type { FidelityMode } from './backend';
-import type { ContextValues } from './context';
+import type { ContextValues, RunContext } from './context';
 import type { OutcomeRecord } from './state';
 
 const modes: readonly FidelityMode[] = ['full', 'truncate', 'compact', 'summary:low', 'summary:medium', 'summary:high'];
@@ -17,22 +17,24 @@ export function resolveFidelity(node: GraphNode, graph: Graph, edgeFidelity: str
 /**
  * Canonical §5.4 thread resolution: node thread_id, edge thread_id, graph default thread
  * (`default_thread_id`, or the older graph `thread_id`), subgraph class, then the previous node —
- * meaning the thread the previous node ran on, so a chain of thread-less `full` nodes is one thread.
+ * meaning the thread the previous node ran on (recorded in the context), so a chain of
+ * thread-less `full` nodes is one thread.
  */
 export function resolveThreadKey(
   node: GraphNode,
   graph: Graph,
-  edgeThread: string | undefined,
-  previous: { readonly nodeId: string; readonly threadKey?: string } | undefined,
+  incomingEdge: { readonly from: string; readonly attributes: ReadonlyMap<string, { value: string }> } | undefined,
+  context: Pick<RunContext, 'get'>,
 ): string {
+  const previousThread = incomingEdge ? context.get(threadContextKey(incomingEdge.from)) : undefined;
   return (
     node.attributes.get('thread_id')?.value ||
-    edgeThread ||
+    incomingEdge?.attributes.get('thread_id')?.value ||
     graph.attributes.get('default_thread_id')?.value ||
     graph.attributes.get('thread_id')?.value ||
     node.derivedClasses[node.derivedClasses.length - 1] ||
-    previous?.threadKey ||
-    previous?.nodeId ||
+    (typeof previousThread === 'string' ? previousThread : '') ||
+    incomingEdge?.from ||
     node.id
   );
 }
