@@ -26,8 +26,9 @@ const blockedFinishReasons = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROH
  * Gemini generateContent through Google's SDK (streamGenerateContent, `alt=sse`). Structured output
  * uses tool extraction, as on Anthropic: Gemini before 3 refuses a response schema beside tools.
  * A stream is complete only once a chunk carries a final finishReason; an incomplete stream reaches
- * the retry policy as the shared transient `incompleteStreamError`. The SDK retries nothing; it only follows a long decode the
- * server splits into hops (continuationToken), which resumes the reply rather than repeating it.
+ * the retry policy as the shared transient `incompleteStreamError`. The SDK retries nothing; it
+ * only follows a long decode the server splits into hops (continuationToken), which resumes the
+ * reply rather than repeating it.
  */
 export class GeminiGenerateContentAdapter implements ProviderAdapter {
   readonly provider = 'gemini' as const;
