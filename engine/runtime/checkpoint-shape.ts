@@ -30,7 +30,8 @@ export function checkpointShapeProblems(data: unknown): string[] {
   eachEntry(data, 'params', problems, (value) => typeof value === 'string', 'a string');
   eachEntry(data, 'retryCounts', problems, isCount, 'a non-negative integer');
   eachEntry(data, 'visits', problems, isCount, 'a non-negative integer');
-  eachEntry(data, 'threads', problems, (value) => Array.isArray(value) && value.every(isTranscriptMessage), 'a list of {role, content} messages');
+  // What a thread's messages may hold is transcript.ts's to say (threadsFromCheckpoint).
+  eachEntry(data, 'threads', problems, Array.isArray, 'a list of messages');
   eachEntry(data, 'nodeOutcomes', problems, isOutcomeRecord, 'an outcome {status, isExplicit, …}');
   return problems;
 }
@@ -46,10 +47,6 @@ function eachEntry(data: Record<string, unknown>, key: string, problems: string[
 
 function isCount(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-function isTranscriptMessage(value: unknown): boolean {
-  return isRecord(value) && (value.role === 'user' || value.role === 'assistant') && typeof value.content === 'string';
 }
 
 function isOutcomeRecord(value: unknown): boolean {

@@ -8,6 +8,9 @@ import { CHECKPOINT_FORMAT } from './state';
 import { checkpointShapeProblems } from './checkpoint-shape';
 import { isRecord } from '../model/json';
 import { READ_LIMITS, readFileChecked, tryReadFileChecked } from '../io/read-file-checked';
+import type { RunUsageTotal } from './usage';
+import { runUsageTotal } from './usage';
+import { threadsFromCheckpoint } from './transcript';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -21,6 +24,8 @@ export interface Manifest {
   readonly source_path?: string;
   readonly cwd: string;
   readonly backend: string;
+  /** Written at run end: the run's usage over trace.jsonl (`runUsageTotal`). */
+  readonly usage_total?: RunUsageTotal;
 }
 
 /** The run directory layout (canonical §5.6 plus the ledger's per-iteration records and trace). */
@@ -54,6 +59,18 @@ export class RunDirectory {
 
   writeManifest(manifest: Manifest): void {
     writeJsonAtomic(path.join(this.root, 'manifest.json'), manifest);
+  }
+
+  /** Adds the run's usage total (computed from trace.jsonl) to the manifest at run end. */
+  recordUsageTotal(): void {
+    const file = path.join(this.root, 'manifest.json');
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      return; // No manifest to complete (a resumed run whose directory lost it): the trace still has every record.
+    }
+    if (isRecord(manifest)) writeJsonAtomic(file, { ...manifest, usage_total: runUsageTotal(readTrace(this.root)) });
   }
 
   /** Writes the checkpoint (fsynced, compact: its size grows with the run) and returns its JSON. */
@@ -159,7 +176,9 @@ export function loadCheckpoint(root: string): RunState {
     const shown = problems.slice(0, 5).join('; ');
     throw new CheckpointError(`checkpoint ${file} is corrupt: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. Nothing was run.`);
   }
-  return data as unknown as RunState;
+  const threads = threadsFromCheckpoint(data.threads as Record<string, unknown>);
+  if (!threads.ok) throw new CheckpointError(`checkpoint ${file} is corrupt: thread \`${threads.thread}\` is not a list of transcript messages`);
+  return { ...data, threads: threads.threads } as unknown as RunState;
 }
 
 export function readTrace(root: string): TraceRecord[] {

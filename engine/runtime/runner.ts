@@ -183,6 +183,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     const final = status === 'cancelled' ? view('running') : view(status, failureReason);
     try {
       directory.writeCheckpoint(final);
+      directory.recordUsageTotal();
     } catch {
       // The run's own result matters more than a last checkpoint the disk refused.
     }

@@ -2,7 +2,7 @@ import type { Adjacency, Graph, GraphEdge, GraphNode } from '../model/graph';
 import { buildAdjacency } from '../model/graph';
 import { isExitNode } from '../model/handler-types';
 import type { BranchResult, ChildPipelineHandle, ChildPipelineOptions, HandlerRegistry, HandlerServices } from '../handlers/handler';
-import type { CodergenBackend, TranscriptMessage } from './backend';
+import type { CodergenBackend, TranscriptMessage, Usage } from './backend';
 import { ProviderError } from './backend';
 import type { Clock } from './clock';
 import type { RunContext } from './context';
@@ -17,7 +17,9 @@ import { checkMustWrite, freshnessFloor } from './must-write';
 import { boolAttr, graphDurationMs, intAttr, listAttr, maxRetries, stringAttr, timeoutMs } from './node-config';
 import type { FailureKind, Outcome } from './outcome';
 import { isSuccessful } from './outcome';
-import { backoffPresets, delayForAttempt } from './retry-policy';
+import { backoffPresets, delayForAttempt, maxRetryAfterMs } from './retry-policy';
+import { addUsage, usageFields } from './usage';
+import { formatDuration } from '../model/duration';
 import type { RunDirectory } from './run-directory';
 import type { OutcomeRecord } from './state';
 
@@ -244,16 +246,20 @@ export class Walker {
     const mustWrite = stringAttr(node, 'must_write');
     const allowPartial = boolAttr(node, 'allow_partial');
     let attempt = state.retryCounts[node.id] ?? 0;
+    let previousReason: string | undefined;
+    let usage: Usage | undefined;
     for (;;) {
       attempt++;
       state.retryCounts[node.id] = attempt - 1;
       shared.emit({ type: 'node:attempt', scope: this.options.scope, nodeId: node.id, attempt });
       const startWall = mustWrite ? freshnessFloor(this.options.runDirectory.stageDir(node.id)) : 0;
-      const result = await this.attemptOnce(node, attempt);
+      const result = await this.attemptOnce(node, attempt, previousReason);
+      const spent = result.kind === 'outcome' ? result.outcome.usage : result.usage;
+      if (spent) usage = usage ? addUsage(usage, spent) : spent;
       const finalAttempt = attempt >= maxAttempts;
       const stamp = (outcome: Outcome): Outcome => {
         delete state.retryCounts[node.id];
-        return { ...outcome, attemptCount: attempt };
+        return { ...outcome, attemptCount: attempt, ...(usage ? { usage } : {}) };
       };
 
       let retryReason: string | undefined;
@@ -261,7 +267,11 @@ export class Walker {
       if (result.kind === 'error') {
         if (!result.transient || finalAttempt) return stamp({ status: 'fail', isExplicit: false, failureReason: result.message });
         retryReason = result.message;
-        retryDelay = result.retryAfterMs;
+        if (result.retryAfterMs !== undefined) {
+          retryDelay = Math.min(result.retryAfterMs, maxRetryAfterMs);
+          // A server asking for more than the cap is not waited out in full, and the event says so.
+          if (result.retryAfterMs > maxRetryAfterMs) retryReason += ` (Retry-After ${formatDuration(result.retryAfterMs)} capped at ${formatDuration(maxRetryAfterMs)})`;
+        }
       } else {
         const outcome = result.outcome;
         if (outcome.status === 'fail' || outcome.status === 'skipped') return stamp(outcome);
@@ -283,6 +293,7 @@ export class Walker {
           retryReason = outcome.failureReason ?? 'the node asked to be retried';
         }
       }
+      previousReason = retryReason;
       const delayMs = retryDelay ?? delayForAttempt(attempt, backoffPresets.standard, shared.clock);
       shared.emit({ type: 'node:retry', scope: this.options.scope, nodeId: node.id, attempt, delayMs, reason: retryReason });
       state.retryCounts[node.id] = attempt;
@@ -294,7 +305,11 @@ export class Walker {
     }
   }
 
-  private async attemptOnce(node: GraphNode, attempt: number): Promise<{ kind: 'outcome'; outcome: Outcome } | { kind: 'error'; message: string; transient: boolean; retryAfterMs?: number }> {
+  private async attemptOnce(
+    node: GraphNode,
+    attempt: number,
+    retryReason: string | undefined,
+  ): Promise<{ kind: 'outcome'; outcome: Outcome } | { kind: 'error'; message: string; transient: boolean; retryAfterMs?: number; usage?: Usage }> {
     const { shared } = this;
     const remaining = this.remainingBudgetMs();
     if (remaining !== undefined && remaining <= 0) throw new DeadlineExceeded(this.deadlineMessage(node.id));
@@ -316,6 +331,7 @@ export class Walker {
         context: this.state.context,
         services: this.services(incoming),
         attempt,
+        ...(retryReason !== undefined ? { retryReason } : {}),
         signal,
         fidelity: resolveFidelity(node, this.graph, incoming?.attributes.get('fidelity')?.value),
       });
@@ -335,7 +351,13 @@ export class Walker {
       if (nodeSignal.aborted) return { kind: 'outcome', outcome: this.nodeCancelled(nodeSignal) };
       if (timer?.aborted) return { kind: 'outcome', outcome: this.timedOut(node, timeout ?? 0) };
       if (error instanceof ProviderError) {
-        return { kind: 'error', message: error.message, transient: error.transient, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
+        return {
+          kind: 'error',
+          message: error.message,
+          transient: error.transient,
+          ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+          ...(error.usage ? { usage: error.usage } : {}),
+        };
       }
       return { kind: 'error', message: `handler error: ${error instanceof Error ? error.message : String(error)}`, transient: false };
     } finally {
@@ -417,6 +439,7 @@ export class Walker {
       attempt: outcome.attemptCount ?? 1,
       ...(this.options.scope.kind !== 'main' ? { scope: this.options.scope.id } : {}),
       ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
+      ...(outcome.usage ? usageFields(outcome.usage) : {}),
     };
   }
 
