@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { doctorCommand } from './doctor-command';
 import { runCheckCommand } from './lint-command';
 import { resumeCommand, runCommand } from './run-command';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SERVE_PORT, serveCommand } from './serve-command';
 import { traceCommand } from './trace-command';
 
 const program = new Command();
@@ -44,6 +45,19 @@ withExecutionOptions(
 withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
   .option('--json', 'print the result as JSON')
   .action((runDir: string, options) => exitWith(() => resumeCommand(runDir, options)));
+
+withExecutionOptions(
+  program
+    .command('serve')
+    .description('run pipelines for HTTP clients (canonical §9.5); a bind other than loopback requires a bearer token')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--port <n>', 'port (0: any free one; the URL is printed)', DEFAULT_SERVE_PORT)
+    .option('--root <dir>', 'a directory whose pipelines and cwds the server may run (repeatable; default: the current directory)', collect)
+    .option('--logs-root <dir>', 'where run directories go, one per run (default: <first root>/.attractor-runs)')
+    .option('--token-file <file>', 'bearer token for a non-loopback bind, generated there (mode 0600) when missing (default: ~/.config/attractor/serve-token)')
+    .option('--max-body <bytes>', 'largest request body accepted', DEFAULT_MAX_BODY_BYTES),
+  'scripted LLM answers for every run (human gates are answered over HTTP)',
+).action((options) => exitWith(() => serveCommand(options)));
 
 program
   .command('trace')

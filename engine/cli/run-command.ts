@@ -45,7 +45,7 @@ export function parseParams(pairs: readonly string[] = []): Record<string, strin
 export class UsageError extends Error {}
 
 /** The backend, interviewer and fan-out default of a run or resume, from its options. */
-function execution(options: ExecutionOptions): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
+export function execution(options: ExecutionOptions): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
   const defaultMaxParallel = parseMaxParallel(options.maxParallel);
   const parallel = defaultMaxParallel === undefined ? {} : { defaultMaxParallel };
   if (options.scripted) {

@@ -1,0 +1,59 @@
+import os from 'node:os';
+import path from 'node:path';
+import { isLoopback, loadOrCreateToken } from '../server/bearer-token';
+import { PipelineServer } from '../server/pipeline-server';
+import { Roots } from '../server/roots';
+import type { ExecutionOptions } from './run-command';
+import { UsageError, execution } from './run-command';
+
+export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
+  readonly host: string;
+  readonly port: string;
+  readonly root?: string[];
+  readonly logsRoot?: string;
+  readonly tokenFile?: string;
+  readonly maxBody: string;
+}
+
+export const DEFAULT_SERVE_PORT = '8474';
+export const DEFAULT_MAX_BODY_BYTES = String(1024 * 1024);
+
+/** `attractor serve`: runs until SIGINT/SIGTERM, then cancels its runs (each keeps a resumable checkpoint) and exits 0. */
+export async function serveCommand(options: ServeCommandOptions): Promise<number> {
+  const port = integerOption('--port', options.port, 0, 65_535);
+  const maxBodyBytes = integerOption('--max-body', options.maxBody, 1, 1024 ** 3);
+  const roots = new Roots(options.root?.length ? options.root : [process.cwd()]);
+  // Fails now, not on the first submission, when --scripted names a bad file.
+  execution(options);
+  const secured = !isLoopback(options.host);
+  const token = secured ? bearerToken(options.tokenFile ?? path.join(os.homedir(), '.config', 'attractor', 'serve-token')) : undefined;
+  const server = new PipelineServer({
+    roots,
+    logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')),
+    ...(token ? { token } : {}),
+    maxBodyBytes,
+    execution: () => execution(options),
+  });
+  const address = await server.listen(port, options.host);
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  process.stdout.write(`attractor serve: listening on http://${host}:${address.port} (roots: ${roots.dirs.join(', ')})\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}
+
+/** The token of a non-loopback bind: shown once, when it is generated; afterwards it lives only in its file. */
+function bearerToken(file: string): string {
+  const { token, created } = loadOrCreateToken(path.resolve(file));
+  process.stderr.write(created ? `attractor serve: bearer token (stored in ${file}, mode 0600): ${token}\n` : `attractor serve: bearer token from ${file}\n`);
+  return token;
+}
+
+function integerOption(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} expects an integer from ${min} to ${max}, got "${text}"`);
+  return value;
+}

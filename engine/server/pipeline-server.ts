@@ -1,0 +1,207 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { CodergenBackend } from '../runtime/backend';
+import { EventBus } from '../runtime/events';
+import type { RunEvent } from '../runtime/events';
+import { admitPipeline } from '../runtime/launch';
+import { runPipeline } from '../runtime/runner';
+import { carriesToken } from './bearer-token';
+import { renderRunSvg } from './graph-svg';
+import { HttpError, readJsonObject, sendError, sendJson } from './http-io';
+import { parseAnswer, parseSubmission } from './requests';
+import type { Roots } from './roots';
+import { ServedRun } from './served-run';
+
+export interface PipelineServerOptions {
+  readonly roots: Roots;
+  /** Each run writes its run directory under it, named by the run's server id. */
+  readonly logsRoot: string;
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  readonly token?: string;
+  readonly maxBodyBytes: number;
+  /** A fresh backend (and fan-out default) for each run. */
+  readonly execution: () => { readonly backend: CodergenBackend; readonly defaultMaxParallel?: number };
+}
+
+/** An SSE comment this often keeps proxies from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+
+type Route = (request: http.IncomingMessage, response: http.ServerResponse, url: URL) => Promise<void> | void;
+
+/** Canonical §9.5: the engine as an HTTP service. Runs live in this process; their run directories are written as by `attractor run`. */
+export class PipelineServer {
+  private readonly runs = new Map<string, ServedRun>();
+  private readonly server: http.Server;
+
+  constructor(private readonly options: PipelineServerOptions) {
+    this.server = http.createServer((request, response) => void this.handle(request, response));
+  }
+
+  listen(port: number, host: string): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => resolve(this.server.address() as AddressInfo));
+    });
+  }
+
+  /** Cancels every running pipeline, waits for each to write its last checkpoint, then stops listening. */
+  async close(): Promise<void> {
+    const running = [...this.runs.values()].filter((run) => run.status === 'running');
+    for (const run of running) run.cancel();
+    await Promise.all(running.map((run) => run.finished));
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    try {
+      if (this.options.token !== undefined && !carriesToken(request.headers.authorization, this.options.token)) {
+        response.setHeader('www-authenticate', 'Bearer');
+        throw new HttpError(401, 'this server requires Authorization: Bearer <token>');
+      }
+      const url = new URL(request.url ?? '/', 'http://server');
+      await this.route(request, url)(request, response, url);
+    } catch (error) {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      const refusal = error instanceof HttpError ? error : new HttpError(500, error instanceof Error ? error.message : String(error));
+      // A refused upload may still be arriving: close the connection rather than read it.
+      if (refusal.status === 413) response.setHeader('connection', 'close');
+      sendError(response, refusal);
+    }
+  }
+
+  private route(request: http.IncomingMessage, url: URL): Route {
+    let segments: string[];
+    try {
+      segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      throw new HttpError(400, `malformed path ${url.pathname}`);
+    }
+    const [collection, id, action, qid, answer] = segments;
+    if (collection !== 'pipelines' || segments.length > 5) throw new HttpError(404, `no such endpoint: ${url.pathname}`);
+    const method = request.method ?? 'GET';
+    const only = (allowed: string, route: Route): Route => {
+      if (method !== allowed) throw new HttpError(405, `${url.pathname} accepts ${allowed}, not ${method}`);
+      return route;
+    };
+    if (id === undefined) return method === 'POST' ? (req, res) => this.submit(req, res) : only('GET', (_req, res) => sendJson(res, 200, { pipelines: [...this.runs.values()].map((run) => run.summary()) }));
+    const run = this.runs.get(id);
+    if (!run) throw new HttpError(404, `no pipeline ${id}`);
+    switch (action) {
+      case undefined:
+        return only('GET', (_req, res) => sendJson(res, 200, run.summary()));
+      case 'events':
+        return only('GET', (req, res, u) => streamEvents(run, req, res, u));
+      case 'cancel':
+        return only('POST', (_req, res) => {
+          if (!run.cancel()) throw new HttpError(409, `pipeline ${id} already finished (${run.status})`);
+          sendJson(res, 202, run.summary());
+        });
+      case 'graph':
+        return only('GET', async (_req, res) => {
+          const svg = await renderRunSvg(run.spec.graph, run.nodeProgress);
+          res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-store' });
+          res.end(svg);
+        });
+      case 'questions':
+        if (qid === undefined) return only('GET', (_req, res) => sendJson(res, 200, { questions: run.interviewer.pending() }));
+        if (answer !== 'answer') throw new HttpError(404, `no such endpoint: ${url.pathname}`);
+        return only('POST', async (req, res) => {
+          const given = parseAnswer(await readJsonObject(req, this.options.maxBodyBytes));
+          if (!run.interviewer.answer(qid, given)) throw new HttpError(404, `no pending question ${qid} in pipeline ${id}`);
+          sendJson(res, 200, { answered: qid });
+        });
+      case 'checkpoint':
+        return only('GET', (_req, res) => sendJson(res, 200, latestCheckpoint(run)));
+      case 'context':
+        return only('GET', (_req, res) => sendJson(res, 200, latestCheckpoint(run).context));
+      default:
+        throw new HttpError(404, `no such endpoint: ${url.pathname}`);
+    }
+  }
+
+  private async submit(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const { roots } = this.options;
+    const submission = parseSubmission(await readJsonObject(request, this.options.maxBodyBytes));
+    const cwd = roots.resolve(submission.cwd ?? roots.primary, roots.primary, 'cwd');
+    if (!fs.statSync(cwd).isDirectory()) throw new HttpError(400, `cwd ${cwd} is not a directory`);
+    const sourcePath = submission.pipeline.kind === 'path' ? roots.resolve(submission.pipeline.path, cwd, 'pipeline') : undefined;
+    const source = sourcePath ? readPipeline(sourcePath) : (submission.pipeline as { dot: string }).dot;
+
+    const { backend, defaultMaxParallel } = this.options.execution();
+    const id = crypto.randomUUID();
+    const logsRoot = path.join(this.options.logsRoot, id);
+    const admissionEvents: RunEvent[] = [];
+    const admissionBus = new EventBus();
+    admissionBus.on((event) => admissionEvents.push(event));
+    const admission = admitPipeline(source, { events: admissionBus, backend, logsRoot, params: submission.params, ...(sourcePath ? { sourcePath } : {}) });
+    if (admission.kind === 'refused') throw new HttpError(422, admission.reason, { diagnostics: admission.diagnostics });
+
+    const run = new ServedRun({ id, graph: admission.graph, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot });
+    for (const event of admissionEvents) run.events.emit(event);
+    this.runs.set(id, run);
+    run.start(
+      runPipeline({
+        graph: admission.graph,
+        source,
+        cwd,
+        logsRoot,
+        params: submission.params,
+        backend,
+        interviewer: run.interviewer,
+        events: run.events,
+        signal: run.signal,
+        ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }),
+      }),
+    );
+    response.setHeader('location', `/pipelines/${id}`);
+    sendJson(response, 201, { ...run.summary(), warnings: admission.warnings });
+  }
+}
+
+function readPipeline(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new HttpError(400, `cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+function latestCheckpoint(run: ServedRun) {
+  const checkpoint = run.checkpoint;
+  if (!checkpoint) throw new HttpError(404, `pipeline ${run.spec.id} has no checkpoint yet`);
+  return checkpoint;
+}
+
+/** The run's events as SSE from after `Last-Event-ID` (header, or `lastEventId` query for clients that cannot set it); ends after the last one. */
+function streamEvents(run: ServedRun, request: http.IncomingMessage, response: http.ServerResponse, url: URL): void {
+  const lastId = parseLastEventId(request.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined);
+  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  response.flushHeaders();
+  const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const unfollow = run.log.follow(
+    lastId,
+    ({ id, event }) => response.write(`id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+    () => {
+      clearInterval(heartbeat);
+      response.end();
+    },
+  );
+  request.once('close', () => {
+    clearInterval(heartbeat);
+    unfollow();
+  });
+}
+
+function parseLastEventId(header: string | string[] | undefined): number {
+  if (header === undefined) return 0;
+  const text = Array.isArray(header) ? header[0] : header;
+  if (!/^\d{1,15}$/.test(text ?? '')) throw new HttpError(400, `Last-Event-ID must be an event id (a non-negative integer), got "${text}"`);
+  return Number(text);
+}

@@ -1,0 +1,132 @@
+import type { Graph } from '../model/graph';
+import { EventBus } from '../runtime/events';
+import type { RunEvent } from '../runtime/events';
+import type { StageStatus } from '../runtime/outcome';
+import type { RunResult } from '../runtime/runner';
+import type { RunState } from '../runtime/state';
+import { EventLog } from './event-log';
+import { HttpInterviewer } from './http-interviewer';
+
+export type ServedStatus = RunResult['status'] | 'running';
+
+/** How a node of the main walk stands, for the status and the graph picture. */
+export type NodeProgress = StageStatus | 'running';
+
+export interface ServedRunSpec {
+  readonly id: string;
+  readonly graph: Graph;
+  readonly source: string;
+  readonly sourcePath?: string;
+  readonly cwd: string;
+  readonly logsRoot: string;
+}
+
+/**
+ * One pipeline the server runs: its event log, its pending questions and what the events say
+ * about it (status, latest checkpoint, node progress). Everything here comes from the engine's
+ * events and result, never from the run directory.
+ */
+export class ServedRun {
+  readonly events = new EventBus();
+  readonly log = new EventLog();
+  readonly interviewer = new HttpInterviewer();
+  readonly createdAt = new Date().toISOString();
+  private readonly abort = new AbortController();
+  private currentStatus: ServedStatus = 'running';
+  private failureReason: string | undefined;
+  private runId: string | undefined;
+  private latestCheckpoint: RunState | undefined;
+  private readonly progress = new Map<string, NodeProgress>();
+  private settled: Promise<void> = Promise.resolve();
+
+  constructor(readonly spec: ServedRunSpec) {
+    this.events.on((event) => {
+      this.observe(event);
+      this.log.append(event);
+    });
+  }
+
+  /** Settles once the engine's run has returned. */
+  get finished(): Promise<void> {
+    return this.settled;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get status(): ServedStatus {
+    return this.currentStatus;
+  }
+
+  get checkpoint(): RunState | undefined {
+    return this.latestCheckpoint;
+  }
+
+  get nodeProgress(): ReadonlyMap<string, NodeProgress> {
+    return this.progress;
+  }
+
+  /** False once the run has finished: there is nothing left to cancel. */
+  cancel(): boolean {
+    if (this.currentStatus !== 'running') return false;
+    this.abort.abort(new Error('cancelled over HTTP'));
+    return true;
+  }
+
+  /** Follows the engine's run: once it returns (or throws) the status is final and the event stream ends. */
+  start(running: Promise<RunResult>): void {
+    this.settled = running.then(
+      (result) => this.finish(result.status, result.failureReason),
+      (error: unknown) => this.finish('fail', error instanceof Error ? error.message : String(error)),
+    );
+  }
+
+  private finish(status: RunResult['status'], failureReason: string | undefined): void {
+    this.currentStatus = status;
+    this.failureReason = failureReason;
+    this.log.close();
+  }
+
+  summary() {
+    return {
+      id: this.spec.id,
+      status: this.currentStatus,
+      ...(this.failureReason ? { failureReason: this.failureReason } : {}),
+      graphName: this.spec.graph.name,
+      runId: this.runId ?? null,
+      logsRoot: this.spec.logsRoot,
+      cwd: this.spec.cwd,
+      sourcePath: this.spec.sourcePath ?? null,
+      createdAt: this.createdAt,
+      currentNodes: [...this.progress].filter(([, state]) => state === 'running').map(([node]) => node),
+      completedNodes: this.latestCheckpoint?.completedNodes ?? [],
+      iteration: this.latestCheckpoint?.iteration ?? 0,
+      pendingQuestions: this.interviewer.pending().length,
+      events: this.log.size,
+    };
+  }
+
+  private observe(event: RunEvent): void {
+    switch (event.type) {
+      case 'run:start':
+        this.runId = event.runId;
+        break;
+      case 'checkpoint':
+        this.latestCheckpoint = event.state;
+        break;
+      case 'node:start':
+        if (event.scope.kind === 'main') this.progress.set(event.nodeId, 'running');
+        break;
+      case 'node:end':
+        if (event.scope.kind === 'main') this.progress.set(event.nodeId, event.outcome.status);
+        break;
+      case 'run:end':
+        this.currentStatus = event.status;
+        this.failureReason = event.failureReason;
+        break;
+      default:
+        break;
+    }
+  }
+}
