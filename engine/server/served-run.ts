@@ -35,7 +35,8 @@ export class ServedRun {
   private currentStatus: ServedStatus = 'running';
   private failureReason: string | undefined;
   private runId: string | undefined;
-  private latestCheckpoint: RunState | undefined;
+  /** The latest checkpoint event (its state is parsed only when asked for), then the run's final state. */
+  private latestCheckpoint: { readonly state: RunState } | undefined;
   private readonly progress = new Map<string, NodeProgress>();
   private settled: Promise<void> = Promise.resolve();
 
@@ -60,7 +61,7 @@ export class ServedRun {
   }
 
   get checkpoint(): RunState | undefined {
-    return this.latestCheckpoint;
+    return this.latestCheckpoint?.state;
   }
 
   get nodeProgress(): ReadonlyMap<string, NodeProgress> {
@@ -77,7 +78,10 @@ export class ServedRun {
   /** Follows the engine's run: once it returns (or throws) the status is final and the event stream ends. */
   start(running: Promise<RunResult>): void {
     this.settled = running.then(
-      (result) => this.finish(result.status, result.failureReason),
+      (result) => {
+        this.latestCheckpoint = { state: result.state };
+        this.finish(result.status, result.failureReason);
+      },
       (error: unknown) => this.finish('fail', error instanceof Error ? error.message : String(error)),
     );
   }
@@ -100,8 +104,8 @@ export class ServedRun {
       sourcePath: this.spec.sourcePath ?? null,
       createdAt: this.createdAt,
       currentNodes: [...this.progress].filter(([, state]) => state === 'running').map(([node]) => node),
-      completedNodes: this.latestCheckpoint?.completedNodes ?? [],
-      iteration: this.latestCheckpoint?.iteration ?? 0,
+      completedNodes: this.checkpoint?.completedNodes ?? [],
+      iteration: this.checkpoint?.iteration ?? 0,
       pendingQuestions: this.interviewer.pending().length,
       events: this.log.size,
     };
@@ -113,7 +117,7 @@ export class ServedRun {
         this.runId = event.runId;
         break;
       case 'checkpoint':
-        this.latestCheckpoint = event.state;
+        this.latestCheckpoint = event;
         break;
       case 'node:start':
         if (event.scope.kind === 'main') this.progress.set(event.nodeId, 'running');
