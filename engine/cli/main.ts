@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import { doctorCommand } from './doctor-command';
 import { runCheckCommand } from './lint-command';
 import { resumeCommand, runCommand } from './run-command';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SERVE_PORT, serveCommand } from './serve-command';
+import { DEFAULT_MAX_BODY_BYTES } from '../server/serve-one-run';
+import { DEFAULT_SERVE_PORT, serveCommand } from './serve-command';
 import { traceCommand } from './trace-command';
 
 const program = new Command();
@@ -40,6 +41,7 @@ withExecutionOptions(
   'scripted LLM answers and human answers (conformance case.json format)',
 )
   .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
+  .option('--serve <port|socket>', 'also follow this run over the `attractor serve` API, on 127.0.0.1:PORT or a Unix socket (its URL goes to stderr)')
   .action((file: string, options) => exitWith(() => runCommand(file, options)));
 
 withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
@@ -55,7 +57,7 @@ withExecutionOptions(
     .option('--root <dir>', 'a directory whose pipelines and cwds the server may run (repeatable; default: the current directory)', collect)
     .option('--logs-root <dir>', 'where run directories go, one per run (default: <first root>/.attractor-runs)')
     .option('--token-file <file>', 'bearer token for a non-loopback bind, generated there (mode 0600) when missing (default: ~/.config/attractor/serve-token)')
-    .option('--max-body <bytes>', 'largest request body accepted', DEFAULT_MAX_BODY_BYTES),
+    .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY_BYTES)),
   'scripted LLM answers for every run (human gates are answered over HTTP)',
 ).action((options) => exitWith(() => serveCommand(options)));
 

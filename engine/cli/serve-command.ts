@@ -4,7 +4,7 @@ import { isLoopback, loadOrCreateToken } from '../server/bearer-token';
 import { PipelineServer } from '../server/pipeline-server';
 import { Roots } from '../server/roots';
 import type { ExecutionOptions } from './run-command';
-import { UsageError, execution } from './run-command';
+import { execution, integerOption } from './run-command';
 
 export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
   readonly host: string;
@@ -16,7 +16,6 @@ export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
 }
 
 export const DEFAULT_SERVE_PORT = '8474';
-export const DEFAULT_MAX_BODY_BYTES = String(1024 * 1024);
 
 /** `attractor serve`: runs until SIGINT/SIGTERM, then cancels its runs (each keeps a resumable checkpoint) and exits 0. */
 export async function serveCommand(options: ServeCommandOptions): Promise<number> {
@@ -28,15 +27,12 @@ export async function serveCommand(options: ServeCommandOptions): Promise<number
   const secured = !isLoopback(options.host);
   const token = secured ? bearerToken(options.tokenFile ?? path.join(os.homedir(), '.config', 'attractor', 'serve-token')) : undefined;
   const server = new PipelineServer({
-    roots,
-    logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')),
+    launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), execution: () => execution(options) },
     ...(token ? { token } : {}),
     maxBodyBytes,
-    execution: () => execution(options),
   });
-  const address = await server.listen(port, options.host);
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  process.stdout.write(`attractor serve: listening on http://${host}:${address.port} (roots: ${roots.dirs.join(', ')})\n`);
+  const url = await server.listen({ port, host: options.host });
+  process.stdout.write(`attractor serve: listening on ${url} (roots: ${roots.dirs.join(', ')})\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -50,10 +46,4 @@ function bearerToken(file: string): string {
   const { token, created } = loadOrCreateToken(path.resolve(file));
   process.stderr.write(created ? `attractor serve: bearer token (stored in ${file}, mode 0600): ${token}\n` : `attractor serve: bearer token from ${file}\n`);
   return token;
-}
-
-function integerOption(name: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} expects an integer from ${min} to ${max}, got "${text}"`);
-  return value;
 }

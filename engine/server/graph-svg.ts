@@ -1,4 +1,4 @@
-import type { Graph } from '../model/graph';
+import { parseDot } from '../parse/dot-parser';
 // The graph view's render DOT (pure: engine model in, DOT text out), so the server's picture has the same shapes, labels and element ids.
 import { buildRenderDot, quote } from '../../webview/render-dot';
 import type { NodeProgress } from './served-run';
@@ -15,8 +15,11 @@ const FILL: Readonly<Record<NodeProgress, string>> = {
 type Layout = (dot: string) => string;
 let layout: Promise<Layout> | undefined;
 
-/** The pipeline laid out by Graphviz (WASM), its main-walk nodes filled by how they stand. */
-export async function renderRunSvg(graph: Graph, progress: ReadonlyMap<string, NodeProgress>): Promise<string> {
+/** The pipeline as the graph view draws it (the parsed source), laid out by Graphviz (WASM), its main-walk nodes filled by how they stand. */
+export async function renderRunSvg(source: string, sourcePath: string | undefined, progress: ReadonlyMap<string, NodeProgress>): Promise<string> {
+  const { graph } = parseDot(source, sourcePath ? { sourcePath } : {});
+  // A served run passed admission, so its source parses.
+  if (!graph) throw new Error('the pipeline source no longer parses');
   const { dot } = buildRenderDot(graph);
   // A node statement after the graph's own adds attributes to that node (DOT merges them).
   const fills = [...progress].filter(([nodeId]) => graph.nodes.has(nodeId)).map(([nodeId, state]) => `  ${quote(nodeId)} [style=filled, fillcolor=${quote(FILL[state])}];`);

@@ -4,26 +4,29 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { CodergenBackend } from '../runtime/backend';
-import { EventBus } from '../runtime/events';
-import type { RunEvent } from '../runtime/events';
-import { admitPipeline } from '../runtime/launch';
-import { runPipeline } from '../runtime/runner';
-import { carriesToken } from './bearer-token';
+import { carriesToken, isLoopback } from './bearer-token';
 import { renderRunSvg } from './graph-svg';
 import { HttpError, readJsonObject, sendError, sendJson } from './http-io';
+import { launchServed } from './launch-served';
 import { parseAnswer, parseSubmission } from './requests';
 import type { Roots } from './roots';
 import { ServedRun } from './served-run';
 
-export interface PipelineServerOptions {
+/** What a server needs to start pipelines that clients submit. */
+export interface Launcher {
   readonly roots: Roots;
   /** Each run writes its run directory under it, named by the run's server id. */
   readonly logsRoot: string;
+  /** A fresh backend (and fan-out default) for each run. */
+  readonly execution: () => { readonly backend: CodergenBackend; readonly defaultMaxParallel?: number };
+}
+
+export interface PipelineServerOptions {
+  /** Absent on a server that only follows the runs given to `adopt` (`attractor run --serve`). */
+  readonly launcher?: Launcher;
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   readonly token?: string;
   readonly maxBodyBytes: number;
-  /** A fresh backend (and fan-out default) for each run. */
-  readonly execution: () => { readonly backend: CodergenBackend; readonly defaultMaxParallel?: number };
 }
 
 /** An SSE comment this often keeps proxies from closing a quiet stream. */
@@ -40,11 +43,23 @@ export class PipelineServer {
     this.server = http.createServer((request, response) => void this.handle(request, response));
   }
 
-  listen(port: number, host: string): Promise<AddressInfo> {
+  /** A TCP port on `host`, or a Unix socket path; resolves to the URL clients use. */
+  listen(where: { readonly port: number; readonly host: string } | { readonly socket: string }): Promise<string> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(port, host, () => resolve(this.server.address() as AddressInfo));
+      const listening = () => {
+        if ('socket' in where) return resolve(`unix:${where.socket}`);
+        const { address, family, port } = this.server.address() as AddressInfo;
+        resolve(`http://${family === 'IPv6' ? `[${address}]` : address}:${port}`);
+      };
+      if ('socket' in where) this.server.listen(where.socket, listening);
+      else this.server.listen(where.port, where.host, listening);
     });
+  }
+
+  /** Serves a run started elsewhere (the CLI's own). */
+  adopt(run: ServedRun): void {
+    this.runs.set(run.spec.id, run);
   }
 
   /** Cancels every running pipeline, waits for each to write its last checkpoint, then stops listening. */
@@ -62,6 +77,8 @@ export class PipelineServer {
         response.setHeader('www-authenticate', 'Bearer');
         throw new HttpError(401, 'this server requires Authorization: Bearer <token>');
       }
+      // Without a token only this machine may talk to us; a web page whose name resolves to 127.0.0.1 (DNS rebinding) must not.
+      if (this.options.token === undefined && !isLoopback(hostnameOf(request.headers.host))) throw new HttpError(403, `requests must name a loopback host, not "${request.headers.host ?? ''}"`);
       const url = new URL(request.url ?? '/', 'http://server');
       await this.route(request, url)(request, response, url);
     } catch (error) {
@@ -90,7 +107,9 @@ export class PipelineServer {
       if (method !== allowed) throw new HttpError(405, `${url.pathname} accepts ${allowed}, not ${method}`);
       return route;
     };
-    if (id === undefined) return method === 'POST' ? (req, res) => this.submit(req, res) : only('GET', (_req, res) => sendJson(res, 200, { pipelines: [...this.runs.values()].map((run) => run.summary()) }));
+    const { launcher } = this.options;
+    if (id === undefined && method === 'POST' && !launcher) throw new HttpError(405, 'this server follows one run; it starts no others');
+    if (id === undefined) return method === 'POST' && launcher ? (req, res) => this.submit(launcher, req, res) : only('GET', (_req, res) => sendJson(res, 200, { pipelines: [...this.runs.values()].map((run) => run.summary()) }));
     const run = this.runs.get(id);
     if (!run) throw new HttpError(404, `no pipeline ${id}`);
     switch (action) {
@@ -105,7 +124,7 @@ export class PipelineServer {
         });
       case 'graph':
         return only('GET', async (_req, res) => {
-          const svg = await renderRunSvg(run.spec.graph, run.nodeProgress);
+          const svg = await renderRunSvg(run.spec.source, run.spec.sourcePath, run.nodeProgress);
           res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-store' });
           res.end(svg);
         });
@@ -126,43 +145,30 @@ export class PipelineServer {
     }
   }
 
-  private async submit(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    const { roots } = this.options;
+  private async submit(launcher: Launcher, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const { roots } = launcher;
     const submission = parseSubmission(await readJsonObject(request, this.options.maxBodyBytes));
     const cwd = roots.resolve(submission.cwd ?? roots.primary, roots.primary, 'cwd');
     if (!fs.statSync(cwd).isDirectory()) throw new HttpError(400, `cwd ${cwd} is not a directory`);
     const sourcePath = submission.pipeline.kind === 'path' ? roots.resolve(submission.pipeline.path, cwd, 'pipeline') : undefined;
     const source = sourcePath ? readPipeline(sourcePath) : (submission.pipeline as { dot: string }).dot;
-
-    const { backend, defaultMaxParallel } = this.options.execution();
     const id = crypto.randomUUID();
-    const logsRoot = path.join(this.options.logsRoot, id);
-    const admissionEvents: RunEvent[] = [];
-    const admissionBus = new EventBus();
-    admissionBus.on((event) => admissionEvents.push(event));
-    const admission = admitPipeline(source, { events: admissionBus, backend, logsRoot, params: submission.params, ...(sourcePath ? { sourcePath } : {}) });
+    const run = new ServedRun({ id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id) });
+    // Only the backend: a submitted run's gates are asked over HTTP alone.
+    const { backend, defaultMaxParallel } = launcher.execution();
+    const admission = launchServed(run, { backend, params: submission.params, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }) });
     if (admission.kind === 'refused') throw new HttpError(422, admission.reason, { diagnostics: admission.diagnostics });
-
-    const run = new ServedRun({ id, graph: admission.graph, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot });
-    for (const event of admissionEvents) run.events.emit(event);
     this.runs.set(id, run);
-    run.start(
-      runPipeline({
-        graph: admission.graph,
-        source,
-        cwd,
-        logsRoot,
-        params: submission.params,
-        backend,
-        interviewer: run.interviewer,
-        events: run.events,
-        signal: run.signal,
-        ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }),
-      }),
-    );
     response.setHeader('location', `/pipelines/${id}`);
     sendJson(response, 201, { ...run.summary(), warnings: admission.warnings });
   }
+}
+
+/** The host name of a Host header: without the port, an IPv6 address without its brackets. */
+function hostnameOf(header: string | undefined): string {
+  const host = header ?? '';
+  const bracketed = /^\[([^\]]+)\]/.exec(host);
+  return bracketed?.[1] ?? host.replace(/:\d+$/, '');
 }
 
 function readPipeline(file: string): string {

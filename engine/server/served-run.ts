@@ -1,4 +1,3 @@
-import type { Graph } from '../model/graph';
 import { EventBus } from '../runtime/events';
 import type { RunEvent } from '../runtime/events';
 import type { StageStatus } from '../runtime/outcome';
@@ -14,7 +13,6 @@ export type NodeProgress = StageStatus | 'running';
 
 export interface ServedRunSpec {
   readonly id: string;
-  readonly graph: Graph;
   readonly source: string;
   readonly sourcePath?: string;
   readonly cwd: string;
@@ -27,7 +25,6 @@ export interface ServedRunSpec {
  * events and result, never from the run directory.
  */
 export class ServedRun {
-  readonly events = new EventBus();
   readonly log = new EventLog();
   readonly interviewer = new HttpInterviewer();
   readonly createdAt = new Date().toISOString();
@@ -35,21 +32,33 @@ export class ServedRun {
   private currentStatus: ServedStatus = 'running';
   private failureReason: string | undefined;
   private runId: string | undefined;
+  private graphName: string | undefined;
   /** The latest checkpoint event (its state is parsed only when asked for), then the run's final state. */
   private latestCheckpoint: { readonly state: RunState } | undefined;
   private readonly progress = new Map<string, NodeProgress>();
   private settled: Promise<void> = Promise.resolve();
+  private outcome: Promise<RunResult> | undefined;
 
-  constructor(readonly spec: ServedRunSpec) {
+  /** `events` is the bus the run emits on; the served run records everything emitted from now on. */
+  constructor(
+    readonly spec: ServedRunSpec,
+    readonly events = new EventBus(),
+  ) {
     this.events.on((event) => {
       this.observe(event);
       this.log.append(event);
     });
   }
 
-  /** Settles once the engine's run has returned. */
+  /** Settles once the engine's run has returned (at once when it never started). */
   get finished(): Promise<void> {
     return this.settled;
+  }
+
+  /** The engine's result; only for a started run. */
+  get result(): Promise<RunResult> {
+    if (!this.outcome) throw new Error(`pipeline ${this.spec.id} was never started`);
+    return this.outcome;
   }
 
   get signal(): AbortSignal {
@@ -77,6 +86,7 @@ export class ServedRun {
 
   /** Follows the engine's run: once it returns (or throws) the status is final and the event stream ends. */
   start(running: Promise<RunResult>): void {
+    this.outcome = running;
     this.settled = running.then(
       (result) => {
         this.latestCheckpoint = { state: result.state };
@@ -97,7 +107,7 @@ export class ServedRun {
       id: this.spec.id,
       status: this.currentStatus,
       ...(this.failureReason ? { failureReason: this.failureReason } : {}),
-      graphName: this.spec.graph.name,
+      graphName: this.graphName ?? null,
       runId: this.runId ?? null,
       logsRoot: this.spec.logsRoot,
       cwd: this.spec.cwd,
@@ -115,6 +125,7 @@ export class ServedRun {
     switch (event.type) {
       case 'run:start':
         this.runId = event.runId;
+        this.graphName = event.graphName;
         break;
       case 'checkpoint':
         this.latestCheckpoint = event;

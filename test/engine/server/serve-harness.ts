@@ -89,3 +89,18 @@ export function readEvents(url: string, options: { lastEventId?: number; until?:
     request.on('error', reject);
   });
 }
+
+/** One JSON request over plain node:http (a Unix socket, or a Host header fetch would not send). */
+export function rawCall(options: http.RequestOptions, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const request = http.request({ method: text === undefined ? 'GET' : 'POST', ...options, headers: { ...(text === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers } }, (response) => {
+      let data = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (data += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(data) as Record<string, unknown> }));
+    });
+    request.on('error', reject);
+    request.end(text);
+  });
+}

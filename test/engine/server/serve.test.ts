@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { spawn } from 'node:child_process';
+import { bundledCli } from '../../test-bundle';
 import type { Served, SseEvent } from './serve-harness';
-import { call, readEvents, serve } from './serve-harness';
+import { call, rawCall, readEvents, serve } from './serve-harness';
 
 const gated = `digraph shipit {
   start [shape=Mdiamond]
@@ -110,6 +112,13 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     assert.equal((await call(`${url}/pipelines/${id}`)).body.status, 'cancelled');
     assert.equal((await call(`${url}/pipelines/${id}/cancel`, { method: 'POST' })).status, 409);
     assert.ok(!fs.existsSync(path.join(dir, 'late.txt')));
+
+    // SIGTERM cancels what still runs and exits 0 without waiting for its command.
+    const other = (await call(`${url}/pipelines`, { body: { path: 'slow.dot' } })).body.id as string;
+    await readEvents(`${url}/pipelines/${other}/events`, { until: (event) => event.type === 'node:start' && event.data.nodeId === 'wait' });
+    const t1 = Date.now();
+    assert.equal(await servers.at(-1)?.stop(), 0);
+    assert.ok(Date.now() - t1 < 10_000);
   });
 
   it('on a non-loopback bind, requires the bearer token it generated (stored mode 0600, printed once)', async () => {
@@ -164,6 +173,8 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     assert.equal(badResume.status, 400);
     assert.equal((await call(`${url}/pipelines/nope`)).status, 404);
     assert.equal((await call(`${url}/pipelines/${id}/graph`, { method: 'DELETE' })).status, 405);
+    const rebound = await rawCall({ host: '127.0.0.1', port: new URL(url).port, path: '/pipelines', headers: { host: 'attacker.example' } });
+    assert.equal(rebound.status, 403, 'a tokenless server answers only requests naming a loopback host (DNS rebinding)');
     await call(`${url}/pipelines/${id}/cancel`, { method: 'POST' });
   });
 
@@ -195,5 +206,54 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     assert.equal(events.at(-1)?.data.status, 'success');
     assert.ok(fs.existsSync(path.join(outside, 'late.txt')));
     assert.ok(fs.existsSync(path.join(dir, '.attractor-runs', run.body.id as string)));
+  });
+
+  it('attractor run --serve PORT follows a local run over the same API; its gate is answered over HTTP, then the CLI exits', async () => {
+    const dir = workspace();
+    const child = spawn(process.execPath, [bundledCli(), 'run', 'gated.dot', '--serve', '0', '--logs-root', 'run', '--json'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const runUrl = await new Promise<string>((resolve) => {
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /following this run at (http:\/\/127\.0\.0\.1:\d+\/pipelines\/\S+)/.exec(stderr);
+        if (match?.[1]) resolve(match[1]);
+      });
+    });
+    const base = runUrl.slice(0, runUrl.indexOf('/pipelines'));
+    const listed = (await call(`${base}/pipelines`)).body.pipelines as { id: string; logsRoot: string }[];
+    assert.deepEqual(listed.map((run) => run.logsRoot), [path.join(dir, 'run')]);
+    assert.equal((await call(`${base}/pipelines`, { body: { path: 'gated.dot' } })).status, 405, 'it starts no other run');
+    await readEvents(`${runUrl}/events`, { until: (event) => event.type === 'human:question' });
+    const questions = (await call(`${runUrl}/questions`)).body.questions as { id: string }[];
+    const answered = await call(`${runUrl}/questions/${encodeURIComponent(questions[0]?.id ?? '')}/answer`, { body: { choice: 'N' } });
+    assert.equal(answered.status, 200);
+    // N loops back to build and asks again: the second answer ends the run.
+    const asked = await readEvents(`${runUrl}/events`, { until: (event) => event.type === 'human:question' && (event.data.question as { id: string }).id !== questions[0]?.id });
+    assert.equal(asked.filter((event) => event.type === 'node:start' && event.data.nodeId === 'build').length, 2);
+    const again = (await call(`${runUrl}/questions`)).body.questions as { id: string }[];
+    await call(`${runUrl}/questions/${encodeURIComponent(again[0]?.id ?? '')}/answer`, { body: { choice: 'Y' } });
+    assert.equal(await exited, 0);
+    assert.equal(JSON.parse(stdout.trim().split('\n').pop() ?? '{}').status, 'success');
+    await assert.rejects(fetch(`${base}/pipelines`), 'the server stops with the run');
+  });
+
+  it('attractor run --serve SOCKET serves the run on a Unix socket', async () => {
+    const dir = workspace();
+    const socketPath = path.join(dir, 'run.sock');
+    const child = spawn(process.execPath, [bundledCli(), 'run', 'gated.dot', '--serve', socketPath, '--logs-root', 'run'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('following this run at unix:') && resolve()));
+    let questions: { id: string }[] = [];
+    while (questions.length === 0) {
+      const [run] = (await rawCall({ socketPath, path: '/pipelines' })).body.pipelines as { id: string }[];
+      questions = (await rawCall({ socketPath, path: `/pipelines/${run?.id ?? ''}/questions` })).body.questions as { id: string }[];
+      const [question] = questions;
+      if (question) assert.equal((await rawCall({ socketPath, path: `/pipelines/${run?.id ?? ''}/questions/${encodeURIComponent(question.id)}/answer` }, { choice: 'Y' })).status, 200);
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(await exited, 0);
   });
 });
