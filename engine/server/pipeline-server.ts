@@ -77,8 +77,7 @@ export class PipelineServer {
         response.setHeader('www-authenticate', 'Bearer');
         throw new HttpError(401, 'this server requires Authorization: Bearer <token>');
       }
-      // Without a token only this machine may talk to us; a web page whose name resolves to 127.0.0.1 (DNS rebinding) must not.
-      if (this.options.token === undefined && !isLoopback(hostnameOf(request.headers.host))) throw new HttpError(403, `requests must name a loopback host, not "${request.headers.host ?? ''}"`);
+      if (this.options.token === undefined) refuseWebPages(request);
       const url = new URL(request.url ?? '/', 'http://server');
       await this.route(request, url)(request, response, url);
     } catch (error) {
@@ -161,6 +160,25 @@ export class PipelineServer {
     this.runs.set(id, run);
     response.setHeader('location', `/pipelines/${id}`);
     sendJson(response, 201, { ...run.summary(), warnings: admission.warnings });
+  }
+}
+
+/**
+ * Without a token only this machine may talk to us, and not through a browser: a web page whose name
+ * resolves to 127.0.0.1 (DNS rebinding) names another host, and a page's cross-origin request (say,
+ * a form posting to /cancel) carries its Origin.
+ */
+function refuseWebPages(request: http.IncomingMessage): void {
+  if (!isLoopback(hostnameOf(request.headers.host))) throw new HttpError(403, `requests must name a loopback host, not "${request.headers.host ?? ''}"`);
+  const { origin } = request.headers;
+  if (origin !== undefined && !isLoopback(originHostname(origin))) throw new HttpError(403, `requests from web pages (Origin ${origin}) are refused`);
+}
+
+function originHostname(origin: string): string {
+  try {
+    return hostnameOf(new URL(origin).host);
+  } catch {
+    return '';
   }
 }
 

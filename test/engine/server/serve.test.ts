@@ -175,6 +175,9 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     assert.equal((await call(`${url}/pipelines/${id}/graph`, { method: 'DELETE' })).status, 405);
     const rebound = await rawCall({ host: '127.0.0.1', port: new URL(url).port, path: '/pipelines', headers: { host: 'attacker.example' } });
     assert.equal(rebound.status, 403, 'a tokenless server answers only requests naming a loopback host (DNS rebinding)');
+    const fromPage = await rawCall({ host: '127.0.0.1', port: new URL(url).port, method: 'POST', path: `/pipelines/${id}/cancel`, headers: { origin: 'https://attacker.example' } });
+    assert.equal(fromPage.status, 403, 'nor requests a web page sends');
+    assert.equal((await call(`${url}/pipelines/${id}`)).body.status, 'running');
     await call(`${url}/pipelines/${id}/cancel`, { method: 'POST' });
   });
 
