@@ -3,7 +3,7 @@ import { doctorCommand } from './doctor-command';
 import { runCheckCommand } from './lint-command';
 import { resumeCommand, runCommand } from './run-command';
 import { DEFAULT_MAX_BODY_BYTES } from '../server/serve-one-run';
-import { DEFAULT_SERVE_PORT, serveCommand } from './serve-command';
+import { DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT, serveCommand } from './serve-command';
 import { traceCommand } from './trace-command';
 
 const program = new Command();
@@ -57,7 +57,8 @@ withExecutionOptions(
     .option('--root <dir>', 'a directory whose pipelines and cwds the server may run (repeatable; default: the current directory)', collect)
     .option('--logs-root <dir>', 'where run directories go, one per run (default: <first root>/.attractor-runs)')
     .option('--token-file <file>', 'bearer token for a non-loopback bind, generated there (mode 0600) when missing (default: ~/.config/attractor/serve-token)')
-    .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY_BYTES)),
+    .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY_BYTES))
+    .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS),
   'scripted LLM answers for every run (human gates are answered over HTTP)',
 ).action((options) => exitWith(() => serveCommand(options)));
 

@@ -19,6 +19,8 @@ export interface Launcher {
   readonly logsRoot: string;
   /** A fresh backend (and fan-out default) for each run. */
   readonly execution: () => { readonly backend: CodergenBackend; readonly defaultMaxParallel?: number };
+  /** Runs at once; a submission beyond it is refused (503), not queued. */
+  readonly maxRunning: number;
 }
 
 export interface PipelineServerOptions {
@@ -146,6 +148,11 @@ export class PipelineServer {
 
   private async submit(launcher: Launcher, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const { roots } = launcher;
+    const running = [...this.runs.values()].filter((run) => run.status === 'running').length;
+    if (running >= launcher.maxRunning) {
+      response.setHeader('retry-after', '10');
+      throw new HttpError(503, `this server already runs ${running} pipeline(s), its limit (--max-runs); try again when one has finished`);
+    }
     const submission = parseSubmission(await readJsonObject(request, this.options.maxBodyBytes));
     const cwd = roots.resolve(submission.cwd ?? roots.primary, roots.primary, 'cwd');
     if (!fs.statSync(cwd).isDirectory()) throw new HttpError(400, `cwd ${cwd} is not a directory`);
@@ -217,7 +224,7 @@ function streamEvents(run: ServedRun, request: http.IncomingMessage, response: h
       response.end();
     },
   );
-  request.once('close', () => {
+  response.once('close', () => {
     clearInterval(heartbeat);
     unfollow();
   });

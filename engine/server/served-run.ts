@@ -103,6 +103,7 @@ export class ServedRun {
   }
 
   summary() {
+    const checkpoint = this.checkpoint;
     return {
       id: this.spec.id,
       status: this.currentStatus,
@@ -114,8 +115,8 @@ export class ServedRun {
       sourcePath: this.spec.sourcePath ?? null,
       createdAt: this.createdAt,
       currentNodes: [...this.progress].filter(([, state]) => state === 'running').map(([node]) => node),
-      completedNodes: this.checkpoint?.completedNodes ?? [],
-      iteration: this.checkpoint?.iteration ?? 0,
+      completedNodes: checkpoint?.completedNodes ?? [],
+      iteration: checkpoint?.iteration ?? 0,
       pendingQuestions: this.interviewer.pending().length,
       events: this.log.size,
     };

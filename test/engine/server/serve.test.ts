@@ -97,11 +97,14 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
 
   it('cancels a running pipeline: its command stops, the run ends cancelled, a second cancel is refused', async () => {
     const dir = workspace();
-    const { url } = await started(dir);
+    const { url } = await started(dir, '--max-runs', '1');
     const submitted = await call(`${url}/pipelines`, { body: { dot: slow } });
     assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
     const id = submitted.body.id as string;
     await readEvents(`${url}/pipelines/${id}/events`, { until: (event) => event.type === 'node:start' && event.data.nodeId === 'wait' });
+    const busy = await call(`${url}/pipelines`, { body: { path: 'gated.dot' } });
+    assert.equal(busy.status, 503, 'one run at a time (--max-runs 1)');
+    assert.match(String(busy.body.error), /--max-runs/);
     const t0 = Date.now();
     const cancelled = await call(`${url}/pipelines/${id}/cancel`, { method: 'POST' });
     assert.equal(cancelled.status, 202);
