@@ -12,7 +12,7 @@ import { isMaxParallel } from '../runtime/join-policy';
 import type { LaunchResult } from '../runtime/launch';
 import { launchPipelineFile, resumeRun } from '../runtime/launch';
 import { ScriptedBackend, loadScript, scriptedInterviewer } from '../runtime/scripted';
-import type { ListenTarget } from '../server/serve-one-run';
+import type { ListenTarget } from '../server/pipeline-server';
 import { launchServedFile } from '../server/serve-one-run';
 import { formatDiagnostic } from './diagnostic-format';
 

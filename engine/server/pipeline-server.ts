@@ -12,6 +12,8 @@ import { parseAnswer, parseSubmission } from './requests';
 import type { Roots } from './roots';
 import { ServedRun } from './served-run';
 
+export type ListenTarget = { readonly port: number; readonly host: string } | { readonly socket: string };
+
 /** What a server needs to start pipelines that clients submit. */
 export interface Launcher {
   readonly roots: Roots;
@@ -46,7 +48,7 @@ export class PipelineServer {
   }
 
   /** A TCP port on `host`, or a Unix socket path; resolves to the URL clients use. */
-  listen(where: { readonly port: number; readonly host: string } | { readonly socket: string }): Promise<string> {
+  listen(where: ListenTarget): Promise<string> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       const listening = () => {
@@ -108,11 +110,15 @@ export class PipelineServer {
       if (method !== allowed) throw new HttpError(405, `${url.pathname} accepts ${allowed}, not ${method}`);
       return route;
     };
-    const { launcher } = this.options;
-    if (id === undefined && method === 'POST' && !launcher) throw new HttpError(405, 'this server follows one run; it starts no others');
-    if (id === undefined) return method === 'POST' && launcher ? (req, res) => this.submit(launcher, req, res) : only('GET', (_req, res) => sendJson(res, 200, { pipelines: [...this.runs.values()].map((run) => run.summary()) }));
+    if (id === undefined) {
+      if (method !== 'POST') return only('GET', (_req, res) => sendJson(res, 200, { pipelines: [...this.runs.values()].map((run) => run.summary()) }));
+      const { launcher } = this.options;
+      if (!launcher) throw new HttpError(405, 'this server follows one run; it starts no others');
+      return (req, res) => this.submit(launcher, req, res);
+    }
     const run = this.runs.get(id);
     if (!run) throw new HttpError(404, `no pipeline ${id}`);
+    if (qid !== undefined && action !== 'questions') throw new HttpError(404, `no such endpoint: ${url.pathname}`);
     switch (action) {
       case undefined:
         return only('GET', (_req, res) => sendJson(res, 200, run.summary()));
@@ -156,8 +162,8 @@ export class PipelineServer {
     const submission = parseSubmission(await readJsonObject(request, this.options.maxBodyBytes));
     const cwd = roots.resolve(submission.cwd ?? roots.primary, roots.primary, 'cwd');
     if (!fs.statSync(cwd).isDirectory()) throw new HttpError(400, `cwd ${cwd} is not a directory`);
-    const sourcePath = submission.pipeline.kind === 'path' ? roots.resolve(submission.pipeline.path, cwd, 'pipeline') : undefined;
-    const source = sourcePath ? readPipeline(sourcePath) : (submission.pipeline as { dot: string }).dot;
+    const { pipeline } = submission;
+    const { source, sourcePath } = pipeline.kind === 'path' ? readPipeline(roots.resolve(pipeline.path, cwd, 'pipeline')) : { source: pipeline.dot, sourcePath: undefined };
     const id = crypto.randomUUID();
     const run = new ServedRun({ id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id) });
     // Only the backend: a submitted run's gates are asked over HTTP alone.
@@ -196,9 +202,9 @@ function hostnameOf(header: string | undefined): string {
   return bracketed?.[1] ?? host.replace(/:\d+$/, '');
 }
 
-function readPipeline(file: string): string {
+function readPipeline(file: string): { readonly source: string; readonly sourcePath: string } {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return { source: fs.readFileSync(file, 'utf8'), sourcePath: file };
   } catch (error) {
     throw new HttpError(400, `cannot read ${file}: ${(error as Error).message}`);
   }

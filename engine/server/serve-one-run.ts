@@ -4,10 +4,9 @@ import path from 'node:path';
 import type { Interviewer } from '../runtime/interviewer';
 import type { LaunchOptions, LaunchResult } from '../runtime/launch';
 import { launchServed } from './launch-served';
+import type { ListenTarget } from './pipeline-server';
 import { PipelineServer } from './pipeline-server';
 import { ServedRun } from './served-run';
-
-export type ListenTarget = { readonly port: number; readonly host: string } | { readonly socket: string };
 
 /** The largest request body a server takes unless told otherwise (an answer, or a pipeline's DOT). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
