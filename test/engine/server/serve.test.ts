@@ -246,6 +246,19 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     await assert.rejects(fetch(`${base}/pipelines`), 'the server stops with the run');
   });
 
+  it('attractor run --serve with --scripted: the script answers the gate first, HTTP only watches', async () => {
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'answers.json'), JSON.stringify({ human: { gate: ['Y'] } }));
+    const child = spawn(process.execPath, [bundledCli(), 'run', 'gated.dot', '--serve', '0', '--scripted', 'answers.json', '--logs-root', 'run', '--json'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    assert.equal(await new Promise((resolve) => child.once('exit', resolve)), 0, stderr);
+    assert.match(stderr, /following this run at http:\/\/127\.0\.0\.1:\d+\/pipelines\//);
+    assert.equal(JSON.parse(stdout.trim().split('\n').pop() ?? '{}').status, 'success');
+  });
+
   it('attractor run --serve SOCKET serves the run on a Unix socket', async () => {
     const dir = workspace();
     const socketPath = path.join(dir, 'run.sock');
