@@ -1,9 +1,19 @@
 import type { RunEvent } from '../runtime/events';
 
 /** An event with its position in the run's stream: the SSE `id`, 1 for the first event. */
-export interface LoggedEvent {
-  readonly id: number;
-  readonly event: RunEvent;
+export class LoggedEvent {
+  private json: string | undefined;
+
+  constructor(
+    readonly id: number,
+    readonly event: RunEvent,
+  ) {}
+
+  /** The event as JSON, serialised once however many clients follow (a checkpoint carries the whole run state). */
+  get data(): string {
+    this.json ??= JSON.stringify(this.event);
+    return this.json;
+  }
 }
 
 type Follower = (entry: LoggedEvent) => void;
@@ -20,7 +30,7 @@ export class EventLog {
 
   append(event: RunEvent): void {
     if (this.closed) return;
-    const entry = { id: this.entries.length + 1, event };
+    const entry = new LoggedEvent(this.entries.length + 1, event);
     this.entries.push(entry);
     for (const follower of [...this.followers]) follower(entry);
   }

@@ -224,7 +224,7 @@ function streamEvents(run: ServedRun, request: http.IncomingMessage, response: h
   const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
   const unfollow = run.log.follow(
     lastId,
-    ({ id, event }) => response.write(`id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+    (entry) => response.write(`id: ${entry.id}\nevent: ${entry.event.type}\ndata: ${entry.data}\n\n`),
     () => {
       clearInterval(heartbeat);
       response.end();
