@@ -56,7 +56,7 @@ withExecutionOptions(
     .option('--port <n>', 'port (0: any free one; the URL is printed)', DEFAULT_SERVE_PORT)
     .option('--root <dir>', 'a directory whose pipelines and cwds the server may run (repeatable; default: the current directory)', collect)
     .option('--logs-root <dir>', 'where run directories go, one per run (default: <first root>/.attractor-runs)')
-    .option('--token-file <file>', 'bearer token for a non-loopback bind, generated there (mode 0600) when missing (default: ~/.config/attractor/serve-token)')
+    .option('--token-file <file>', 'require the bearer token in FILE, generated there (mode 0600) when missing; implied by a non-loopback bind (default file: ~/.config/attractor/serve-token)')
     .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY_BYTES))
     .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS),
   'scripted LLM answers for every run (human gates are answered over HTTP)',

@@ -27,7 +27,8 @@ export async function serveCommand(options: ServeCommandOptions): Promise<number
   const roots = new Roots(options.root?.length ? options.root : [process.cwd()]);
   // Fails now, not on the first submission, when --scripted names a bad file.
   execution(options);
-  const secured = !isLoopback(options.host);
+  // Loopback is open to every user of this machine: naming a token file asks for the token there too.
+  const secured = !isLoopback(options.host) || options.tokenFile !== undefined;
   const token = secured ? bearerToken(options.tokenFile ?? path.join(os.homedir(), '.config', 'attractor', 'serve-token')) : undefined;
   const server = new PipelineServer({
     launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), execution: () => execution(options), maxRunning },

@@ -143,6 +143,10 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     const again = await started(dir, '--host', '0.0.0.0', '--token-file', tokenFile);
     assert.equal((await call(`${again.url}/pipelines`, { token })).status, 200, 'the stored token stays valid');
     assert.ok(!again.stderr().includes(token), 'an existing token is not printed again');
+
+    const loopback = await started(dir, '--token-file', tokenFile);
+    assert.equal((await call(`${loopback.url}/pipelines`)).status, 401, 'a token file asks for the token on loopback too');
+    assert.equal((await call(`${loopback.url}/pipelines`, { token })).status, 200);
   });
 
   it('refuses oversized, malformed and invalid bodies with a JSON error, and runs nothing', async () => {
