@@ -91,7 +91,7 @@ export function readEvents(url: string, options: { lastEventId?: number; until?:
 }
 
 /** One JSON request over plain node:http (a Unix socket, or a Host header fetch would not send). */
-export function rawCall(options: http.RequestOptions, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+export function rawCall(options: http.RequestOptions, body?: unknown, { chunked = false } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const request = http.request({ method: text === undefined ? 'GET' : 'POST', ...options, headers: { ...(text === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers } }, (response) => {
@@ -101,6 +101,8 @@ export function rawCall(options: http.RequestOptions, body?: unknown): Promise<{
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(data) as Record<string, unknown> }));
     });
     request.on('error', reject);
-    request.end(text);
+    // A body in two writes goes out chunked, with no Content-Length announcing its size.
+    if (chunked && text !== undefined) request.write(text.slice(0, 10));
+    request.end(chunked ? text?.slice(10) : text);
   });
 }

@@ -167,6 +167,9 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
       assert.equal(reply.status, status, `${what}: ${JSON.stringify(reply.body)}`);
       assert.match(String(reply.body.error), message, what);
     }
+    const port = new URL(url).port;
+    const chunked = await rawCall({ host: '127.0.0.1', port, method: 'POST', path: '/pipelines' }, { dot: 'x'.repeat(5000) }, { chunked: true });
+    assert.equal(chunked.status, 413, 'a body without Content-Length is cut off at the limit too');
     const invalid = await call(`${url}/pipelines`, { body: { dot: 'digraph t { a -> b }' } });
     assert.ok((invalid.body.diagnostics as { rule: string }[]).some((d) => d.rule === 'start_node'));
     assert.deepEqual((await call(`${url}/pipelines`)).body.pipelines, []);
@@ -180,9 +183,9 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     assert.equal(badResume.status, 400);
     assert.equal((await call(`${url}/pipelines/nope`)).status, 404);
     assert.equal((await call(`${url}/pipelines/${id}/graph`, { method: 'DELETE' })).status, 405);
-    const rebound = await rawCall({ host: '127.0.0.1', port: new URL(url).port, path: '/pipelines', headers: { host: 'attacker.example' } });
+    const rebound = await rawCall({ host: '127.0.0.1', port, path: '/pipelines', headers: { host: 'attacker.example' } });
     assert.equal(rebound.status, 403, 'a tokenless server answers only requests naming a loopback host (DNS rebinding)');
-    const fromPage = await rawCall({ host: '127.0.0.1', port: new URL(url).port, method: 'POST', path: `/pipelines/${id}/cancel`, headers: { origin: 'https://attacker.example' } });
+    const fromPage = await rawCall({ host: '127.0.0.1', port, method: 'POST', path: `/pipelines/${id}/cancel`, headers: { origin: 'https://attacker.example' } });
     assert.equal(fromPage.status, 403, 'nor requests a web page sends');
     assert.equal((await call(`${url}/pipelines/${id}`)).body.status, 'running');
     await call(`${url}/pipelines/${id}/cancel`, { method: 'POST' });
