@@ -118,7 +118,7 @@ export class ServedRun {
       completedNodes: checkpoint?.completedNodes ?? [],
       iteration: checkpoint?.iteration ?? 0,
       pendingQuestions: this.interviewer.pending().length,
-      events: this.log.size,
+      lastEventId: this.log.size,
     };
   }
 
