@@ -12,9 +12,9 @@ import { isMaxParallel } from '../runtime/join-policy';
 import type { LaunchResult } from '../runtime/launch';
 import { launchPipelineFile, resumeRun } from '../runtime/launch';
 import { ScriptedBackend, loadScript, scriptedInterviewer } from '../runtime/scripted';
+import { formatDiagnostic } from '../model/diagnostic-format';
 import type { ListenTarget } from '../server/pipeline-server';
 import { launchServedFile } from '../server/serve-one-run';
-import { formatDiagnostic } from './diagnostic-format';
 
 /** What `run` and `resume` share: the backend and the run-level defaults. */
 export interface ExecutionOptions {
@@ -35,7 +35,7 @@ export interface RunCommandOptions extends ExecutionOptions {
 /** Exit codes of the conformance README: 0 success, 1 failed, 2 refused to start. */
 const EXIT = { success: 0, fail: 1, cancelled: 1, refused: 2 } as const;
 
-export function parseParams(pairs: readonly string[] = []): Record<string, string> {
+function parseParams(pairs: readonly string[] = []): Record<string, string> {
   const params: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
@@ -45,10 +45,10 @@ export function parseParams(pairs: readonly string[] = []): Record<string, strin
   return params;
 }
 
-export class UsageError extends Error {}
+class UsageError extends Error {}
 
 /** The backend, interviewer and fan-out default of a run or resume, from its options. */
-export function execution(options: ExecutionOptions): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
+export function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
   const defaultMaxParallel = parseMaxParallel(options.maxParallel);
   const parallel = defaultMaxParallel === undefined ? {} : { defaultMaxParallel };
   if (options.scripted) {
@@ -56,7 +56,7 @@ export function execution(options: ExecutionOptions): { backend: CodergenBackend
     return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script), ...parallel };
   }
   // Provider keys and base URLs from the environment; its preflight names every node it cannot serve.
-  const settings = settingsFromEnv();
+  const settings = settingsFromEnv(env);
   const defaultModel = defaultModelOf(options, settings.defaultModel);
   return { backend: new LlmBackend({ settings: { ...settings, ...(defaultModel ? { defaultModel } : {}) } }), interviewer: new ConsoleInterviewer(), ...parallel };
 }
@@ -133,13 +133,14 @@ function withCancellation(): AbortController {
   return controller;
 }
 
-export async function runCommand(file: string, options: RunCommandOptions): Promise<number> {
+/** `env`: the environment with the provider keys, which the CLI keeps out of process.env (credentials.ts). */
+export async function runCommand(file: string, options: RunCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const logsRoot = path.resolve(options.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(file, '.dot')}-${stamp}`));
-  const { interviewer, ...backend } = execution(options);
+  const { interviewer, ...backend } = execution(options, env);
   const launch = { cwd, logsRoot, params: parseParams(options.param), ...backend, events, signal: withCancellation().signal };
   if (options.serve === undefined) return report(await launchPipelineFile(file, { ...launch, interviewer }), file, options.json);
   // Over HTTP gates are asked always; on this terminal only when someone can type (a stdin at its end would skip them at once).
@@ -148,9 +149,9 @@ export async function runCommand(file: string, options: RunCommandOptions): Prom
   return report(await launchServedFile(file, listenTarget(options.serve), { ...launch, ...local }, announce), file, options.json);
 }
 
-export async function resumeCommand(runDirectory: string, options: ExecutionOptions): Promise<number> {
+export async function resumeCommand(runDirectory: string, options: ExecutionOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
-  const outcome = await resumeRun(path.resolve(runDirectory), { ...execution(options), events, signal: withCancellation().signal });
+  const outcome = await resumeRun(path.resolve(runDirectory), { ...execution(options, env), events, signal: withCancellation().signal });
   return report(outcome, path.join(runDirectory, 'pipeline.dot'), options.json);
 }

@@ -20,18 +20,19 @@ export const DEFAULT_SERVE_PORT = '8474';
 export const DEFAULT_MAX_RUNS = '8';
 
 /** `attractor serve`: runs until SIGINT/SIGTERM, then cancels its runs (each keeps a resumable checkpoint) and exits 0. */
-export async function serveCommand(options: ServeCommandOptions): Promise<number> {
+/** `env`: the environment with the provider keys, which the CLI keeps out of process.env (credentials.ts). */
+export async function serveCommand(options: ServeCommandOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const port = integerOption('--port', options.port, 0, 65_535);
   const maxBodyBytes = integerOption('--max-body', options.maxBody, 1, 1024 ** 3);
   const maxRunning = integerOption('--max-runs', options.maxRuns, 1, 10_000);
   const roots = new Roots(options.root?.length ? options.root : [process.cwd()]);
   // Fails now, not on the first submission, when --scripted names a bad file.
-  execution(options);
+  execution(options, env);
   // Loopback is open to every user of this machine: naming a token file asks for the token there too.
   const secured = !isLoopback(options.host) || options.tokenFile !== undefined;
   const token = secured ? bearerToken(options.tokenFile ?? path.join(os.homedir(), '.config', 'attractor', 'serve-token')) : undefined;
   const server = new PipelineServer({
-    launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), execution: () => execution(options), maxRunning },
+    launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), execution: () => execution(options, env), maxRunning },
     ...(token ? { token } : {}),
     maxBodyBytes,
   });
