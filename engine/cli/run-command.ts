@@ -78,7 +78,7 @@ function parseMaxParallel(text: string | undefined): number | undefined {
 }
 
 /** `--serve PORT` (on 127.0.0.1) or `--serve PATH` (a Unix socket). */
-export function listenTarget(text: string): ListenTarget {
+function listenTarget(text: string): ListenTarget {
   return /^\d+$/.test(text) ? { port: integerOption('--serve', text, 0, 65_535), host: '127.0.0.1' } : { socket: path.resolve(text) };
 }
 

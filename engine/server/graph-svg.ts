@@ -1,6 +1,6 @@
 import { parseDot } from '../parse/dot-parser';
-// The graph view's render DOT (pure: engine model in, DOT text out), so the server's picture has the same shapes, labels and element ids.
-import { buildRenderDot, quote } from '../../webview/render-dot';
+// The graph view's render DOT, so the server's picture has the same shapes, labels and element ids.
+import { buildRenderDot, quote } from '../model/render-dot';
 import type { NodeProgress } from './served-run';
 
 const FILL: Readonly<Record<NodeProgress, string>> = {
