@@ -135,6 +135,11 @@ export class PipelineServer {
           res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-store' });
           res.end(svg);
         });
+      case 'source':
+        return only('GET', (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/vnd.graphviz; charset=utf-8', 'cache-control': 'no-store' });
+          res.end(run.spec.source);
+        });
       case 'questions':
         if (qid === undefined) return only('GET', (_req, res) => sendJson(res, 200, { questions: run.interviewer.pending() }));
         if (answer !== 'answer') throw new HttpError(404, `no such endpoint: ${url.pathname}`);

@@ -11,6 +11,25 @@ export type ServedStatus = RunResult['status'] | 'running';
 /** How a node of the main walk stands, for the status and the graph picture. */
 export type NodeProgress = StageStatus | 'running';
 
+/** What `GET /pipelines/{id}` answers (and each entry of `GET /pipelines`). */
+export interface PipelineSummary {
+  readonly id: string;
+  readonly status: ServedStatus;
+  readonly failureReason?: string;
+  readonly graphName: string | null;
+  readonly runId: string | null;
+  readonly logsRoot: string;
+  readonly cwd: string;
+  readonly sourcePath: string | null;
+  readonly createdAt: string;
+  readonly currentNodes: readonly string[];
+  readonly completedNodes: readonly string[];
+  readonly iteration: number;
+  readonly pendingQuestions: number;
+  /** The id of the latest event: where a client's event stream would resume. */
+  readonly lastEventId: number;
+}
+
 export interface ServedRunSpec {
   readonly id: string;
   readonly source: string;
@@ -102,7 +121,7 @@ export class ServedRun {
     this.log.close();
   }
 
-  summary() {
+  summary(): PipelineSummary {
     const checkpoint = this.checkpoint;
     return {
       id: this.spec.id,
