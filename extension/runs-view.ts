@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { PipelineSummary } from '../engine/server/served-run';
 import type { RemoteServer } from './remote-server';
 import { describeRemoteRun, remoteRunLabel } from './remote-runs-model';
-import { describeRun, listRuns, type RunSummary } from './runs-model';
+import { describeRun, listRuns, type RunSummary, usageDetail } from './runs-model';
 
 type RunsElement = { readonly kind: 'local'; readonly run: RunSummary } | { readonly kind: 'server' } | { readonly kind: 'remote'; readonly run: PipelineSummary };
 
@@ -59,7 +59,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement> {
 function localRunItem(run: RunSummary): vscode.TreeItem {
   const item = new vscode.TreeItem(run.graphName ?? run.name, vscode.TreeItemCollapsibleState.None);
   item.description = describeRun(run);
-  item.tooltip = new vscode.MarkdownString([`**${run.name}**`, run.sourcePath ? `pipeline: \`${run.sourcePath}\`` : '', `directory: \`${run.directory}\``, run.problem ?? ''].filter(Boolean).join('\n\n'));
+  item.tooltip = new vscode.MarkdownString([`**${run.name}**`, run.sourcePath ? `pipeline: \`${run.sourcePath}\`` : '', `directory: \`${run.directory}\``, run.usage ? usageDetail(run.usage) : '', run.problem ?? ''].filter(Boolean).join('\n\n'));
   item.iconPath = new vscode.ThemeIcon(run.status === 'succeeded' ? 'pass' : run.status === 'failed' ? 'error' : run.status === 'running' ? 'debug-pause' : 'warning');
   item.contextValue = run.status === 'running' ? 'attractorRun.resumable' : 'attractorRun';
   item.resourceUri = vscode.Uri.file(run.directory);
