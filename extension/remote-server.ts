@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import * as vscode from 'vscode';
 import { ServeClient } from '../engine/server/serve-client';
+import type { PipelineSummary } from '../engine/server/served-run';
 import { askInVsCode } from './gate-prompt';
 import type { GraphPanel } from './graph-panel';
 import { LANGUAGE_ID } from './language-client';
@@ -103,7 +104,13 @@ export class RemoteServer implements vscode.Disposable {
     const runId = id ?? (await this.pick(runs));
     if (!runId) return;
     const { client } = runs;
-    const [summary, source] = await Promise.all([client.get(runId), client.source(runId)]);
+    let summary: PipelineSummary;
+    let source: string;
+    try {
+      [summary, source] = await Promise.all([client.get(runId), client.source(runId)]);
+    } catch (error) {
+      return void vscode.window.showErrorMessage(`Attractor: cannot open run ${runId} on ${client.url}: ${error instanceof Error ? error.message : String(error)}`);
+    }
     const uri = vscode.Uri.from({ scheme: REMOTE_SCHEME, path: `/${runId}/${summary.graphName ?? 'pipeline'}.dot` });
     this.sources.set(uri.toString(), source);
     const document = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), LANGUAGE_ID);
