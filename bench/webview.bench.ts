@@ -11,7 +11,7 @@ import { generatePipeline } from '../test/webview/generated-pipeline';
 import { startHarness } from '../test/webview/harness';
 import { WHOLE_GRAPH_MAX_NODES } from '../webview/document-renderer';
 import type { GraphStateMessage } from '../webview/protocol';
-import { buildRenderDot } from '../webview/render-dot';
+import { buildRenderDot } from '../engine/model/render-dot';
 import { medianMs, type BenchReport } from './report';
 
 const SIZES = [50, 500, 2000, 5000];

@@ -8,7 +8,7 @@ import { parseDot } from '../engine/parse/dot-parser';
 import type { LayoutClient } from './layout-client';
 import { focusNode, neighbourhood } from './neighbourhood';
 import type { LayoutEngine } from './protocol';
-import { buildRenderDot, type ElementRef } from './render-dot';
+import { buildRenderDot, type ElementRef } from '../engine/model/render-dot';
 import { sanitizeSvg } from './svg-sanitize';
 
 /** Above this many nodes the view lays out a neighbourhood: WASM Graphviz needs minutes and more stack than a page or worker thread has. */

@@ -13,7 +13,7 @@ import { Host } from './host';
 import { LayoutClient } from './layout-client';
 import { LayoutStatus } from './layout-status';
 import type { ExtensionToWebviewMessage, LayoutEngine, WireRange } from './protocol';
-import type { ElementRef } from './render-dot';
+import type { ElementRef } from '../engine/model/render-dot';
 import { findMatches } from './search';
 import { Toolbar } from './toolbar';
 import { TracePanel } from './trace-panel';
