@@ -5,6 +5,7 @@ import { BreakpointEvent, ContinuedEvent, DebugSession, Event, ExitedEvent, Hand
 import { formatDiagnostic } from '../engine/model/diagnostic-format';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { NodeBoundary } from '../engine/runtime/controller';
+import { restoreWorkspaceForBranch } from '../engine/runtime/workspace-snapshot';
 import { EventBus } from '../engine/runtime/events';
 import type { RunEvent, WalkScope } from '../engine/runtime/events';
 import type { LaunchResult } from '../engine/runtime/launch';
@@ -527,9 +528,12 @@ export class AttractorDebugSession extends DebugSession {
     if (!boundary) return this.sendErrorResponse(response, { id: 1006, format: 'there is no earlier node boundary to go back to' });
     const parent = await this.supersede();
     const target = siblingRunDirectory(this.originalLogsRoot, 'branch');
-    forkRunDirectory(parent?.logsRoot ?? this.originalLogsRoot, target, boundary, reason);
+    const parentRoot = parent?.logsRoot ?? this.originalLogsRoot;
+    forkRunDirectory(parentRoot, target, boundary, reason);
+    const workspace = restoreWorkspaceForBranch(parentRoot, target, boundary.state.cwd, boundary.state.workspaceSnapshot);
     this.sendResponse(response);
     this.sendConsole({ category: 'important', text: `${reason}: continuing from before ${boundary.state.nextNodeId} (step ${boundary.state.step}) in a new branch ${target}\n` });
+    if (!workspace.restored) this.sendConsole({ category: 'important', text: `${reason}: the working directory was NOT restored (${workspace.reason}); the files are as the run left them\n` });
     this.startRun({ kind: 'resume', directory: target, entryStop: landing, ...(parent ? { branch: { parent: parent.history, from: boundary } } : {}) });
   }
 

@@ -20,6 +20,7 @@ import { isSuccessful } from './outcome';
 import { backoffPresets, delayForAttempt } from './retry-policy';
 import type { RunDirectory } from './run-directory';
 import type { OutcomeRecord } from './state';
+import type { VisitFiles } from './workspace-snapshot';
 
 /** Services shared by every walk of one run (main walk, branches, sub-pipelines). */
 export interface RunShared {
@@ -78,6 +79,8 @@ export interface WalkOptions {
   /** Called after every node boundary with the state to persist (the main walk checkpoints). */
   readonly onBoundary?: (state: WalkState) => void;
   readonly elapsedMs?: () => number;
+  /** Snapshots the workspace after a node ran: the visit's before/after (the main walk only). */
+  readonly snapshotVisit?: () => VisitFiles | undefined;
 }
 
 /** Walks one graph: run node, record, route, repeat (canonical §3.2 as the ledger amends it). */
@@ -365,7 +368,8 @@ export class Walker {
     state.completedNodes.push(node.id);
     state.lastCompletedNodeId = node.id;
     this.options.runDirectory.writeStatus(state.iteration, node.id, outcome);
-    this.pendingTrace = this.traceRecord(node.id, outcome, durationMs);
+    const files = this.options.snapshotVisit?.();
+    this.pendingTrace = { ...this.traceRecord(node.id, outcome, durationMs), ...(files ? { files } : {}) };
     shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome, durationMs });
   }
 
