@@ -46,19 +46,19 @@ export type OpenedStore = { readonly kind: 'open'; readonly store: WorkspaceStor
 /** The store of a run directory, bound to the workspace `cwd`; created (and checked against the budget) on first use. */
 export function openWorkspaceStore(runDirectory: string, cwd: string, budget: SnapshotBudget = DEFAULT_SNAPSHOT_BUDGET): OpenedStore {
   const store = new WorkspaceStore(path.join(runDirectory, STORE_NAME), cwd);
+  const fresh = !fs.existsSync(path.join(store.gitDir, 'HEAD'));
+  // A store that could not be set up leaves nothing behind that looks like one.
+  const unavailable = (reason: string): OpenedStore => {
+    if (fresh) fs.rmSync(store.gitDir, { recursive: true, force: true });
+    return { kind: 'unavailable', reason };
+  };
   try {
-    if (!fs.statSync(cwd).isDirectory()) return { kind: 'unavailable', reason: `${cwd} is not a directory` };
-    const fresh = !fs.existsSync(store.gitDir);
+    if (!fs.statSync(store.cwd).isDirectory()) return unavailable(`${store.cwd} is not a directory`);
     store.initialize(runDirectory);
-    if (fresh) {
-      const over = store.overBudget(budget);
-      if (over) {
-        fs.rmSync(store.gitDir, { recursive: true, force: true });
-        return { kind: 'unavailable', reason: over };
-      }
-    }
+    const over = fresh ? store.overBudget(budget) : undefined;
+    if (over) return unavailable(over);
   } catch (error) {
-    return { kind: 'unavailable', reason: (error as Error).message };
+    return unavailable((error as Error).message);
   }
   return { kind: 'open', store };
 }
@@ -66,7 +66,7 @@ export function openWorkspaceStore(runDirectory: string, cwd: string, budget: Sn
 /** The store of a run directory that already has one (for reading: diffs), or undefined. */
 export function existingWorkspaceStore(runDirectory: string, cwd: string): WorkspaceStore | undefined {
   const gitDir = path.join(runDirectory, STORE_NAME);
-  return fs.existsSync(gitDir) ? new WorkspaceStore(gitDir, cwd) : undefined;
+  return fs.existsSync(path.join(gitDir, 'HEAD')) ? new WorkspaceStore(gitDir, cwd) : undefined;
 }
 
 /**
@@ -83,10 +83,13 @@ export function inheritWorkspaceStore(parentRunDirectory: string, branchRunDirec
 }
 
 export class WorkspaceStore {
-  constructor(
-    readonly gitDir: string,
-    readonly cwd: string,
-  ) {}
+  readonly gitDir: string;
+  readonly cwd: string;
+
+  constructor(gitDir: string, cwd: string) {
+    this.gitDir = path.resolve(gitDir);
+    this.cwd = path.resolve(cwd);
+  }
 
   /** Idempotent: the object store and the excludes (the run directory itself when it lies inside the workspace). */
   initialize(runDirectory: string): void {
