@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { StatFingerprint } from './workspace-fingerprint';
 
 /**
  * Content-addressed snapshots of a run's working directory, one per node visit, in a private git
@@ -85,6 +86,8 @@ export function inheritWorkspaceStore(parentRunDirectory: string, branchRunDirec
 export class WorkspaceStore {
   readonly gitDir: string;
   readonly cwd: string;
+  /** The last snapshot and what the workspace looked like to lstat then. */
+  private latest: { readonly id: SnapshotId; readonly fingerprint: StatFingerprint } | undefined;
 
   constructor(gitDir: string, cwd: string) {
     this.gitDir = path.resolve(gitDir);
@@ -117,8 +120,15 @@ export class WorkspaceStore {
 
   /** Records the workspace as it is now; unchanged files are neither read nor stored again. */
   take(): SnapshotId {
+    if (this.latest?.fingerprint.unchanged()) return this.latest.id;
+    const startedMs = Date.now();
     this.git(['add', '--all']);
-    return this.git(['write-tree']).trim();
+    const id = this.git(['write-tree']).trim();
+    // Untracked entries too (the workspace's own .gitignore'd ones), so the directories they sit
+    // in are watched; only what is never snapshotted (the run directory, node_modules) is left out.
+    const listing = this.git(['ls-files', '-z', '--cached', '--others', '--directory', `--exclude-from=${path.join(this.gitDir, 'info', 'exclude')}`]).split('\0').filter(Boolean);
+    this.latest = { id, fingerprint: StatFingerprint.capture(this.cwd, listing, startedMs) };
+    return id;
   }
 
   /**
@@ -127,6 +137,7 @@ export class WorkspaceStore {
    */
   restore(snapshot: SnapshotId): SnapshotId {
     const left = this.take();
+    this.latest = undefined;
     this.git(['read-tree', '-u', '--reset', snapshot]);
     return left;
   }
