@@ -198,8 +198,8 @@ export class Walker {
     }
 
     const durationMs = shared.clock.monotonic() - started;
-    this.record(node, outcome, durationMs);
-    await shared.controller.afterNode?.({ ...this.boundary(node), outcome });
+    const files = this.record(node, outcome, durationMs);
+    await shared.controller.afterNode?.({ ...this.boundary(node), outcome, ...(files ? { files } : {}) });
     return outcome;
   }
 
@@ -344,7 +344,8 @@ export class Walker {
     return result;
   }
 
-  private record(node: GraphNode, outcome: Outcome, durationMs: number): void {
+  /** Returns the workspace snapshots around the visit, when taken. */
+  private record(node: GraphNode, outcome: Outcome, durationMs: number): VisitFiles | undefined {
     const { state, shared } = this;
     state.context.apply(outcome.contextUpdates);
     state.context.set('outcome', outcome.status);
@@ -371,6 +372,7 @@ export class Walker {
     const files = this.options.snapshotVisit?.();
     this.pendingTrace = { ...this.traceRecord(node.id, outcome, durationMs), ...(files ? { files } : {}) };
     shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome, durationMs });
+    return files;
   }
 
   private traceRecord(nodeId: string, outcome: Outcome, durationMs: number): TraceRecord {

@@ -250,6 +250,7 @@ describe('debug adapter: time travel restores the working directory', () => {
     await s.events.next('stopped');
     assert.equal((await scopeValues(s, 'Run')).values['iteration'], '0');
     assert.equal(work(), 'draft\nattempt\n', 'the iteration-0 gate sees the first attempt');
+    assert.deepEqual((await scopeValues(s, 'Files')).values, { '(visit)': '"implement, iteration 0"', 'work.txt': 'changed' }, 'the Files scope shows what the last visit did');
 
     // Retry: the gate asks, the loop restarts, implement appends the second attempt.
     await s.client.continueRequest({ threadId: 1 });
