@@ -19,6 +19,7 @@ import { listRuns, summarizeRun } from './runs-model';
 import { RunsTreeProvider } from './runs-view';
 import { llmSettingsFromSecrets, secretBackendFactory, setApiKeyCommand } from './secrets';
 import { readSettings, type ExtensionSettings } from './settings';
+import { registerSnapshotDocuments } from './snapshot-diff';
 import { RunStatusBar } from './status-bar';
 import type { LanguageClient } from 'vscode-languageclient/node';
 
@@ -35,7 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const runs = new RunCoordinator(panel, statusBar, log, context.secrets, settings, examples.fsPath);
   const runRoots = (): string[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => path.resolve(folder.uri.fsPath, settings().runDirectory));
   const runsTree = new RunsTreeProvider(runRoots);
-  context.subscriptions.push(log, panel, statusBar, runs, runs.onDidChangeRuns(() => runsTree.refresh()));
+  context.subscriptions.push(log, panel, statusBar, runs, runs.onDidChangeRuns(() => runsTree.refresh()), registerSnapshotDocuments());
 
   // ---- debugger ----
   context.subscriptions.push(

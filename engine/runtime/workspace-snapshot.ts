@@ -151,6 +151,13 @@ export class WorkspaceStore {
     return changes;
   }
 
+  /** The text of `file` (workspace-relative, '/'-separated) in `snapshot`, or undefined when the snapshot has no such file. */
+  fileAt(snapshot: SnapshotId, file: string): string | undefined {
+    const entry = this.git(['ls-tree', '-z', snapshot, '--', file]).split('\0')[0] ?? '';
+    const blob = /^\d+ blob ([0-9a-f]+)\t/.exec(entry)?.[1];
+    return blob ? this.git(['cat-file', 'blob', blob]) : undefined;
+  }
+
   /** A unified diff (git's format; binary files are named, not printed). */
   unifiedDiff(from: SnapshotId, to: SnapshotId): string {
     return this.git(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, to]);
