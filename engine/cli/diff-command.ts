@@ -1,7 +1,7 @@
 import { readTrace } from '../runtime/run-directory';
 import { formatChange, numberedVisits, runStore, visitChanges } from './visit-files';
 
-export class DiffUsageError extends Error {
+class DiffUsageError extends Error {
   override readonly name = 'DiffUsageError';
 }
 

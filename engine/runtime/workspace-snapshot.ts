@@ -24,21 +24,21 @@ export interface SnapshotBudget {
   readonly maxBytes: number;
 }
 
-export const DEFAULT_SNAPSHOT_BUDGET: SnapshotBudget = { maxFiles: 20_000, maxBytes: 200 * 1024 * 1024 };
+const DEFAULT_SNAPSHOT_BUDGET: SnapshotBudget = { maxFiles: 20_000, maxBytes: 200 * 1024 * 1024 };
 
 /** Always left out, besides the workspace's own .gitignore files. */
 const ALWAYS_EXCLUDED = ['node_modules/', '.git/', '.attractor-runs/'];
 
-export const STORE_NAME = 'workspace.git';
+const STORE_NAME = 'workspace.git';
 
-export type FileChangeKind = 'added' | 'changed' | 'deleted';
+type FileChangeKind = 'added' | 'changed' | 'deleted';
 
 export interface FileChange {
   readonly kind: FileChangeKind;
   readonly path: string;
 }
 
-export class SnapshotError extends Error {
+class SnapshotError extends Error {
   override readonly name = 'SnapshotError';
 }
 
@@ -74,7 +74,7 @@ export function existingWorkspaceStore(runDirectory: string, cwd: string): Works
  * A time-travel branch's store borrows its parent's objects (git alternates, flattened so a long
  * chain of branches never hits git's nesting limit), so the parent's snapshots restore and diff in it.
  */
-export function inheritWorkspaceStore(parentRunDirectory: string, branchRunDirectory: string): void {
+function inheritWorkspaceStore(parentRunDirectory: string, branchRunDirectory: string): void {
   const parentObjects = path.join(parentRunDirectory, STORE_NAME, 'objects');
   if (!fs.existsSync(parentObjects)) return;
   const parentAlternates = readLines(path.join(parentObjects, 'info', 'alternates'));
