@@ -1,6 +1,7 @@
 import { formatDuration } from '../model/duration';
 import type { TraceRecord } from '../runtime/events';
 import { readTrace } from '../runtime/run-directory';
+import { formatRunUsage, runUsageTotal } from '../runtime/usage';
 import { formatChange, runStore, visitChanges } from './visit-files';
 
 /**
@@ -14,7 +15,7 @@ export function traceCommand(runDirectory: string, options: { json?: boolean; fi
   if (options.files && !store) process.stderr.write(`attractor: ${runDirectory} has no workspace snapshots (they were off for this run); no file changes to show\n`);
   if (options.json) {
     const listed = store ? records.map((record) => ({ ...record, ...(record.files ? { file_changes: changesOf(record) } : {}) })) : records;
-    process.stdout.write(`${JSON.stringify({ records: listed, iterations: summarize(records) })}\n`);
+    process.stdout.write(`${JSON.stringify({ records: listed, iterations: summarize(records), usage_total: runUsageTotal(records) })}\n`);
     return 0;
   }
   if (records.length === 0) {
@@ -31,6 +32,7 @@ export function traceCommand(runDirectory: string, options: { json?: boolean; fi
       for (const change of changesOf(r) ?? []) process.stdout.write(`      ${formatChange(change)}\n`);
     }
   }
+  process.stdout.write(`total: ${formatRunUsage(runUsageTotal(records))}\n`);
   return 0;
 }
 
