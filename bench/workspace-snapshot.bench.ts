@@ -87,6 +87,6 @@ export default async function bench(): Promise<BenchReport> {
   return {
     name: 'workspace snapshots',
     figures,
-    notes: 'private git store (add --all + write-tree) behind an in-process lstat fingerprint; a node that ends within 50 ms of a change takes the git path (racy window)',
+    notes: `private git store (add --all + write-tree) behind an in-process lstat fingerprint; a node that ends within 50 ms of a change takes the git path (racy window); load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`,
   };
 }
