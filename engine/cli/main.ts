@@ -1,9 +1,8 @@
 import { Command } from 'commander';
 import { takeCredentials } from './credentials';
-import { doctorCommand } from './doctor-command';
-import { runCheckCommand } from './lint-command';
-import { resumeCommand, runCommand } from './run-command';
-import { traceCommand } from './trace-command';
+
+// Each command's module loads on first use (esbuild.mjs bundles each on its own), so `lint` never
+// loads the runtime, the LLM clients or the trace reader.
 
 let environment: NodeJS.ProcessEnv;
 try {
@@ -49,18 +48,18 @@ withExecutionOptions(
   'scripted LLM answers and human answers (conformance case.json format)',
 )
   .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
-  .action((file: string, options) => exitWith(() => runCommand(file, options, environment)));
+  .action((file: string, options) => exitWith(async () => (await import('./run-command')).runCommand(file, options, environment)));
 
 withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
   .option('--json', 'print the result as JSON')
-  .action((runDir: string, options) => exitWith(() => resumeCommand(runDir, options, environment)));
+  .action((runDir: string, options) => exitWith(async () => (await import('./run-command')).resumeCommand(runDir, options, environment)));
 
 program
   .command('trace')
   .description('show the path a run took, iteration by iteration (the descent curve)')
   .argument('<run-dir>', 'the run directory')
   .option('--json', 'print the records and per-iteration summary as JSON')
-  .action((runDir: string, options: { json?: boolean }) => exitWith(() => traceCommand(runDir, options)));
+  .action((runDir: string, options: { json?: boolean }) => exitWith(async () => (await import('./trace-command')).traceCommand(runDir, options)));
 
 program
   .command('doctor')
@@ -71,7 +70,7 @@ program
   .option('--gemini-model <model>', 'model for the Gemini probe (default gemini-2.5-flash)')
   .option('--cwd <dir>', 'where runs would be written (default: the current directory)')
   .option('--json', 'print {"checks": [...]} as one JSON line')
-  .action((options) => exitWith(() => doctorCommand(options, environment)));
+  .action((options) => exitWith(async () => (await import('./doctor-command')).doctorCommand(options, environment)));
 
 program
   .command('lint')
@@ -79,13 +78,13 @@ program
   .argument('<files...>', '.dot files')
   .option('--json', 'print {"diagnostics": [...]} as one JSON line')
   .option('--strict', 'fail on warnings too')
-  .action((files: string[], options: { json?: boolean; strict?: boolean }) => exitWith(() => runCheckCommand(files, 'lint', options)));
+  .action((files: string[], options: { json?: boolean; strict?: boolean }) => exitWith(async () => (await import('./lint-command')).runCheckCommand(files, 'lint', options)));
 
 program
   .command('validate')
   .description('run only the admission rules a run enforces (exit 1 on errors)')
   .argument('<files...>', '.dot files')
   .option('--json', 'print {"diagnostics": [...]} as one JSON line')
-  .action((files: string[], options: { json?: boolean }) => exitWith(() => runCheckCommand(files, 'validate', options)));
+  .action((files: string[], options: { json?: boolean }) => exitWith(async () => (await import('./lint-command')).runCheckCommand(files, 'validate', options)));
 
 void program.parseAsync();
