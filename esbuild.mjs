@@ -23,7 +23,7 @@ const commit = (() => {
 // loads the parser and the rules but never the runtime or the LLM clients. An `import('./X')` in
 // engine/cli/ of a module listed here stays a require of dist/<bundle>.js at run time. (CommonJS output
 // has no code splitting; the command bundles each carry their own copy of the engine modules they use.)
-const cliBundles = { 'cli-main': 'engine/cli/main.ts', 'cli-lint': 'engine/cli/lint-command.ts', 'cli-run': 'engine/cli/run-command.ts', 'cli-trace': 'engine/cli/trace-command.ts', 'cli-doctor': 'engine/cli/doctor-command.ts' };
+const cliBundles = { 'cli-main': 'engine/cli/main.ts', 'cli-lint': 'engine/cli/lint-command.ts', 'cli-run': 'engine/cli/run-command.ts', 'cli-trace': 'engine/cli/trace-command.ts', 'cli-doctor': 'engine/cli/doctor-command.ts', 'cli-serve': 'engine/cli/serve-command.ts' };
 const cliBundleOf = new Map(Object.entries(cliBundles).map(([bundle, file]) => [path.resolve(file), bundle]));
 
 /** @type {esbuild.Plugin} */
@@ -33,6 +33,33 @@ const lazyCliBundles = {
     build.onResolve({ filter: /^\.\/[a-z-]+$/ }, (args) => {
       const bundle = args.kind === 'dynamic-import' ? cliBundleOf.get(path.resolve(args.resolveDir, `${args.path}.ts`)) : undefined;
       return bundle ? { path: `./${bundle}.js`, external: true } : undefined;
+    });
+  },
+};
+
+/**
+ * The page starts its layout worker from a blob of the worker's bundle (a worker must be same-origin,
+ * and VS Code serves extension files from another origin): webview/layout-worker-source.ts is loaded
+ * as that bundle's text. Rebuilt on every build, so watch mode follows the worker's files too.
+ * @type {esbuild.Plugin}
+ */
+const layoutWorkerSource = {
+  name: 'layout-worker-source',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]webview[\\/]layout-worker-source\.ts$/ }, async () => {
+      const worker = await esbuild.build({
+        entryPoints: ['webview/layout-worker.ts'],
+        bundle: true,
+        write: false,
+        metafile: true,
+        format: 'iife',
+        platform: 'browser',
+        target: 'chrome120',
+        minify: production,
+        logLevel: 'warning',
+      });
+      const [bundle] = worker.outputFiles;
+      return { contents: `export const layoutWorkerSource = ${JSON.stringify(bundle.text)};`, loader: 'js', watchFiles: Object.keys(worker.metafile.inputs) };
     });
   },
 };
@@ -55,7 +82,7 @@ const builds = [
     platform: 'node',
     external: cliExternal,
   },
-  { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser' },
+  { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser', plugins: [layoutWorkerSource] },
   {
     entryPoints: { 'debug-adapter': 'debug-adapter/main.ts' },
     platform: 'node',
