@@ -1,6 +1,7 @@
 // Bundles every entry point into dist/. Node entries are CommonJS (VS Code loads the extension
 // with require); the webview is a browser IIFE (its CSS import lands in dist/webview.css).
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -16,6 +17,25 @@ const commit = (() => {
     return '';
   }
 })();
+
+// The CLI is bundles that load one another on first use, beside dist/cli.js: bin.ts (the compile
+// cache first), then main.ts (the command line), then the one command that runs, so `attractor lint`
+// loads the parser and the rules but never the runtime or the LLM clients. An `import('./X')` in
+// engine/cli/ of a module listed here stays a require of dist/<bundle>.js at run time. (CommonJS output
+// has no code splitting; the command bundles each carry their own copy of the engine modules they use.)
+const cliBundles = { 'cli-main': 'engine/cli/main.ts', 'cli-lint': 'engine/cli/lint-command.ts', 'cli-run': 'engine/cli/run-command.ts', 'cli-trace': 'engine/cli/trace-command.ts', 'cli-diff': 'engine/cli/diff-command.ts', 'cli-doctor': 'engine/cli/doctor-command.ts', 'cli-serve': 'engine/cli/serve-command.ts' };
+const cliBundleOf = new Map(Object.entries(cliBundles).map(([bundle, file]) => [path.resolve(file), bundle]));
+
+/** @type {esbuild.Plugin} */
+const lazyCliBundles = {
+  name: 'lazy-cli-bundles',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/[a-z-]+$/ }, (args) => {
+      const bundle = args.kind === 'dynamic-import' ? cliBundleOf.get(path.resolve(args.resolveDir, `${args.path}.ts`)) : undefined;
+      return bundle ? { path: `./${bundle}.js`, external: true } : undefined;
+    });
+  },
+};
 
 /**
  * The page starts its layout worker from a blob of the worker's bundle (a worker must be same-origin,
@@ -44,15 +64,23 @@ const layoutWorkerSource = {
   },
 };
 
+// The CLI runs beside its node_modules; loading the SDKs and the Graphviz WASM from there keeps
+// its start fast (they load lazily, on the first model call or `doctor`). Editor bundles keep them in.
+const cliExternal = ['openai', '@anthropic-ai/sdk', '@google/genai', '@hpcc-js/wasm-graphviz'];
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
-    entryPoints: { cli: 'engine/cli/main.ts' },
+    entryPoints: { cli: 'engine/cli/bin.ts', 'cli-main': cliBundles['cli-main'] },
     platform: 'node',
-    banner: { js: '#!/usr/bin/env node' },
-    // The CLI runs beside its node_modules; loading the SDKs and the Graphviz WASM from there keeps
-    // its start fast (they load lazily, on the first model call or `doctor`). Editor bundles keep them in.
-    external: ['openai', '@anthropic-ai/sdk', '@google/genai', '@hpcc-js/wasm-graphviz'],
+    plugins: [lazyCliBundles],
+    // A require, not an import(), of the next bundle: Node's ESM loader costs more start-up than it loads.
+    supported: { 'dynamic-import': false },
+  },
+  {
+    entryPoints: Object.fromEntries(Object.entries(cliBundles).filter(([bundle]) => bundle !== 'cli-main')),
+    platform: 'node',
+    external: cliExternal,
   },
   { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser', plugins: [layoutWorkerSource] },
   {

@@ -1,12 +1,9 @@
 import { Command } from 'commander';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT } from '../server/serve-defaults';
 import { takeCredentials } from './credentials';
-import { diffCommand } from './diff-command';
-import { doctorCommand } from './doctor-command';
-import { runCheckCommand } from './lint-command';
-import { resumeCommand, runCommand } from './run-command';
-import { DEFAULT_MAX_BODY_BYTES } from '../server/serve-one-run';
-import { DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT, serveCommand } from './serve-command';
-import { traceCommand } from './trace-command';
+
+// Each command's module loads on first use (esbuild.mjs bundles each on its own), so `lint` never
+// loads the runtime, the LLM clients, the server or the trace reader.
 
 let environment: NodeJS.ProcessEnv;
 try {
@@ -53,11 +50,11 @@ withExecutionOptions(
 )
   .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
   .option('--serve <port|socket>', 'also follow this run over the `attractor serve` API, on 127.0.0.1:PORT or a Unix socket (its URL goes to stderr)')
-  .action((file: string, options) => exitWith(() => runCommand(file, options, environment)));
+  .action((file: string, options) => exitWith(async () => (await import('./run-command')).runCommand(file, options, environment)));
 
 withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
   .option('--json', 'print the result as JSON')
-  .action((runDir: string, options) => exitWith(() => resumeCommand(runDir, options, environment)));
+  .action((runDir: string, options) => exitWith(async () => (await import('./run-command')).resumeCommand(runDir, options, environment)));
 
 withExecutionOptions(
   program
@@ -71,7 +68,7 @@ withExecutionOptions(
     .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY_BYTES))
     .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS),
   'scripted LLM answers for every run (human gates are answered over HTTP)',
-).action((options) => exitWith(() => serveCommand(options, environment)));
+).action((options) => exitWith(async () => (await import('./serve-command')).serveCommand(options, environment)));
 
 program
   .command('trace')
@@ -79,7 +76,7 @@ program
   .argument('<run-dir>', 'the run directory')
   .option('--json', 'print the records and per-iteration summary as JSON')
   .option('--files', 'list the files each visit added (A), changed (M) and deleted (D)')
-  .action((runDir: string, options: { json?: boolean; files?: boolean }) => exitWith(() => traceCommand(runDir, options)));
+  .action((runDir: string, options: { json?: boolean; files?: boolean }) => exitWith(async () => (await import('./trace-command')).traceCommand(runDir, options)));
 
 program
   .command('diff')
@@ -87,7 +84,7 @@ program
   .argument('<run-dir>', 'the run directory')
   .argument('<node>', 'NODE or NODE@N (its N-th visit, 1-based; default: the last)')
   .option('--json', 'print {"node_id","visit","changes","diff",...} as one JSON line')
-  .action((runDir: string, node: string, options: { json?: boolean }) => exitWith(() => diffCommand(runDir, node, options)));
+  .action((runDir: string, node: string, options: { json?: boolean }) => exitWith(async () => (await import('./diff-command')).diffCommand(runDir, node, options)));
 
 program
   .command('doctor')
@@ -98,7 +95,7 @@ program
   .option('--gemini-model <model>', 'model for the Gemini probe (default gemini-2.5-flash)')
   .option('--cwd <dir>', 'where runs would be written (default: the current directory)')
   .option('--json', 'print {"checks": [...]} as one JSON line')
-  .action((options) => exitWith(() => doctorCommand(options, environment)));
+  .action((options) => exitWith(async () => (await import('./doctor-command')).doctorCommand(options, environment)));
 
 program
   .command('lint')
@@ -106,13 +103,13 @@ program
   .argument('<files...>', '.dot files')
   .option('--json', 'print {"diagnostics": [...]} as one JSON line')
   .option('--strict', 'fail on warnings too')
-  .action((files: string[], options: { json?: boolean; strict?: boolean }) => exitWith(() => runCheckCommand(files, 'lint', options)));
+  .action((files: string[], options: { json?: boolean; strict?: boolean }) => exitWith(async () => (await import('./lint-command')).runCheckCommand(files, 'lint', options)));
 
 program
   .command('validate')
   .description('run only the admission rules a run enforces (exit 1 on errors)')
   .argument('<files...>', '.dot files')
   .option('--json', 'print {"diagnostics": [...]} as one JSON line')
-  .action((files: string[], options: { json?: boolean }) => exitWith(() => runCheckCommand(files, 'validate', options)));
+  .action((files: string[], options: { json?: boolean }) => exitWith(async () => (await import('./lint-command')).runCheckCommand(files, 'validate', options)));
 
 void program.parseAsync();

@@ -16,9 +16,6 @@ export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
   readonly maxRuns: string;
 }
 
-export const DEFAULT_SERVE_PORT = '8474';
-export const DEFAULT_MAX_RUNS = '8';
-
 /** `attractor serve`: runs until SIGINT/SIGTERM, then cancels its runs (each keeps a resumable checkpoint) and exits 0. */
 /** `env`: the environment with the provider keys, which the CLI keeps out of process.env (credentials.ts). */
 export async function serveCommand(options: ServeCommandOptions, env: NodeJS.ProcessEnv): Promise<number> {

@@ -6,10 +6,8 @@ import type { LaunchOptions, LaunchResult } from '../runtime/launch';
 import { launchServed } from './launch-served';
 import type { ListenTarget } from './pipeline-server';
 import { PipelineServer } from './pipeline-server';
+import { DEFAULT_MAX_BODY_BYTES } from './serve-defaults';
 import { ServedRun } from './served-run';
-
-/** The largest request body a server takes unless told otherwise (an answer, or a pipeline's DOT). */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * `attractor run --serve`: the run as `launchPipelineFile` runs it, while the server's API follows

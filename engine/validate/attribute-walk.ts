@@ -10,12 +10,52 @@ export interface WrittenAttribute {
   readonly edge?: GraphEdge;
 }
 
+/** The written attributes of one graph, walked once and shared by every rule that reads them. */
+export interface WrittenAttributeIndex {
+  /** All of them, in walk order: graph, then nodes, then edges, each in declaration order. */
+  readonly all: readonly WrittenAttribute[];
+  /** Those with one of `keys`, in walk order. */
+  withKey(...keys: readonly string[]): readonly WrittenAttribute[];
+}
+
+const none: readonly WrittenAttribute[] = [];
+// A Graph is immutable, so its index never goes stale; the WeakMap lets it go with the graph.
+const cache = new WeakMap<Graph, WrittenAttributeIndex>();
+
 /**
  * Every attribute as the author wrote it, once: explicit attributes per element, and each default
  * block entry once however many elements inherit it. Values that transforms produced are skipped;
  * they are checked where they are written (the stylesheet, the schema file).
  */
-export function* writtenAttributes(graph: Graph): Iterable<WrittenAttribute> {
+export function writtenAttributes(graph: Graph): WrittenAttributeIndex {
+  let index = cache.get(graph);
+  if (!index) {
+    index = buildIndex([...walk(graph)]);
+    cache.set(graph, index);
+  }
+  return index;
+}
+
+function buildIndex(all: readonly WrittenAttribute[]): WrittenAttributeIndex {
+  const byKey = new Map<string, WrittenAttribute[]>();
+  const position = new Map<WrittenAttribute, number>();
+  all.forEach((written, k) => {
+    position.set(written, k);
+    const entries = byKey.get(written.attribute.key);
+    if (entries) entries.push(written);
+    else byKey.set(written.attribute.key, [written]);
+  });
+  return {
+    all,
+    withKey(...keys) {
+      const lists = keys.map((key) => byKey.get(key) ?? none);
+      if (lists.length === 1) return lists[0] ?? none;
+      return lists.flat().sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0));
+    },
+  };
+}
+
+function* walk(graph: Graph): Iterable<WrittenAttribute> {
   const seenDefaults = new Set<number>();
   const firstSight = (attribute: Attribute): boolean => {
     if (attribute.origin !== 'default') return true;

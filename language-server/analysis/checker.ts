@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { CheckInput, EngineCheck, SerializedModel } from './document-analysis';
 import { checkText, DeferredModel } from './document-analysis';
+import { CHECKER_HEAP_MB } from '../memory-limits';
 
 /** Both resolve to undefined when a newer check of the same document superseded this one before it ran. */
 export interface CheckHandle {
@@ -52,7 +53,8 @@ export class WorkerChecker implements Checker {
   private failed = false;
 
   constructor(workerPath: string) {
-    this.worker = new Worker(workerPath);
+    // Past its cap the worker dies (ERR_WORKER_OUT_OF_MEMORY) and checks go on on this thread (fallBack).
+    this.worker = new Worker(workerPath, { resourceLimits: { maxOldGenerationSizeMb: CHECKER_HEAP_MB } });
     this.worker.unref();
     this.worker.on('message', (response: CheckResponse) => this.receive(response));
     this.worker.on('error', () => this.fallBack());

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ProtocolConnection, PublishDiagnosticsParams, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol/node';
 import { ensureTestBundle, testDist } from '../test-bundle';
-import { createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import { createProtocolConnection, DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
 export const fixtures = path.join(__dirname, 'fixtures');
 
@@ -41,8 +41,8 @@ export class LspClient {
   }
 
   /** `server` is the bundled server unless a test installs one elsewhere (the packaged layout). */
-  static async start(initializationOptions: Record<string, unknown> = { diagnosticsDelayMs: 20 }, server = serverPath): Promise<LspClient> {
-    const child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  static async start(initializationOptions: Record<string, unknown> = { diagnosticsDelayMs: 20 }, server = serverPath, execArgv: readonly string[] = []): Promise<LspClient> {
+    const child = spawn(process.execPath, [...execArgv, server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout as NodeJS.ReadableStream), new StreamMessageWriter(child.stdin as NodeJS.WritableStream));
     connection.listen();
     const client = new LspClient(child, connection);
@@ -60,6 +60,11 @@ export class LspClient {
   async open(uri: string, text: string): Promise<void> {
     this.versions.set(uri, 1);
     await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'dot', version: 1, text } });
+  }
+
+  async close(uri: string): Promise<void> {
+    this.versions.delete(uri);
+    await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
 
   async change(uri: string, changes: TextDocumentContentChangeEvent[]): Promise<number> {

@@ -23,7 +23,7 @@ export const unknownAttributeRule: LintRule = {
   name: 'unknown_attribute',
   tier: 'lint',
   *check({ graph }): Iterable<Diagnostic> {
-    for (const written of writtenAttributes(graph)) {
+    for (const written of writtenAttributes(graph).all) {
       const { attribute, scope } = written;
       // A custom handler reads attributes of its own choosing.
       if (written.node && !isBuiltinHandlerType(resolveHandlerType(written.node))) continue;
@@ -67,7 +67,7 @@ export const attributeValueRule: LintRule = {
   tier: 'validate',
   *check({ graph, lineIndex }): Iterable<Diagnostic> {
     const nodeIds = [...graph.nodes.keys()];
-    for (const written of writtenAttributes(graph)) {
+    for (const written of writtenAttributes(graph).all) {
       const { attribute, scope } = written;
       const spec = attributeSpec(attribute.key);
       if (!spec?.scopes.includes(scope) || checkedElsewhere.has(spec.name) || attribute.value.trim() === '') continue;
@@ -143,9 +143,9 @@ export const typeKnownRule: LintRule = {
   name: 'type_known',
   tier: 'validate',
   *check({ graph, knownHandlerTypes }): Iterable<Diagnostic> {
-    for (const written of writtenAttributes(graph)) {
+    for (const written of writtenAttributes(graph).withKey('type', 'node_type')) {
       const { attribute } = written;
-      if (written.scope !== 'node' || (attribute.key !== 'type' && attribute.key !== 'node_type')) continue;
+      if (written.scope !== 'node') continue;
       if (attribute.value === '' || knownHandlerTypes.has(attribute.value)) continue;
       const suggestion = didYouMean(attribute.value, knownHandlerTypes);
       const edit = suggestion ? replaceValueEdit(attribute, suggestion) : undefined;
@@ -167,10 +167,10 @@ export const fidelityValidRule: LintRule = {
   name: 'fidelity_valid',
   tier: 'validate',
   *check({ graph }): Iterable<Diagnostic> {
-    for (const written of writtenAttributes(graph)) {
+    for (const written of writtenAttributes(graph).withKey('fidelity', 'default_fidelity')) {
       const { attribute } = written;
       const spec = attributeSpec(attribute.key);
-      if ((attribute.key !== 'fidelity' && attribute.key !== 'default_fidelity') || !spec?.scopes.includes(written.scope) || attribute.value === '') continue;
+      if (!spec?.scopes.includes(written.scope) || attribute.value === '') continue;
       const problem = checkValue(spec.type, attribute.value);
       if (!problem) continue;
       const edit = problem.replacement !== undefined ? replaceValueEdit(attribute, problem.replacement) : undefined;
@@ -192,7 +192,7 @@ export const retryBudgetRule: LintRule = {
   name: 'retry_budget_non_negative',
   tier: 'validate',
   *check({ graph }): Iterable<Diagnostic> {
-    for (const written of writtenAttributes(graph)) {
+    for (const written of writtenAttributes(graph).withKey('max_retries', 'default_max_retries', 'default_max_retry')) {
       const { attribute, scope } = written;
       const isBudget = scope === 'node' ? attribute.key === 'max_retries' : scope === 'graph' && (attribute.key === 'default_max_retries' || attribute.key === 'default_max_retry');
       if (!isBudget) continue;

@@ -71,9 +71,9 @@ export const mustWritePlacementRule: LintRule = {
   tier: 'lint',
   *check(context): Iterable<Diagnostic> {
     const { handlerOf } = analyze(context);
-    for (const written of writtenAttributes(context.graph)) {
+    for (const written of writtenAttributes(context.graph).withKey('must_write')) {
       const { node, attribute } = written;
-      if (!node || attribute.key !== 'must_write' || attribute.value.trim() === '' || !nonWriting.has(handlerOf(node))) continue;
+      if (!node || attribute.value.trim() === '' || !nonWriting.has(handlerOf(node))) continue;
       const edit = removeAttributeEdit(context.lineIndex, attribute);
       const range = attributeRangeOf(context.lineIndex, attribute) ?? node.idRange;
       yield {
@@ -114,9 +114,8 @@ export const dotFileExistsRule: LintRule = {
   *check({ graph, fileExists }): Iterable<Diagnostic> {
     if (!graph.sourcePath) return;
     const dir = path.dirname(graph.sourcePath);
-    for (const written of writtenAttributes(graph)) {
+    for (const written of writtenAttributes(graph).withKey('dot_file', 'stack.child_dotfile')) {
       const { attribute } = written;
-      if (attribute.key !== 'dot_file' && attribute.key !== 'stack.child_dotfile') continue;
       const value = attribute.value.trim();
       if (value === '' || value.includes('$')) continue; // expanded at run time
       const file = path.resolve(dir, value);

@@ -18,9 +18,9 @@ export const retryTargetExistsRule: LintRule = {
   tier: 'validate',
   *check({ graph }): Iterable<Diagnostic> {
     const ids = [...graph.nodes.keys()];
-    for (const written of writtenAttributes(graph)) {
+    for (const written of writtenAttributes(graph).withKey('retry_target', 'fallback_retry_target')) {
       const { attribute, scope } = written;
-      if ((attribute.key !== 'retry_target' && attribute.key !== 'fallback_retry_target') || scope === 'edge') continue;
+      if (scope === 'edge') continue;
       const target = attribute.value.trim();
       if (target === '' || graph.nodes.has(target)) continue;
       const suggestion = didYouMean(target, ids);

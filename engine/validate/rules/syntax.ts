@@ -1,19 +1,20 @@
 import { parseCondition } from '../../conditions/condition';
-import { attributeSpec } from '../../model/attributes';
+import { attributeTable } from '../../model/attributes';
 import type { Diagnostic } from '../../model/diagnostics';
 import { parseStylesheet } from '../../transform/stylesheet';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
 import type { LintRule } from '../rule';
 import { valueSpanRange } from '../value-location';
 
+const conditionKeys = attributeTable.filter((spec) => spec.type.kind === 'condition').map((spec) => spec.name);
+
 /** Canonical §7.2/§10: every condition (edge `condition`, `manager.stop_condition`) parses. */
 export const conditionSyntaxRule: LintRule = {
   name: 'condition_syntax',
   tier: 'validate',
   *check({ graph, lineIndex }): Iterable<Diagnostic> {
-    for (const written of writtenAttributes(graph)) {
+    for (const written of writtenAttributes(graph).withKey(...conditionKeys)) {
       const { attribute } = written;
-      if (attributeSpec(attribute.key)?.type.kind !== 'condition') continue;
       const parsed = parseCondition(attribute.value);
       if (parsed.ok) continue;
       const range = valueSpanRange(lineIndex, attribute, parsed.error.span.start, parsed.error.span.end);

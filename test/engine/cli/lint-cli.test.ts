@@ -129,4 +129,16 @@ describe('attractor lint (CLI process)', () => {
     assert.match(result.stdout, /:\d+:\d+ error syntax DOT syntax error/);
     assert.doesNotMatch(result.stderr, /at .*\.js:\d+/);
   });
+
+  it('lints with only its own bundles: the runtime, agent and trace bundles are never loaded', () => {
+    const dist = path.dirname(cli);
+    const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-lint-bundles-'));
+    for (const bundle of ['cli.js', 'cli-main.js', 'cli-lint.js']) fs.copyFileSync(path.join(dist, bundle), path.join(alone, bundle));
+    const result = spawnSync(process.execPath, [path.join(alone, 'cli.js'), 'lint', '--json', tempPipeline(clean)], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { diagnostics: [] });
+    const run = spawnSync(process.execPath, [path.join(alone, 'cli.js'), 'trace', alone], { encoding: 'utf8' });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /cli-trace\.js/);
+  });
 });
