@@ -6,6 +6,7 @@ import { formatDiagnostic } from '../engine/model/diagnostic-format';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { NodeBoundary } from '../engine/runtime/controller';
 import { EventBus } from '../engine/runtime/events';
+import { ScriptedFirstInterviewer } from '../engine/runtime/interviewer';
 import type { RunEvent, WalkScope } from '../engine/runtime/events';
 import type { LaunchResult } from '../engine/runtime/launch';
 import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
@@ -233,7 +234,6 @@ export class AttractorDebugSession extends DebugSession {
           if (thread && !run.superseded) this.onContinued(run, thread);
         },
       },
-      this.backendChoice?.humanAnswers,
     );
     const run: ActiveRun = {
       controller,
@@ -248,7 +248,8 @@ export class AttractorDebugSession extends DebugSession {
     };
     this.run = run;
     events.on((event) => this.onRunEvent(run, event));
-    const options = { backend: this.backend as CodergenBackend, interviewer: gates, events, controller, signal: abort.signal, ...runDefaults(args) };
+    const interviewer = new ScriptedFirstInterviewer(this.backendChoice?.humanAnswers ?? {}, gates);
+    const options = { backend: this.backend as CodergenBackend, interviewer, events, controller, signal: abort.signal, ...runDefaults(args) };
     const launched =
       start.kind === 'fresh'
         ? launchPipelineFile(this.programPath, { ...options, cwd: path.resolve(args.cwd ?? path.dirname(this.programPath)), logsRoot: start.logsRoot, ...(args.params ? { params: args.params } : {}) })

@@ -5,12 +5,13 @@ import fs from 'node:fs';
 import * as vscode from 'vscode';
 import { parseDot } from '../engine';
 import { renderWebviewHtml } from '../webview/html';
-import { parseWebviewMessage, type ExtensionToWebviewMessage, type GateAnswer, type WebviewToExtensionMessage, type WireRange } from '../webview/protocol';
+import type { GateReply } from '../engine';
+import { parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage, type WireRange } from '../webview/protocol';
 import { visitArtifactsMessage } from '../webview/run-files';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
 
-export type GateResponder = (answer: GateAnswer) => void;
+export type GateResponder = (answer: GateReply) => void;
 
 export class GraphPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;

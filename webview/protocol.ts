@@ -1,7 +1,8 @@
 // The one message protocol between the extension and the graph webview. Both sides import these
 // types; each side validates what it receives with the checks below and never trusts the other.
 import { stageStatuses } from '../engine/runtime/outcome';
-import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, tagged, text, type CheckResult, type Infer } from './guards';
+import type { GateReply } from '../engine/runtime/interviewer';
+import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, tagged, text, type Check, type CheckResult, type Infer } from './guards';
 
 const id = text(10_000);
 const label = text(100_000);
@@ -72,7 +73,8 @@ const extensionMessages = {
 };
 
 const breakpointTarget = tagged({ node: object({ nodeId: id, range: wireRange }), edge: object({ edgeIndex: count, range: wireRange }) }, 'kind');
-const gateAnswer = tagged({ option: object({ key: text(100) }), freeform: object({ text: text(100_000) }) });
+/** The engine's GateReply on the wire (the `answerGate` request of the debug adapter takes the same). */
+const gateAnswer: Check<GateReply> = tagged({ option: object({ choice: text(100) }), freeform: object({ text: text(100_000) }), skipped: object({}) }, 'kind');
 
 const webviewMessages = {
   ready: object({}),
@@ -100,11 +102,15 @@ type MessageOf<M extends { type: string }, T extends M['type']> = Extract<M, { t
 export type GraphStateMessage = MessageOf<ExtensionToWebviewMessage, 'graphState'>;
 export type HumanGateMessage = MessageOf<ExtensionToWebviewMessage, 'humanGate'>;
 export type VisitArtifactsMessage = MessageOf<ExtensionToWebviewMessage, 'visitArtifacts'>;
-export type GateAnswer = Infer<typeof gateAnswer>;
 
 /** Validates a message the webview received from the extension. */
 export function parseExtensionMessage(value: unknown): CheckResult<ExtensionToWebviewMessage> {
   return extensionToWebview(value, '');
+}
+
+/** Validates a gate answer received over any wire (the webview, the `answerGate` request). */
+export function parseGateAnswer(value: unknown, path: string): CheckResult<GateReply> {
+  return gateAnswer(value, path);
 }
 
 /** Validates a message the extension received from the webview. */

@@ -34,9 +34,9 @@ describe('debug adapter: human gates', () => {
     assert.equal(gate.freeform, false);
     assert.deepEqual(gate.options.map((o) => `${o.key}:${o.to}`), ['A:ship', 'R:rework']);
 
-    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'X' } }), /not an option of review \(\[A\] Approve, \[R\] Rework\)/);
-    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'maybe' } }), /answer must be/);
-    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'R' } });
+    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'X' } }), /not an option of review \(\[A\] Approve, \[R\] Rework\)/);
+    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'maybe' } }), /answer\.kind: expected one of option, freeform, skipped/);
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'R' } });
     assert.equal(((await s.events.next('humanGateClosed')).body as { gateId: string }).gateId, gate.gateId);
     await s.events.next('continued');
 
@@ -44,10 +44,16 @@ describe('debug adapter: human gates', () => {
     assert.equal(again.body.reason, 'human gate');
     const second = (await s.events.next('humanGate')).body as HumanGateEventBody;
     assert.notEqual(second.gateId, gate.gateId);
-    await s.client.customRequest('answerGate', { gateId: second.gateId, answer: { kind: 'option', key: 'Approve' } });
+    await s.client.customRequest('answerGate', { gateId: second.gateId, answer: { kind: 'option', choice: 'Approve' } });
     const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
     assert.equal(exited.body.exitCode, 0);
     assert.deepEqual(traceOf(path.join(dir, '.run')).map((r) => r.node_id), ['start', 'review', 'rework', 'review', 'ship', 'done']);
+    await s.events.next('terminated');
+    // What the Debug Console shows for each answered gate: the answer and the verdict, at the gate's line.
+    const output = s.events.bodies<DebugProtocol.OutputEvent['body']>('output');
+    const reviewLine = lineOf(path.join(dir, 'pipeline.dot'), 'review [shape');
+    const atReview = output.filter((o) => o.line === reviewLine && o.group === undefined).map((o) => o.output.replace(/ in .*/s, ''));
+    assert.deepEqual(atReview, ['human answered R\n', '✓ success', 'human answered Approve\n', '✓ success']);
   });
 });
 
@@ -65,7 +71,7 @@ describe('debug adapter: resuming at a waiting gate', () => {
     await assert.rejects(s.client.nextRequest({ threadId: 1 }), /waiting for an answer/);
     assert.equal((await topFrame(s)).name, 'review (waiting for an answer)', 'still stopped at the gate');
     assert.equal(s.events.drain('continued').length, 0);
-    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'A' } });
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'A' } });
     await s.events.next('continued');
     assert.equal((await s.events.next<DebugProtocol.ExitedEvent>('exited')).body.exitCode, 0);
   });

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
-import { answerGateArguments, breakpointsOnGraph, messagesForDebugEvent, nodeAtLine } from '../../extension/graph-bridge';
+import { breakpointsOnGraph, messagesForDebugEvent, nodeAtLine } from '../../extension/graph-bridge';
 import { parseAnswerGateArguments } from '../../debug-adapter/protocol';
-import { parseExtensionMessage } from '../../webview/protocol';
+import { parseExtensionMessage, parseWebviewMessage } from '../../webview/protocol';
 
 const program = '/ws/review.dot';
 const source = `digraph g {
@@ -37,12 +37,11 @@ test('events of another program and unknown events are dropped', () => {
   assert.deepEqual(messagesForDebugEvent('progressStart', {}, program), []);
 });
 
-test('a panel answer becomes answerGate arguments the adapter accepts', () => {
-  for (const answer of [{ type: 'option', key: 'Y' } as const, { type: 'freeform', text: 'looks good' } as const]) {
-    const args = answerGateArguments('g1', answer);
-    const parsed = parseAnswerGateArguments(args);
-    assert.ok(parsed.ok);
-    assert.deepEqual(parsed.value, args);
+test('one answer shape end to end: what the graph view sends, the answerGate request takes unchanged', () => {
+  for (const answer of [{ kind: 'option', choice: 'Y' }, { kind: 'freeform', text: 'looks good' }, { kind: 'skipped' }]) {
+    const fromView = parseWebviewMessage({ type: 'answerGate', gateId: 'g1', answer });
+    assert.ok(fromView.ok && fromView.value.type === 'answerGate', JSON.stringify(answer));
+    assert.deepEqual(parseAnswerGateArguments({ gateId: fromView.value.gateId, answer: fromView.value.answer }), { ok: true, value: { gateId: 'g1', answer } });
   }
 });
 

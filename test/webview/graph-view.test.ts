@@ -167,7 +167,7 @@ test('a human gate round-trips an answer by button, by accelerator key and as fr
   assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('data-key')), 'Y', 'focus moves to the first option');
   assert.equal(await view.page.getAttribute('.gate-option[data-key="N"]', 'aria-keyshortcuts'), 'N');
   await view.page.click('.gate-option[data-key="N"]');
-  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g1', answer: { type: 'option', key: 'N' } });
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g1', answer: { kind: 'option', choice: 'N' } });
   await view.page.keyboard.press('y');
   assert.equal((await view.posted()).filter((m) => m.type === 'answerGate').length, 1, 'one answer per gate');
   await view.send({ type: 'humanGateClosed', gateId: 'g1' });
@@ -177,7 +177,7 @@ test('a human gate round-trips an answer by button, by accelerator key and as fr
   await view.send({ ...gate, gateId: 'g2' });
   await view.page.waitForSelector('.gate-panel:not([hidden])');
   await view.page.keyboard.press('y');
-  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g2', answer: { type: 'option', key: 'Y' } });
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g2', answer: { kind: 'option', choice: 'Y' } });
   await view.send({ type: 'humanGateClosed', gateId: 'g2' });
 
   await view.clearPosted();
@@ -186,7 +186,7 @@ test('a human gate round-trips an answer by button, by accelerator key and as fr
   assert.equal(await view.page.textContent('.gate-default'), 'Without an answer, “Yes” is chosen after 30 s.');
   await view.page.fill('.gate-freeform textarea', 'Yes, but rename the function');
   await view.page.keyboard.press('Control+Enter');
-  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g3', answer: { type: 'freeform', text: 'Yes, but rename the function' } });
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g3', answer: { kind: 'freeform', text: 'Yes, but rename the function' } });
 });
 
 test('labels, questions and artifacts holding markup stay text: no script runs, no element appears', async () => {

@@ -1,0 +1,43 @@
+// A human gate asked in VS Code, the same way under every way of running (F5, ▶ Run, chat tools):
+// in the graph view and in VS Code's own quick pick (or input box) at once, so a gate never waits
+// unseen when the graph view is closed. The first answer wins and closes the other.
+import * as vscode from 'vscode';
+import type { GateReply } from '../engine';
+import { optionCaption } from '../engine/model/accelerator';
+import type { HumanGateMessage } from '../webview/protocol';
+import type { GraphPanel } from './graph-panel';
+
+/** Resolves with the first answer, or with undefined once `signal` aborts (the gate closed elsewhere). */
+export function askGate(panel: GraphPanel, gate: HumanGateMessage, signal: AbortSignal): Promise<GateReply | undefined> {
+  return new Promise((resolve) => {
+    const picker = new vscode.CancellationTokenSource();
+    let settled = false;
+    const settle = (answer: GateReply | undefined): void => {
+      if (settled) return;
+      settled = true;
+      picker.cancel();
+      picker.dispose();
+      resolve(answer);
+    };
+    if (signal.aborted) return settle(undefined);
+    signal.addEventListener('abort', () => settle(undefined), { once: true });
+    panel.askGate(gate, settle);
+    void quickPickAnswer(gate, picker.token).then((answer) => {
+      if (answer) settle(answer);
+    });
+  });
+}
+
+async function quickPickAnswer(gate: HumanGateMessage, token: vscode.CancellationToken): Promise<GateReply | undefined> {
+  const title = `Attractor gate ${gate.nodeId ?? ''}`.trimEnd();
+  if (gate.options.length > 0) {
+    const picked = await vscode.window.showQuickPick(
+      gate.options.map((option) => ({ label: optionCaption(option), description: `→ ${option.to}`, key: option.key })),
+      { title, placeHolder: gate.question, ignoreFocusOut: true },
+      token,
+    );
+    return picked ? { kind: 'option', choice: picked.key } : undefined;
+  }
+  const text = await vscode.window.showInputBox({ title, prompt: gate.question, ignoreFocusOut: true }, token);
+  return text === undefined ? undefined : { kind: 'freeform', text };
+}
