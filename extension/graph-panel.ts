@@ -160,7 +160,7 @@ export class GraphPanel implements vscode.Disposable {
         return;
       }
       case 'requestVisit':
-        if (this.runDirectory) this.post(visitArtifactsMessage(this.runDirectory, message.iteration, message.nodeId));
+        if (this.runDirectory) this.post(visitArtifactsMessage(this.runDirectory, message.iteration, message.nodeId, message.visit));
         return;
       case 'openRun':
         await vscode.commands.executeCommand('attractor.openRun');

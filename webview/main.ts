@@ -69,7 +69,7 @@ const tracePanel = new TracePanel({
     graphView.select(entry.node_id);
     const ref = graph?.nodes.get(entry.node_id);
     if (ref) host.post({ type: 'revealNode', uri: documentUri, nodeId: entry.node_id, range: toWire(ref.declarations[0] ?? ref.idRange) });
-    host.post({ type: 'requestVisit', iteration: entry.iteration, nodeId: entry.node_id });
+    host.post({ type: 'requestVisit', iteration: entry.iteration, nodeId: entry.node_id, ...(entry.visit !== undefined ? { visit: entry.visit } : {}) });
   },
   openRun: () => host.post({ type: 'openRun' }),
 });

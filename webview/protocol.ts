@@ -37,6 +37,8 @@ const traceEntry = object(
   {
     preferred_label: label,
     attempt: count,
+    /** The visit's number within its iteration when not the first. */
+    visit: count,
     tokens: count,
     cost: finiteNumber,
     /** The parallel branch or sub-pipeline the visit ran in; absent on the main walk. */
@@ -64,7 +66,7 @@ const extensionMessages = {
   /** `replace` starts over (a new run, or a finished run opened from disk); otherwise entries append. */
   traceEntries: object({ entries: list(traceEntry), replace: boolean }),
   /** The files of one visit; a missing file is absent rather than empty. */
-  visitArtifacts: object({ iteration: count, nodeId: id }, { prompt: text(), response: text(), status: text() }),
+  visitArtifacts: object({ iteration: count, nodeId: id }, { visit: count, prompt: text(), response: text(), status: text() }),
   humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count }),
   humanGateClosed: object({ gateId: id }),
   selectNode: object({ nodeId: nullable(id) }),
@@ -84,7 +86,7 @@ const webviewMessages = {
   revealRange: object({ uri: text(10_000), range: wireRange }),
   toggleBreakpoint: object({ uri: text(10_000), target: breakpointTarget }),
   answerGate: object({ gateId: id, answer: gateAnswer }),
-  requestVisit: object({ iteration: count, nodeId: id }),
+  requestVisit: object({ iteration: count, nodeId: id }, { visit: count }),
   openRun: object({}),
   /** SVG as markup, PNG as a `data:image/png;base64,` URL. */
   exportImage: object({ format: oneOf(['svg', 'png'] as const), data: text() }),

@@ -15,12 +15,12 @@ export function traceEntriesMessage(runDirectory: string): { type: 'traceEntries
   return { type: 'traceEntries', entries: readTrace(runDirectory), replace: true };
 }
 
-/** The visit's files from `iteration_N/<node>/`, falling back to the flat stage directory. */
-export function visitArtifactsMessage(runDirectory: string, iteration: number, nodeId: string): VisitArtifactsMessage {
+/** The visit's files from its own directory (`iteration_N/<node>/`, `iteration_N/<node>@K/`); a first visit falls back to the flat stage directory. */
+export function visitArtifactsMessage(runDirectory: string, iteration: number, nodeId: string, visit = 1): VisitArtifactsMessage {
   const directory = new RunDirectory(runDirectory);
-  const candidates = [directory.iterationStageDir(iteration, nodeId), directory.stageDir(nodeId)];
+  const candidates = [directory.visitStageDir(iteration, nodeId, visit), ...(visit === 1 ? [directory.stageDir(nodeId)] : [])];
   const stageDir = candidates.find((dir) => fs.existsSync(dir));
-  const message: { -readonly [K in keyof VisitArtifactsMessage]: VisitArtifactsMessage[K] } = { type: 'visitArtifacts', iteration, nodeId };
+  const message: { -readonly [K in keyof VisitArtifactsMessage]: VisitArtifactsMessage[K] } = { type: 'visitArtifacts', iteration, nodeId, ...(visit > 1 ? { visit } : {}) };
   if (!stageDir) return message;
   for (const [field, file] of Object.entries(VISIT_FILES) as Array<[keyof typeof VISIT_FILES, string]>) {
     const text = readText(path.join(stageDir, file));

@@ -29,7 +29,7 @@ export class TracePanel {
   private readonly artifacts = el('div', { class: 'visit-artifacts', 'aria-live': 'polite' });
   private entries: TraceEntry[] = [];
   private gateNodes: ReadonlySet<string> = new Set();
-  private selectedVisit: { iteration: number; nodeId: string } | undefined;
+  private selectedVisit: VisitKey | undefined;
   private scheduled = false;
   private filterKey: string | undefined;
 
@@ -58,10 +58,10 @@ export class TracePanel {
   }
 
   showArtifacts(message: VisitArtifactsMessage | undefined): void {
-    if (message && (message.iteration !== this.selectedVisit?.iteration || message.nodeId !== this.selectedVisit.nodeId)) return;
+    if (message && (!this.selectedVisit || visitId(this.selectedVisit) !== visitId(visitKey(message)))) return;
     this.artifacts.replaceChildren();
     if (!message) return;
-    this.artifacts.append(el('h3', {}, [`${message.nodeId} · iteration ${message.iteration}`]));
+    this.artifacts.append(el('h3', {}, [visitCaption(visitKey(message))]));
     const files: Array<[string, string | undefined]> = [
       ['prompt.md', message.prompt],
       ['response.md', message.response],
@@ -91,7 +91,8 @@ export class TracePanel {
     this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: name === 'label' ? 'preferred_label' : undefined }, [name])));
     this.body.replaceChildren(...visible.map((entry) => this.row(entry)));
     const iterations = summariseIterations(visible, this.gateNodes);
-    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${plural(this.entries.length, 'visit')} · ${plural(iterations.length, 'iteration')}`;
+    const rounds = roundCount(visible);
+    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${plural(this.entries.length, 'visit')} · ${plural(iterations.length, 'iteration')}${rounds > iterations.length ? ` (${rounds} rounds)` : ''}`;
     this.root.classList.toggle('empty', this.entries.length === 0);
     this.charts.replaceChildren(
       el('figure', {}, [drawDescentChart(summariseIterations(this.entries, this.gateNodes)), el('figcaption', {}, ['Descent: duration (bars), unsuccessful outcomes (line), gate verdicts (dots)'])]),
@@ -110,10 +111,11 @@ export class TracePanel {
   }
 
   private row(entry: TraceEntry): HTMLTableRowElement {
-    const selected = this.selectedVisit?.iteration === entry.iteration && this.selectedVisit.nodeId === entry.node_id;
-    const row = el('tr', { tabindex: '0', class: selected ? 'selected' : undefined, 'data-node': entry.node_id, 'data-iteration': entry.iteration }, [
+    const id = visitId(entryVisit(entry));
+    const selected = this.selectedVisit !== undefined && visitId(this.selectedVisit) === id;
+    const row = el('tr', { tabindex: '0', class: selected ? 'selected' : undefined, 'data-node': entry.node_id, 'data-iteration': entry.iteration, 'data-visit': id }, [
       el('td', {}, [String(entry.iteration)]),
-      el('td', {}, [entry.node_id, entry.scope ? el('span', { class: 'muted' }, [` (${entry.scope})`]) : null]),
+      el('td', {}, [entry.node_id, entry.visit ? el('span', { class: 'muted' }, [` #${entry.visit}`]) : null, entry.scope ? el('span', { class: 'muted' }, [` (${entry.scope})`]) : null]),
       el('td', {}, [el('span', { class: `status-pill ${statusClass(entry.status)}`, title: entry.failure_reason }, [entry.status])]),
       el('td', { class: 'num' }, [formatMs(entry.duration_ms)]),
       el('td', { class: 'num' }, [entry.attempt === undefined ? '' : String(entry.attempt)]),
@@ -134,11 +136,42 @@ export class TracePanel {
   }
 
   private select(entry: TraceEntry): void {
-    this.selectedVisit = { iteration: entry.iteration, nodeId: entry.node_id };
-    for (const row of Array.from(this.body.rows)) row.classList.toggle('selected', row.dataset.node === entry.node_id && row.dataset.iteration === String(entry.iteration));
-    this.artifacts.replaceChildren(el('p', { class: 'muted' }, [`Loading ${entry.node_id} · iteration ${entry.iteration}…`]));
+    const visit = entryVisit(entry);
+    this.selectedVisit = visit;
+    for (const row of Array.from(this.body.rows)) row.classList.toggle('selected', row.dataset.visit === visitId(visit));
+    this.artifacts.replaceChildren(el('p', { class: 'muted' }, [`Loading ${visitCaption(visit)}…`]));
     this.intents.selectVisit(entry);
   }
+}
+
+/** One visit: a node's K-th run within an iteration (the files of each live in their own directory). */
+interface VisitKey {
+  readonly iteration: number;
+  readonly nodeId: string;
+  readonly visit: number;
+}
+
+function entryVisit(entry: TraceEntry): VisitKey {
+  return { iteration: entry.iteration, nodeId: entry.node_id, visit: entry.visit ?? 1 };
+}
+
+function visitKey(message: VisitArtifactsMessage): VisitKey {
+  return { iteration: message.iteration, nodeId: message.nodeId, visit: message.visit ?? 1 };
+}
+
+function visitId(key: VisitKey): string {
+  return `${key.iteration}/${key.visit}/${key.nodeId}`;
+}
+
+function visitCaption(key: VisitKey): string {
+  return `${key.nodeId} · iteration ${key.iteration}${key.visit > 1 ? ` · visit ${key.visit}` : ''}`;
+}
+
+/** Times the walk went round: per iteration, the most visits any node had in it. */
+function roundCount(entries: readonly TraceEntry[]): number {
+  const perIteration = new Map<number, number>();
+  for (const entry of entries) perIteration.set(entry.iteration, Math.max(perIteration.get(entry.iteration) ?? 1, entry.visit ?? 1));
+  return [...perIteration.values()].reduce((sum, rounds) => sum + rounds, 0);
 }
 
 function plural(count: number, noun: string): string {

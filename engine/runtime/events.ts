@@ -14,6 +14,8 @@ export interface TraceRecord {
   readonly ts: string;
   readonly is_explicit: boolean;
   readonly attempt: number;
+  /** The visit's number within its iteration when it is not the first (its records are in `iteration_N/<node>@K/`). */
+  readonly visit?: number;
   /** Parallel branch or sub-pipeline the visit ran in; absent on the main walk. */
   readonly scope?: string;
   /** Set when the debugger forced the route out of this node. */

@@ -147,6 +147,33 @@ test('trace entries fill the table, the timeline and the descent chart; a row se
   ]);
 });
 
+test('two visits of a node in one iteration are two rows, each selecting its own files; the summary counts the rounds', async () => {
+  const view = await openExample();
+  const visit = (node_id: string, ts: string, extra: Partial<TraceEntry> = {}): TraceEntry => ({ iteration: 0, node_id, status: 'success', duration_ms: 1, ts, is_explicit: true, ...extra });
+  await view.send({
+    type: 'traceEntries',
+    entries: [visit('start', '2026-11-29T10:00:00Z'), visit('implement', '2026-11-29T10:00:01Z'), visit('test_gate', '2026-11-29T10:00:02Z'), visit('implement', '2026-11-29T10:00:03Z', { visit: 2 }), visit('test_gate', '2026-11-29T10:00:04Z', { visit: 2 })],
+    replace: true,
+  });
+  await view.page.waitForFunction(() => document.querySelectorAll('.trace-table tbody tr').length === 5);
+  assert.match((await view.page.textContent('.trace-summary')) ?? '', /5 visits · 1 iteration \(2 rounds\)/);
+  assert.equal(await view.page.textContent('.trace-table tbody tr:nth-child(4) td:nth-child(2)'), 'implement #2');
+
+  await view.clearPosted();
+  await view.page.click('.trace-table tbody tr:nth-child(4)');
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'requestVisit'), { type: 'requestVisit', iteration: 0, nodeId: 'implement', visit: 2 });
+  assert.deepEqual(await view.page.$$eval('.trace-table tbody tr.selected', (rows) => rows.map((row) => (row as HTMLTableRowElement).rowIndex)), [4], 'only the clicked visit is selected');
+  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'implement', prompt: 'first visit' });
+  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'implement', visit: 2, prompt: 'second visit' });
+  await view.page.waitForSelector('.visit-artifacts pre');
+  assert.equal(await view.page.textContent('.visit-artifacts h3'), 'implement · iteration 0 · visit 2');
+  assert.equal(await view.page.textContent('.visit-artifacts pre'), 'second visit', "the first visit's files are not shown for the second");
+
+  await view.clearPosted();
+  await view.page.click('.trace-table tbody tr:nth-child(2)');
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'requestVisit'), { type: 'requestVisit', iteration: 0, nodeId: 'implement' });
+});
+
 test('a human gate round-trips an answer by button, by accelerator key and as free text', async () => {
   const view = await openExample();
   const gate = {
