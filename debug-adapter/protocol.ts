@@ -70,8 +70,15 @@ export interface TraceEntryEventBody {
   readonly logsRoot: string;
 }
 
+/** Body of the `traceHistory` event, sent as a run starts: the records its run directory already holds (a resume's history; none for a fresh run). The trace starts over from them. */
+interface TraceHistoryEventBody {
+  readonly records: readonly TraceRecord[];
+  readonly logsRoot: string;
+}
+
 export interface CustomEventBodies {
   readonly graphState: GraphStateEventBody;
+  readonly traceHistory: TraceHistoryEventBody;
   readonly traceEntry: TraceEntryEventBody;
   readonly humanGate: HumanGateEventBody;
   readonly humanGateClosed: HumanGateClosedEventBody;

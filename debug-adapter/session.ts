@@ -210,7 +210,6 @@ export class AttractorDebugSession extends DebugSession {
     const branch = start.kind === 'resume' ? start.branch : undefined;
     const history = new CheckpointHistory(branch);
     const graphState = new GraphStateTracker();
-    if (branch) graphState.seed(branch.from.state.visits, branch.from.state.nodeOutcomes, branch.from.state.iteration);
     const controller = new DebugController(
       { breakpoints: this.breakpoints, exceptionFilters: this.exceptionFilters },
       {
@@ -333,6 +332,7 @@ export class AttractorDebugSession extends DebugSession {
     if (event.type === 'run:start') {
       run.logsRoot = event.logsRoot;
       run.runId = event.runId;
+      this.sendCustom('traceHistory', { records: event.history, logsRoot: event.logsRoot });
     }
     if (event.type === 'checkpoint') run.history.noteCheckpoint(event.state);
     if (event.type === 'trace') {

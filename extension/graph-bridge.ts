@@ -14,6 +14,10 @@ export function messagesForDebugEvent(event: string, body: unknown, program: str
       if (program !== undefined && !samePath(stateProgram, program)) return [];
       return [{ type: 'graphState', ...state }];
     }
+    case 'traceHistory': {
+      const { records } = body as CustomEventBodies['traceHistory'];
+      return [{ type: 'traceEntries', entries: [...records], replace: true }];
+    }
     case 'traceEntry': {
       const { record } = body as CustomEventBodies['traceEntry'];
       return [{ type: 'traceEntries', entries: [record], replace: false }];

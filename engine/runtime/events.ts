@@ -41,7 +41,15 @@ export interface WalkScope {
 /** The typed inspection stream (canonical §9.6), one union for every consumer. */
 export type RunEvent =
   | { readonly type: 'phase'; readonly phase: Phase; readonly state: 'start' | 'end' }
-  | { readonly type: 'run:start'; readonly runId: string; readonly logsRoot: string; readonly graphName: string; readonly resumed: boolean }
+  | {
+      readonly type: 'run:start';
+      readonly runId: string;
+      readonly logsRoot: string;
+      readonly graphName: string;
+      readonly resumed: boolean;
+      /** The trace records the run directory already holds (a resume's or a time-travel branch's history; empty for a fresh run). */
+      readonly history: readonly TraceRecord[];
+    }
   | { readonly type: 'run:end'; readonly status: 'success' | 'fail' | 'cancelled'; readonly failureReason?: string; readonly failureKind?: FailureKind; readonly durationMs: number }
   | { readonly type: 'node:start'; readonly scope: WalkScope; readonly nodeId: string; readonly iteration: number; readonly visit: number }
   | { readonly type: 'node:attempt'; readonly scope: WalkScope; readonly nodeId: string; readonly attempt: number }
