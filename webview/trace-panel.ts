@@ -10,6 +10,13 @@ import { drawTimeline } from './timeline';
 
 const COLUMNS = ['iter', 'node', 'status', 'duration', 'attempt', 'explicit', 'label'];
 const USAGE_COLUMNS = ['tokens', 'cost'];
+/** Short headers, so every column fits a side-by-side panel; the full name is the header's tooltip. */
+const HEADERS: Readonly<Record<string, { readonly text: string; readonly title: string }>> = {
+  duration: { text: 'time', title: 'duration' },
+  attempt: { text: 'tries', title: 'attempts' },
+  explicit: { text: 'expl.', title: 'the handler set the status explicitly' },
+  label: { text: 'label', title: 'preferred_label' },
+};
 const ALL_NODES = '';
 
 export interface TracePanelIntents {
@@ -88,7 +95,7 @@ export class TracePanel {
     const visible = nodeFilter === ALL_NODES ? this.entries : this.entries.filter((entry) => entry.node_id === nodeFilter);
     this.showUsage = this.entries.some((entry) => entry.tokens !== undefined || entry.cost !== undefined);
     const columns = this.showUsage ? [...COLUMNS, ...USAGE_COLUMNS] : COLUMNS;
-    this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: name === 'label' ? 'preferred_label' : undefined }, [name])));
+    this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: HEADERS[name]?.title }, [HEADERS[name]?.text ?? name])));
     this.body.replaceChildren(...visible.map((entry) => this.row(entry)));
     const iterations = summariseIterations(visible, this.gateNodes);
     const rounds = roundCount(visible);
@@ -115,12 +122,12 @@ export class TracePanel {
     const selected = this.selectedVisit !== undefined && visitId(this.selectedVisit) === id;
     const row = el('tr', { tabindex: '0', class: selected ? 'selected' : undefined, 'data-node': entry.node_id, 'data-iteration': entry.iteration, 'data-visit': id }, [
       el('td', {}, [String(entry.iteration)]),
-      el('td', {}, [entry.node_id, entry.visit ? el('span', { class: 'muted' }, [` #${entry.visit}`]) : null, entry.scope ? el('span', { class: 'muted' }, [` (${entry.scope})`]) : null]),
+      el('td', { class: 'clip', title: entry.scope }, [entry.node_id, entry.visit ? el('span', { class: 'muted' }, [` #${entry.visit}`]) : null, entry.scope ? el('span', { class: 'muted' }, [` (${entry.scope})`]) : null]),
       el('td', {}, [el('span', { class: `status-pill ${statusClass(entry.status)}`, title: entry.failure_reason }, [entry.status])]),
       el('td', { class: 'num' }, [formatMs(entry.duration_ms)]),
       el('td', { class: 'num' }, [entry.attempt === undefined ? '' : String(entry.attempt)]),
       el('td', {}, [entry.is_explicit ? 'yes' : 'no']),
-      el('td', {}, [entry.preferred_label ?? '', entry.forced_edge ? el('span', { class: 'muted' }, [` forced → ${entry.forced_edge.to}`]) : null]),
+      el('td', { class: 'clip', title: entry.preferred_label || undefined }, [entry.preferred_label ?? '', entry.forced_edge ? el('span', { class: 'muted' }, [` forced → ${entry.forced_edge.to}`]) : null]),
       this.showUsage && el('td', { class: 'num' }, [entry.tokens === undefined ? '' : entry.tokens.toLocaleString('en-US')]),
       this.showUsage && el('td', { class: 'num' }, [entry.cost === undefined ? '' : formatCost(entry.cost)]),
     ]);

@@ -17,15 +17,17 @@ const source = `digraph g {
   gate -> work [label="[N] No"]
 }`;
 
-test('graphState, traceEntry, humanGate and humanGateClosed events become valid graph-view messages', () => {
+test('graphState, traceHistory, traceEntry, humanGate and humanGateClosed events become valid graph-view messages', () => {
   const events: Array<[string, unknown]> = [
     ['graphState', { program, logsRoot: '/runs/1', runStatus: 'paused', iteration: 0, nodes: { start: { status: 'success', visits: 1, iteration: 0 } }, takenEdges: [{ index: 0, status: 'success' }], activeNode: 'start', currentEdge: 0 }],
+    ['traceHistory', { logsRoot: '/runs/1', records: [{ iteration: 0, node_id: 'start', status: 'success', duration_ms: 1, ts: '2026-11-29T12:00:00.000Z', is_explicit: true }] }],
     ['traceEntry', { logsRoot: '/runs/1', record: { iteration: 0, node_id: 'start', status: 'success', duration_ms: 1, ts: '2026-11-29T12:00:00.000Z', is_explicit: true } }],
     ['humanGate', { gateId: 'g1', nodeId: 'gate', threadId: 1, question: 'Ship?', options: [{ key: 'Y', label: '[Y] Yes', to: 'done' }], freeform: false, defaultChoice: 'Y' }],
     ['humanGateClosed', { gateId: 'g1' }],
   ];
   const messages = events.flatMap(([event, body]) => messagesForDebugEvent(event, body, program));
-  assert.deepEqual(messages.map((m) => m.type), ['graphState', 'traceEntries', 'humanGate', 'humanGateClosed']);
+  assert.deepEqual(messages.map((m) => m.type), ['graphState', 'traceEntries', 'traceEntries', 'humanGate', 'humanGateClosed']);
+  assert.deepEqual(messages.slice(1, 3).map((m) => m.type === 'traceEntries' && m.replace), [true, false], 'the history starts the trace over; live entries append');
   for (const message of messages) assert.ok(parseExtensionMessage(message).ok, JSON.stringify(message));
   const graphState = messages[0]!;
   assert.ok(graphState.type === 'graphState');

@@ -174,6 +174,40 @@ test('two visits of a node in one iteration are two rows, each selecting its own
   assert.deepEqual(await view.waitForPost((m) => m.type === 'requestVisit'), { type: 'requestVisit', iteration: 0, nodeId: 'implement' });
 });
 
+test('beside the editor (500 px) the toolbar is one row and the trace one scroll area whose table shows every column', async () => {
+  const view = await harness.open({ width: 500, height: 800 });
+  await view.showDocument(example);
+  await view.send(state({ runStatus: 'paused', iteration: 12, activeNode: 'review' }));
+  const entries = trace.map((entry) => ({ ...entry, tokens: 12_345, cost: 0.125 }));
+  await view.send({ type: 'traceEntries', entries, replace: true });
+  await view.page.click('.trace-table tbody tr:nth-child(2)');
+  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'plan', prompt: 'Plan.\n'.repeat(30), response: 'Done.' });
+  await view.page.waitForSelector('.visit-artifacts pre');
+  // Plain expressions only: tsx names arrow functions bound to consts with a helper the page lacks.
+  const layout = await view.page.evaluate(() => {
+    const content = document.querySelector('.trace-content')!.getBoundingClientRect();
+    const element = document.querySelector('.trace-content')!;
+    const boxes = Array.from(document.querySelector('.toolbar')!.children).map((child) => child.getBoundingClientRect()).filter((b) => b.height > 0);
+    return {
+      toolbarInside: Math.max(...boxes.map((b) => b.right)) <= window.innerWidth,
+      // One row: every control overlaps every other vertically (the highest top is above the lowest bottom).
+      toolbarOneRow: Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom)),
+      headers: Array.from(document.querySelectorAll('.trace-table th')).map((th) => ({ text: th.textContent, inside: th.getBoundingClientRect().left >= content.left && th.getBoundingClientRect().right <= content.right })),
+      overflowsSideways: element.scrollWidth > element.clientWidth,
+      scrollers: Array.from(document.querySelectorAll('.trace-panel *'))
+        .filter((candidate) => ['auto', 'scroll'].includes(getComputedStyle(candidate).overflowY) && candidate.scrollHeight > candidate.clientHeight && candidate.tagName !== 'PRE')
+        .map((candidate) => candidate.className),
+      filesBelowTable: document.querySelector('.visit-artifacts')!.getBoundingClientRect().top >= document.querySelector('.trace-table')!.getBoundingClientRect().bottom,
+    };
+  });
+  assert.ok(layout.toolbarOneRow, 'the toolbar does not wrap');
+  assert.ok(layout.toolbarInside, 'nor does it run off the panel');
+  assert.deepEqual(layout.headers.filter((h) => !h.inside).map((h) => h.text), [], 'every column, status included, is in view');
+  assert.equal(layout.overflowsSideways, false);
+  assert.deepEqual(layout.scrollers, ['trace-content'], 'one scroll area for the table, the files and the charts');
+  assert.ok(layout.filesBelowTable, "the selected visit's files follow the table");
+});
+
 test('a human gate round-trips an answer by button, by accelerator key and as free text', async () => {
   const view = await openExample();
   const gate = {
