@@ -2,9 +2,10 @@
 // in the graph view and in VS Code's own quick pick (or input box) at once, so a gate never waits
 // unseen when the graph view is closed. The first answer wins and closes the other.
 import * as vscode from 'vscode';
-import type { GateReply } from '../engine';
+import type { Answer, GateReply, HumanQuestion } from '../engine';
 import { optionCaption } from '../engine/model/accelerator';
 import type { HumanGateMessage } from '../webview/protocol';
+import { humanGateMessage } from '../webview/run-projection';
 import type { GraphPanel } from './graph-panel';
 
 /** Resolves with the first answer, or with undefined once `signal` aborts (the gate closed elsewhere). */
@@ -26,6 +27,13 @@ export function askGate(panel: GraphPanel, gate: HumanGateMessage, signal: Abort
       if (answer) settle(answer);
     });
   });
+}
+
+/** An engine question (local runs, a server's runs): asked until answered; rejects once `signal` aborts. */
+export async function askInVsCode(panel: GraphPanel, question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
+  const answer = await askGate(panel, humanGateMessage(question), signal);
+  if (answer) return answer;
+  throw signal.reason instanceof Error ? signal.reason : new Error('cancelled');
 }
 
 async function quickPickAnswer(gate: HumanGateMessage, token: vscode.CancellationToken): Promise<GateReply | undefined> {

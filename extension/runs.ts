@@ -7,7 +7,7 @@ import { DEBUG_TYPE, runDefaults, type AnswerGateArguments, type AttractorLaunch
 import type { BackendFactory } from '../debug-adapter/backends';
 import type { Answer, HumanQuestion } from '../engine';
 import { launchPipelineFile, parseDot } from '../engine';
-import { askGate } from './gate-prompt';
+import { askGate, askInVsCode } from './gate-prompt';
 import { messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
 import { localRunServices, runLocally } from './local-run';
@@ -17,7 +17,6 @@ import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './d
 import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
 import type { HumanGateMessage } from '../webview/protocol';
-import { humanGateMessage } from '../webview/run-projection';
 
 export class RunCoordinator implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -236,9 +235,7 @@ export class RunCoordinator implements vscode.Disposable {
   }
 
   /** A local run's gate: asked in VS Code until answered, or until the run stops. */
-  private async ask(question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
-    const answer = await askGate(this.panel, humanGateMessage(question), signal);
-    if (answer) return answer;
-    throw signal.reason instanceof Error ? signal.reason : new Error('cancelled');
+  private ask(question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
+    return askInVsCode(this.panel, question, signal);
   }
 }

@@ -2,7 +2,7 @@
 // types; each side validates what it receives with the checks below and never trusts the other.
 import { stageStatuses } from '../engine/runtime/outcome';
 import type { GateReply } from '../engine/runtime/interviewer';
-import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, tagged, text, type Check, type CheckResult, type Infer } from './guards';
+import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, orUnknown, tagged, text, type Check, type CheckResult, type Infer } from './guards';
 
 const id = text(10_000);
 const label = text(100_000);
@@ -39,8 +39,10 @@ const traceEntry = object(
     attempt: count,
     /** The visit's number within its iteration when not the first. */
     visit: count,
-    tokens: count,
-    cost: finiteNumber,
+    input_tokens: orUnknown(count),
+    output_tokens: orUnknown(count),
+    cost_usd: orUnknown(finiteNumber),
+    llm_requests: count,
     /** The parallel branch or sub-pipeline the visit ran in; absent on the main walk. */
     scope: id,
     failure_reason: label,

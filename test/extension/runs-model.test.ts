@@ -1,10 +1,10 @@
 // The Runs view's model over real run directories written by the engine.
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { spawnSync } from 'node:child_process';
 import { describeRun, formatDuration, isResumable, listRuns, summarizeRun } from '../../extension/runs-model';
 import { runDot } from '../engine/runtime/harness';
 
@@ -59,4 +59,22 @@ test('a stopped run reads as cancelled or interrupted (resumable), never as runn
   assert.deepEqual(statuses, { live: 'running', killed: 'interrupted', cancelled: 'cancelled', failed: 'failed' });
   assert.deepEqual(listRuns(root).filter((r) => isResumable(r.status)).map((r) => r.name).sort(), ['cancelled', 'killed']);
   assert.match(describeRun(summarizeRun(path.join(root, 'killed'))), /^interrupted · /);
+});
+
+test('a committed checkpoint.json symlinked to /dev/zero or a FIFO reads as unreadable, naming the file, without hanging', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'runs-model-hostile-'));
+  fs.mkdirSync(path.join(root, 'x'));
+  fs.symlinkSync('/dev/zero', path.join(root, 'x', 'checkpoint.json'));
+  fs.mkdirSync(path.join(root, 'y'));
+  execFileSync('mkfifo', [path.join(root, 'y', 'checkpoint.json')]);
+  fs.writeFileSync(path.join(root, 'y', 'manifest.json'), JSON.stringify({ graph_name: 'y' }));
+
+  const runs = listRuns(root);
+  const zero = runs.find((r) => r.name === 'x');
+  assert.equal(zero?.status, 'unreadable');
+  assert.match(zero?.problem ?? '', /checkpoint\.json: it is a character device, not a regular file/);
+  const fifo = runs.find((r) => r.name === 'y');
+  assert.equal(fifo?.status, 'unreadable');
+  assert.match(fifo?.problem ?? '', /checkpoint\.json: it is a FIFO \(named pipe\), not a regular file/);
+  assert.equal(fifo?.graphName, 'y');
 });
