@@ -11,11 +11,12 @@ export type BackendFactory = (provider: string, args: AttractorLaunchArguments) 
 export interface BackendChoice {
   /** A fresh backend (a scripted one starts its lists over). */
   readonly create: () => CodergenBackend;
-  /** Scripted human answers, consumed before the client is asked. */
+  /** Scripted human answers, consumed before the person is asked; empty unless the launch chose `gateAnswers: "script"`. */
   readonly humanAnswers: Readonly<Record<string, readonly Answer[]>>;
 }
 
 export function chooseBackend(args: AttractorLaunchArguments, baseDir: string, factory: BackendFactory | undefined): { ok: true; choice: BackendChoice } | { ok: false; message: string } {
+  if (args.gateAnswers !== undefined && args.gateAnswers !== 'ask' && args.gateAnswers !== 'script') return { ok: false, message: `"gateAnswers" must be "ask" or "script" (got ${JSON.stringify(args.gateAnswers)})` };
   const name = args.backend ?? (args.scripted ? 'scripted' : undefined);
   if (name === undefined) return { ok: false, message: 'launch.json needs "backend": "scripted" with "scripted": "<file>", or a provider backend' };
   if (name === 'scripted') {
@@ -23,7 +24,7 @@ export function chooseBackend(args: AttractorLaunchArguments, baseDir: string, f
     const file = path.resolve(baseDir, args.scripted);
     try {
       const script = loadScript(file);
-      return { ok: true, choice: { create: () => new ScriptedBackend(loadScript(file)), humanAnswers: script.human } };
+      return { ok: true, choice: { create: () => new ScriptedBackend(loadScript(file)), humanAnswers: args.gateAnswers === 'script' ? script.human : {} } };
     } catch (error) {
       return { ok: false, message: error instanceof ScriptError ? error.message : String(error) };
     }

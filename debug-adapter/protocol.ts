@@ -2,7 +2,8 @@
 // view, tests): launch arguments plus the custom DAP events and requests. Both sides import it.
 import type { TraceRecord } from '../engine/runtime/events';
 import type { GraphState } from '../webview/graph-state';
-import type { HumanGateMessage } from '../webview/protocol';
+import type { GateReply } from '../engine/runtime/interviewer';
+import { parseGateAnswer, type HumanGateMessage } from '../webview/protocol';
 
 export const DEBUG_TYPE = 'attractor';
 
@@ -18,6 +19,8 @@ export interface AttractorLaunchArguments {
   /** `scripted` (with `scripted: FILE`), `llm` (the providers named by the nodes, keys from the environment), or a name an injected backend factory serves. */
   readonly backend?: string;
   readonly scripted?: string;
+  /** Who answers human gates: "ask" (the default) asks the person; "script" takes the script's `human` answers first (tests, CI). */
+  readonly gateAnswers?: 'ask' | 'script';
   readonly stopOnEntry?: boolean;
   /** A run directory to continue instead of starting a new run (`attractor resume`). */
   readonly resume?: string;
@@ -67,8 +70,15 @@ export interface TraceEntryEventBody {
   readonly logsRoot: string;
 }
 
+/** Body of the `traceHistory` event, sent as a run starts: the records its run directory already holds (a resume's history; none for a fresh run). The trace starts over from them. */
+interface TraceHistoryEventBody {
+  readonly records: readonly TraceRecord[];
+  readonly logsRoot: string;
+}
+
 export interface CustomEventBodies {
   readonly graphState: GraphStateEventBody;
+  readonly traceHistory: TraceHistoryEventBody;
   readonly traceEntry: TraceEntryEventBody;
   readonly humanGate: HumanGateEventBody;
   readonly humanGateClosed: HumanGateClosedEventBody;
@@ -77,12 +87,10 @@ export type CustomEventName = keyof CustomEventBodies;
 
 // ---- custom requests ----
 
-export type GateAnswer = { readonly kind: 'option'; readonly key: string } | { readonly kind: 'freeform'; readonly text: string } | { readonly kind: 'skip' };
-
 /** Arguments of the `answerGate` request. */
 export interface AnswerGateArguments {
   readonly gateId: string;
-  readonly answer: GateAnswer;
+  readonly answer: GateReply;
 }
 
 /** Validates `answerGate` arguments received over the wire; returns a message when they are malformed. */
@@ -90,10 +98,7 @@ export function parseAnswerGateArguments(value: unknown): { ok: true; value: Ans
   if (typeof value !== 'object' || value === null) return { ok: false, message: 'answerGate expects {gateId, answer}' };
   const { gateId, answer } = value as { gateId?: unknown; answer?: unknown };
   if (typeof gateId !== 'string' || gateId === '') return { ok: false, message: 'answerGate: gateId must be a non-empty string' };
-  if (typeof answer !== 'object' || answer === null) return { ok: false, message: 'answerGate: answer must be an object' };
-  const { kind, key, text } = answer as { kind?: unknown; key?: unknown; text?: unknown };
-  if (kind === 'option' && typeof key === 'string') return { ok: true, value: { gateId, answer: { kind, key } } };
-  if (kind === 'freeform' && typeof text === 'string') return { ok: true, value: { gateId, answer: { kind, text } } };
-  if (kind === 'skip') return { ok: true, value: { gateId, answer: { kind } } };
-  return { ok: false, message: 'answerGate: answer must be {kind:"option", key}, {kind:"freeform", text} or {kind:"skip"}' };
+  const parsed = parseGateAnswer(answer, 'answer');
+  if (!parsed.ok) return { ok: false, message: `answerGate: ${parsed.error} (an answer is {kind:"option", choice}, {kind:"freeform", text} or {kind:"skipped"})` };
+  return { ok: true, value: { gateId, answer: parsed.value } };
 }

@@ -7,6 +7,7 @@ import type { CodergenBackend } from '../engine/runtime/backend';
 import type { NodeBoundary } from '../engine/runtime/controller';
 import { existingWorkspaceStore, restoreWorkspaceForBranch } from '../engine/runtime/workspace-snapshot';
 import { EventBus } from '../engine/runtime/events';
+import { ScriptedFirstInterviewer } from '../engine/runtime/interviewer';
 import type { RunEvent, WalkScope } from '../engine/runtime/events';
 import type { LaunchResult } from '../engine/runtime/launch';
 import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
@@ -210,7 +211,6 @@ export class AttractorDebugSession extends DebugSession {
     const branch = start.kind === 'resume' ? start.branch : undefined;
     const history = new CheckpointHistory(branch);
     const graphState = new GraphStateTracker();
-    if (branch) graphState.seed(branch.from.state.visits, branch.from.state.nodeOutcomes, branch.from.state.iteration);
     const controller = new DebugController(
       { breakpoints: this.breakpoints, exceptionFilters: this.exceptionFilters },
       {
@@ -234,7 +234,6 @@ export class AttractorDebugSession extends DebugSession {
           if (thread && !run.superseded) this.onContinued(run, thread);
         },
       },
-      this.backendChoice?.humanAnswers,
     );
     const run: ActiveRun = {
       controller,
@@ -249,7 +248,8 @@ export class AttractorDebugSession extends DebugSession {
     };
     this.run = run;
     events.on((event) => this.onRunEvent(run, event));
-    const options = { backend: this.backend as CodergenBackend, interviewer: gates, events, controller, signal: abort.signal, ...runDefaults(args) };
+    const interviewer = new ScriptedFirstInterviewer(this.backendChoice?.humanAnswers ?? {}, gates);
+    const options = { backend: this.backend as CodergenBackend, interviewer, events, controller, signal: abort.signal, ...runDefaults(args) };
     const launched =
       start.kind === 'fresh'
         ? launchPipelineFile(this.programPath, { ...options, cwd: path.resolve(args.cwd ?? path.dirname(this.programPath)), logsRoot: start.logsRoot, ...(args.params ? { params: args.params } : {}) })
@@ -333,6 +333,7 @@ export class AttractorDebugSession extends DebugSession {
     if (event.type === 'run:start') {
       run.logsRoot = event.logsRoot;
       run.runId = event.runId;
+      this.sendCustom('traceHistory', { records: event.history, logsRoot: event.logsRoot });
     }
     if (event.type === 'checkpoint') run.history.noteCheckpoint(event.state);
     if (event.type === 'trace') {

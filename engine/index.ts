@@ -24,8 +24,8 @@ export type { Handler, HandlerInput, HandlerServices } from './handlers/handler'
 export type { CodergenBackend, CodergenRequest, CodergenResult } from './runtime/backend';
 export { ProviderError } from './runtime/backend';
 export { ScriptedBackend, loadScript, scriptedInterviewer } from './runtime/scripted';
-export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer } from './runtime/interviewer';
-export type { Answer, Interviewer } from './runtime/interviewer';
+export { AutoApproveInterviewer, CallbackInterviewer, QueueInterviewer, ScriptedFirstInterviewer } from './runtime/interviewer';
+export type { Answer, GateReply, Interviewer } from './runtime/interviewer';
 export type { Outcome, StageStatus } from './runtime/outcome';
 export type { RunState } from './runtime/state';
 export { LlmBackend } from './llm/llm-backend';

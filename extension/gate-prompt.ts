@@ -1,44 +1,51 @@
-// A human gate asked in VS Code: in the graph view and in a quick pick (or input box) at once; the
-// first answer wins and closes the other.
+// A human gate asked in VS Code, the same way under every way of running (F5, ▶ Run, chat tools):
+// in the graph view and in VS Code's own quick pick (or input box) at once, so a gate never waits
+// unseen when the graph view is closed. The first answer wins and closes the other.
 import * as vscode from 'vscode';
-import type { Answer, HumanQuestion } from '../engine';
+import type { Answer, GateReply, HumanQuestion } from '../engine';
 import { optionCaption } from '../engine/model/accelerator';
-import type { GateAnswer } from '../webview/protocol';
+import type { HumanGateMessage } from '../webview/protocol';
 import { humanGateMessage } from '../webview/run-projection';
 import type { GraphPanel } from './graph-panel';
-import { engineAnswer } from './local-run';
 
-/** Resolves with the first answer; rejects once `signal` aborts (the gate stopped waiting). */
-export function askInVsCode(panel: GraphPanel, question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const cancel = new vscode.CancellationTokenSource();
+/** Resolves with the first answer, or with undefined once `signal` aborts (the gate closed elsewhere). */
+export function askGate(panel: GraphPanel, gate: HumanGateMessage, signal: AbortSignal): Promise<GateReply | undefined> {
+  return new Promise((resolve) => {
+    const picker = new vscode.CancellationTokenSource();
     let settled = false;
-    const settle = (answer: GateAnswer): void => {
+    const settle = (answer: GateReply | undefined): void => {
       if (settled) return;
       settled = true;
-      cancel.cancel();
-      resolve(engineAnswer(answer));
+      picker.cancel();
+      picker.dispose();
+      resolve(answer);
     };
-    signal.addEventListener('abort', () => {
-      cancel.cancel();
-      if (!settled) reject(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
-    }, { once: true });
-    panel.askGate(humanGateMessage(question), settle);
-    void quickPickAnswer(question, cancel.token).then((answer) => {
+    if (signal.aborted) return settle(undefined);
+    signal.addEventListener('abort', () => settle(undefined), { once: true });
+    panel.askGate(gate, settle);
+    void quickPickAnswer(gate, picker.token).then((answer) => {
       if (answer) settle(answer);
     });
   });
 }
 
-async function quickPickAnswer(question: HumanQuestion, token: vscode.CancellationToken): Promise<GateAnswer | undefined> {
-  if (question.options.length > 0) {
+/** An engine question (local runs, a server's runs): asked until answered; rejects once `signal` aborts. */
+export async function askInVsCode(panel: GraphPanel, question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
+  const answer = await askGate(panel, humanGateMessage(question), signal);
+  if (answer) return answer;
+  throw signal.reason instanceof Error ? signal.reason : new Error('cancelled');
+}
+
+async function quickPickAnswer(gate: HumanGateMessage, token: vscode.CancellationToken): Promise<GateReply | undefined> {
+  const title = `Attractor gate ${gate.nodeId ?? ''}`.trimEnd();
+  if (gate.options.length > 0) {
     const picked = await vscode.window.showQuickPick(
-      question.options.map((option) => ({ label: optionCaption(option), description: `→ ${option.to}`, key: option.key })),
-      { title: `Attractor gate ${question.nodeId}`, placeHolder: question.text, ignoreFocusOut: true },
+      gate.options.map((option) => ({ label: optionCaption(option), description: `→ ${option.to}`, key: option.key })),
+      { title, placeHolder: gate.question, ignoreFocusOut: true },
       token,
     );
-    return picked ? { type: 'option', key: picked.key } : undefined;
+    return picked ? { kind: 'option', choice: picked.key } : undefined;
   }
-  const text = await vscode.window.showInputBox({ title: `Attractor gate ${question.nodeId}`, prompt: question.text, ignoreFocusOut: true }, token);
-  return text === undefined ? undefined : { type: 'freeform', text };
+  const text = await vscode.window.showInputBox({ title, prompt: gate.question, ignoreFocusOut: true }, token);
+  return text === undefined ? undefined : { kind: 'freeform', text };
 }

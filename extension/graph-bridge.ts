@@ -1,10 +1,10 @@
 // Translation between the debug adapter's custom events/requests and the graph view's messages.
 // Pure: the panel controller forwards what these return.
 import path from 'node:path';
-import type { AnswerGateArguments, CustomEventBodies, GateAnswer as DapGateAnswer } from '../debug-adapter/protocol';
+import type { CustomEventBodies } from '../debug-adapter/protocol';
 import type { Graph } from '../engine/model/graph';
 import { breakTargets } from '../debug-adapter/source-catalog';
-import type { ExtensionToWebviewMessage, GateAnswer } from '../webview/protocol';
+import type { ExtensionToWebviewMessage } from '../webview/protocol';
 
 /** The graph-view messages one DAP custom event calls for (none for events of another program). */
 export function messagesForDebugEvent(event: string, body: unknown, program: string | undefined): ExtensionToWebviewMessage[] {
@@ -13,6 +13,10 @@ export function messagesForDebugEvent(event: string, body: unknown, program: str
       const { program: stateProgram, logsRoot: _logsRoot, ...state } = body as CustomEventBodies['graphState'];
       if (program !== undefined && !samePath(stateProgram, program)) return [];
       return [{ type: 'graphState', ...state }];
+    }
+    case 'traceHistory': {
+      const { records } = body as CustomEventBodies['traceHistory'];
+      return [{ type: 'traceEntries', entries: [...records], replace: true }];
     }
     case 'traceEntry': {
       const { record } = body as CustomEventBodies['traceEntry'];
@@ -29,12 +33,6 @@ export function messagesForDebugEvent(event: string, body: unknown, program: str
     default:
       return [];
   }
-}
-
-/** The graph view's answer as the `answerGate` request takes it. */
-export function answerGateArguments(gateId: string, answer: GateAnswer): AnswerGateArguments {
-  const dap: DapGateAnswer = answer.type === 'option' ? { kind: 'option', key: answer.key } : { kind: 'freeform', text: answer.text };
-  return { gateId, answer: dap };
 }
 
 /** Which nodes and edges carry a breakpoint, given the zero-based lines breakpoints sit on. */

@@ -4,14 +4,15 @@ import crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { parseDot } from '../engine';
 import { renderWebviewHtml } from '../webview/html';
-import { parseWebviewMessage, type ExtensionToWebviewMessage, type GateAnswer, type WebviewToExtensionMessage, type WireRange } from '../webview/protocol';
+import type { GateReply } from '../engine';
+import { parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage, type WireRange } from '../webview/protocol';
 import { visitArtifactsMessage } from '../webview/run-files';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
 import { openVisitFileDiff } from './snapshot-diff';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
-export type GateResponder = (answer: GateAnswer) => void;
+export type GateResponder = (answer: GateReply) => void;
 
 export class GraphPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -166,7 +167,7 @@ export class GraphPanel implements vscode.Disposable {
         return;
       }
       case 'requestVisit':
-        if (this.runDirectory) this.post(visitArtifactsMessage(this.runDirectory, message.iteration, message.nodeId));
+        if (this.runDirectory) this.post(visitArtifactsMessage(this.runDirectory, message.iteration, message.nodeId, message.visit));
         return;
       case 'openFileDiff':
         if (this.runDirectory) await openVisitFileDiff(this.runDirectory, message, message.path);

@@ -3,12 +3,12 @@
 import path from 'node:path';
 import { chooseBackend, type BackendFactory } from '../debug-adapter/backends';
 import { runDefaults, type AttractorLaunchArguments } from '../debug-adapter/protocol';
-import { EventBus, launchPipelineFile, resumeRun, CallbackInterviewer, type Answer, type CodergenBackend, type HumanQuestion, type RunEvent } from '../engine';
+import { EventBus, launchPipelineFile, resumeRun, CallbackInterviewer, ScriptedFirstInterviewer, type Answer, type CodergenBackend, type HumanQuestion, type Interviewer, type RunEvent } from '../engine';
 import { RunProjection } from '../webview/run-projection';
-import type { ExtensionToWebviewMessage, GateAnswer } from '../webview/protocol';
+import type { ExtensionToWebviewMessage } from '../webview/protocol';
 
 export interface LocalRunHooks {
-  /** Every graph-view message the run produces, in order. */
+  /** Every graph-view message the run produces, in order, but the questions: `ask` shows those. */
   readonly post: (message: ExtensionToWebviewMessage) => void;
   /** Asks a person; resolves with the answer (or rejects/aborts with the run). */
   readonly ask: (question: HumanQuestion, signal: AbortSignal) => Promise<Answer>;
@@ -22,26 +22,21 @@ export type LocalRunOutcome =
 
 export interface LocalRunServices {
   readonly backend: CodergenBackend;
-  readonly interviewer: CallbackInterviewer;
+  readonly interviewer: Interviewer;
   /** Forwards the bus's events to the hooks as graph-view messages. */
   readonly attach: (events: EventBus) => void;
 }
 
-/** The backend, the interviewer (scripted answers first, then `ask`) and the graph-view projection of one run. */
+/** The backend, the interviewer (`ask`, after the script's answers when the launch chose `gateAnswers: "script"`) and the graph-view projection of one run. */
 export function localRunServices(args: AttractorLaunchArguments, hooks: LocalRunHooks): { ok: true; services: LocalRunServices } | { ok: false; reason: string } {
   const chosen = chooseBackend(args, path.dirname(args.program), hooks.backendFactory);
   if (!chosen.ok) return { ok: false, reason: chosen.message };
-  const scripted = new Map(Object.entries(chosen.choice.humanAnswers).map(([node, answers]) => [node, [...answers]]));
-  const interviewer = new CallbackInterviewer((question, askSignal) => {
-    // Scripted answers first (a demo replays them), then a person.
-    const next = scripted.get(question.nodeId)?.shift();
-    return next ? Promise.resolve(next) : hooks.ask(question, askSignal);
-  });
+  const interviewer = new ScriptedFirstInterviewer(chosen.choice.humanAnswers, new CallbackInterviewer(hooks.ask));
   const attach = (events: EventBus): void => {
     const projection = new RunProjection();
     events.on((event) => {
       hooks.onEvent?.(event);
-      for (const message of projection.apply(event)) hooks.post(message);
+      for (const message of projection.apply(event)) if (message.type !== 'humanGate') hooks.post(message);
     });
   };
   return { ok: true, services: { backend: chosen.choice.create(), interviewer, attach } };
@@ -61,9 +56,4 @@ export async function runLocally(args: AttractorLaunchArguments & { readonly log
   if (outcome.kind === 'refused') return { kind: 'refused', reason: outcome.reason };
   const { result } = outcome;
   return { kind: 'ran', status: result.status, logsRoot: result.logsRoot, ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}) };
-}
-
-/** The engine's answer for a graph-view answer. */
-export function engineAnswer(answer: GateAnswer): Answer {
-  return answer.type === 'option' ? { kind: 'option', choice: answer.key } : { kind: 'freeform', text: answer.text };
 }

@@ -16,7 +16,7 @@ import { looksLikeAttractorPipeline } from './language-detection';
 import { LANGUAGE_ID, startLanguageClient } from './language-client';
 import { RemoteServer } from './remote-server';
 import { RunCoordinator } from './runs';
-import { listRuns, summarizeRun } from './runs-model';
+import { isResumable, listRuns, summarizeRun, type RunSummary } from './runs-model';
 import { RunsTreeProvider } from './runs-view';
 import { llmSettingsFromSecrets, secretBackendFactory, setApiKeyCommand } from './secrets';
 import { readSettings, type ExtensionSettings } from './settings';
@@ -72,7 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     });
     return false;
   };
-  const pickRun = async (title: string, filter: (status: string) => boolean): Promise<string | undefined> => {
+  const pickRun = async (title: string, filter: (status: RunSummary['status']) => boolean): Promise<string | undefined> => {
     const candidates = runRoots().flatMap((root) => listRuns(root)).filter((run) => filter(run.status));
     const browse = { label: '$(folder) Browse…', directory: undefined as string | undefined };
     const picked = await vscode.window.showQuickPick([...candidates.map((run) => ({ label: run.graphName ?? run.name, description: run.name, detail: run.status, directory: run.directory as string | undefined })), browse], { title });
@@ -117,7 +117,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   register('attractor.resumeRun', async (directory) => {
     if (!requireTrust()) return;
-    const runDir = typeof directory === 'string' ? directory : await pickRun('Resume run…', (status) => status === 'running');
+    const runDir = typeof directory === 'string' ? directory : await pickRun('Resume run…', isResumable);
     if (!runDir) return;
     const program = summarizeRun(runDir).sourcePath ?? path.join(runDir, 'pipeline.dot');
     await runs.debug(program, { resume: runDir, name: `Resume ${path.basename(runDir)}` });
@@ -159,7 +159,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const graph = parseDot(readFileChecked(fs.existsSync(copy) ? copy : source, READ_LIMITS.pipeline), {}).graph;
     await panel.show(document);
     panel.attachRun(runDir);
-    const status = summary.status === 'succeeded' ? 'succeeded' : summary.status === 'failed' ? 'failed' : 'paused';
+    const status = summary.status === 'succeeded' ? 'succeeded' : summary.status === 'failed' ? 'failed' : summary.status === 'running' ? 'running' : 'cancelled';
     if (graph) panel.post(graphStateFromTrace(graph, readTrace(runDir), status));
     panel.post(traceEntriesMessage(runDir));
   }

@@ -8,7 +8,8 @@ import { readTrace } from '../engine/runtime/run-directory';
 import type { RunUsageTotal } from '../engine/runtime/usage';
 import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
 
-type RunSummaryStatus = 'running' | 'succeeded' | 'failed' | 'unreadable';
+/** `interrupted`: the checkpoint says running but its engine process is gone (killed, crashed, machine restarted). */
+type RunSummaryStatus = 'running' | 'interrupted' | 'cancelled' | 'succeeded' | 'failed' | 'unreadable';
 
 export interface RunSummary {
   readonly directory: string;
@@ -64,7 +65,7 @@ export function summarizeRun(directory: string): RunSummary {
     return manifest ? { ...base, status: 'running' } : { ...base, status: 'unreadable', problem: 'no readable checkpoint.json or manifest.json' };
   }
   const rawStatus = stringField(checkpoint, 'status');
-  const status: RunSummaryStatus = rawStatus === 'success' ? 'succeeded' : rawStatus === 'fail' ? 'failed' : rawStatus === 'running' ? 'running' : 'unreadable';
+  const status = checkpointStatus(rawStatus, numberField(checkpoint, 'pid'));
   const iteration = numberField(checkpoint, 'iteration');
   const updatedAt = stringField(checkpoint, 'updatedAt');
   const elapsedBefore = numberField(checkpoint, 'elapsedBeforeMs') ?? 0;
@@ -76,6 +77,36 @@ export function summarizeRun(directory: string): RunSummary {
     ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),
     ...(status === 'unreadable' ? { problem: `checkpoint.json has status ${JSON.stringify(rawStatus)}` } : {}),
   };
+}
+
+/** Whether `attractor resume` (or Resume run…) can continue a run in this state. */
+export function isResumable(status: RunSummaryStatus): boolean {
+  return status === 'interrupted' || status === 'cancelled';
+}
+
+function checkpointStatus(raw: string | undefined, pid: number | undefined): RunSummaryStatus {
+  switch (raw) {
+    case 'success':
+      return 'succeeded';
+    case 'fail':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+    case 'running':
+      return pid !== undefined && isAlive(pid) ? 'running' : 'interrupted';
+    default:
+      return 'unreadable';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** "1.2 s", "3 min 4 s": the description a tree item shows. */

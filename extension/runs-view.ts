@@ -5,7 +5,16 @@ import * as vscode from 'vscode';
 import type { PipelineSummary } from '../engine/server/served-run';
 import type { RemoteServer } from './remote-server';
 import { describeRemoteRun, remoteRunLabel } from './remote-runs-model';
-import { describeRun, listRuns, type RunSummary, usageDetail } from './runs-model';
+import { describeRun, isResumable, listRuns, type RunSummary, usageDetail } from './runs-model';
+
+const STATUS_ICONS: Readonly<Record<RunSummary['status'], string>> = {
+  running: 'sync~spin',
+  interrupted: 'debug-disconnect',
+  cancelled: 'debug-pause',
+  succeeded: 'pass',
+  failed: 'error',
+  unreadable: 'warning',
+};
 
 type RunsElement = { readonly kind: 'local'; readonly run: RunSummary } | { readonly kind: 'server' } | { readonly kind: 'remote'; readonly run: PipelineSummary };
 
@@ -60,8 +69,8 @@ function localRunItem(run: RunSummary): vscode.TreeItem {
   const item = new vscode.TreeItem(run.graphName ?? run.name, vscode.TreeItemCollapsibleState.None);
   item.description = describeRun(run);
   item.tooltip = new vscode.MarkdownString([`**${run.name}**`, run.sourcePath ? `pipeline: \`${run.sourcePath}\`` : '', `directory: \`${run.directory}\``, run.usage ? usageDetail(run.usage) : '', run.problem ?? ''].filter(Boolean).join('\n\n'));
-  item.iconPath = new vscode.ThemeIcon(run.status === 'succeeded' ? 'pass' : run.status === 'failed' ? 'error' : run.status === 'running' ? 'debug-pause' : 'warning');
-  item.contextValue = run.status === 'running' ? 'attractorRun.resumable' : 'attractorRun';
+  item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[run.status]);
+  item.contextValue = isResumable(run.status) ? 'attractorRun.resumable' : 'attractorRun';
   item.resourceUri = vscode.Uri.file(run.directory);
   item.command = { command: 'attractor.openRun', title: 'Open run', arguments: [run.directory] };
   item.id = path.resolve(run.directory);

@@ -3,24 +3,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { DEBUG_TYPE, runDefaults, type AttractorLaunchArguments, type CustomEventBodies } from '../debug-adapter/protocol';
+import { DEBUG_TYPE, runDefaults, type AnswerGateArguments, type AttractorLaunchArguments, type CustomEventBodies } from '../debug-adapter/protocol';
 import type { BackendFactory } from '../debug-adapter/backends';
 import type { Answer, HumanQuestion } from '../engine';
 import { launchPipelineFile, parseDot } from '../engine';
-import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
+import { askGate, askInVsCode } from './gate-prompt';
+import { messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
-import { askInVsCode } from './gate-prompt';
 import { localRunServices, runLocally } from './local-run';
 import type { PipelineRunner } from './chat/run-tool';
 import { llmSettingsFromSecrets, secretBackendFactory } from './secrets';
 import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './debug-configuration';
 import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
-import type { GateAnswer } from '../webview/protocol';
+import type { HumanGateMessage } from '../webview/protocol';
 
 export class RunCoordinator implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private localRun: { readonly abort: AbortController; readonly name: string } | undefined;
+  /** Debug sessions' gates being asked, by gate id: aborting one closes its quick pick. */
+  private readonly debugGates = new Map<string, AbortController>();
   private readonly onRunsChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeRuns = this.onRunsChanged.event;
 
@@ -191,9 +193,9 @@ export class RunCoordinator implements vscode.Disposable {
       if (body.activeNode) this.statusBar.node(body.activeNode);
     }
     for (const message of messagesForDebugEvent(event.event, event.body, config.program)) {
-      if (message.type === 'humanGate') {
-        this.panel.askGate(message, (answer) => void this.answerDebugGate(event.session, message.gateId, answer));
-      } else {
+      if (message.type === 'humanGate') void this.askDebugGate(event.session, message);
+      else {
+        if (message.type === 'humanGateClosed') this.debugGates.get(message.gateId)?.abort();
         this.panel.post(message);
       }
     }
@@ -218,14 +220,21 @@ export class RunCoordinator implements vscode.Disposable {
     }
   }
 
-  private async answerDebugGate(session: vscode.DebugSession, gateId: string, answer: GateAnswer): Promise<void> {
+  /** A debug session's gate, asked as a local run's is; the answer goes back through `answerGate`. */
+  private async askDebugGate(session: vscode.DebugSession, gate: HumanGateMessage): Promise<void> {
+    const closed = new AbortController();
+    this.debugGates.set(gate.gateId, closed);
+    const answer = await askGate(this.panel, gate, closed.signal);
+    this.debugGates.delete(gate.gateId);
+    if (!answer) return;
     try {
-      await session.customRequest('answerGate', answerGateArguments(gateId, answer));
+      await session.customRequest('answerGate', { gateId: gate.gateId, answer } satisfies AnswerGateArguments);
     } catch (error) {
       void vscode.window.showErrorMessage(`Attractor: the gate did not take the answer: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
+  /** A local run's gate: asked in VS Code until answered, or until the run stops. */
   private ask(question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
     return askInVsCode(this.panel, question, signal);
   }

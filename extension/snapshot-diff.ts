@@ -31,8 +31,8 @@ export function registerSnapshotDocuments(): vscode.Disposable {
   return vscode.workspace.registerTextDocumentContentProvider(SCHEME, new SnapshotDocuments());
 }
 
-export async function openVisitFileDiff(runDirectory: string, visit: { readonly iteration: number; readonly nodeId: string }, file: string): Promise<void> {
-  const files = visitSnapshots(runDirectory, visit.iteration, visit.nodeId);
+export async function openVisitFileDiff(runDirectory: string, visit: { readonly iteration: number; readonly nodeId: string; readonly visit?: number }, file: string): Promise<void> {
+  const files = visitSnapshots(runDirectory, visit.iteration, visit.nodeId, visit.visit);
   if (!files) {
     void vscode.window.showWarningMessage(`Attractor: ${visit.nodeId} (iteration ${visit.iteration}) has no workspace snapshots in ${runDirectory}.`);
     return;

@@ -2,7 +2,8 @@
 // answer where the gate allows one. Pressing an option's key answers it unless a text field has focus.
 import { optionCaption } from '../engine/model/accelerator';
 import { el } from './dom';
-import type { GateAnswer, HumanGateMessage } from './protocol';
+import type { GateReply } from '../engine/runtime/interviewer';
+import type { HumanGateMessage } from './protocol';
 
 export class GatePanel {
   readonly root = el('section', { class: 'gate-panel', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'gate-question', hidden: true });
@@ -10,7 +11,7 @@ export class GatePanel {
   private answered = false;
   private returnFocus: Element | null = null;
 
-  constructor(private readonly answer: (gateId: string, answer: GateAnswer) => void) {
+  constructor(private readonly answer: (gateId: string, answer: GateReply) => void) {
     document.addEventListener('keydown', (event) => this.onKey(event));
   }
 
@@ -20,7 +21,7 @@ export class GatePanel {
     if (this.root.hidden) this.returnFocus = document.activeElement;
     const buttons = gate.options.map((option) => {
       const button = el('button', { type: 'button', class: 'gate-option', 'aria-keyshortcuts': option.key, 'data-key': option.key, title: `Go to ${option.to}` }, [optionCaption(option)]);
-      button.addEventListener('click', () => this.send({ type: 'option', key: option.key }));
+      button.addEventListener('click', () => this.send({ kind: 'option', choice: option.key }));
       return button;
     });
     const children: Node[] = [el('h2', { id: 'gate-question' }, [gate.question]), el('div', { class: 'gate-options', role: 'group', 'aria-label': 'Answers' }, buttons)];
@@ -48,7 +49,7 @@ export class GatePanel {
     const form = el('form', { class: 'gate-freeform' }, [field, el('button', { type: 'submit' }, ['Send'])]);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      if (field.value.trim() !== '') this.send({ type: 'freeform', text: field.value });
+      if (field.value.trim() !== '') this.send({ kind: 'freeform', text: field.value });
     });
     field.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) form.requestSubmit();
@@ -64,11 +65,11 @@ export class GatePanel {
     const option = gate.options.find((candidate) => candidate.key.toLowerCase() === event.key.toLowerCase());
     if (!option) return;
     event.preventDefault();
-    this.send({ type: 'option', key: option.key });
+    this.send({ kind: 'option', choice: option.key });
   }
 
   /** One answer per gate: the run is waiting on it and a second would be ambiguous. */
-  private send(answer: GateAnswer): void {
+  private send(answer: GateReply): void {
     const gate = this.gate;
     if (!gate || this.answered) return;
     this.answered = true;

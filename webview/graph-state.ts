@@ -1,6 +1,6 @@
 // Folds the engine's inspection events into the graph view's run state: one reducer, used by the
 // webview's run projection (non-debug runs) and by the debug adapter (its graphState event).
-import type { RunEvent } from '../engine/runtime/events';
+import type { RunEvent, TraceRecord } from '../engine/runtime/events';
 import type { StageStatus } from '../engine/runtime/outcome';
 import type { GraphStateMessage, NodeRunState, RunStatus, TakenEdge } from './protocol';
 
@@ -25,6 +25,7 @@ export class GraphStateTracker {
       case 'run:start':
         this.reset();
         this.runStatus = 'running';
+        for (const record of event.history) if (record.scope === undefined) this.recordVisit(record);
         return true;
       case 'run:end':
         this.runStatus = event.status === 'success' ? 'succeeded' : event.status === 'fail' ? 'failed' : 'cancelled';
@@ -66,14 +67,12 @@ export class GraphStateTracker {
     }
   }
 
-  /** Starts from a checkpoint (resume, time travel): the visits and outcomes recorded there. */
-  seed(visits: Readonly<Record<string, number>>, outcomes: Readonly<Record<string, { readonly status: StageStatus }>>, iteration: number): void {
-    this.iteration = iteration;
-    for (const [nodeId, count] of Object.entries(visits)) {
-      const status = outcomes[nodeId]?.status ?? 'success';
-      this.nodes.set(nodeId, { status, visits: count, iteration });
-      this.lastStatus.set(nodeId, status);
-    }
+  /** A main-walk visit recorded before this run started (a resume's history). */
+  private recordVisit(record: TraceRecord): void {
+    const visits = (this.nodes.get(record.node_id)?.visits ?? 0) + 1;
+    this.nodes.set(record.node_id, { status: record.status, visits, iteration: record.iteration, lastAttempt: record.attempt });
+    this.lastStatus.set(record.node_id, record.status);
+    this.iteration = record.iteration;
   }
 
   /** A debugger pause or resume; paused at a node boundary, that node is the active one. */

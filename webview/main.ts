@@ -77,10 +77,10 @@ const tracePanel = new TracePanel({
     graphView.select(entry.node_id);
     const ref = graph?.nodes.get(entry.node_id);
     if (ref) host.post({ type: 'revealNode', uri: documentUri, nodeId: entry.node_id, range: toWire(ref.declarations[0] ?? ref.idRange) });
-    host.post({ type: 'requestVisit', iteration: entry.iteration, nodeId: entry.node_id });
+    host.post({ type: 'requestVisit', iteration: entry.iteration, nodeId: entry.node_id, ...(entry.visit !== undefined ? { visit: entry.visit } : {}) });
   },
   openRun: () => host.post({ type: 'openRun' }),
-  openFileDiff: (visit, path) => host.post({ type: 'openFileDiff', iteration: visit.iteration, nodeId: visit.nodeId, path }),
+  openFileDiff: (visit, path) => host.post({ type: 'openFileDiff', iteration: visit.iteration, nodeId: visit.nodeId, path, ...(visit.visit > 1 ? { visit: visit.visit } : {}) }),
 });
 
 const gatePanel = new GatePanel((gateId, answer) => host.post({ type: 'answerGate', gateId, answer }));

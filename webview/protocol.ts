@@ -1,7 +1,8 @@
 // The one message protocol between the extension and the graph webview. Both sides import these
 // types; each side validates what it receives with the checks below and never trusts the other.
 import { stageStatuses } from '../engine/runtime/outcome';
-import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, orUnknown, tagged, text, type CheckResult, type Infer } from './guards';
+import type { GateReply } from '../engine/runtime/interviewer';
+import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, orUnknown, tagged, text, type Check, type CheckResult, type Infer } from './guards';
 
 const id = text(10_000);
 const label = text(100_000);
@@ -36,6 +37,8 @@ const traceEntry = object(
   {
     preferred_label: label,
     attempt: count,
+    /** The visit's number within its iteration when not the first. */
+    visit: count,
     input_tokens: orUnknown(count),
     output_tokens: orUnknown(count),
     cost_usd: orUnknown(finiteNumber),
@@ -68,10 +71,11 @@ const extensionMessages = {
   /** `replace` starts over (a new run, or a finished run opened from disk); otherwise entries append. */
   traceEntries: object({ entries: list(traceEntry), replace: boolean }),
   /**
-   * The files of one visit; a missing file is absent rather than empty. `fileChanges`: what the
-   * visit did to the workspace, absent when it was not snapshotted.
+   * The files of one visit (`visit`: the K-th of its node in the iteration, absent for the first);
+   * a missing file is absent rather than empty. `fileChanges`: what the visit did to the
+   * workspace, absent when it was not snapshotted.
    */
-  visitArtifacts: object({ iteration: count, nodeId: id }, { prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000) }),
+  visitArtifacts: object({ iteration: count, nodeId: id }, { visit: count, prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000) }),
   humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count }),
   humanGateClosed: object({ gateId: id }),
   selectNode: object({ nodeId: nullable(id) }),
@@ -80,7 +84,8 @@ const extensionMessages = {
 };
 
 const breakpointTarget = tagged({ node: object({ nodeId: id, range: wireRange }), edge: object({ edgeIndex: count, range: wireRange }) }, 'kind');
-const gateAnswer = tagged({ option: object({ key: text(100) }), freeform: object({ text: text(100_000) }) });
+/** The engine's GateReply on the wire (the `answerGate` request of the debug adapter takes the same). */
+const gateAnswer: Check<GateReply> = tagged({ option: object({ choice: text(100) }), freeform: object({ text: text(100_000) }), skipped: object({}) }, 'kind');
 
 const webviewMessages = {
   ready: object({}),
@@ -90,9 +95,9 @@ const webviewMessages = {
   revealRange: object({ uri: text(10_000), range: wireRange }),
   toggleBreakpoint: object({ uri: text(10_000), target: breakpointTarget }),
   answerGate: object({ gateId: id, answer: gateAnswer }),
-  requestVisit: object({ iteration: count, nodeId: id }),
+  requestVisit: object({ iteration: count, nodeId: id }, { visit: count }),
   /** Open one file of a visit in the diff editor: the workspace before ↔ after that visit. */
-  openFileDiff: object({ iteration: count, nodeId: id, path: text(10_000) }),
+  openFileDiff: object({ iteration: count, nodeId: id, path: text(10_000) }, { visit: count }),
   openRun: object({}),
   /** SVG as markup, PNG as a `data:image/png;base64,` URL. */
   exportImage: object({ format: oneOf(['svg', 'png'] as const), data: text() }),
@@ -110,11 +115,15 @@ type MessageOf<M extends { type: string }, T extends M['type']> = Extract<M, { t
 export type GraphStateMessage = MessageOf<ExtensionToWebviewMessage, 'graphState'>;
 export type HumanGateMessage = MessageOf<ExtensionToWebviewMessage, 'humanGate'>;
 export type VisitArtifactsMessage = MessageOf<ExtensionToWebviewMessage, 'visitArtifacts'>;
-export type GateAnswer = Infer<typeof gateAnswer>;
 
 /** Validates a message the webview received from the extension. */
 export function parseExtensionMessage(value: unknown): CheckResult<ExtensionToWebviewMessage> {
   return extensionToWebview(value, '');
+}
+
+/** Validates a gate answer received over any wire (the webview, the `answerGate` request). */
+export function parseGateAnswer(value: unknown, path: string): CheckResult<GateReply> {
+  return gateAnswer(value, path);
 }
 
 /** Validates a message the extension received from the webview. */

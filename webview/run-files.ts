@@ -18,13 +18,13 @@ export function traceEntriesMessage(runDirectory: string): { type: 'traceEntries
   return { type: 'traceEntries', entries: readTrace(runDirectory), replace: true };
 }
 
-/** The visit's files from `iteration_N/<node>/`, falling back to the flat stage directory. */
-export function visitArtifactsMessage(runDirectory: string, iteration: number, nodeId: string): VisitArtifactsMessage {
+/** The visit's files from its own directory (`iteration_N/<node>/`, `iteration_N/<node>@K/`); a first visit falls back to the flat stage directory. */
+export function visitArtifactsMessage(runDirectory: string, iteration: number, nodeId: string, visit = 1): VisitArtifactsMessage {
   const directory = new RunDirectory(runDirectory);
-  const candidates = [directory.iterationStageDir(iteration, nodeId), directory.stageDir(nodeId)];
+  const candidates = [directory.visitStageDir(iteration, nodeId, visit), ...(visit === 1 ? [directory.stageDir(nodeId)] : [])];
   const stageDir = candidates.find((dir) => fs.existsSync(dir));
-  const message: { -readonly [K in keyof VisitArtifactsMessage]: VisitArtifactsMessage[K] } = { type: 'visitArtifacts', iteration, nodeId };
-  const files = visitSnapshots(runDirectory, iteration, nodeId);
+  const message: { -readonly [K in keyof VisitArtifactsMessage]: VisitArtifactsMessage[K] } = { type: 'visitArtifacts', iteration, nodeId, ...(visit > 1 ? { visit } : {}) };
+  const files = visitSnapshots(runDirectory, iteration, nodeId, visit);
   const store = files && existingWorkspaceStore(runDirectory, runDirectory);
   if (files && store) message.fileChanges = store.changes(files.before, files.after);
   if (!stageDir) return message;
@@ -35,10 +35,10 @@ export function visitArtifactsMessage(runDirectory: string, iteration: number, n
   return message;
 }
 
-/** The workspace snapshots around a main-walk visit (its last one in that iteration), when the run took them. */
-export function visitSnapshots(runDirectory: string, iteration: number, nodeId: string): VisitFiles | undefined {
-  const visits = readTrace(runDirectory).filter((record) => record.scope === undefined && record.iteration === iteration && record.node_id === nodeId);
-  return visits.at(-1)?.files;
+/** The workspace snapshots around a main-walk visit (the `visit`-th of its node in that iteration), when the run took them. */
+export function visitSnapshots(runDirectory: string, iteration: number, nodeId: string, visit = 1): VisitFiles | undefined {
+  const record = readTrace(runDirectory).find((r) => r.scope === undefined && r.iteration === iteration && r.node_id === nodeId && (r.visit ?? 1) === visit);
+  return record?.files;
 }
 
 /**

@@ -22,6 +22,9 @@ export class RunProjection {
     }
     if (this.graph.apply(event)) messages.push(this.graphState());
     switch (event.type) {
+      case 'run:start':
+        messages.push({ type: 'traceEntries', entries: [...event.history], replace: true });
+        break;
       case 'trace':
         messages.push({ type: 'traceEntries', entries: [event.record], replace: false });
         break;

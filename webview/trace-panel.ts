@@ -12,13 +12,20 @@ import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
 
 const COLUMNS = ['iter', 'node', 'status', 'duration', 'attempt', 'explicit', 'label'];
 const USAGE_COLUMNS = ['tokens', 'cost'];
+/** Short headers, so every column fits a side-by-side panel; the full name is the header's tooltip. */
+const HEADERS: Readonly<Record<string, { readonly text: string; readonly title: string }>> = {
+  duration: { text: 'time', title: 'duration' },
+  attempt: { text: 'tries', title: 'attempts' },
+  explicit: { text: 'expl.', title: 'the handler set the status explicitly' },
+  label: { text: 'label', title: 'preferred_label' },
+};
 const ALL_NODES = '';
 
 export interface TracePanelIntents {
   selectVisit(entry: TraceEntry): void;
   openRun(): void;
   /** Show one file before ↔ after the visit. */
-  openFileDiff(visit: { readonly iteration: number; readonly nodeId: string }, path: string): void;
+  openFileDiff(visit: VisitKey, path: string): void;
 }
 
 const CHANGE_MARKS: Readonly<Record<WireFileChange['kind'], string>> = { added: 'A', changed: 'M', deleted: 'D' };
@@ -35,7 +42,7 @@ export class TracePanel {
   private readonly artifacts = el('div', { class: 'visit-artifacts', 'aria-live': 'polite' });
   private entries: TraceEntry[] = [];
   private gateNodes: ReadonlySet<string> = new Set();
-  private selectedVisit: { iteration: number; nodeId: string } | undefined;
+  private selectedVisit: VisitKey | undefined;
   private scheduled = false;
   private filterKey: string | undefined;
 
@@ -64,10 +71,10 @@ export class TracePanel {
   }
 
   showArtifacts(message: VisitArtifactsMessage | undefined): void {
-    if (message && (message.iteration !== this.selectedVisit?.iteration || message.nodeId !== this.selectedVisit.nodeId)) return;
+    if (message && (!this.selectedVisit || visitId(this.selectedVisit) !== visitId(visitKey(message)))) return;
     this.artifacts.replaceChildren();
     if (!message) return;
-    this.artifacts.append(el('h3', {}, [`${message.nodeId} · iteration ${message.iteration}`]), this.fileChanges(message));
+    this.artifacts.append(el('h3', {}, [visitCaption(visitKey(message))]), this.fileChanges(message));
     const files: Array<[string, string | undefined]> = [
       ['prompt.md', message.prompt],
       ['response.md', message.response],
@@ -82,7 +89,7 @@ export class TracePanel {
   private fileChanges(message: VisitArtifactsMessage): HTMLElement {
     const changes = message.fileChanges;
     if (!changes) return el('details', { class: 'visit-file-changes' }, [el('summary', {}, ['workspace files (not snapshotted)'])]);
-    const visit = { iteration: message.iteration, nodeId: message.nodeId };
+    const visit = visitKey(message);
     const items = changes.map((change) => {
       const open = el('button', { type: 'button', class: `file-change ${change.kind}`, title: `Open the diff of ${change.path} (before ↔ after this visit)` }, [
         el('span', { class: 'change-mark', 'aria-label': change.kind }, [CHANGE_MARKS[change.kind]]),
@@ -111,11 +118,12 @@ export class TracePanel {
     const visible = nodeFilter === ALL_NODES ? this.entries : this.entries.filter((entry) => entry.node_id === nodeFilter);
     this.showUsage = this.entries.some((entry) => entry.llm_requests !== undefined);
     const columns = this.showUsage ? [...COLUMNS, ...USAGE_COLUMNS] : COLUMNS;
-    this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: name === 'label' ? 'preferred_label' : undefined }, [name])));
+    this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: HEADERS[name]?.title }, [HEADERS[name]?.text ?? name])));
     this.body.replaceChildren(...visible.map((entry) => this.row(entry)));
     const iterations = summariseIterations(visible, this.gateNodes);
+    const rounds = roundCount(visible);
     const usage = this.showUsage ? ` · total ${formatRunUsage(runUsageTotal(this.entries))}` : '';
-    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${plural(this.entries.length, 'visit')} · ${plural(iterations.length, 'iteration')}${usage}`;
+    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${plural(this.entries.length, 'visit')} · ${plural(iterations.length, 'iteration')}${rounds > iterations.length ? ` (${rounds} rounds)` : ''}${usage}`;
     this.root.classList.toggle('empty', this.entries.length === 0);
     this.charts.replaceChildren(
       el('figure', {}, [drawDescentChart(summariseIterations(this.entries, this.gateNodes)), el('figcaption', {}, ['Descent: duration (bars), unsuccessful outcomes (line), gate verdicts (dots)'])]),
@@ -134,15 +142,16 @@ export class TracePanel {
   }
 
   private row(entry: TraceEntry): HTMLTableRowElement {
-    const selected = this.selectedVisit?.iteration === entry.iteration && this.selectedVisit.nodeId === entry.node_id;
-    const row = el('tr', { tabindex: '0', class: selected ? 'selected' : undefined, 'data-node': entry.node_id, 'data-iteration': entry.iteration }, [
+    const id = visitId(entryVisit(entry));
+    const selected = this.selectedVisit !== undefined && visitId(this.selectedVisit) === id;
+    const row = el('tr', { tabindex: '0', class: selected ? 'selected' : undefined, 'data-node': entry.node_id, 'data-iteration': entry.iteration, 'data-visit': id }, [
       el('td', {}, [String(entry.iteration)]),
-      el('td', {}, [entry.node_id, entry.scope ? el('span', { class: 'muted' }, [` (${entry.scope})`]) : null]),
+      el('td', { class: 'clip', title: entry.scope }, [entry.node_id, entry.visit ? el('span', { class: 'muted' }, [` #${entry.visit}`]) : null, entry.scope ? el('span', { class: 'muted' }, [` (${entry.scope})`]) : null]),
       el('td', {}, [el('span', { class: `status-pill ${statusClass(entry.status)}`, title: entry.failure_reason }, [entry.status])]),
       el('td', { class: 'num' }, [formatMs(entry.duration_ms)]),
       el('td', { class: 'num' }, [entry.attempt === undefined ? '' : String(entry.attempt)]),
       el('td', {}, [entry.is_explicit ? 'yes' : 'no']),
-      el('td', {}, [entry.preferred_label ?? '', entry.forced_edge ? el('span', { class: 'muted' }, [` forced → ${entry.forced_edge.to}`]) : null]),
+      el('td', { class: 'clip', title: entry.preferred_label || undefined }, [entry.preferred_label ?? '', entry.forced_edge ? el('span', { class: 'muted' }, [` forced → ${entry.forced_edge.to}`]) : null]),
       this.showUsage && el('td', { class: 'num' }, [tokensText(entry)]),
       this.showUsage && el('td', { class: 'num' }, [entry.cost_usd === undefined ? '' : entry.cost_usd === 'unknown' ? 'unknown' : formatCost(entry.cost_usd)]),
     ]);
@@ -158,11 +167,42 @@ export class TracePanel {
   }
 
   private select(entry: TraceEntry): void {
-    this.selectedVisit = { iteration: entry.iteration, nodeId: entry.node_id };
-    for (const row of Array.from(this.body.rows)) row.classList.toggle('selected', row.dataset.node === entry.node_id && row.dataset.iteration === String(entry.iteration));
-    this.artifacts.replaceChildren(el('p', { class: 'muted' }, [`Loading ${entry.node_id} · iteration ${entry.iteration}…`]));
+    const visit = entryVisit(entry);
+    this.selectedVisit = visit;
+    for (const row of Array.from(this.body.rows)) row.classList.toggle('selected', row.dataset.visit === visitId(visit));
+    this.artifacts.replaceChildren(el('p', { class: 'muted' }, [`Loading ${visitCaption(visit)}…`]));
     this.intents.selectVisit(entry);
   }
+}
+
+/** One visit: a node's K-th run within an iteration (the files of each live in their own directory). */
+interface VisitKey {
+  readonly iteration: number;
+  readonly nodeId: string;
+  readonly visit: number;
+}
+
+function entryVisit(entry: TraceEntry): VisitKey {
+  return { iteration: entry.iteration, nodeId: entry.node_id, visit: entry.visit ?? 1 };
+}
+
+function visitKey(message: VisitArtifactsMessage): VisitKey {
+  return { iteration: message.iteration, nodeId: message.nodeId, visit: message.visit ?? 1 };
+}
+
+function visitId(key: VisitKey): string {
+  return `${key.iteration}/${key.visit}/${key.nodeId}`;
+}
+
+function visitCaption(key: VisitKey): string {
+  return `${key.nodeId} · iteration ${key.iteration}${key.visit > 1 ? ` · visit ${key.visit}` : ''}`;
+}
+
+/** Times the walk went round: per iteration, the most visits any node had in it. */
+function roundCount(entries: readonly TraceEntry[]): number {
+  const perIteration = new Map<number, number>();
+  for (const entry of entries) perIteration.set(entry.iteration, Math.max(perIteration.get(entry.iteration) ?? 1, entry.visit ?? 1));
+  return [...perIteration.values()].reduce((sum, rounds) => sum + rounds, 0);
 }
 
 function plural(count: number, noun: string): string {

@@ -28,7 +28,8 @@ export function traceCommand(runDirectory: string, options: { json?: boolean; fi
       const retries = r.attempt > 1 ? ` (${r.attempt} attempts)` : '';
       const label = r.preferred_label ? ` → ${r.preferred_label}` : '';
       const scope = r.scope ? ` [${r.scope}]` : '';
-      process.stdout.write(`  ${r.node_id.padEnd(24)} ${r.status.padEnd(16)} ${formatDuration(r.duration_ms).padStart(8)}${retries}${label}${scope}\n`);
+      const node = r.visit ? `${r.node_id} #${r.visit}` : r.node_id;
+      process.stdout.write(`  ${node.padEnd(24)} ${r.status.padEnd(16)} ${formatDuration(r.duration_ms).padStart(8)}${retries}${label}${scope}\n`);
       for (const change of changesOf(r) ?? []) process.stdout.write(`      ${formatChange(change)}\n`);
     }
   }

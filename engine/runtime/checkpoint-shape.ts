@@ -19,7 +19,8 @@ export function checkpointShapeProblems(data: unknown): string[] {
 
   expect(data.format === CHECKPOINT_FORMAT, 'format', `"${CHECKPOINT_FORMAT}"`);
   for (const key of ['runId', 'graphHash', 'graphName', 'cwd', 'nextNodeId', 'startedAt', 'updatedAt']) expect(typeof data[key] === 'string', key, 'a string');
-  expect(data.status === 'running' || data.status === 'success' || data.status === 'fail', 'status', '"running", "success" or "fail"');
+  expect(data.status === 'running' || data.status === 'cancelled' || data.status === 'success' || data.status === 'fail', 'status', '"running", "cancelled", "success" or "fail"');
+  optional('pid', isCount, 'a non-negative integer');
   for (const key of ['iteration', 'step']) expect(isCount(data[key]), key, 'a non-negative integer');
   expect(typeof data.elapsedBeforeMs === 'number' && Number.isFinite(data.elapsedBeforeMs) && data.elapsedBeforeMs >= 0, 'elapsedBeforeMs', 'a non-negative number');
   for (const key of ['sourcePath', 'failureReason', 'lastCompletedNodeId', 'pendingFailure']) optional(key, (v) => typeof v === 'string', 'a string');

@@ -16,6 +16,8 @@ export interface TraceRecord extends Partial<UsageFields> {
   readonly ts: string;
   readonly is_explicit: boolean;
   readonly attempt: number;
+  /** The visit's number within its iteration when it is not the first (its records are in `iteration_N/<node>@K/`). */
+  readonly visit?: number;
   /** Parallel branch or sub-pipeline the visit ran in; absent on the main walk. */
   readonly scope?: string;
   /** Set when the debugger forced the route out of this node. */
@@ -43,7 +45,15 @@ export interface WalkScope {
 /** The typed inspection stream (canonical §9.6), one union for every consumer. */
 export type RunEvent =
   | { readonly type: 'phase'; readonly phase: Phase; readonly state: 'start' | 'end' }
-  | { readonly type: 'run:start'; readonly runId: string; readonly logsRoot: string; readonly graphName: string; readonly resumed: boolean }
+  | {
+      readonly type: 'run:start';
+      readonly runId: string;
+      readonly logsRoot: string;
+      readonly graphName: string;
+      readonly resumed: boolean;
+      /** The trace records the run directory already holds (a resume's or a time-travel branch's history; empty for a fresh run). */
+      readonly history: readonly TraceRecord[];
+    }
   | { readonly type: 'run:end'; readonly status: 'success' | 'fail' | 'cancelled'; readonly failureReason?: string; readonly failureKind?: FailureKind; readonly durationMs: number }
   | { readonly type: 'node:start'; readonly scope: WalkScope; readonly nodeId: string; readonly iteration: number; readonly visit: number }
   | { readonly type: 'node:attempt'; readonly scope: WalkScope; readonly nodeId: string; readonly attempt: number }

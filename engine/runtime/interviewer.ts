@@ -7,6 +7,23 @@ export type Answer =
   | { readonly kind: 'skipped' }
   | { readonly kind: 'timeout' };
 
+/** A person's answer to a gate: the one shape the graph view, the `answerGate` request and VS Code's quick pick send. */
+export type GateReply = { readonly kind: 'option'; readonly choice: string } | { readonly kind: 'freeform'; readonly text: string } | { readonly kind: 'skipped' };
+
+/** Asks scripted answers first (per node, in order; a demo or a test replays them), then `fallback`. */
+export class ScriptedFirstInterviewer implements Interviewer {
+  private readonly scripted: Map<string, Answer[]>;
+
+  constructor(scripted: Readonly<Record<string, readonly Answer[]>>, private readonly fallback: Interviewer) {
+    this.scripted = new Map(Object.entries(scripted).map(([node, answers]) => [node, [...answers]]));
+  }
+
+  ask(question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
+    const next = this.scripted.get(question.nodeId)?.shift();
+    return next ? Promise.resolve(next) : this.fallback.ask(question, signal);
+  }
+}
+
 /** Canonical §6.1: every human interaction goes through an Interviewer. */
 export interface Interviewer {
   ask(question: HumanQuestion, signal: AbortSignal): Promise<Answer>;

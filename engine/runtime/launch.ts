@@ -90,7 +90,7 @@ export async function resumeRun(runDirectory: string, options: ResumeOptions): P
   } catch (error) {
     return { kind: 'refused', diagnostics: [], reason: error instanceof CheckpointError ? error.message : String(error) };
   }
-  if (state.status !== 'running') {
+  if (state.status !== 'running' && state.status !== 'cancelled') {
     return { kind: 'refused', diagnostics: [], reason: `the run in ${runDirectory} already finished (${state.status}${state.failureReason ? `: ${state.failureReason}` : ''}); start a new run instead` };
   }
   let source: string;

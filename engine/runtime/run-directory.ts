@@ -30,6 +30,9 @@ export interface Manifest {
 
 /** The run directory layout (canonical §5.6 plus the ledger's per-iteration records and trace). */
 export class RunDirectory {
+  /** The visit (within its iteration) each node's records currently go to; see beginVisit. */
+  private readonly currentVisits = new Map<string, number>();
+
   constructor(readonly root: string) {}
 
   get checkpointPath(): string {
@@ -46,6 +49,24 @@ export class RunDirectory {
 
   iterationStageDir(iteration: number, nodeId: string): string {
     return path.join(this.root, `iteration_${iteration}`, safeSegment(nodeId));
+  }
+
+  /** Where one visit's records live: `iteration_N/<node>/` for the first visit in an iteration, `iteration_N/<node>@K/` for the K-th. */
+  visitStageDir(iteration: number, nodeId: string, visit: number): string {
+    const first = this.iterationStageDir(iteration, nodeId);
+    return visit === 1 ? first : `${first}@${visit}`;
+  }
+
+  /**
+   * Starts a visit of `nodeId` in `iteration` and returns its number within the iteration: the
+   * first whose records hold no status.json yet (a visit a killed engine left unfinished is redone
+   * in place by a resume, finished ones are never overwritten).
+   */
+  beginVisit(iteration: number, nodeId: string): number {
+    let visit = 1;
+    while (fs.existsSync(path.join(this.visitStageDir(iteration, nodeId, visit), 'status.json'))) visit++;
+    this.currentVisits.set(visitKey(iteration, nodeId), visit);
+    return visit;
   }
 
   /** The run directory of a sub-pipeline run by node `nodeId`. */
@@ -84,10 +105,11 @@ export class RunDirectory {
     appendLineDurable(this.tracePath, JSON.stringify(record));
   }
 
-  /** Writes a visit's file to the flat stage directory and to the iteration's copy. */
+  /** Writes a visit's file to the flat stage directory (the latest visit) and to the visit's own directory. */
   writeStageFile(iteration: number, nodeId: string, name: string, content: string): void {
     writeFileAtomic(path.join(this.stageDir(nodeId), name), content);
-    writeFileAtomic(path.join(this.iterationStageDir(iteration, nodeId), name), content);
+    const visit = this.currentVisits.get(visitKey(iteration, nodeId)) ?? 1;
+    writeFileAtomic(path.join(this.visitStageDir(iteration, nodeId, visit), name), content);
   }
 
   writeStatus(iteration: number, nodeId: string, outcome: Outcome): void {
@@ -129,6 +151,10 @@ export class RunDirectory {
   writeFeedback(nodeId: string, content: string): void {
     writeFileAtomic(path.join(this.root, 'feedback', `${safeSegment(nodeId)}.md`), content);
   }
+}
+
+function visitKey(iteration: number, nodeId: string): string {
+  return `${iteration}\u0000${nodeId}`;
 }
 
 /** Appendix C status file, plus the ledger's is_explicit and attempt_count. */

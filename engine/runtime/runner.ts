@@ -15,7 +15,7 @@ import { EventBus } from './events';
 import type { Interviewer } from './interviewer';
 import type { FailureKind } from './outcome';
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
-import { RunDirectory } from './run-directory';
+import { RunDirectory, readTrace } from './run-directory';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
@@ -113,6 +113,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     cwd: options.cwd,
     params,
     status,
+    ...(status === 'running' ? { pid: process.pid } : {}),
     ...(failureReason ? { failureReason } : {}),
     ...positionOf(state),
     context: state.context.snapshot(),
@@ -122,8 +123,11 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart),
     updatedAt: new Date(clock.now()).toISOString(),
   });
+  /** The last node-boundary checkpoint: a cancel returns the run to it (the live state is mid-node). */
+  let boundary = '';
   const checkpoint = () => {
     const json = directory.writeCheckpoint(view('running'));
+    boundary = json;
     events.emit({
       type: 'checkpoint',
       nodeId: state.lastCompletedNodeId ?? state.nextNodeId,
@@ -136,7 +140,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   checkpoint();
   events.emit({ type: 'phase', phase: 'initialize', state: 'end' });
 
-  events.emit({ type: 'run:start', runId, logsRoot: directory.root, graphName: graph.name, resumed: resumed !== undefined });
+  events.emit({ type: 'run:start', runId, logsRoot: directory.root, graphName: graph.name, resumed: resumed !== undefined, history: resumed ? readTrace(directory.root) : [] });
   let status: RunResult['status'] = 'fail';
   let failureReason: string | undefined;
   let failureKind: FailureKind | undefined;
@@ -186,8 +190,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     }
   } finally {
     events.emit({ type: 'phase', phase: 'finalize', state: 'start' });
-    // A cancelled run keeps its last node-boundary checkpoint "running", so `attractor resume` continues it.
-    const final = status === 'cancelled' ? view('running') : view(status, failureReason);
+    // A cancelled run goes back to its last node-boundary checkpoint, so `attractor resume` redoes the node it was in.
+    const final = status === 'cancelled' ? cancelledAt(boundary) : view(status, failureReason);
     try {
       directory.writeCheckpoint(final);
       directory.recordUsageTotal();
@@ -197,8 +201,13 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     events.emit({ type: 'phase', phase: 'finalize', state: 'end' });
     events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), durationMs: clock.monotonic() - monoStart });
   }
-  const finalState = JSON.parse(JSON.stringify(view(status === 'cancelled' ? 'running' : status, failureReason))) as RunState;
+  const finalState = JSON.parse(JSON.stringify(status === 'cancelled' ? cancelledAt(boundary) : view(status, failureReason))) as RunState;
   return { status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), logsRoot: directory.root, runId, state: finalState };
+}
+
+function cancelledAt(boundaryCheckpoint: string): RunState {
+  const { pid: _pid, ...state } = JSON.parse(boundaryCheckpoint) as RunState;
+  return { ...state, status: 'cancelled' };
 }
 
 function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>, runId: string): WalkState {

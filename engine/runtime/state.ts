@@ -29,7 +29,10 @@ export interface RunState {
   readonly sourcePath?: string;
   readonly cwd: string;
   readonly params: Readonly<Record<string, string>>;
-  readonly status: 'running' | 'success' | 'fail';
+  /** `cancelled` and a `running` whose engine process is gone (killed) are both resumable. */
+  readonly status: 'running' | 'cancelled' | 'success' | 'fail';
+  /** The engine process walking the run, while `running`: a dead one means the run was interrupted. */
+  readonly pid?: number;
   readonly failureReason?: string;
   /** The node the walk runs next (on resume: the interrupted one). */
   readonly nextNodeId: string;

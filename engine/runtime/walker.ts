@@ -104,6 +104,8 @@ export class Walker {
   private nodeAbort = new AbortController();
   /** The record of the node just run, held back until its route is known (a forced route is recorded on it). */
   private pendingTrace: TraceRecord | undefined;
+  /** The current node visit's number within its iteration (RunDirectory.beginVisit). */
+  private iterationVisit = 1;
 
   constructor(
     private readonly shared: RunShared,
@@ -205,6 +207,7 @@ export class Walker {
     await shared.controller.beforeNode?.({ ...this.boundary(node), visit: (state.visits[node.id] ?? 0) + 1 });
     this.throwIfCancelled();
     state.visits[node.id] = (state.visits[node.id] ?? 0) + 1;
+    this.iterationVisit = this.options.runDirectory.beginVisit(state.iteration, node.id);
     state.step++;
     state.context.set('current_node', node.id);
     shared.emit({ type: 'node:start', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, visit: state.visits[node.id] ?? 1 });
@@ -443,6 +446,7 @@ export class Walker {
       ts: new Date(this.shared.clock.now()).toISOString(),
       is_explicit: outcome.isExplicit,
       attempt: outcome.attemptCount ?? 1,
+      ...(this.iterationVisit > 1 ? { visit: this.iterationVisit } : {}),
       ...(this.options.scope.kind !== 'main' ? { scope: this.options.scope.id } : {}),
       ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
       ...(outcome.usage ? usageFields(outcome.usage) : {}),
@@ -463,6 +467,7 @@ export class Walker {
 
   private recordStructuralVisit(node: GraphNode): void {
     this.state.visits[node.id] = (this.state.visits[node.id] ?? 0) + 1;
+    this.iterationVisit = this.options.runDirectory.beginVisit(this.state.iteration, node.id);
     const outcome: Outcome = { status: 'success', isExplicit: true, notes: `exit: ${node.id}` };
     this.shared.emit({ type: 'node:start', scope: this.options.scope, nodeId: node.id, iteration: this.state.iteration, visit: this.state.visits[node.id] ?? 1 });
     this.state.completedNodes.push(node.id);

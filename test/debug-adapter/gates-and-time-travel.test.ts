@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { HumanGateEventBody } from '../../debug-adapter/protocol';
+import type { CustomEventBodies, HumanGateEventBody } from '../../debug-adapter/protocol';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
 import { ensureTestBundle, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace, workspaceWith } from './harness';
 
@@ -34,9 +34,9 @@ describe('debug adapter: human gates', () => {
     assert.equal(gate.freeform, false);
     assert.deepEqual(gate.options.map((o) => `${o.key}:${o.to}`), ['A:ship', 'R:rework']);
 
-    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'X' } }), /not an option of review \(\[A\] Approve, \[R\] Rework\)/);
-    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'maybe' } }), /answer must be/);
-    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'R' } });
+    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'X' } }), /not an option of review \(\[A\] Approve, \[R\] Rework\)/);
+    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'maybe' } }), /answer\.kind: expected one of option, freeform, skipped/);
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'R' } });
     assert.equal(((await s.events.next('humanGateClosed')).body as { gateId: string }).gateId, gate.gateId);
     await s.events.next('continued');
 
@@ -44,10 +44,16 @@ describe('debug adapter: human gates', () => {
     assert.equal(again.body.reason, 'human gate');
     const second = (await s.events.next('humanGate')).body as HumanGateEventBody;
     assert.notEqual(second.gateId, gate.gateId);
-    await s.client.customRequest('answerGate', { gateId: second.gateId, answer: { kind: 'option', key: 'Approve' } });
+    await s.client.customRequest('answerGate', { gateId: second.gateId, answer: { kind: 'option', choice: 'Approve' } });
     const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
     assert.equal(exited.body.exitCode, 0);
     assert.deepEqual(traceOf(path.join(dir, '.run')).map((r) => r.node_id), ['start', 'review', 'rework', 'review', 'ship', 'done']);
+    await s.events.next('terminated');
+    // What the Debug Console shows for each answered gate: the answer and the verdict, at the gate's line.
+    const output = s.events.bodies<DebugProtocol.OutputEvent['body']>('output');
+    const reviewLine = lineOf(path.join(dir, 'pipeline.dot'), 'review [shape');
+    const atReview = output.filter((o) => o.line === reviewLine && o.group === undefined).map((o) => o.output.replace(/ in .*/s, ''));
+    assert.deepEqual(atReview, ['human answered R\n', '✓ success', 'human answered Approve\n', '✓ success']);
   });
 });
 
@@ -65,9 +71,36 @@ describe('debug adapter: resuming at a waiting gate', () => {
     await assert.rejects(s.client.nextRequest({ threadId: 1 }), /waiting for an answer/);
     assert.equal((await topFrame(s)).name, 'review (waiting for an answer)', 'still stopped at the gate');
     assert.equal(s.events.drain('continued').length, 0);
-    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'A' } });
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'A' } });
     await s.events.next('continued');
     assert.equal((await s.events.next<DebugProtocol.ExitedEvent>('exited')).body.exitCode, 0);
+  });
+
+  it('a resumed run starts from its history: the trace and the graph state hold the visits already on disk', async () => {
+    const dir = gateWorkspace();
+    const first = await session();
+    await launch(first, scriptedArgs(dir));
+    await first.events.next('stopped');
+    const gate = (await first.events.next('humanGate')).body as HumanGateEventBody;
+    await first.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'R' } });
+    await first.events.next('humanGate');
+    await first.client.terminateRequest({});
+    await first.events.next('terminated');
+    const onDisk = traceOf(path.join(dir, '.run')).map((r) => r.node_id);
+    assert.deepEqual(onDisk, ['start', 'review', 'rework']);
+
+    const s = await session();
+    await launch(s, scriptedArgs(dir, { resume: path.join(dir, '.run') }));
+    const history = (await s.events.next('traceHistory')).body as CustomEventBodies['traceHistory'];
+    assert.deepEqual(history.records.map((r) => r.node_id), onDisk);
+    const state = (await s.events.next('graphState')).body as CustomEventBodies['graphState'];
+    assert.deepEqual(Object.entries(state.nodes).map(([id, node]) => `${id}:${node.status}×${node.visits}`), ['start:success×1', 'review:running×2', 'rework:success×1'], 'the history, then the gate waiting on its second visit');
+    await s.events.next('stopped');
+    const again = (await s.events.next('humanGate')).body as HumanGateEventBody;
+    await s.client.customRequest('answerGate', { gateId: again.gateId, answer: { kind: 'option', choice: 'A' } });
+    assert.equal((await s.events.next<DebugProtocol.ExitedEvent>('exited')).body.exitCode, 0);
+    const live = s.events.bodies<CustomEventBodies['traceEntry']>('traceEntry').map((e) => e.record.node_id);
+    assert.deepEqual([...onDisk, ...live], traceOf(path.join(dir, '.run')).map((r) => r.node_id), 'history and live entries together are the whole trace');
   });
 });
 
@@ -145,7 +178,7 @@ describe('debug adapter: time travel, restart and terminate', () => {
     await s.client.terminateRequest({});
     await s.events.next('terminated');
     const checkpoint = JSON.parse(fs.readFileSync(path.join(dir, '.run', 'checkpoint.json'), 'utf8')) as { status: string; nextNodeId: string };
-    assert.equal(checkpoint.status, 'running');
+    assert.equal(checkpoint.status, 'cancelled');
     assert.equal(checkpoint.nextNodeId, 'after');
     assert.ok(!fs.existsSync(path.join(dir, 'after.txt')));
     const resumed = cliRun(['resume', path.join(dir, '.run'), '--scripted', path.join(dir, 'script.json'), '--json'], dir);
@@ -163,7 +196,7 @@ describe('debug adapter: time travel, restart and terminate', () => {
     await s.client.terminateRequest({});
     await s.events.next('terminated');
     const checkpoint = JSON.parse(fs.readFileSync(path.join(dir, '.run', 'checkpoint.json'), 'utf8')) as { status: string };
-    assert.equal(checkpoint.status, 'running');
+    assert.equal(checkpoint.status, 'cancelled');
     assert.ok(!fs.existsSync(path.join(dir, 'n.txt')));
   });
 

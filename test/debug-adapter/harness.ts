@@ -76,7 +76,7 @@ export interface Session {
   readonly events: EventQueue;
 }
 
-const EVENT_TYPES = ['stopped', 'continued', 'terminated', 'exited', 'output', 'thread', 'breakpoint', 'graphState', 'traceEntry', 'humanGate', 'humanGateClosed', 'progressStart', 'progressEnd'];
+const EVENT_TYPES = ['stopped', 'continued', 'terminated', 'exited', 'output', 'thread', 'breakpoint', 'graphState', 'traceHistory', 'traceEntry', 'humanGate', 'humanGateClosed', 'progressStart', 'progressEnd'];
 
 /** The environment without provider keys: no test may reach a real LLM. */
 function keylessEnv(): NodeJS.ProcessEnv {
@@ -176,7 +176,8 @@ export function sessionPool(): { start: () => Promise<Session>; stopAll: () => P
 }
 
 /** Launch arguments for a scripted run of `dir/pipeline.dot` (answers from case.json or script.json). */
+/** A launch as `attractor run --scripted`: the script answers LLM nodes and, first, human gates. */
 export function scriptedArgs(dir: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const script = fs.existsSync(path.join(dir, 'case.json')) ? 'case.json' : 'script.json';
-  return { program: path.join(dir, 'pipeline.dot'), cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, script), ...extra };
+  return { program: path.join(dir, 'pipeline.dot'), cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, script), gateAnswers: 'script', ...extra };
 }

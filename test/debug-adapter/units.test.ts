@@ -77,9 +77,9 @@ describe('debug adapter modules', () => {
   });
 
   it('validates answerGate arguments at the boundary', () => {
-    assert.deepEqual(parseAnswerGateArguments({ gateId: 'g', answer: { kind: 'option', key: 'A' } }), { ok: true, value: { gateId: 'g', answer: { kind: 'option', key: 'A' } } });
-    assert.deepEqual(parseAnswerGateArguments({ gateId: 'g', answer: { kind: 'skip' } }), { ok: true, value: { gateId: 'g', answer: { kind: 'skip' } } });
-    for (const bad of [null, {}, { gateId: '' }, { gateId: 'g', answer: { kind: 'option' } }, { gateId: 'g', answer: { kind: 'freeform', text: 3 } }]) {
+    assert.deepEqual(parseAnswerGateArguments({ gateId: 'g', answer: { kind: 'option', choice: 'A' } }), { ok: true, value: { gateId: 'g', answer: { kind: 'option', choice: 'A' } } });
+    assert.deepEqual(parseAnswerGateArguments({ gateId: 'g', answer: { kind: 'skipped' } }), { ok: true, value: { gateId: 'g', answer: { kind: 'skipped' } } });
+    for (const bad of [null, {}, { gateId: '' }, { gateId: 'g', answer: { kind: 'option' } }, { gateId: 'g', answer: { kind: 'option', key: 'A' } }, { gateId: 'g', answer: { kind: 'skip' } }, { gateId: 'g', answer: { kind: 'freeform', text: 3 } }]) {
       assert.equal(parseAnswerGateArguments(bad).ok, false, JSON.stringify(bad));
     }
   });

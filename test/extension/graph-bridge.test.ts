@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
-import { answerGateArguments, breakpointsOnGraph, messagesForDebugEvent, nodeAtLine } from '../../extension/graph-bridge';
+import { breakpointsOnGraph, messagesForDebugEvent, nodeAtLine } from '../../extension/graph-bridge';
 import { parseAnswerGateArguments } from '../../debug-adapter/protocol';
-import { parseExtensionMessage } from '../../webview/protocol';
+import { parseExtensionMessage, parseWebviewMessage } from '../../webview/protocol';
 
 const program = '/ws/review.dot';
 const source = `digraph g {
@@ -17,15 +17,17 @@ const source = `digraph g {
   gate -> work [label="[N] No"]
 }`;
 
-test('graphState, traceEntry, humanGate and humanGateClosed events become valid graph-view messages', () => {
+test('graphState, traceHistory, traceEntry, humanGate and humanGateClosed events become valid graph-view messages', () => {
   const events: Array<[string, unknown]> = [
     ['graphState', { program, logsRoot: '/runs/1', runStatus: 'paused', iteration: 0, nodes: { start: { status: 'success', visits: 1, iteration: 0 } }, takenEdges: [{ index: 0, status: 'success' }], activeNode: 'start', currentEdge: 0 }],
+    ['traceHistory', { logsRoot: '/runs/1', records: [{ iteration: 0, node_id: 'start', status: 'success', duration_ms: 1, ts: '2026-11-29T12:00:00.000Z', is_explicit: true }] }],
     ['traceEntry', { logsRoot: '/runs/1', record: { iteration: 0, node_id: 'start', status: 'success', duration_ms: 1, ts: '2026-11-29T12:00:00.000Z', is_explicit: true } }],
     ['humanGate', { gateId: 'g1', nodeId: 'gate', threadId: 1, question: 'Ship?', options: [{ key: 'Y', label: '[Y] Yes', to: 'done' }], freeform: false, defaultChoice: 'Y' }],
     ['humanGateClosed', { gateId: 'g1' }],
   ];
   const messages = events.flatMap(([event, body]) => messagesForDebugEvent(event, body, program));
-  assert.deepEqual(messages.map((m) => m.type), ['graphState', 'traceEntries', 'humanGate', 'humanGateClosed']);
+  assert.deepEqual(messages.map((m) => m.type), ['graphState', 'traceEntries', 'traceEntries', 'humanGate', 'humanGateClosed']);
+  assert.deepEqual(messages.slice(1, 3).map((m) => m.type === 'traceEntries' && m.replace), [true, false], 'the history starts the trace over; live entries append');
   for (const message of messages) assert.ok(parseExtensionMessage(message).ok, JSON.stringify(message));
   const graphState = messages[0]!;
   assert.ok(graphState.type === 'graphState');
@@ -37,12 +39,11 @@ test('events of another program and unknown events are dropped', () => {
   assert.deepEqual(messagesForDebugEvent('progressStart', {}, program), []);
 });
 
-test('a panel answer becomes answerGate arguments the adapter accepts', () => {
-  for (const answer of [{ type: 'option', key: 'Y' } as const, { type: 'freeform', text: 'looks good' } as const]) {
-    const args = answerGateArguments('g1', answer);
-    const parsed = parseAnswerGateArguments(args);
-    assert.ok(parsed.ok);
-    assert.deepEqual(parsed.value, args);
+test('one answer shape end to end: what the graph view sends, the answerGate request takes unchanged', () => {
+  for (const answer of [{ kind: 'option', choice: 'Y' }, { kind: 'freeform', text: 'looks good' }, { kind: 'skipped' }]) {
+    const fromView = parseWebviewMessage({ type: 'answerGate', gateId: 'g1', answer });
+    assert.ok(fromView.ok && fromView.value.type === 'answerGate', JSON.stringify(answer));
+    assert.deepEqual(parseAnswerGateArguments({ gateId: fromView.value.gateId, answer: fromView.value.answer }), { ok: true, value: { gateId: 'g1', answer } });
   }
 });
 

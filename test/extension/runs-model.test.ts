@@ -1,11 +1,11 @@
 // The Runs view's model over real run directories written by the engine.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { describeRun, formatDuration, listRuns, summarizeRun } from '../../extension/runs-model';
+import { describeRun, formatDuration, isResumable, listRuns, summarizeRun } from '../../extension/runs-model';
 import { runDot } from '../engine/runtime/harness';
 
 test('a finished run reads as succeeded with its iteration and duration; broken and foreign directories are handled', async () => {
@@ -38,6 +38,27 @@ test('durations read naturally', () => {
   assert.equal(formatDuration(250), '250 ms');
   assert.equal(formatDuration(1500), '1.5 s');
   assert.equal(formatDuration(125_000), '2 min 5 s');
+});
+
+test('a stopped run reads as cancelled or interrupted (resumable), never as running; a live one as running', async () => {
+  const run = await runDot('digraph r { start [shape=Mdiamond]; done [shape=Msquare]; start -> done }');
+  const state = JSON.parse(fs.readFileSync(path.join(run.result.logsRoot, 'checkpoint.json'), 'utf8')) as Record<string, unknown>;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'runs-model-'));
+  const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+  const cases: Record<string, Record<string, unknown>> = {
+    live: { ...state, status: 'running', pid: process.pid },
+    killed: { ...state, status: 'running', pid: deadPid },
+    cancelled: { ...state, status: 'cancelled' },
+    failed: { ...state, status: 'fail', failureReason: 'x' },
+  };
+  for (const [name, checkpoint] of Object.entries(cases)) {
+    fs.cpSync(run.result.logsRoot, path.join(root, name), { recursive: true });
+    fs.writeFileSync(path.join(root, name, 'checkpoint.json'), JSON.stringify(checkpoint));
+  }
+  const statuses = Object.fromEntries(listRuns(root).map((r) => [r.name, r.status]));
+  assert.deepEqual(statuses, { live: 'running', killed: 'interrupted', cancelled: 'cancelled', failed: 'failed' });
+  assert.deepEqual(listRuns(root).filter((r) => isResumable(r.status)).map((r) => r.name).sort(), ['cancelled', 'killed']);
+  assert.match(describeRun(summarizeRun(path.join(root, 'killed'))), /^interrupted · /);
 });
 
 test('a committed checkpoint.json symlinked to /dev/zero or a FIFO reads as unreadable, naming the file, without hanging', () => {

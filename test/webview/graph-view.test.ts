@@ -177,6 +177,67 @@ test("a visit's workspace file changes are listed, and each opens its before ↔
   await view.page.waitForFunction(() => document.querySelector('.visit-file-changes summary')?.textContent === 'workspace files (none changed)');
 });
 
+test('two visits of a node in one iteration are two rows, each selecting its own files; the summary counts the rounds', async () => {
+  const view = await openExample();
+  const visit = (node_id: string, ts: string, extra: Partial<TraceEntry> = {}): TraceEntry => ({ iteration: 0, node_id, status: 'success', duration_ms: 1, ts, is_explicit: true, ...extra });
+  await view.send({
+    type: 'traceEntries',
+    entries: [visit('start', '2026-11-29T10:00:00Z'), visit('implement', '2026-11-29T10:00:01Z'), visit('test_gate', '2026-11-29T10:00:02Z'), visit('implement', '2026-11-29T10:00:03Z', { visit: 2 }), visit('test_gate', '2026-11-29T10:00:04Z', { visit: 2 })],
+    replace: true,
+  });
+  await view.page.waitForFunction(() => document.querySelectorAll('.trace-table tbody tr').length === 5);
+  assert.match((await view.page.textContent('.trace-summary')) ?? '', /5 visits · 1 iteration \(2 rounds\)/);
+  assert.equal(await view.page.textContent('.trace-table tbody tr:nth-child(4) td:nth-child(2)'), 'implement #2');
+
+  await view.clearPosted();
+  await view.page.click('.trace-table tbody tr:nth-child(4)');
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'requestVisit'), { type: 'requestVisit', iteration: 0, nodeId: 'implement', visit: 2 });
+  assert.deepEqual(await view.page.$$eval('.trace-table tbody tr.selected', (rows) => rows.map((row) => (row as HTMLTableRowElement).rowIndex)), [4], 'only the clicked visit is selected');
+  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'implement', prompt: 'first visit' });
+  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'implement', visit: 2, prompt: 'second visit' });
+  await view.page.waitForSelector('.visit-artifacts pre');
+  assert.equal(await view.page.textContent('.visit-artifacts h3'), 'implement · iteration 0 · visit 2');
+  assert.equal(await view.page.textContent('.visit-artifacts pre'), 'second visit', "the first visit's files are not shown for the second");
+
+  await view.clearPosted();
+  await view.page.click('.trace-table tbody tr:nth-child(2)');
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'requestVisit'), { type: 'requestVisit', iteration: 0, nodeId: 'implement' });
+});
+
+test('beside the editor (500 px) the toolbar is one row and the trace one scroll area whose table shows every column', async () => {
+  const view = await harness.open({ width: 500, height: 800 });
+  await view.showDocument(example);
+  await view.send(state({ runStatus: 'paused', iteration: 12, activeNode: 'review' }));
+  const entries = trace.map((entry) => ({ ...entry, input_tokens: 12_000, output_tokens: 345, cost_usd: 0.125, llm_requests: 1 }));
+  await view.send({ type: 'traceEntries', entries, replace: true });
+  await view.page.click('.trace-table tbody tr:nth-child(2)');
+  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'plan', prompt: 'Plan.\n'.repeat(30), response: 'Done.' });
+  await view.page.waitForSelector('.visit-artifacts pre');
+  // Plain expressions only: tsx names arrow functions bound to consts with a helper the page lacks.
+  const layout = await view.page.evaluate(() => {
+    const content = document.querySelector('.trace-content')!.getBoundingClientRect();
+    const element = document.querySelector('.trace-content')!;
+    const boxes = Array.from(document.querySelector('.toolbar')!.children).map((child) => child.getBoundingClientRect()).filter((b) => b.height > 0);
+    return {
+      toolbarInside: Math.max(...boxes.map((b) => b.right)) <= window.innerWidth,
+      // One row: every control overlaps every other vertically (the highest top is above the lowest bottom).
+      toolbarOneRow: Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom)),
+      headers: Array.from(document.querySelectorAll('.trace-table th')).map((th) => ({ text: th.textContent, inside: th.getBoundingClientRect().left >= content.left && th.getBoundingClientRect().right <= content.right })),
+      overflowsSideways: element.scrollWidth > element.clientWidth,
+      scrollers: Array.from(document.querySelectorAll('.trace-panel *'))
+        .filter((candidate) => ['auto', 'scroll'].includes(getComputedStyle(candidate).overflowY) && candidate.scrollHeight > candidate.clientHeight && candidate.tagName !== 'PRE')
+        .map((candidate) => candidate.className),
+      filesBelowTable: document.querySelector('.visit-artifacts')!.getBoundingClientRect().top >= document.querySelector('.trace-table')!.getBoundingClientRect().bottom,
+    };
+  });
+  assert.ok(layout.toolbarOneRow, 'the toolbar does not wrap');
+  assert.ok(layout.toolbarInside, 'nor does it run off the panel');
+  assert.deepEqual(layout.headers.filter((h) => !h.inside).map((h) => h.text), [], 'every column, status included, is in view');
+  assert.equal(layout.overflowsSideways, false);
+  assert.deepEqual(layout.scrollers, ['trace-content'], 'one scroll area for the table, the files and the charts');
+  assert.ok(layout.filesBelowTable, "the selected visit's files follow the table");
+});
+
 test('a human gate round-trips an answer by button, by accelerator key and as free text', async () => {
   const view = await openExample();
   const gate = {
@@ -197,7 +258,7 @@ test('a human gate round-trips an answer by button, by accelerator key and as fr
   assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('data-key')), 'Y', 'focus moves to the first option');
   assert.equal(await view.page.getAttribute('.gate-option[data-key="N"]', 'aria-keyshortcuts'), 'N');
   await view.page.click('.gate-option[data-key="N"]');
-  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g1', answer: { type: 'option', key: 'N' } });
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g1', answer: { kind: 'option', choice: 'N' } });
   await view.page.keyboard.press('y');
   assert.equal((await view.posted()).filter((m) => m.type === 'answerGate').length, 1, 'one answer per gate');
   await view.send({ type: 'humanGateClosed', gateId: 'g1' });
@@ -207,7 +268,7 @@ test('a human gate round-trips an answer by button, by accelerator key and as fr
   await view.send({ ...gate, gateId: 'g2' });
   await view.page.waitForSelector('.gate-panel:not([hidden])');
   await view.page.keyboard.press('y');
-  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g2', answer: { type: 'option', key: 'Y' } });
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g2', answer: { kind: 'option', choice: 'Y' } });
   await view.send({ type: 'humanGateClosed', gateId: 'g2' });
 
   await view.clearPosted();
@@ -216,7 +277,7 @@ test('a human gate round-trips an answer by button, by accelerator key and as fr
   assert.equal(await view.page.textContent('.gate-default'), 'Without an answer, “Yes” is chosen after 30 s.');
   await view.page.fill('.gate-freeform textarea', 'Yes, but rename the function');
   await view.page.keyboard.press('Control+Enter');
-  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g3', answer: { type: 'freeform', text: 'Yes, but rename the function' } });
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g3', answer: { kind: 'freeform', text: 'Yes, but rename the function' } });
 });
 
 test('labels, questions and artifacts holding markup stay text: no script runs, no element appears', async () => {

@@ -65,14 +65,14 @@ test('webview messages validate on the extension side, including nested unions',
     { type: 'ready' },
     { type: 'revealNode', uri: 'u', nodeId: 'a', range },
     { type: 'toggleBreakpoint', uri: 'u', target: { kind: 'edge', edgeIndex: 2, range } },
-    { type: 'answerGate', gateId: 'g', answer: { type: 'freeform', text: 'hello' } },
+    { type: 'answerGate', gateId: 'g', answer: { kind: 'freeform', text: 'hello' } },
     { type: 'exportImage', format: 'png', data: 'data:image/png;base64,AA==' },
   ];
   for (const message of good) assert.deepEqual(parseWebviewMessage(message), { ok: true, value: message });
   const bad = parseWebviewMessage({ type: 'toggleBreakpoint', uri: 'u', target: { kind: 'graph', range } });
   assert.ok(!bad.ok && /target\.kind: expected one of node, edge/.test(bad.error));
-  const badAnswer = parseWebviewMessage({ type: 'answerGate', gateId: 'g', answer: { type: 'option' } });
-  assert.ok(!badAnswer.ok && /answer\.key: expected a string/.test(badAnswer.error));
+  const badAnswer = parseWebviewMessage({ type: 'answerGate', gateId: 'g', answer: { kind: 'option' } });
+  assert.ok(!badAnswer.ok && /answer\.choice: expected a string/.test(badAnswer.error));
 });
 
 test('prototype keys in dictionaries cannot pollute the result', () => {

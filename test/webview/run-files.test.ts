@@ -65,3 +65,16 @@ test("a visit's workspace changes, and each file's text before and after it, are
   assert.equal(store.fileAt(files.before, 'added.txt'), undefined);
   assert.equal(store.fileAt(files.after, 'gone.txt'), undefined);
 });
+
+test('a second visit in one iteration is read from its own directory; a missing one is not filled from the flat latest copy', async () => {
+  const source = 'digraph g {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  work [prompt="Work."]\n  check [shape=parallelogram, tool_command="test -f seen && echo pass || { touch seen; echo again; }"]\n  start -> work -> check\n  check -> done [condition="context.tool.last_line=pass"]\n  check -> work [condition="context.tool.last_line=again"]\n}';
+  const run = await runDot(source, { script: { llm: { work: [{ text: 'first answer' }, { text: 'second answer' }] } } });
+  assert.equal(run.result.status, 'success', run.result.failureReason);
+  const logs = run.result.logsRoot;
+  assert.deepEqual(traceEntriesMessage(logs).entries.filter((e) => e.node_id === 'work').map((e) => [e.iteration, e.visit]), [[0, undefined], [0, 2]]);
+  assert.equal(visitArtifactsMessage(logs, 0, 'work').response, 'first answer');
+  const second = visitArtifactsMessage(logs, 0, 'work', 2);
+  assert.ok(parseExtensionMessage(second).ok);
+  assert.deepEqual([second.visit, second.response], [2, 'second answer']);
+  assert.deepEqual(visitArtifactsMessage(logs, 0, 'work', 3), { type: 'visitArtifacts', iteration: 0, nodeId: 'work', visit: 3 });
+});

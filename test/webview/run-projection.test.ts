@@ -49,13 +49,24 @@ test('a real run projects onto valid messages whose final graph state matches th
 test('pausing changes only the run status, and a new run starts from a clean state', () => {
   const projection = new RunProjection();
   const scope = { id: 'main', kind: 'main' as const, frames: [] };
-  projection.apply({ type: 'run:start', runId: 'r', logsRoot: '/tmp/r', graphName: 'g', resumed: false });
+  projection.apply({ type: 'run:start', runId: 'r', logsRoot: '/tmp/r', graphName: 'g', resumed: false, history: [] });
   projection.apply({ type: 'node:start', scope, nodeId: 'a', iteration: 0, visit: 1 });
   assert.equal(projection.setPaused(true).runStatus, 'paused');
   assert.equal(projection.setPaused(false).runStatus, 'running');
   const sub = { id: 'main>sub:s', kind: 'subpipeline' as const, frames: [{ nodeId: 's' }] };
   assert.deepEqual(projection.apply({ type: 'node:start', scope: sub, nodeId: 'inner', iteration: 0, visit: 1 }), [], 'a sub-pipeline runs another graph');
-  const [fresh] = projection.apply({ type: 'run:start', runId: 'r2', logsRoot: '/tmp/r2', graphName: 'g', resumed: false });
+  const [fresh] = projection.apply({ type: 'run:start', runId: 'r2', logsRoot: '/tmp/r2', graphName: 'g', resumed: false, history: [] });
   assert.ok(fresh?.type === 'graphState');
   assert.deepEqual(fresh.nodes, {});
+});
+
+test('a resumed run starts from its history: the trace is replaced by it and the graph shows its visits', () => {
+  const projection = new RunProjection();
+  const record = (node_id: string, status: 'success' | 'fail', iteration = 0) => ({ iteration, node_id, status, duration_ms: 1, ts: '2026-12-01T00:00:00Z', is_explicit: true, attempt: 1, preferred_label: '' });
+  const history = [record('start', 'success'), record('work', 'fail'), record('work', 'success', 1)];
+  const [state, trace] = projection.apply({ type: 'run:start', runId: 'r', logsRoot: '/tmp/r', graphName: 'g', resumed: true, history });
+  assert.ok(state?.type === 'graphState' && trace?.type === 'traceEntries');
+  assert.deepEqual(state.nodes, { start: { status: 'success', visits: 1, iteration: 0, lastAttempt: 1 }, work: { status: 'success', visits: 2, iteration: 1, lastAttempt: 1 } });
+  assert.equal(state.iteration, 1);
+  assert.deepEqual(trace, { type: 'traceEntries', entries: history, replace: true });
 });

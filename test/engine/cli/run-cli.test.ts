@@ -43,6 +43,33 @@ describe('attractor run | trace (CLI)', () => {
     assert.deepEqual(json.records.map((r: { node_id: string }) => r.node_id), ['start', 'a', 'done']);
   });
 
+  it('a node visited twice in one iteration keeps the records of each visit and its own trace row', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-run-'));
+    fs.writeFileSync(
+      path.join(dir, 'p.dot'),
+      `digraph t {
+  start [shape=Mdiamond]
+  draft [prompt="Write the draft."]
+  check [shape=parallelogram, tool_command="test -f seen && echo pass || { touch seen; echo again; }"]
+  done [shape=Msquare]
+  start -> draft -> check
+  check -> done [condition="context.tool.last_line=pass"]
+  check -> draft [condition="context.tool.last_line=again"]
+}`,
+    );
+    fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify({ llm: { draft: [{ text: 'first draft' }, { text: 'second draft' }] } }));
+    const run = attractor(dir, 'run', 'p.dot', '--scripted', 'script.json', '--logs-root', 'run');
+    assert.equal(run.status, 0, run.stderr);
+    const read = (...parts: string[]) => fs.readFileSync(path.join(dir, 'run', ...parts), 'utf8');
+    assert.equal(read('iteration_0', 'draft', 'response.md'), 'first draft');
+    assert.equal(read('iteration_0', 'draft@2', 'response.md'), 'second draft');
+    assert.match(read('iteration_0', 'check', 'stdout.txt'), /again/);
+    assert.match(read('iteration_0', 'check@2', 'stdout.txt'), /pass/);
+    assert.equal(read('draft', 'response.md'), 'second draft', 'the flat stage directory holds the latest visit');
+    const records = JSON.parse(attractor(dir, 'trace', 'run', '--json').stdout).records as { node_id: string; visit?: number }[];
+    assert.deepEqual(records.map((r) => `${r.node_id}${r.visit ? `@${r.visit}` : ''}`), ['start', 'draft', 'check', 'draft@2', 'check@2', 'done']);
+  });
+
   it('refuses to start over an existing run, a missing file, an invalid graph and a bad --param (exit 2)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-run-'));
     fs.writeFileSync(path.join(dir, 'p.dot'), pipeline);

@@ -47,7 +47,9 @@ describe('checkpoint and resume', () => {
     assert.equal(cancelled.result.status, 'cancelled');
     assert.equal(cancelled.events.filter((e) => e.type === 'run:end').length, 1);
     const checkpoint = JSON.parse(fs.readFileSync(path.join(cancelled.result.logsRoot, 'checkpoint.json'), 'utf8'));
-    assert.deepEqual([checkpoint.status, checkpoint.nextNodeId], ['running', 'slow']);
+    assert.deepEqual([checkpoint.status, checkpoint.nextNodeId], ['cancelled', 'slow']);
+    assert.equal(checkpoint.visits.slow, undefined, 'the checkpoint is the boundary before slow, not the state the cancel found mid-node');
+    assert.equal(checkpoint.pid, undefined, 'no engine process walks a cancelled run');
 
     checkpoint.params.nap = '0';
     fs.writeFileSync(path.join(cancelled.result.logsRoot, 'checkpoint.json'), JSON.stringify(checkpoint));
