@@ -288,7 +288,7 @@ describe('debug adapter: time travel restores the working directory', () => {
     // Retry: the gate asks, the loop restarts, implement appends the second attempt.
     await s.client.continueRequest({ threadId: 1 });
     const gate = (await s.events.next('humanGate')).body as HumanGateEventBody;
-    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'R' } });
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'R' } });
     for (;;) {
       const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
       if (stopped.body.reason === 'breakpoint') break;
