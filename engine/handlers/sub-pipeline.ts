@@ -1,11 +1,14 @@
+import { childContextSeed } from '../model/child-context';
 import { stringAttr } from '../runtime/node-config';
 import type { Handler } from './handler';
 
-/** Ledger shape=folder: the child graph in dot_file runs as this one node, on a clone of the context. */
+/** Ledger shape=folder: the child graph in dot_file runs as this one node, on a clone of the context plus the node's `context.*` attributes. */
 export const subPipelineHandler: Handler = {
   async execute({ node, context, services }) {
     const dotFile = stringAttr(node, 'dot_file');
     if (!dotFile) return { status: 'fail', isExplicit: false, failureReason: `folder node ${node.id} has no dot_file` };
-    return services.runChildPipeline(dotFile, context.clone(), node.id);
+    const childContext = context.clone();
+    childContext.apply(childContextSeed(node, 'pipeline'));
+    return services.runChildPipeline(dotFile, childContext, node.id);
   },
 };

@@ -52,14 +52,22 @@ export function resolveHandlerType(node: GraphNode): string {
   return handlerByShape.get(shape) ?? 'codergen';
 }
 
+/**
+ * Canonical §3.2 finds the start by shape=Mdiamond, then by id; the reference also by an explicit
+ * `type="start"` (with any shape). The id only counts on a node that names neither.
+ */
 export function isStartNode(node: GraphNode): boolean {
-  const shape = node.attributes.get('shape')?.value;
-  if (shape !== undefined) return shape === 'Mdiamond';
-  return node.id === 'start' || node.id === 'Start';
+  return isStructuralNode(node, 'start', 'Mdiamond', ['start', 'Start']);
 }
 
+/** As isStartNode: shape=Msquare, an explicit `type="exit"`, or the id of a node that names neither. */
 export function isExitNode(node: GraphNode): boolean {
-  const shape = node.attributes.get('shape')?.value;
-  if (shape !== undefined) return shape === 'Msquare';
-  return node.id === 'exit' || node.id === 'end' || node.id === 'Exit' || node.id === 'End';
+  return isStructuralNode(node, 'exit', 'Msquare', ['exit', 'end', 'Exit', 'End']);
+}
+
+function isStructuralNode(node: GraphNode, type: 'start' | 'exit', shape: string, ids: readonly string[]): boolean {
+  const explicitType = node.attributes.get('type')?.value ?? node.attributes.get('node_type')?.value;
+  const explicitShape = node.attributes.get('shape')?.value;
+  if (explicitType === type || explicitShape === shape) return true;
+  return explicitType === undefined && explicitShape === undefined && ids.includes(node.id);
 }

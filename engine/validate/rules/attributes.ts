@@ -1,5 +1,6 @@
 import type { AttributeScope } from '../../model/attributes';
 import { attributesFor, attributeSpec } from '../../model/attributes';
+import { isChildContextAttribute } from '../../model/child-context';
 import type { Diagnostic } from '../../model/diagnostics';
 import type { Attribute } from '../../model/graph';
 import { isBuiltinHandlerType, resolveHandlerType } from '../../model/handler-types';
@@ -27,6 +28,7 @@ export const unknownAttributeRule: LintRule = {
       const { attribute, scope } = written;
       // A custom handler reads attributes of its own choosing.
       if (written.node && !isBuiltinHandlerType(resolveHandlerType(written.node))) continue;
+      if (written.node && isChildContextAttribute(resolveHandlerType(written.node), attribute.key)) continue;
       const spec = attributeSpec(attribute.key);
       if (spec?.scopes.includes(scope)) continue;
       const range = attribute.keyRange ?? attribute.range;

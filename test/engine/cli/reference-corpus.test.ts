@@ -1,0 +1,162 @@
+// Pipelines written for the reference engine (issue 14): one fixture per class in
+// test/fixtures/reference-corpus, each run through the `attractor` CLI process as a user would.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { bundledCli } from '../../test-bundle';
+
+const corpus = path.resolve(import.meta.dirname, '../../fixtures/reference-corpus');
+let cli = '';
+
+interface JsonDiagnostic {
+  rule: string;
+  code?: string;
+  severity: string;
+  message: string;
+  node_id?: string;
+  edge?: { from: string; to: string };
+  fix?: { title: string };
+}
+
+/** A private copy of the corpus to run in, so runs never write beside the fixtures. */
+function workspace(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-corpus-'));
+  fs.cpSync(corpus, dir, { recursive: true });
+  return dir;
+}
+
+function attractor(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function diagnostics(command: 'lint' | 'validate', file: string): { status: number | null; diagnostics: JsonDiagnostic[] } {
+  const result = attractor(corpus, command, file, '--json');
+  assert.ok(result.status === 0 || result.status === 1, `${command} ${file} exited ${result.status}: ${result.stderr}`);
+  const last = result.stdout.trim().split('\n').pop() ?? '';
+  return { status: result.status, diagnostics: (JSON.parse(last) as { diagnostics: JsonDiagnostic[] }).diagnostics };
+}
+
+function named(found: readonly JsonDiagnostic[], rule: string): JsonDiagnostic[] {
+  return found.filter((d) => d.rule === rule || d.code === rule);
+}
+
+function run(cwd: string, file: string, ...extra: string[]) {
+  const result = attractor(cwd, 'run', file, '--logs-root', 'run', '--json', ...extra);
+  const last = result.stdout.trim().split('\n').pop() ?? '{}';
+  return { ...result, result: JSON.parse(last.startsWith('{') ? last : '{}') as { status?: string; failure_reason?: string | null } };
+}
+
+describe('pipelines written for the reference bundle (CLI process)', () => {
+  before(() => {
+    cli = bundledCli();
+  });
+
+  it('every fixture validates and lints without a crash, and the ones the reference admits are admitted', () => {
+    for (const file of fs.readdirSync(corpus).filter((name) => name.endsWith('.dot'))) {
+      const validated = diagnostics('validate', file);
+      assert.equal(validated.status, 0, `${file}: ${JSON.stringify(validated.diagnostics.filter((d) => d.severity === 'error'))}`);
+      diagnostics('lint', file);
+    }
+  });
+
+  it('a comment inside a graph [ ... ] attribute list is stripped, as in a node list', () => {
+    const dir = workspace();
+    const ran = run(dir, 'graph-attribute-comment.dot');
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(fs.readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hello\n');
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'manifest.json'), 'utf8')) as { goal?: string };
+    assert.equal(manifest.goal, 'say hello');
+  });
+
+  it('start and exit declared by type="start" / type="exit" are found, and the topology lint runs', () => {
+    const linted = diagnostics('lint', 'start-exit-by-type.dot').diagnostics;
+    assert.deepEqual([...named(linted, 'start_node'), ...named(linted, 'terminal_node')], []);
+    assert.equal(named(linted, 'TOPO-003').length, 1, 'the topology lint runs once a start is found');
+    const dir = workspace();
+    const ran = run(dir, 'start-exit-by-type.dot');
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(ran.result.status, 'success');
+    assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'worked\n');
+  });
+
+  it('an edge to an undeclared node admits it implicitly, with a warning naming it and a fix that declares it', () => {
+    const { status, diagnostics: found } = diagnostics('validate', 'implicit-node.dot');
+    assert.equal(status, 0);
+    const [warning, ...more] = named(found, 'edge_target_exists');
+    assert.deepEqual(more, []);
+    assert.equal(warning?.severity, 'warning');
+    assert.equal(warning?.node_id, 'summarize');
+    assert.match(warning?.message ?? '', /`summarize`/);
+    assert.match(warning?.fix?.title ?? '', /Declare `summarize`/);
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify({ llm: { summarize: [{ text: 'summarized' }] } }));
+    const ran = run(dir, 'implicit-node.dot', '--scripted', 'script.json');
+    assert.equal(ran.result.status, 'success', ran.stderr);
+  });
+
+  it('--param goal="…" sets the goal: $goal in commands, graph.goal and the manifest', () => {
+    const dir = workspace();
+    const ran = run(dir, 'param-goal.dot', '--param', 'goal=Fix the TypeError');
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(fs.readFileSync(path.join(dir, 'goal.txt'), 'utf8'), 'Fix the TypeError\n');
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'manifest.json'), 'utf8')) as { goal?: string };
+    assert.equal(manifest.goal, 'Fix the TypeError');
+    const checkpoint = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'checkpoint.json'), 'utf8')) as { context: Record<string, unknown> };
+    assert.equal(checkpoint.context['graph.goal'], 'Fix the TypeError');
+  });
+
+  it("a folder node's context.* attributes reach the child pipeline's context", () => {
+    const dir = workspace();
+    const ran = run(dir, 'folder-context.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'target.txt'), 'utf8'), 'widgets\n');
+    assert.deepEqual(named(diagnostics('lint', 'folder-context.dot').diagnostics, 'unknown_attribute'), []);
+  });
+
+  it('CMD-001 fires only where a pipe decides the exit status and hides a failure', () => {
+    const found = named(diagnostics('lint', 'cmd001-precision.dot').diagnostics, 'CMD-001');
+    assert.deepEqual(
+      found.map((d) => d.node_id),
+      ['loud'],
+    );
+  });
+
+  it('goal_gate_has_retry is quiet on a goal gate whose failure edge is a loop_restart back-edge', () => {
+    assert.deepEqual(named(diagnostics('lint', 'goal-gate-loop-restart.dot').diagnostics, 'goal_gate_has_retry'), []);
+  });
+
+  it('TOPO-001 finds dead outcome conditions out of start, tools and gates; TOPO-006 no longer blames start', () => {
+    const found = diagnostics('lint', 'dead-conditions.dot').diagnostics;
+    const dead = named(found, 'TOPO-001').map((d) => `${d.edge?.from}->${d.edge?.to}: ${d.message}`);
+    assert.equal(dead.length, 2, dead.join('\n'));
+    assert.match(dead[0] ?? '', /^start->done: `outcome=fail` can never hold .*`start`/);
+    assert.match(dead[1] ?? '', /^build->fix: `outcome=partial_success` can never hold .*`build`/);
+    assert.deepEqual(named(found, 'TOPO-006'), []);
+  });
+
+  it('conditions on context keys nothing upstream writes, and misspelled outcomes, warn with did-you-mean', () => {
+    const found = diagnostics('lint', 'data-flow.dot').diagnostics;
+    const outcome = named(found, 'outcome_value');
+    assert.equal(outcome.length, 1, JSON.stringify(found));
+    assert.match(outcome[0]?.message ?? '', /`sucess`.*did you mean `success`/);
+    assert.match(outcome[0]?.fix?.title ?? '', /success/);
+    const keys = named(found, 'context_key_unwritten').map((d) => d.message);
+    assert.equal(keys.length, 2, keys.join('\n'));
+    assert.match(keys[0] ?? '', /`plan_redy`.*did you mean `plan_ready`/);
+    assert.match(keys[1] ?? '', /`never_written`/);
+  });
+
+  it("a scripted human answer's attachments reach the context and the node's records", () => {
+    const dir = workspace();
+    const ran = run(dir, 'human-gate-attachments.dot', '--scripted', 'human-gate-attachments.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    const attached = path.join(dir, 'notes.md');
+    assert.equal(fs.readFileSync(path.join(dir, 'attachments.txt'), 'utf8'), `${JSON.stringify([attached])}\n`);
+    const status = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'review', 'status.json'), 'utf8')) as Record<string, unknown>;
+    assert.match(JSON.stringify(status), /notes\.md/);
+  });
+});
