@@ -16,13 +16,13 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
   start_node: {
     severity: 'error',
     source: 'canonical §7.2',
-    catches: 'A pipeline with no start node, or more than one. The start node is the one with `shape=Mdiamond` (or, without a shape, the id `start`/`Start`).',
+    catches: 'A pipeline with no start node, or more than one. The start node is the one with `shape=Mdiamond` or `type="start"` (or, with neither shape nor type, the id `start`/`Start`).',
     fix: 'Keep exactly one `start [shape=Mdiamond]` and point it at the first step.',
   },
   terminal_node: {
     severity: 'error',
     source: 'canonical §7.2',
-    catches: 'A pipeline with no exit node, or more than one (`shape=Msquare`, or the id `exit`/`end` without a shape).',
+    catches: 'A pipeline with no exit node, or more than one (`shape=Msquare` or `type="exit"`, or the id `exit`/`end` with neither shape nor type).',
     fix: 'Keep exactly one `done [shape=Msquare]`; route every way of finishing into it.',
   },
   reachability: {
@@ -32,10 +32,10 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     fix: 'Add an edge into it from the step that should precede it, or delete it.',
   },
   edge_target_exists: {
-    severity: 'error',
-    source: 'canonical §7.2',
-    catches: 'An edge to an id that no node statement declares. DOT silently creates such a node (an LLM node with no prompt), which is almost always a typo. The start and exit recognised by their ids need no statement.',
-    fix: 'Correct the id (the quick fix offers the closest declared node) or declare the node.',
+    severity: 'warning',
+    source: 'canonical §7.2 (an error there; a warning here, as DOT and the reference admit the node)',
+    catches: 'An edge to an id that no node statement declares, once per such node. DOT and the reference create it implicitly, as an LLM node whose prompt is its id; often it is a typo. The start and exit recognised by their ids need no statement.',
+    fix: 'Declare the node (the quick fix writes `id [prompt="id"]`, exactly how it runs, for you to complete), or, for a near-miss of a declared id, correct it (the quick fix offers the closest).',
     example: { bad: 'work -> tset', good: 'work -> test' },
   },
   start_no_incoming: {
@@ -153,7 +153,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     severity: 'warning',
     code: 'CMD-001',
     source: 'bundle README, "Why the redirection matters"',
-    catches: 'A tool command that pipes the tested command into a filter (tail, head, grep, sed, awk, cut, sort, tee, wc...) without `set -o pipefail`: the pipeline\'s exit status is the filter\'s, so a failing test looks like success. Pure producers (`echo`, `cat file`) on the left are fine.',
+    catches: 'A tool command that pipes the tested command into a filter (tail, head, grep, sed, awk, cut, sort, tee, wc...) without `set -o pipefail`, where that pipeline decides the node\'s exit status: the filter\'s status becomes the verdict, so a failing test looks like success. Only pipelines in the command\'s last and-or list count (every statement under `set -e`); a pipe tested by `if`/`elif`/`while`/`until`, or a mid-script statement more commands follow, decides nothing. Pure producers (`echo`, `cat file`) on the left are fine.',
     fix: 'Redirect to a file and test the command\'s own status (the quick fix turns `| tail -5` into `> <node>_output.txt 2>&1`); where the filter computes something, prefix `set -o pipefail;` (the other quick fix; tool nodes run in bash).',
     example: { bad: 'tool_command="pytest -q | tail -5 && echo gate_pass || echo gate_fail"', good: 'tool_command="pytest -q > test_output.txt 2>&1 && echo gate_pass || echo gate_fail"' },
   },

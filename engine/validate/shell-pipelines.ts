@@ -18,12 +18,50 @@ export interface ShellPipeline extends Span {
   readonly stages: readonly ShellStage[];
   /** The operator that follows the pipeline (`&&`, `||`, `;`, `&`, newline), if any. */
   readonly next?: Span & { readonly operator: string };
+  /**
+   * Whether the pipeline's status can become the script's exit status: it is in the script's last
+   * and-or list (only `fi`/`done`/`esac`/`}` follow), or any statement under `set -e`. Never one
+   * tested by `if`/`elif`/`while`/`until`: there the status is the test, not the verdict.
+   */
+  readonly decidesStatus: boolean;
 }
 
 const PREFIXES = new Set(['!', 'time', 'command', 'exec', 'env', 'nice', 'nohup', 'sudo', 'stdbuf', 'timeout']);
+const CONDITION_KEYWORDS = new Set(['if', 'elif', 'while', 'until']);
+// Reserved words that open or close a compound command rather than name one.
+const KEYWORDS = new Set([...CONDITION_KEYWORDS, 'then', 'do', 'else', 'fi', 'done', 'esac', '{', '}']);
+const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
+const ERREXIT = /\bset\s+(?:-[a-zA-Z]*e|-o\s+errexit)/;
+
+type Statement = Omit<ShellPipeline, 'decidesStatus'>;
 
 export function splitPipelines(text: string): ShellPipeline[] {
-  const pipelines: ShellPipeline[] = [];
+  const pipelines = splitStatements(text);
+  const errexit = ERREXIT.test(text);
+  let tested = false;
+  // The script's last and-or list: from after the last `;`/newline/`&` that more commands follow.
+  let lastListStart = 0;
+  pipelines.forEach((pipeline, i) => {
+    const separated = pipeline.next !== undefined && pipeline.next.operator !== '&&' && pipeline.next.operator !== '||';
+    if (separated && pipelines.slice(i + 1).some((later) => !isCloser(text, later))) lastListStart = i + 1;
+  });
+  return pipelines.map((pipeline, i) => {
+    const previous = pipelines[i - 1]?.next?.operator;
+    if (previous !== '&&' && previous !== '||') tested = CONDITION_KEYWORDS.has(firstWord(text, pipeline));
+    return { ...pipeline, decidesStatus: !tested && (errexit || i >= lastListStart) };
+  });
+}
+
+function firstWord(text: string, span: Span): string {
+  return text.slice(span.start, span.end).trim().split(/\s+/)[0] ?? '';
+}
+
+function isCloser(text: string, span: Span): boolean {
+  return text.slice(span.start, span.end).trim().split(/\s+/).every((word) => CLOSERS.has(word) || /^\d*[<>]/.test(word));
+}
+
+function splitStatements(text: string): Statement[] {
+  const pipelines: Statement[] = [];
   let stages: ShellStage[] = [];
   let stageStart = 0;
   let pipelineStart = 0;
@@ -31,7 +69,7 @@ export function splitPipelines(text: string): ShellPipeline[] {
   const closeStage = (end: number) => {
     stages.push({ start: stageStart, end, command: commandWord(text.slice(stageStart, end)) });
   };
-  const closePipeline = (end: number, next?: ShellPipeline['next']) => {
+  const closePipeline = (end: number, next?: Statement['next']) => {
     closeStage(end);
     if (text.slice(pipelineStart, end).trim() !== '') pipelines.push({ start: pipelineStart, end, stages, ...(next ? { next } : {}) });
     stages = [];
@@ -103,7 +141,7 @@ function isWordBoundary(text: string, i: number): boolean {
 function commandWord(stage: string): string {
   const words = stage.trim().split(/\s+/);
   for (const word of words) {
-    if (word === '' || PREFIXES.has(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || /^\d*[<>]/.test(word) || word.startsWith('-')) continue;
+    if (word === '' || PREFIXES.has(word) || KEYWORDS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || /^\d*[<>]/.test(word) || word.startsWith('-')) continue;
     return word.replace(/^.*\//, '');
   }
   return '';

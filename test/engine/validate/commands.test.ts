@@ -14,7 +14,7 @@ describe('command rules', () => {
       [
         [['pytest', 'tail'], '&&'],
         [['echo'], '||'],
-        [['{'], undefined],
+        [['echo'], undefined],
       ],
     );
   });
@@ -40,6 +40,18 @@ describe('command rules', () => {
     none(gate('cat out.txt | grep -q fixed && echo gate_pass || echo gate_fail'), 'CMD-001');
     none(gate('pytest -q > out.txt 2>&1 && echo gate_pass || echo gate_fail'), 'CMD-001');
     none(gate('test \\"$(ls | wc -l)\\" = 3 && echo gate_pass || echo gate_fail'), 'CMD-001');
+  });
+
+  it('CMD-001: quiet where the pipe does not decide the exit status', () => {
+    none(gate('if pytest -q | grep -q passed; then echo gate_pass; else echo gate_fail; fi'), 'CMD-001');
+    none(gate('if true; then :; elif make | grep -q ok && ls | grep -q x; then echo ok; fi'), 'CMD-001');
+    none(gate('while ls | grep -q job; do sleep 1; done; echo drained'), 'CMD-001');
+    none(gate('until curl -s localhost | grep -q up\nthen_not_a_keyword=1\ndo sleep 1; done'), 'CMD-001');
+    none(gate('git log | cut -c1-8 > commits.txt; make test > out.txt 2>&1 && echo gate_pass || echo gate_fail'), 'CMD-001');
+    // The last statement decides, also inside if/then/fi, and under set -e every statement does.
+    single(gate('if true; then pytest | tail -5; fi'), 'CMD-001');
+    single(gate('cd src; pytest | tail -5'), 'CMD-001');
+    single(gate('set -e; pytest | tail -5; echo done'), 'CMD-001');
   });
 
   it('CMD-002: a token echoed after a status-hiding pipe', () => {
