@@ -84,7 +84,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
   goal_gate_has_retry: {
     severity: 'warning',
     source: 'canonical §7.2',
-    catches: 'A `goal_gate=true` node with no retry_target or fallback_retry_target, on the node or the graph: reaching the exit with the gate unsatisfied then fails the run outright.',
+    catches: 'A `goal_gate=true` node with no retry_target or fallback_retry_target, on the node or the graph: reaching the exit with the gate unsatisfied then fails the run outright. A gate with a `loop_restart=true` edge back into its own loop (the bundle README\'s convergence loop) has its retry path and is exempt.',
     fix: 'Add `retry_target="<the node that does the work>"` to the gate or the graph.',
   },
   prompt_on_llm_nodes: {

@@ -8,7 +8,7 @@ import { edgeSpan } from '../edge-range';
 import type { EdgeCondition } from '../edge-conditions';
 import { admitsOutcome, edgeCondition, holdsFor, lastLineClauses, outcomeClauses } from '../edge-conditions';
 import { appendToValueEdit, replaceValueEdit } from '../fixes';
-import { analyze } from '../graph-analysis';
+import { analyze, isLoopRestartBackEdge } from '../graph-analysis';
 import type { LintRule } from '../rule';
 import { valueRangeOf, valueSpanRange } from '../value-location';
 
@@ -38,17 +38,23 @@ export const retryTargetExistsRule: LintRule = {
   },
 };
 
-/** Canonical §7.2: a goal gate should say where to go when it is unsatisfied at exit (node or graph retry target). */
+/**
+ * Canonical §7.2: a goal gate should say where to go when it is unsatisfied at exit (node or graph
+ * retry target). A gate with a loop_restart edge back into its loop has that path already (the
+ * bundle README's convergence loop), so it is exempt, as in the reference.
+ */
 export const goalGateHasRetryRule: LintRule = {
   name: 'goal_gate_has_retry',
   tier: 'validate',
-  *check({ graph, lineIndex }): Iterable<Diagnostic> {
+  *check(context): Iterable<Diagnostic> {
+    const { graph, lineIndex, adjacency } = context;
     const graphTarget = ['retry_target', 'fallback_retry_target'].some((key) => (graph.attributes.get(key)?.value.trim() ?? '') !== '');
     if (graphTarget) return;
     for (const node of graph.nodes.values()) {
       const gate = node.attributes.get('goal_gate');
       if (gate?.value.trim().toLowerCase() !== 'true') continue;
       if (['retry_target', 'fallback_retry_target'].some((key) => (node.attributes.get(key)?.value.trim() ?? '') !== '')) continue;
+      if ((adjacency.outgoing.get(node.id) ?? []).some((edge) => isLoopRestartBackEdge(analyze(context), edge))) continue;
       const range = gate.keyRange && gate.valueRange ? lineIndex.range(gate.keyRange.start.offset, gate.valueRange.end.offset) : node.idRange;
       yield {
         rule: 'goal_gate_has_retry',

@@ -21,6 +21,10 @@ describe('routing rules', () => {
     assert.deepEqual(located(text, d), { text: 'goal_gate=true', line: 3, character: 20 });
     none(pipeline('  graph [retry_target=work]\n  work [prompt="x", goal_gate=true]\n  start -> work -> done'), 'goal_gate_has_retry');
     none(pipeline('  work [prompt="x", goal_gate=true, fallback_retry_target=work]\n  start -> work -> done'), 'goal_gate_has_retry');
+    const restart = '  work [prompt="x"]\n  gate [shape=parallelogram, tool_command="true", goal_gate=true]\n  start -> work -> gate\n  gate -> done [condition="outcome=success"]\n  gate -> work [condition="outcome=fail", loop_restart=true]';
+    none(pipeline(restart), 'goal_gate_has_retry');
+    // A loop_restart edge that leaves the loop is no retry path.
+    single(pipeline('  work [prompt="x"]\n  gate [shape=parallelogram, tool_command="true", goal_gate=true]\n  start -> work -> gate\n  gate -> done [loop_restart=true]'), 'goal_gate_has_retry');
   });
 
   const diamond = (dead: string, live: string) =>
