@@ -109,7 +109,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     severity: 'error',
     code: 'TOPO-001',
     source: 'reference ledger TOPO-001',
-    catches: 'An `outcome=fail` / `outcome!=success` style clause on an edge out of a diamond: a conditional node always succeeds, and a failure never reaches it over a plain edge, so the edge can never fire.',
+    catches: 'An edge whose outcome clauses no outcome of its source can satisfy, for every node whose outcomes the engine fixes: a start node or a diamond always succeeds (a failure never reaches a diamond over a plain edge), a tool node ends in success or fail, a human gate in success or fail (RETRY never reaches edge selection). The node\'s own `requires` (skipped), `timeout`/`must_write` (fail) and `allow_partial`/`continue_on_fail` (partial_success) widen the set. LLM, parallel, folder and custom nodes are open and never reported.',
     fix: 'Route on context at the diamond (`context.x=...` and `context.x!=...` make the routing total; the quick fix writes the complement of the one other condition), or move the outcome test onto the edge out of the node that can fail.',
     example: { bad: 'route -> fixup [condition="outcome=fail"]\nroute -> done [condition="context.tests=green"]', good: 'route -> fixup [condition="context.tests!=green"]\nroute -> done [condition="context.tests=green"]' },
   },
@@ -146,7 +146,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     severity: 'warning',
     code: 'TOPO-006',
     source: 'ours (specs/EXTENSIONS.md)',
-    catches: 'An edge whose condition admits a failure (`outcome=fail`, `outcome!=success`) straight into the exit node: the failure ends the run as a success unless a goal gate objects.',
+    catches: 'An edge whose condition admits a failure (`outcome=fail`, `outcome!=success`) straight into the exit node: the failure ends the run as a success unless a goal gate objects. Not from a node that cannot fail (a start node, a diamond): that edge is dead, and TOPO-001 says so.',
     fix: 'Route the failure to a step that recovers or back into the loop; or remove the edge, so the failure fails the run (fail-fast).',
   },
   'CMD-001': {

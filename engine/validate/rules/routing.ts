@@ -9,6 +9,7 @@ import type { EdgeCondition } from '../edge-conditions';
 import { admitsOutcome, edgeCondition, holdsFor, lastLineClauses, outcomeClauses } from '../edge-conditions';
 import { appendToValueEdit, replaceValueEdit } from '../fixes';
 import { analyze, isLoopRestartBackEdge } from '../graph-analysis';
+import { knownOutcomes } from '../possible-outcomes';
 import type { LintRule } from '../rule';
 import { valueRangeOf, valueSpanRange } from '../value-location';
 
@@ -72,8 +73,9 @@ function clauseRange(lineIndex: LineIndex, { attribute }: EdgeCondition, clause:
 }
 
 /**
- * Ledger TOPO-001: a conditional (diamond) node always succeeds, and a FAIL never reaches it over a
- * plain edge, so an outcome clause that excludes success can never hold on its outgoing edges.
+ * Ledger TOPO-001, for every node whose possible outcomes the engine fixes (a diamond always
+ * succeeds, a tool ends in success or fail...): an edge whose outcome clauses no such outcome
+ * satisfies can never fire.
  */
 export const deadConditionalEdgeRule: LintRule = {
   name: 'dead_conditional_edge',
@@ -82,12 +84,14 @@ export const deadConditionalEdgeRule: LintRule = {
     const { graph, adjacency, lineIndex } = context;
     const { handlerOf } = analyze(context);
     for (const node of graph.nodes.values()) {
-      if (handlerOf(node) !== 'conditional') continue;
+      const known = knownOutcomes(node, handlerOf(node));
+      if (!known) continue;
       const outgoing = adjacency.outgoing.get(node.id) ?? [];
       for (const edge of outgoing) {
         const parsed = edgeCondition(edge);
-        if (!parsed || admitsOutcome(parsed.condition, 'success')) continue;
-        const dead = outcomeClauses(parsed.condition).find((clause) => !holdsFor(clause, 'success')) as Clause;
+        if (!parsed || [...known.statuses].some((status) => admitsOutcome(parsed.condition, status))) continue;
+        const clauses = outcomeClauses(parsed.condition);
+        const dead = (clauses.find((clause) => [...known.statuses].every((status) => !holdsFor(clause, status))) ?? clauses[0]) as Clause;
         const complement = complementOfSibling(edge, outgoing);
         const edit = complement ? replaceValueEdit(parsed.attribute, complement) : undefined;
         const range = clauseRange(lineIndex, parsed, dead);
@@ -95,11 +99,11 @@ export const deadConditionalEdgeRule: LintRule = {
           rule: 'dead_conditional_edge',
           code: 'TOPO-001',
           severity: 'error',
-          message: `\`${dead.keyText}${dead.operator}${dead.literal}\` can never hold on an edge out of the conditional node \`${node.id}\`: a diamond always succeeds, and a failure never reaches it. Route on context here${complement ? ` (\`${complement}\` makes the routing total)` : ''}, or move the outcome test to the edge out of the node that can fail.`,
+          message: `\`${dead.keyText}${dead.operator}${dead.literal}\` can never hold on an edge out of \`${node.id}\`: ${known.reason}. Route on context here${complement ? ` (\`${complement}\` makes the routing total)` : ''}, or test an outcome this node can have.`,
           nodeId: node.id,
           edge: { from: edge.from, to: edge.to },
           ...(range ? { range } : {}),
-          related: [{ message: `\`${node.id}\` is a conditional node`, range: node.idRange }],
+          related: [{ message: `\`${node.id}\` runs the ${handlerOf(node)} handler`, range: node.idRange }],
           ...(edit ? { fix: { title: `Route on \`${complement}\` instead`, edits: [edit] } } : {}),
         };
       }
@@ -158,18 +162,21 @@ export const staleLabelCollisionRule: LintRule = {
   },
 };
 
-/** Ours (TOPO-006): a failure routed straight into the exit node ends the run as a success. */
+/** Ours (TOPO-006): a failure routed straight into the exit node ends the run as a success (from a node that can fail). */
 export const failRoutedToExitRule: LintRule = {
   name: 'fail_routed_to_exit',
   tier: 'lint',
   *check(context): Iterable<Diagnostic> {
     const { adjacency, lineIndex } = context;
-    const { exit } = analyze(context);
+    const { exit, handlerOf } = analyze(context);
     if (!exit) return;
     for (const edge of adjacency.incoming.get(exit.id) ?? []) {
       const parsed = edgeCondition(edge);
       const [clause] = parsed ? outcomeClauses(parsed.condition) : [];
       if (!parsed || !clause || !admitsOutcome(parsed.condition, 'fail')) continue;
+      // A source that cannot fail makes the edge dead instead (TOPO-001 says so).
+      const source = context.graph.nodes.get(edge.from);
+      if (source && knownOutcomes(source, handlerOf(source))?.statuses.has('fail') === false) continue;
       const range = clauseRange(lineIndex, parsed, clause);
       yield {
         rule: 'fail_routed_to_exit',

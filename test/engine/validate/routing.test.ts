@@ -51,6 +51,23 @@ describe('routing rules', () => {
     assertFixRepairs(text, d);
   });
 
+  it('TOPO-001 also out of start, tools and human gates, widened by the node\'s own attributes', () => {
+    const tool = (attributes: string, condition: string) =>
+      pipeline(`  gate [shape=parallelogram, tool_command="make"${attributes}]\n  start -> gate\n  gate -> done [condition="outcome=success"]\n  gate -> start_over [condition="${condition}"]\n  start_over [prompt="x"]\n  start_over -> gate`);
+    const d = single(tool('', 'outcome=partial_success'), 'TOPO-001');
+    assert.equal(d.nodeId, 'gate');
+    assert.match(d.message, /a tool node ends in success or fail/);
+    none(tool('', 'outcome=fail'), 'TOPO-001');
+    none(tool(', continue_on_fail=true', 'outcome=partial_success'), 'TOPO-001');
+    none(tool(', requires="plan"', 'outcome=skipped'), 'TOPO-001');
+    const human = pipeline('  review [shape=hexagon]\n  start -> review\n  review -> done [label="Yes"]\n  review -> done [label="No", condition="outcome=retry"]');
+    assert.match(single(human, 'TOPO-001').message, /a human gate ends in success/);
+    const start = pipeline('  work [prompt="x"]\n  start -> work -> done\n  start -> done [condition="outcome=fail"]');
+    assert.match(single(start, 'TOPO-001').message, /out of `start`: a start node always succeeds/);
+    none(start, 'TOPO-006');
+    none(pipeline('  work [prompt="x"]\n  start -> work\n  work -> done [condition="outcome=retry"]\n  work -> done'), 'TOPO-001');
+  });
+
   const toolGate = (label: string) =>
     pipeline(`  work [prompt="x"]\n  gate [shape=parallelogram, tool_command="make test"]\n  start -> work -> gate\n  gate -> done [condition="${label}"]\n  gate -> work [condition="outcome=fail"]`);
 
