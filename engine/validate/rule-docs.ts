@@ -201,6 +201,20 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     catches: '`dot_file` or `stack.child_dotfile` naming a file that does not exist beside this .dot (checked when the graph has a file; values with `$` are expanded at run time and skipped).',
     fix: 'Correct the path; it is relative to the directory of this .dot file.',
   },
+  outcome_value: {
+    severity: 'warning',
+    source: 'ours (issue 14: data flow)',
+    catches: 'An `outcome=` / `outcome!=` clause whose value is not one of success, partial_success, fail, retry, skipped (compared exactly): `outcome=sucess` never holds, `outcome!=sucess` always does.',
+    fix: 'Correct the value (the quick fix offers the closest outcome).',
+    example: { bad: 'gate -> done [condition="outcome=sucess"]', good: 'gate -> done [condition="outcome=success"]' },
+  },
+  context_key_unwritten: {
+    severity: 'warning',
+    source: 'ours (issue 14: data flow)',
+    catches: 'A condition on a context key that no node upstream of the edge can write: none declares it in `outputs`, none is a parse_json tool, a structured-output node or a custom handler, and it is neither a key the engine sets (`tool.last_line`, `human.gate.*`, `iteration`...) nor a launch parameter the pipeline uses as `$key`. At run time it is always empty there.',
+    fix: 'Correct the key (the quick fix offers the closest key written upstream), declare it in `outputs` on the node that sets it, or pass it with `--param`.',
+    example: { bad: 'plan [prompt="...", outputs="plan_ready"]\ncheck -> work [condition="context.plan_redy=true"]', good: 'check -> work [condition="context.plan_ready=true"]' },
+  },
 };
 
 /** Diagnostics that come from the parser, the transforms or the CLI rather than from a rule. */
