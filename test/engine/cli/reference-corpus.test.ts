@@ -157,5 +157,10 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.equal(fs.readFileSync(path.join(dir, 'attachments.txt'), 'utf8'), `${JSON.stringify([attached])}\n`);
     const status = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'review', 'status.json'), 'utf8')) as Record<string, unknown>;
     assert.match(JSON.stringify(status), /notes\.md/);
+
+    fs.writeFileSync(path.join(dir, 'missing.json'), JSON.stringify({ human: { review: [{ choice: 'A', attachments: ['gone.md'] }] } }));
+    const refused = attractor(dir, 'run', 'human-gate-attachments.dot', '--scripted', 'missing.json', '--logs-root', 'other');
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /human\.review\[0\]: attachment gone\.md does not exist/);
   });
 });
