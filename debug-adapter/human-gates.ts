@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { HumanQuestion, WalkScope } from '../engine/runtime/events';
 import type { Answer, Interviewer } from '../engine/runtime/interviewer';
 import { matchOption } from '../engine/handlers/human';
@@ -68,7 +69,10 @@ export class GateDesk implements Interviewer {
       return { ok: false, message: `"${answer.key}" is not an option of ${gate.question.nodeId} (${gate.question.options.map((o) => `[${o.key}] ${o.label}`).join(', ')})` };
     }
     if (answer.kind === 'freeform' && !gate.question.freeform) return { ok: false, message: `${gate.question.nodeId} takes no free-form answer` };
-    gate.resolve(answer.kind === 'option' ? { kind: 'option', choice: answer.key } : answer.kind === 'freeform' ? { kind: 'freeform', text: answer.text } : { kind: 'skipped' });
+    const missing = answer.kind === 'skip' ? undefined : answer.attachments?.find((file) => !fs.existsSync(file));
+    if (missing) return { ok: false, message: `attachment ${missing} does not exist` };
+    const attached = answer.kind !== 'skip' && answer.attachments?.length ? { attachments: answer.attachments } : {};
+    gate.resolve(answer.kind === 'option' ? { kind: 'option', choice: answer.key, ...attached } : answer.kind === 'freeform' ? { kind: 'freeform', text: answer.text, ...attached } : { kind: 'skipped' });
     return { ok: true };
   }
 }

@@ -82,7 +82,11 @@ export type CustomEventName = keyof CustomEventBodies;
 
 // ---- custom requests ----
 
-export type GateAnswer = { readonly kind: 'option'; readonly key: string } | { readonly kind: 'freeform'; readonly text: string } | { readonly kind: 'skip' };
+/** `attachments`: absolute paths of files sent with the answer (ledger §19). */
+export type GateAnswer =
+  | { readonly kind: 'option'; readonly key: string; readonly attachments?: readonly string[] }
+  | { readonly kind: 'freeform'; readonly text: string; readonly attachments?: readonly string[] }
+  | { readonly kind: 'skip' };
 
 /** Arguments of the `answerGate` request. */
 export interface AnswerGateArguments {
@@ -90,15 +94,22 @@ export interface AnswerGateArguments {
   readonly answer: GateAnswer;
 }
 
+// POSIX or Windows (drive or UNC); this module is shared with hosts that have no node:path.
+const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/]|\\\\)/;
+
 /** Validates `answerGate` arguments received over the wire; returns a message when they are malformed. */
 export function parseAnswerGateArguments(value: unknown): { ok: true; value: AnswerGateArguments } | { ok: false; message: string } {
   if (typeof value !== 'object' || value === null) return { ok: false, message: 'answerGate expects {gateId, answer}' };
   const { gateId, answer } = value as { gateId?: unknown; answer?: unknown };
   if (typeof gateId !== 'string' || gateId === '') return { ok: false, message: 'answerGate: gateId must be a non-empty string' };
   if (typeof answer !== 'object' || answer === null) return { ok: false, message: 'answerGate: answer must be an object' };
-  const { kind, key, text } = answer as { kind?: unknown; key?: unknown; text?: unknown };
-  if (kind === 'option' && typeof key === 'string') return { ok: true, value: { gateId, answer: { kind, key } } };
-  if (kind === 'freeform' && typeof text === 'string') return { ok: true, value: { gateId, answer: { kind, text } } };
+  const { kind, key, text, attachments } = answer as { kind?: unknown; key?: unknown; text?: unknown; attachments?: unknown };
+  if (attachments !== undefined && (!Array.isArray(attachments) || !attachments.every((file) => typeof file === 'string' && ABSOLUTE_PATH.test(file)))) {
+    return { ok: false, message: 'answerGate: attachments must be a list of absolute file paths' };
+  }
+  const attached = attachments === undefined ? {} : { attachments: attachments as string[] };
+  if (kind === 'option' && typeof key === 'string') return { ok: true, value: { gateId, answer: { kind, key, ...attached } } };
+  if (kind === 'freeform' && typeof text === 'string') return { ok: true, value: { gateId, answer: { kind, text, ...attached } } };
   if (kind === 'skip') return { ok: true, value: { gateId, answer: { kind } } };
   return { ok: false, message: 'answerGate: answer must be {kind:"option", key}, {kind:"freeform", text} or {kind:"skip"}' };
 }

@@ -33,7 +33,8 @@ export function messagesForDebugEvent(event: string, body: unknown, program: str
 
 /** The graph view's answer as the `answerGate` request takes it. */
 export function answerGateArguments(gateId: string, answer: GateAnswer): AnswerGateArguments {
-  const dap: DapGateAnswer = answer.type === 'option' ? { kind: 'option', key: answer.key } : { kind: 'freeform', text: answer.text };
+  const attached = answer.attachments?.length ? { attachments: answer.attachments } : {};
+  const dap: DapGateAnswer = answer.type === 'option' ? { kind: 'option', key: answer.key, ...attached } : { kind: 'freeform', text: answer.text, ...attached };
   return { gateId, answer: dap };
 }
 

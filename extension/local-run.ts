@@ -65,5 +65,6 @@ export async function runLocally(args: AttractorLaunchArguments & { readonly log
 
 /** The engine's answer for a graph-view answer. */
 export function engineAnswer(answer: GateAnswer): Answer {
-  return answer.type === 'option' ? { kind: 'option', choice: answer.key } : { kind: 'freeform', text: answer.text };
+  const attached = answer.attachments?.length ? { attachments: answer.attachments } : {};
+  return answer.type === 'option' ? { kind: 'option', choice: answer.key, ...attached } : { kind: 'freeform', text: answer.text, ...attached };
 }

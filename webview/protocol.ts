@@ -73,7 +73,9 @@ const extensionMessages = {
 };
 
 const breakpointTarget = tagged({ node: object({ nodeId: id, range: wireRange }), edge: object({ edgeIndex: count, range: wireRange }) }, 'kind');
-const gateAnswer = tagged({ option: object({ key: text(100) }), freeform: object({ text: text(100_000) }) });
+// Attachments: absolute paths of files the person attached to the answer (ledger §19).
+const attachments = { attachments: list(text(10_000), 100) };
+const gateAnswer = tagged({ option: object({ key: text(100) }, attachments), freeform: object({ text: text(100_000) }, attachments) });
 
 const webviewMessages = {
   ready: object({}),

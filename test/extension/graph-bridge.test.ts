@@ -38,12 +38,14 @@ test('events of another program and unknown events are dropped', () => {
 });
 
 test('a panel answer becomes answerGate arguments the adapter accepts', () => {
-  for (const answer of [{ type: 'option', key: 'Y' } as const, { type: 'freeform', text: 'looks good' } as const]) {
+  for (const answer of [{ type: 'option', key: 'Y' } as const, { type: 'freeform', text: 'looks good' } as const, { type: 'option', key: 'Y', attachments: ['/ws/notes.md'] } as const]) {
     const args = answerGateArguments('g1', answer);
     const parsed = parseAnswerGateArguments(args);
     assert.ok(parsed.ok);
     assert.deepEqual(parsed.value, args);
   }
+  assert.deepEqual(answerGateArguments('g1', { type: 'freeform', text: 'see', attachments: ['/ws/a.md'] }).answer, { kind: 'freeform', text: 'see', attachments: ['/ws/a.md'] });
+  assert.equal(parseAnswerGateArguments({ gateId: 'g1', answer: { kind: 'option', key: 'Y', attachments: ['relative.md'] } }).ok, false);
 });
 
 test('breakpoint lines map to the nodes and edges the graph view marks; a stopped frame line to its node', () => {
