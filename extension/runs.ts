@@ -7,6 +7,7 @@ import { DEBUG_TYPE, runDefaults, type AttractorLaunchArguments, type CustomEven
 import type { BackendFactory } from '../debug-adapter/backends';
 import type { Answer, HumanQuestion } from '../engine';
 import { launchPipelineFile, parseDot } from '../engine';
+import { offerAttachments } from './gate-attachments';
 import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
 import { engineAnswer, localRunServices, runLocally } from './local-run';
@@ -245,15 +246,39 @@ export class RunCoordinator implements vscode.Disposable {
   }
 
   private async quickPickAnswer(question: HumanQuestion, token: vscode.CancellationToken): Promise<GateAnswer | undefined> {
+    const title = `Attractor gate ${question.nodeId}`;
+    const attached = (files: string[]) => (files.length > 0 ? { attachments: files } : {});
     if (question.options.length > 0) {
-      const picked = await vscode.window.showQuickPick(
-        question.options.map((option) => ({ label: option.label, description: `→ ${option.to}`, key: option.key })),
-        { title: `Attractor gate ${question.nodeId}`, placeHolder: question.text, ignoreFocusOut: true },
-        token,
-      );
-      return picked ? { type: 'option', key: picked.key } : undefined;
+      const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { key: string }>();
+      pick.items = question.options.map((option) => ({ label: option.label, description: `→ ${option.to}`, key: option.key }));
+      pick.placeholder = question.text;
+      pick.ignoreFocusOut = true;
+      const attachments = offerAttachments(pick, title);
+      const picked = await untilAccepted(pick, token, () => pick.selectedItems[0]);
+      return picked ? { type: 'option', key: picked.key, ...attached(attachments()) } : undefined;
     }
-    const text = await vscode.window.showInputBox({ title: `Attractor gate ${question.nodeId}`, prompt: question.text, ignoreFocusOut: true }, token);
-    return text === undefined ? undefined : { type: 'freeform', text };
+    const box = vscode.window.createInputBox();
+    box.prompt = question.text;
+    box.ignoreFocusOut = true;
+    const attachments = offerAttachments(box, title);
+    const text = await untilAccepted(box, token, () => box.value);
+    return text === undefined ? undefined : { type: 'freeform', text, ...attached(attachments()) };
   }
+}
+
+/** Shows the input until it is accepted (the value), hidden or cancelled (undefined); then disposes it. */
+function untilAccepted<T>(input: vscode.QuickPick<vscode.QuickPickItem & { key: string }> | vscode.InputBox, token: vscode.CancellationToken, value: () => T | undefined): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    let result: T | undefined;
+    input.onDidAccept(() => {
+      result = value();
+      input.hide();
+    });
+    input.onDidHide(() => {
+      input.dispose();
+      resolve(result);
+    });
+    token.onCancellationRequested(() => input.hide());
+    input.show();
+  });
 }

@@ -74,7 +74,10 @@ const tracePanel = new TracePanel({
   openRun: () => host.post({ type: 'openRun' }),
 });
 
-const gatePanel = new GatePanel((gateId, answer) => host.post({ type: 'answerGate', gateId, answer }));
+const gatePanel = new GatePanel(
+  (gateId, answer) => host.post({ type: 'answerGate', gateId, answer }),
+  (gateId) => host.post({ type: 'pickAttachments', gateId }),
+);
 
 const rejected = el('div', { class: 'protocol-error', role: 'status', hidden: true });
 
@@ -131,6 +134,9 @@ function handleMessage(message: ExtensionToWebviewMessage): void {
       break;
     case 'humanGateClosed':
       gatePanel.close(message.gateId);
+      break;
+    case 'gateAttachments':
+      gatePanel.attach(message.gateId, message.files);
       break;
     case 'selectNode':
       graphView.select(message.nodeId);

@@ -67,6 +67,8 @@ const extensionMessages = {
   visitArtifacts: object({ iteration: count, nodeId: id }, { prompt: text(), response: text(), status: text() }),
   humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count }),
   humanGateClosed: object({ gateId: id }),
+  /** Files the person picked (in the extension's open dialog) to attach to a gate's answer. */
+  gateAttachments: object({ gateId: id, files: list(text(10_000), 100) }),
   selectNode: object({ nodeId: nullable(id) }),
   breakpoints: object({ nodes: list(id), edges: list(count) }),
   settings: object({ layoutEngine: oneOf(layoutEngines) }),
@@ -85,6 +87,8 @@ const webviewMessages = {
   revealRange: object({ uri: text(10_000), range: wireRange }),
   toggleBreakpoint: object({ uri: text(10_000), target: breakpointTarget }),
   answerGate: object({ gateId: id, answer: gateAnswer }),
+  /** Asks the extension for files to attach to a gate's answer (a webview cannot read paths). */
+  pickAttachments: object({ gateId: id }),
   requestVisit: object({ iteration: count, nodeId: id }),
   openRun: object({}),
   /** SVG as markup, PNG as a `data:image/png;base64,` URL. */
