@@ -36,6 +36,8 @@ export const shapes: readonly ShapeInfo[] = [
 ];
 
 const handlerByShape = new Map(shapes.map((info) => [info.shape, info.handler]));
+const startIds: readonly string[] = ['start', 'Start'];
+const exitIds: readonly string[] = ['exit', 'end', 'Exit', 'End'];
 
 export function isBuiltinHandlerType(type: string): type is BuiltinHandlerType {
   return (handlerTypes as readonly string[]).includes(type);
@@ -48,8 +50,13 @@ export function isBuiltinHandlerType(type: string): type is BuiltinHandlerType {
 export function resolveHandlerType(node: GraphNode): string {
   const explicit = node.attributes.get('type')?.value ?? node.attributes.get('node_type')?.value;
   if (explicit) return explicit;
-  const shape = node.attributes.get('shape')?.value ?? 'box';
-  return handlerByShape.get(shape) ?? 'codergen';
+  const shape = node.attributes.get('shape')?.value;
+  if (shape === undefined) {
+    // The start and exit found by their id (canonical §3.2) run as what they are, not as LLM nodes.
+    if (startIds.includes(node.id)) return 'start';
+    if (exitIds.includes(node.id)) return 'exit';
+  }
+  return handlerByShape.get(shape ?? 'box') ?? 'codergen';
 }
 
 /**
@@ -57,12 +64,12 @@ export function resolveHandlerType(node: GraphNode): string {
  * `type="start"` (with any shape). The id only counts on a node that names neither.
  */
 export function isStartNode(node: GraphNode): boolean {
-  return isStructuralNode(node, 'start', 'Mdiamond', ['start', 'Start']);
+  return isStructuralNode(node, 'start', 'Mdiamond', startIds);
 }
 
 /** As isStartNode: shape=Msquare, an explicit `type="exit"`, or the id of a node that names neither. */
 export function isExitNode(node: GraphNode): boolean {
-  return isStructuralNode(node, 'exit', 'Msquare', ['exit', 'end', 'Exit', 'End']);
+  return isStructuralNode(node, 'exit', 'Msquare', exitIds);
 }
 
 function isStructuralNode(node: GraphNode, type: 'start' | 'exit', shape: string, ids: readonly string[]): boolean {

@@ -82,6 +82,13 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'worked\n');
   });
 
+  it('start and exit found by their id alone run as start and exit, not as LLM nodes', () => {
+    const dir = workspace();
+    const ran = run(dir, 'start-exit-by-id.dot');
+    assert.equal(ran.result.status, 'success', ran.stderr);
+    assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'worked\n');
+  });
+
   it('an edge to an undeclared node admits it implicitly, with a warning naming it and a fix that declares it', () => {
     const { status, diagnostics: found } = diagnostics('validate', 'implicit-node.dot');
     assert.equal(status, 0);
