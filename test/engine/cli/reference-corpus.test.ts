@@ -123,6 +123,14 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.deepEqual(named(diagnostics('lint', 'folder-context.dot').diagnostics, 'unknown_attribute'), []);
   });
 
+  it("a manager node's context.* attributes reach the supervised child's context", () => {
+    const dir = workspace();
+    const ran = run(dir, 'manager-context.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'target.txt'), 'utf8'), 'widgets\n');
+    assert.deepEqual(named(diagnostics('lint', 'manager-context.dot').diagnostics, 'unknown_attribute'), []);
+  });
+
   it('CMD-001 fires only where a pipe decides the exit status and hides a failure', () => {
     const found = named(diagnostics('lint', 'cmd001-precision.dot').diagnostics, 'CMD-001');
     assert.deepEqual(
