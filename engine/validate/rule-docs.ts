@@ -90,7 +90,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
   prompt_on_llm_nodes: {
     severity: 'warning',
     source: 'canonical §7.2',
-    catches: 'A node that runs the LLM handler (a box, or any shape without a handler) with neither `prompt` nor `label`.',
+    catches: 'A node that runs the LLM handler (a box, or any shape without a handler) with neither `prompt` nor `label`. An implicit node (only edges mention it) is left to `edge_target_exists`.',
     fix: 'Add a prompt saying what the node must do, or give it the shape of the handler you meant.',
   },
   retry_budget_non_negative: {

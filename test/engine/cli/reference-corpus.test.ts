@@ -98,6 +98,7 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.equal(warning?.node_id, 'summarize');
     assert.match(warning?.message ?? '', /`summarize`/);
     assert.match(warning?.fix?.title ?? '', /Declare `summarize`/);
+    assert.deepEqual(named(found, 'prompt_on_llm_nodes'), [], 'one warning per implicit node');
     const dir = workspace();
     fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify({ llm: { summarize: [{ text: 'summarized' }] } }));
     const ran = run(dir, 'implicit-node.dot', '--scripted', 'script.json');
