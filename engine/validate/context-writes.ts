@@ -1,6 +1,6 @@
 import type { Graph, GraphNode } from '../model/graph';
 import { isBuiltinHandlerType } from '../model/handler-types';
-import { boolAttr, stringAttr } from '../runtime/node-config';
+import { boolAttr, listAttr, stringAttr } from '../runtime/node-config';
 import { findVariables } from '../transform/variables';
 
 // Keys the engine itself sets during a run (runner, walker, handlers, feedback).
@@ -34,8 +34,7 @@ export function launchParameterNames(graph: Graph): Set<string> {
 /** The keys a node declares or is known to write: `outputs`, a structured-output object, or anything (parse_json, custom handlers). */
 function writesOf(node: GraphNode, handler: string): { anything: boolean; keys: readonly string[]; prefix?: string } {
   const anything = boolAttr(node, 'parse_json') || !isBuiltinHandlerType(handler);
-  const keys = (stringAttr(node, 'outputs') ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '');
-  return { anything, keys, ...(stringAttr(node, 'response_schema') ? { prefix: node.id } : {}) };
+  return { anything, keys: listAttr(node, 'outputs'), ...(stringAttr(node, 'response_schema') ? { prefix: node.id } : {}) };
 }
 
 /** The union of what `nodeId` and every node with a path to it write (a backward walk over edges). */

@@ -8,10 +8,12 @@ import type { EdgeCondition } from '../edge-conditions';
 import { edgeCondition, outcomeClauses } from '../edge-conditions';
 import { replaceInValueEdit } from '../fixes';
 import { analyze } from '../graph-analysis';
+import { listAttr } from '../../runtime/node-config';
+import { stageStatuses } from '../../runtime/outcome';
 import type { LintRule, RuleContext } from '../rule';
 import { valueSpanRange } from '../value-location';
 
-const statuses = ['success', 'partial_success', 'fail', 'retry', 'skipped'];
+const statuses: readonly string[] = stageStatuses;
 
 function* conditions(context: RuleContext): Iterable<{ readonly edge: GraphEdge; readonly parsed: EdgeCondition }> {
   for (const edge of context.graph.edges) {
@@ -61,7 +63,7 @@ export const contextKeyUnwrittenRule: LintRule = {
     const { handlerOf } = analyze(context);
     const parameters = launchParameterNames(graph);
     const writesBySource = new Map<string, ContextWrites>();
-    const everyOutput = new Set([...graph.nodes.values()].flatMap((node) => (node.attributes.get('outputs')?.value ?? '').split(',').map((key) => key.trim())).filter((key) => key !== ''));
+    const everyOutput = new Set([...graph.nodes.values()].flatMap((node) => listAttr(node, 'outputs')));
     for (const { edge, parsed } of conditions(context)) {
       for (const clause of parsed.condition.clauses) {
         if (clause.key.kind !== 'context' && clause.key.kind !== 'bare') continue;
