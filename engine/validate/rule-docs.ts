@@ -109,7 +109,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     severity: 'error',
     code: 'TOPO-001',
     source: 'reference ledger TOPO-001',
-    catches: 'An edge whose outcome clauses no outcome of its source can satisfy, for every node whose outcomes the engine fixes: a start node or a diamond always succeeds (a failure never reaches a diamond over a plain edge), a tool node ends in success or fail, a human gate in success or fail (RETRY never reaches edge selection). The node\'s own `requires` (skipped), `timeout`/`must_write` (fail) and `allow_partial`/`continue_on_fail` (partial_success) widen the set. LLM, parallel, folder and custom nodes are open and never reported.',
+    catches: 'An edge whose outcome clauses no outcome of its source can satisfy, for every node whose outcomes the engine fixes: a start node or a diamond always succeeds (a failure never reaches a diamond over a plain edge), a tool node ends in success or fail, a human gate in success or fail (RETRY never reaches edge selection). The node\'s own `requires` (skipped), `timeout`/`must_write` (fail) and `allow_partial`/`continue_on_fail` (partial_success) widen the set. LLM, parallel, folder and custom nodes are open and never reported; a value that is no outcome at all (`outcome=sucess`) is `outcome_value`\'s.',
     fix: 'Route on context at the diamond (`context.x=...` and `context.x!=...` make the routing total; the quick fix writes the complement of the one other condition), or move the outcome test onto the edge out of the node that can fail.',
     example: { bad: 'route -> fixup [condition="outcome=fail"]\nroute -> done [condition="context.tests=green"]', good: 'route -> fixup [condition="context.tests!=green"]\nroute -> done [condition="context.tests=green"]' },
   },
@@ -174,7 +174,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
   attribute_value: {
     severity: 'error',
     source: 'ours (attribute table; stricter than canonical, see specs/EXTENSIONS.md)',
-    catches: 'A value that does not fit its attribute\'s type: integers (and their minimum), booleans (`true`/`false`, quoted or not), durations (`250ms`, `30s`, `5m`, `1h`), numbers in range, enums (an open enum such as shape or llm_provider only warns), tool_env entries, requires/outputs key lists, stylesheet property values, and feedback_from naming a node that does not exist.',
+    catches: 'A value that does not fit its attribute\'s type: integers (and their minimum), booleans (`true`/`false`, quoted or not), durations (`250ms`, `30s`, `5m`, `1h`), numbers in range, enums (an open enum such as shape or llm_provider only warns; a node with an explicit `type` may draw itself with any Graphviz shape), tool_env entries, requires/outputs key lists, stylesheet property values, and feedback_from naming a node that does not exist.',
     fix: 'Write a value of the documented type; for near misses (`yes` for a boolean, `hihg`, a misspelt node id) the quick fix writes the correction.',
   },
   must_write_placement: {

@@ -90,6 +90,8 @@ export const attributeValueRule: LintRule = {
         }
         continue;
       }
+      // With an explicit handler type the shape only draws the node (the reference's `Start [shape=circle, type="start"]`).
+      if (spec.name === 'shape' && written.node && ['type', 'node_type'].some((key) => written.node?.attributes.has(key))) continue;
       const problem = checkValue(spec.type, attribute.value);
       if (!problem) continue;
       const range = problem.span ? valueSpanRange(lineIndex, attribute, problem.span.start, problem.span.end) : valueRangeOf(attribute);

@@ -10,6 +10,7 @@ import { admitsOutcome, edgeCondition, holdsFor, lastLineClauses, outcomeClauses
 import { appendToValueEdit, replaceValueEdit } from '../fixes';
 import { analyze, isLoopRestartBackEdge } from '../graph-analysis';
 import { knownOutcomes } from '../possible-outcomes';
+import { isStageStatus } from '../../runtime/outcome';
 import type { LintRule } from '../rule';
 import { valueRangeOf, valueSpanRange } from '../value-location';
 
@@ -90,6 +91,8 @@ export const deadConditionalEdgeRule: LintRule = {
       for (const edge of outgoing) {
         const parsed = edgeCondition(edge);
         if (!parsed || [...known.statuses].some((status) => admitsOutcome(parsed.condition, status))) continue;
+        // A value that is no outcome at all (`outcome=sucess`) is outcome_value's to report, with its fix.
+        if (outcomeClauses(parsed.condition).some((clause) => !isStageStatus(clause.literal))) continue;
         const clauses = outcomeClauses(parsed.condition);
         const dead = (clauses.find((clause) => [...known.statuses].every((status) => !holdsFor(clause, status))) ?? clauses[0]) as Clause;
         const complement = complementOfSibling(edge, outgoing);

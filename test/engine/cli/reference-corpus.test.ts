@@ -75,6 +75,7 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     const linted = diagnostics('lint', 'start-exit-by-type.dot').diagnostics;
     assert.deepEqual([...named(linted, 'start_node'), ...named(linted, 'terminal_node')], []);
     assert.equal(named(linted, 'TOPO-003').length, 1, 'the topology lint runs once a start is found');
+    assert.deepEqual(named(linted, 'attribute_value'), [], 'with an explicit type, the shape only draws the node');
     const dir = workspace();
     const ran = run(dir, 'start-exit-by-type.dot');
     assert.equal(ran.status, 0, ran.stderr);
@@ -155,6 +156,7 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
 
   it('conditions on context keys nothing upstream writes, and misspelled outcomes, warn with did-you-mean', () => {
     const found = diagnostics('lint', 'data-flow.dot').diagnostics;
+    assert.deepEqual(named(found, 'TOPO-001'), [], 'a misspelled outcome is reported once, by outcome_value');
     const outcome = named(found, 'outcome_value');
     assert.equal(outcome.length, 1, JSON.stringify(found));
     assert.match(outcome[0]?.message ?? '', /`sucess`.*did you mean `success`/);

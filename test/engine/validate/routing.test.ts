@@ -31,8 +31,7 @@ describe('routing rules', () => {
     pipeline(`  work [prompt="x"]\n  route [shape=diamond]\n  fixup [prompt="fix"]\n  start -> work -> route\n  route -> fixup [condition="${dead}"]\n  route -> done [condition="${live}"]\n  fixup -> work`);
 
   it('TOPO-001 dead_conditional_edge: outcome=fail / outcome!=success out of a diamond', () => {
-    // Outcomes compare exactly at run time, so `outcome=SUCCESS` is dead too.
-    for (const dead of ['outcome=fail', 'outcome!=success', 'context.x=1 && outcome=retry', 'outcome=SUCCESS']) {
+    for (const dead of ['outcome=fail', 'outcome!=success', 'context.x=1 && outcome=retry']) {
       const text = diamond(dead, 'outcome=success');
       const d = single(text, 'TOPO-001');
       assert.equal(d.rule, 'dead_conditional_edge');
@@ -42,6 +41,9 @@ describe('routing rules', () => {
       assert.equal(located(text, d).line, 7);
     }
     none(diamond('context.tests=red', 'context.tests=green'), 'TOPO-001');
+    // Outcomes compare exactly at run time: `outcome=SUCCESS` never holds, and outcome_value says so once.
+    none(diamond('outcome=SUCCESS', 'outcome=success'), 'TOPO-001');
+    assert.match(single(diamond('outcome=SUCCESS', 'outcome=success'), 'outcome_value').message, /did you mean `success`/);
   });
 
   it('TOPO-001 offers the complement of the one context condition beside it', () => {
