@@ -81,12 +81,13 @@ export function renameKeyEdit(attribute: Attribute, newKey: string): TextEdit | 
 }
 
 /**
- * Declares a node the graph only mentions in edges, on its own line after the last node statement
+ * Declares a node the graph only mentions in edges, on its own line after the last top-level node statement
  * (or at the top of the body when there is none), indented like its neighbours. The prompt is the
  * id, which is what the implicit node ran with, so declaring it changes nothing but the warning.
  */
 export function declareNodeFix(lineIndex: LineIndex, graph: Graph, id: string): Fix | undefined {
-  const statements = [...graph.nodes.values()].flatMap((node) => node.declarations);
+  // Top-level statements only: a declaration inside a subgraph would inherit its defaults and classes.
+  const statements = [...graph.nodes.values()].filter((node) => node.subgraphs.length === 0).flatMap((node) => node.declarations);
   const last = statements.reduce<SourceRange | undefined>((latest, range) => (!latest || range.end.offset > latest.end.offset ? range : latest), undefined);
   const text = lineIndex.text;
   const body = text.indexOf('{', graph.range.start.offset);

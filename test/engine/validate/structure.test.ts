@@ -65,6 +65,8 @@ describe('structure rules', () => {
     assert.match(repaired, /done \[shape=Msquare\] \/\/ the end\n {2}summarize \[prompt="summarize"\]\n/);
     const oneLine = 'digraph G { start [shape=Mdiamond]; done [shape=Msquare]; start -> x -> done }';
     assertFixRepairs(oneLine, single(oneLine, 'edge_target_exists'));
+    const clustered = 'digraph G {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  subgraph cluster_a {\n    node [shape=parallelogram]\n    t [tool_command="make"]\n  }\n  start -> t -> x -> done\n}';
+    assert.match(assertFixRepairs(clustered, single(clustered, 'edge_target_exists')), /done \[shape=Msquare\]\n {2}x \[prompt="x"\]/);
     const noStatements = 'digraph G {\n  start -> x -> exit\n}';
     assertFixRepairs(noStatements, single(noStatements, 'edge_target_exists'));
   });
