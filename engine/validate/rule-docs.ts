@@ -153,7 +153,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     severity: 'warning',
     code: 'CMD-001',
     source: 'bundle README, "Why the redirection matters"',
-    catches: 'A tool command that pipes the tested command into a filter (tail, head, grep, sed, awk, cut, sort, tee, wc...) without `set -o pipefail`, where that pipeline decides the node\'s exit status: the filter\'s status becomes the verdict, so a failing test looks like success. Only pipelines in the command\'s last and-or list count (every statement under `set -e`); a pipe tested by `if`/`elif`/`while`/`until`, or a mid-script statement more commands follow, decides nothing. Pure producers (`echo`, `cat file`) on the left are fine.',
+    catches: 'A tool command that pipes the tested command into a filter (tail, head, grep, sed, awk, cut, sort, tee, wc...) without `set -o pipefail`, where that pipeline decides the node\'s exit status: the filter\'s status becomes the verdict, so a failing test looks like success. Only pipelines after which nothing but `fi`/`done`/`esac`/`}` (or another branch of the same `if`) runs count, and every statement under `set -e`; a pipe tested by `if`/`elif`/`while`/`until`, a background job, or a mid-script statement more commands follow decides nothing. Pure producers (`echo`, `cat file`) on the left are fine.',
     fix: 'Redirect to a file and test the command\'s own status (the quick fix turns `| tail -5` into `> <node>_output.txt 2>&1`); where the filter computes something, prefix `set -o pipefail;` (the other quick fix; tool nodes run in bash).',
     example: { bad: 'tool_command="pytest -q | tail -5 && echo gate_pass || echo gate_fail"', good: 'tool_command="pytest -q > test_output.txt 2>&1 && echo gate_pass || echo gate_fail"' },
   },

@@ -19,8 +19,8 @@ export interface ShellPipeline extends Span {
   /** The operator that follows the pipeline (`&&`, `||`, `;`, `&`, newline), if any. */
   readonly next?: Span & { readonly operator: string };
   /**
-   * Whether the pipeline's status can become the script's exit status: it is in the script's last
-   * and-or list (only `fi`/`done`/`esac`/`}` follow), or any statement under `set -e`. Never one
+   * Whether the pipeline's status can become the script's exit status: nothing but `fi`/`done`/
+   * `esac`/`}` (or another branch of the same `if`) follows its and-or list, or `set -e` is on. Never one
    * tested by `if`/`elif`/`while`/`until`: there the status is the test, not the verdict.
    */
   readonly decidesStatus: boolean;
@@ -38,26 +38,49 @@ type Statement = Omit<ShellPipeline, 'decidesStatus'>;
 export function splitPipelines(text: string): ShellPipeline[] {
   const pipelines = splitStatements(text);
   const errexit = ERREXIT.test(text);
+  // Whether each statement's and-or list can end the script: decided at the list's last statement.
+  const endsScript: boolean[] = new Array<boolean>(pipelines.length);
+  for (let i = pipelines.length - 1; i >= 0; i--) {
+    const operator = pipelines[i]?.next?.operator;
+    if (operator === '&&' || operator === '||') endsScript[i] = endsScript[i + 1] as boolean;
+    else endsScript[i] = operator !== '&' && onlyClosersFollow(text, pipelines.slice(i + 1)); // a background job's status is nobody's
+  }
   let tested = false;
-  // The script's last and-or list: from after the last `;`/newline/`&` that more commands follow.
-  let lastListStart = 0;
-  pipelines.forEach((pipeline, i) => {
-    const separated = pipeline.next !== undefined && pipeline.next.operator !== '&&' && pipeline.next.operator !== '||';
-    if (separated && pipelines.slice(i + 1).some((later) => !isCloser(text, later))) lastListStart = i + 1;
-  });
   return pipelines.map((pipeline, i) => {
     const previous = pipelines[i - 1]?.next?.operator;
     if (previous !== '&&' && previous !== '||') tested = CONDITION_KEYWORDS.has(firstWord(text, pipeline));
-    return { ...pipeline, decidesStatus: !tested && (errexit || i >= lastListStart) };
+    return { ...pipeline, decidesStatus: !tested && (errexit || (endsScript[i] as boolean)) };
   });
 }
 
-function firstWord(text: string, span: Span): string {
-  return text.slice(span.start, span.end).trim().split(/\s+/)[0] ?? '';
+/**
+ * Whether nothing but closers (`fi`, `done`, `esac`, `}`) runs after a statement: an `else`/`elif`
+ * branch that follows belongs to the other way through the `if` and is skipped to its `fi`.
+ */
+function onlyClosersFollow(text: string, later: readonly Span[]): boolean {
+  let otherBranch = 0; // open `if`s while skipping an alternative branch
+  for (const statement of later) {
+    const words = wordsOf(text, statement);
+    if (otherBranch === 0 && (words[0] === 'else' || words[0] === 'elif')) otherBranch = 1;
+    else if (otherBranch === 0) {
+      if (!words.every((word) => CLOSERS.has(word) || /^\d*[<>]/.test(word))) return false;
+      continue;
+    }
+    for (const word of words.slice(1)) {
+      if (word === 'if') otherBranch++;
+      else if (word === 'fi') otherBranch--;
+    }
+    if (words[0] === 'fi') otherBranch--;
+  }
+  return true;
 }
 
-function isCloser(text: string, span: Span): boolean {
-  return text.slice(span.start, span.end).trim().split(/\s+/).every((word) => CLOSERS.has(word) || /^\d*[<>]/.test(word));
+function wordsOf(text: string, span: Span): string[] {
+  return text.slice(span.start, span.end).trim().split(/\s+/);
+}
+
+function firstWord(text: string, span: Span): string {
+  return wordsOf(text, span)[0] ?? '';
 }
 
 function splitStatements(text: string): Statement[] {
