@@ -211,7 +211,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
   context_key_unwritten: {
     severity: 'warning',
     source: 'ours (issue 14: data flow)',
-    catches: 'A condition on a context key that no node upstream of the edge can write: none declares it in `outputs`, none is a parse_json tool, a structured-output node or a custom handler, and it is neither a key the engine sets (`tool.last_line`, `human.gate.*`, `iteration`...) nor a launch parameter the pipeline uses as `$key`. At run time it is always empty there.',
+    catches: 'A condition on a context key that no node upstream of the edge can write: none declares it in `outputs`, none is a parse_json tool, a structured-output node or a custom handler, no upstream handler sets it (a tool\'s `tool.last_line`, a gate\'s `human.gate.*`, a manager\'s `stack.child.*`), and it is neither a key the engine always sets (`iteration`, `graph.goal`...) nor a launch parameter the pipeline uses as `$key`. At run time it is always empty there.',
     fix: 'Correct the key (the quick fix offers the closest key written upstream), declare it in `outputs` on the node that sets it, or pass it with `--param`.',
     example: { bad: 'plan [prompt="...", outputs="plan_ready"]\ncheck -> work [condition="context.plan_redy=true"]', good: 'check -> work [condition="context.plan_ready=true"]' },
   },

@@ -2,7 +2,7 @@ import type { Clause } from '../../conditions/condition';
 import type { Diagnostic } from '../../model/diagnostics';
 import type { GraphEdge } from '../../model/graph';
 import type { ContextWrites } from '../context-writes';
-import { engineKeys, isEngineKey, launchParameterNames, mayHoldKey, upstreamWrites } from '../context-writes';
+import { isEngineKey, launchParameterNames, mayHoldKey, upstreamWrites, wellKnownKeys } from '../context-writes';
 import { didYouMean } from '../did-you-mean';
 import type { EdgeCondition } from '../edge-conditions';
 import { edgeCondition, outcomeClauses } from '../edge-conditions';
@@ -52,8 +52,9 @@ export const outcomeValueRule: LintRule = {
 
 /**
  * Ours: a condition on a context key that nothing upstream of the edge can write (no `outputs`,
- * no parse_json, no structured output, not an engine key, not a launch parameter) compares
- * against the empty string every time.
+ * no parse_json, no structured output, no handler that sets it such as a tool's `tool.last_line` or
+ * a gate's `human.gate.*`, not an engine key, not a launch parameter) compares against the empty
+ * string every time.
  */
 export const contextKeyUnwrittenRule: LintRule = {
   name: 'context_key_unwritten',
@@ -75,7 +76,7 @@ export const contextKeyUnwrittenRule: LintRule = {
           writesBySource.set(edge.from, writes);
         }
         if (mayHoldKey(writes, key)) continue;
-        const suggestion = didYouMean(key, [...writes.keys, ...everyOutput, ...engineKeys]);
+        const suggestion = didYouMean(key, [...writes.keys, ...everyOutput, ...wellKnownKeys]);
         const prefix = clause.keyText.slice(0, clause.keyText.length - key.length);
         const range = valueSpanRange(context.lineIndex, parsed.attribute, clause.keySpan.start, clause.keySpan.end);
         yield {

@@ -27,12 +27,15 @@ describe('data-flow rules', () => {
   });
 
   it('context_key_unwritten: quiet for outputs, engine keys, launch parameters, parse_json and structured output upstream', () => {
-    for (const condition of ['context.plan_ready=true', 'context.tool.last_line=ok', 'context.iteration=2', 'graph.goal=x', 'context.human.gate.selected=A']) {
+    for (const condition of ['context.plan_ready=true', 'context.tool.last_line=ok', 'context.iteration=2', 'graph.goal=x', 'last_response=x']) {
       none(flow(condition), 'context_key_unwritten');
     }
     none(flow('context.target=api', '\n  note [prompt="for $target"]\n  plan -> note'), 'context_key_unwritten');
     none(flow('context.verdict=ok', '\n  probe [shape=parallelogram, tool_command="x", parse_json=true]\n  start -> probe -> plan'), 'context_key_unwritten');
     none(flow('context.plan.approved=true', '').replace('outputs="plan_ready"', 'response_schema="{\\"type\\":\\"object\\"}"'), 'context_key_unwritten');
+    // Handler keys need their handler upstream.
+    assert.match(single(flow('context.human.gate.selected=A'), 'context_key_unwritten').message, /`human\.gate\.selected`/);
+    none(flow('context.human.gate.selected=A', '\n  review [shape=hexagon]\n  review -> plan\n  start -> review'), 'context_key_unwritten');
     // A writer downstream of the edge does not count.
     single(flow('context.verdict=ok', '\n  probe [shape=parallelogram, tool_command="x", parse_json=true]\n  check -> probe\n  probe -> done'), 'context_key_unwritten');
   });
