@@ -17,15 +17,6 @@ const handlerWrites: Readonly<Record<string, { readonly keys?: readonly string[]
 /** Names worth suggesting for a misspelt key: the engine's and the handlers' best known. */
 export const wellKnownKeys: readonly string[] = [...engineKeys, 'tool.output', 'tool.last_line', 'human.gate.selected', 'human.gate.label', 'human.gate.answer', 'stack.child.status', 'stack.child.outcome'];
 
-/** What the nodes upstream of a point in the graph can have written into the context. */
-export interface ContextWrites {
-  /** Some upstream node writes keys nobody can list (parse_json, a custom handler). */
-  readonly anything: boolean;
-  readonly keys: ReadonlySet<string>;
-  /** Keys written with everything under them: a handler's (`human.gate`, `parallel`...), a structured-output node's id. */
-  readonly prefixes: readonly string[];
-}
-
 export function isEngineKey(key: string): boolean {
   return engineKeys.has(key) || enginePrefixes.some((prefix) => key.startsWith(prefix));
 }
@@ -42,36 +33,63 @@ export function launchParameterNames(graph: Graph): Set<string> {
 }
 
 /** The keys a node declares or is known to write: `outputs`, its handler's keys, a structured-output object, or anything (parse_json, custom handlers). */
-function writesOf(node: GraphNode, handler: string): { anything: boolean; keys: readonly string[]; prefixes: readonly string[] } {
+function writesOf(node: GraphNode, handler: string): NodeWrites {
+  const known = nodeWrites.get(node);
+  if (known) return known;
+  const writes = computeWrites(node, handler);
+  nodeWrites.set(node, writes);
+  return writes;
+}
+
+interface NodeWrites {
+  readonly anything: boolean;
+  readonly keys: readonly string[];
+  readonly prefixes: readonly string[];
+}
+
+// Asked once per condition clause and upstream node: computed once per node and lint.
+const nodeWrites = new WeakMap<GraphNode, NodeWrites>();
+
+function computeWrites(node: GraphNode, handler: string): NodeWrites {
   const anything = boolAttr(node, 'parse_json') || !isBuiltinHandlerType(handler);
   const own = handlerWrites[handler];
   const prefixes = [...(own?.prefixes ?? []), ...(stringAttr(node, 'response_schema') ? [node.id] : [])];
   return { anything, keys: [...listAttr(node, 'outputs'), ...(own?.keys ?? [])], prefixes };
 }
 
-/** The union of what `nodeId` and every node with a path to it write (a backward walk over edges). */
-export function upstreamWrites(graph: Graph, incoming: ReadonlyMap<string, readonly { readonly from: string }[]>, handlerOf: (node: GraphNode) => string, nodeId: string): ContextWrites {
+type Incoming = ReadonlyMap<string, readonly { readonly from: string }[]>;
+
+/** `nodeId`, then every node with a path to it, nearest first (a backward walk over edges). */
+function* upstreamNodes(graph: Graph, incoming: Incoming, nodeId: string): Iterable<GraphNode> {
   const seen = new Set([nodeId]);
   const queue = [nodeId];
-  const keys = new Set<string>();
-  const prefixes: string[] = [];
-  let anything = false;
   for (let i = 0; i < queue.length; i++) {
     const node = graph.nodes.get(queue[i] as string);
     if (!node) continue;
-    const writes = writesOf(node, handlerOf(node));
-    anything ||= writes.anything;
-    for (const key of writes.keys) keys.add(key);
-    prefixes.push(...writes.prefixes);
+    yield node;
     for (const edge of incoming.get(node.id) ?? []) {
       if (seen.has(edge.from)) continue;
       seen.add(edge.from);
       queue.push(edge.from);
     }
   }
-  return { anything, keys, prefixes };
 }
 
-export function mayHoldKey(writes: ContextWrites, key: string): boolean {
-  return writes.anything || writes.keys.has(key) || writes.prefixes.some((prefix) => key === prefix || key.startsWith(`${prefix}.`));
+/** Whether `nodeId` or a node with a path to it can write `key`; the walk stops at the first writer. */
+export function writtenUpstream(graph: Graph, incoming: Incoming, handlerOf: (node: GraphNode) => string, nodeId: string, key: string): boolean {
+  for (const node of upstreamNodes(graph, incoming, nodeId)) {
+    if (mayHoldKey(writesOf(node, handlerOf(node)), key)) return true;
+  }
+  return false;
+}
+
+/** The keys `nodeId` and every node with a path to it are known to write (for suggestions). */
+export function keysWrittenUpstream(graph: Graph, incoming: Incoming, handlerOf: (node: GraphNode) => string, nodeId: string): Set<string> {
+  const keys = new Set<string>();
+  for (const node of upstreamNodes(graph, incoming, nodeId)) for (const key of writesOf(node, handlerOf(node)).keys) keys.add(key);
+  return keys;
+}
+
+function mayHoldKey(writes: NodeWrites, key: string): boolean {
+  return writes.anything || writes.keys.includes(key) || writes.prefixes.some((prefix) => key === prefix || key.startsWith(`${prefix}.`));
 }

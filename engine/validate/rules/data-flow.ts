@@ -1,8 +1,7 @@
 import type { Clause } from '../../conditions/condition';
 import type { Diagnostic } from '../../model/diagnostics';
 import type { GraphEdge } from '../../model/graph';
-import type { ContextWrites } from '../context-writes';
-import { isEngineKey, launchParameterNames, mayHoldKey, upstreamWrites, wellKnownKeys } from '../context-writes';
+import { isEngineKey, keysWrittenUpstream, launchParameterNames, wellKnownKeys, writtenUpstream } from '../context-writes';
 import { didYouMean } from '../did-you-mean';
 import type { EdgeCondition } from '../edge-conditions';
 import { edgeCondition, outcomeClauses } from '../edge-conditions';
@@ -63,20 +62,14 @@ export const contextKeyUnwrittenRule: LintRule = {
     const { graph, adjacency } = context;
     const { handlerOf } = analyze(context);
     const parameters = launchParameterNames(graph);
-    const writesBySource = new Map<string, ContextWrites>();
     const everyOutput = new Set([...graph.nodes.values()].flatMap((node) => listAttr(node, 'outputs')));
     for (const { edge, parsed } of conditions(context)) {
       for (const clause of parsed.condition.clauses) {
         if (clause.key.kind !== 'context' && clause.key.kind !== 'bare') continue;
         const key = clause.key.path;
         if (isEngineKey(key) || parameters.has(key)) continue;
-        let writes = writesBySource.get(edge.from);
-        if (!writes) {
-          writes = upstreamWrites(graph, adjacency.incoming, handlerOf, edge.from);
-          writesBySource.set(edge.from, writes);
-        }
-        if (mayHoldKey(writes, key)) continue;
-        const suggestion = didYouMean(key, [...writes.keys, ...everyOutput, ...wellKnownKeys]);
+        if (writtenUpstream(graph, adjacency.incoming, handlerOf, edge.from, key)) continue;
+        const suggestion = didYouMean(key, [...keysWrittenUpstream(graph, adjacency.incoming, handlerOf, edge.from), ...everyOutput, ...wellKnownKeys]);
         const prefix = clause.keyText.slice(0, clause.keyText.length - key.length);
         const range = valueSpanRange(context.lineIndex, parsed.attribute, clause.keySpan.start, clause.keySpan.end);
         yield {
