@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { HumanQuestion, WalkScope } from '../engine/runtime/events';
 import type { Answer, Interviewer } from '../engine/runtime/interviewer';
 import { matchOption } from '../engine/handlers/human';
+import { optionCaption } from '../engine/model/accelerator';
 import type { GateAnswer } from './protocol';
 
 interface OpenGate {
@@ -66,7 +67,7 @@ export class GateDesk implements Interviewer {
     const gate = this.open.get(gateId);
     if (!gate) return { ok: false, message: `no human gate ${gateId} is waiting for an answer` };
     if (answer.kind === 'option' && !matchOption(answer.key, gate.question.options)) {
-      return { ok: false, message: `"${answer.key}" is not an option of ${gate.question.nodeId} (${gate.question.options.map((o) => `[${o.key}] ${o.label}`).join(', ')})` };
+      return { ok: false, message: `"${answer.key}" is not an option of ${gate.question.nodeId} (${gate.question.options.map(optionCaption).join(', ')})` };
     }
     if (answer.kind === 'freeform' && !gate.question.freeform) return { ok: false, message: `${gate.question.nodeId} takes no free-form answer` };
     const missing = answer.kind === 'skip' ? undefined : answer.attachments?.find((file) => !fs.existsSync(file));

@@ -7,6 +7,7 @@ import { DEBUG_TYPE, runDefaults, type AttractorLaunchArguments, type CustomEven
 import type { BackendFactory } from '../debug-adapter/backends';
 import type { Answer, HumanQuestion } from '../engine';
 import { launchPipelineFile, parseDot } from '../engine';
+import { optionCaption } from '../engine/model/accelerator';
 import { offerAttachments } from './gate-attachments';
 import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
@@ -31,6 +32,8 @@ export class RunCoordinator implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly secrets: vscode.SecretStorage,
     private readonly settings: () => ExtensionSettings,
+    /** Where "Open example pipeline" keeps its copies (see ResolveContext.examplesDirectory). */
+    private readonly examplesDirectory: string,
   ) {
     this.subscriptions.push(
       this.onRunsChanged,
@@ -72,11 +75,13 @@ export class RunCoordinator implements vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       fileExists: (file) => fs.existsSync(file),
       now: new Date(),
+      examplesDirectory: this.examplesDirectory,
     });
     if (!resolution.ok) {
       void vscode.window.showErrorMessage(resolution.message);
       return undefined;
     }
+    if (resolution.scratchDirectory) fs.mkdirSync(resolution.scratchDirectory, { recursive: true });
     return resolution.configuration;
   }
 
@@ -250,7 +255,7 @@ export class RunCoordinator implements vscode.Disposable {
     const attached = (files: string[]) => (files.length > 0 ? { attachments: files } : {});
     if (question.options.length > 0) {
       const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { key: string }>();
-      pick.items = question.options.map((option) => ({ label: option.label, description: `→ ${option.to}`, key: option.key }));
+      pick.items = question.options.map((option) => ({ label: optionCaption(option), description: `→ ${option.to}`, key: option.key }));
       pick.placeholder = question.text;
       pick.ignoreFocusOut = true;
       const attachments = offerAttachments(pick, title);

@@ -1,6 +1,7 @@
-// The human gate: the question, one button per option with its accelerator key, a freeform answer
-// where the gate allows one, and files attached to the answer (picked by the extension: a webview
+// The human gate: the question, one button per option captioned with its accelerator key, a freeform
+// answer where the gate allows one, and files attached to the answer (picked by the extension: a webview
 // sees no paths). Pressing an option's key answers it unless a text field has focus.
+import { optionCaption } from '../engine/model/accelerator';
 import { el } from './dom';
 import type { GateAnswer, HumanGateMessage } from './protocol';
 
@@ -24,11 +25,7 @@ export class GatePanel {
     this.attachments = [];
     if (this.root.hidden) this.returnFocus = document.activeElement;
     const buttons = gate.options.map((option) => {
-      const button = el('button', { type: 'button', class: 'gate-option', 'aria-keyshortcuts': option.key, 'data-key': option.key, title: `Go to ${option.to}` }, [
-        el('kbd', {}, [option.key]),
-        ' ',
-        option.label,
-      ]);
+      const button = el('button', { type: 'button', class: 'gate-option', 'aria-keyshortcuts': option.key, 'data-key': option.key, title: `Go to ${option.to}` }, [optionCaption(option)]);
       button.addEventListener('click', () => this.send({ type: 'option', key: option.key }));
       return button;
     });

@@ -12,7 +12,7 @@ import type { Outcome } from '../runtime/outcome';
 import type { ChildPipelineHandle, Handler, HandlerServices } from './handler';
 
 /** The file a steer writes into the child's active stage directory (specs/EXTENSIONS.md). */
-export const STEER_FILE = 'steer.md';
+const STEER_FILE = 'steer.md';
 
 interface Supervised {
   readonly handle: ChildPipelineHandle;
@@ -47,9 +47,8 @@ export const managerLoopHandler: Handler = {
 function supervise(node: GraphNode, config: ManagerConfig, context: RunContext, services: HandlerServices): Supervised {
   // The child emits nothing before startChildPipeline returns, so the tap is set in time.
   const tap: { telemetry?: ChildTelemetry } = {};
-  const childContext = context.clone();
-  childContext.apply(childContextSeed(node, 'stack.manager_loop'));
-  const handle = services.startChildPipeline(config.childDotFile, childContext, node.id, {
+  const handle = services.startChildPipeline(config.childDotFile, context.clone(), node.id, {
+    params: childContextSeed(node, 'stack.manager_loop'),
     ...(config.childWorkdir ? { cwd: config.childWorkdir } : {}),
     onEvent: (event) => tap.telemetry?.observe(event),
   });

@@ -7,8 +7,6 @@ export const subPipelineHandler: Handler = {
   async execute({ node, context, services }) {
     const dotFile = stringAttr(node, 'dot_file');
     if (!dotFile) return { status: 'fail', isExplicit: false, failureReason: `folder node ${node.id} has no dot_file` };
-    const childContext = context.clone();
-    childContext.apply(childContextSeed(node, 'pipeline'));
-    return services.runChildPipeline(dotFile, childContext, node.id);
+    return services.runChildPipeline(dotFile, context.clone(), node.id, { params: childContextSeed(node, 'pipeline') });
   },
 };

@@ -112,7 +112,7 @@ export class RunDirectory {
 }
 
 /** Appendix C status file, plus the ledger's is_explicit and attempt_count. */
-export function statusJson(outcome: Outcome): Record<string, unknown> {
+function statusJson(outcome: Outcome): Record<string, unknown> {
   return {
     outcome: outcome.status,
     preferred_label: outcome.preferredLabel ?? '',

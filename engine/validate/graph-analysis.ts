@@ -99,7 +99,7 @@ export function isLoopRestartBackEdge(analysis: GraphAnalysis, edge: GraphEdge):
 }
 
 /** Tarjan's algorithm, iterative so that a 10,000-node chain cannot overflow the stack. */
-export function stronglyConnectedComponents(ids: readonly string[], outgoing: ReadonlyMap<string, readonly GraphEdge[]>): string[][] {
+function stronglyConnectedComponents(ids: readonly string[], outgoing: ReadonlyMap<string, readonly GraphEdge[]>): string[][] {
   const index = new Map<string, number>();
   const lowLink = new Map<string, number>();
   const onStack = new Set<string>();

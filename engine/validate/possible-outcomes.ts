@@ -3,7 +3,7 @@ import { boolAttr, stringAttr } from '../runtime/node-config';
 import type { StageStatus } from '../runtime/outcome';
 
 /** The statuses a node can hand to edge selection; RETRY never gets there (the ladder ends in FAIL or PARTIAL_SUCCESS). */
-export type RoutedStatus = Exclude<StageStatus, 'retry'>;
+type RoutedStatus = Exclude<StageStatus, 'retry'>;
 
 export interface KnownOutcomes {
   readonly statuses: ReadonlySet<RoutedStatus>;

@@ -2,6 +2,7 @@ import type { LintRule } from './rule';
 import { attributeValueRule, fidelityValidRule, retryBudgetRule, typeKnownRule, unknownAttributeRule } from './rules/attributes';
 import { pipeHidesStatusRule, tokenGateLiesRule } from './rules/commands';
 import { contextKeyUnwrittenRule, outcomeValueRule } from './rules/data-flow';
+import { ambiguousCommandVariableRule } from './rules/command-variables';
 import { dotFileExistsRule, folderRequiresDotFileRule, mustWritePlacementRule, promptOnLlmNodesRule, toolCommandRequiresToolHandlerRule } from './rules/handlers';
 import { deadConditionalEdgeRule, failRoutedToExitRule, goalGateHasRetryRule, retryTargetExistsRule, staleLabelCollisionRule } from './rules/routing';
 import { edgeTargetExistsRule, exitNoOutgoingRule, reachabilityRule, startNoIncomingRule, startNodeRule, terminalNodeRule } from './rules/structure';
@@ -44,4 +45,5 @@ export const builtinRules: readonly LintRule[] = [
   dotFileExistsRule,
   outcomeValueRule,
   contextKeyUnwrittenRule,
+  ambiguousCommandVariableRule,
 ];
