@@ -4,9 +4,14 @@ const PREFIX = 'context.';
 // The handlers that run a child pipeline: folder (`pipeline`) and manager (`stack.manager_loop`).
 const childRunners = new Set(['pipeline', 'stack.manager_loop']);
 
+/** Whether a node with this handler runs a child pipeline. */
+export function runsChildPipeline(handlerType: string): boolean {
+  return childRunners.has(handlerType);
+}
+
 /** Whether `key` on a node with this handler seeds the child pipeline's context (`context.target="x"`). */
 export function isChildContextAttribute(handlerType: string, key: string): boolean {
-  return childRunners.has(handlerType) && key.startsWith(PREFIX) && key.length > PREFIX.length;
+  return runsChildPipeline(handlerType) && key.startsWith(PREFIX) && key.length > PREFIX.length;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AgentEvent } from './backend';
 import type { FailureKind, Outcome, StageStatus } from './outcome';
+import type { FailedStep } from './failed-step';
 import type { RunState } from './state';
 
 type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
@@ -19,6 +20,8 @@ export interface TraceRecord {
   /** Set when the debugger forced the route out of this node. */
   readonly forced_edge?: { readonly from: string; readonly to: string };
   readonly failure_reason?: string;
+  readonly failed_step?: FailedStep;
+  readonly cycle_index?: number;
 }
 
 export interface EdgeIdentity {

@@ -1,6 +1,7 @@
 import type { Adjacency, Graph, GraphEdge, GraphNode } from '../model/graph';
 import { buildAdjacency } from '../model/graph';
-import { isExitNode, isStartNode } from '../model/handler-types';
+import { runsChildPipeline } from '../model/child-context';
+import { isExitNode, isStartNode, resolveHandlerType } from '../model/handler-types';
 import type { BranchResult, ChildPipelineHandle, ChildPipelineOptions, HandlerRegistry, HandlerServices } from '../handlers/handler';
 import type { CodergenBackend, TranscriptMessage } from './backend';
 import { ProviderError } from './backend';
@@ -183,7 +184,7 @@ export class Walker {
 
     let outcome: Outcome;
     try {
-      outcome = this.applyOverrides(node, await this.outcomeOf(node));
+      outcome = this.withCycleIndex(node, this.applyOverrides(node, await this.outcomeOf(node)));
     } catch (error) {
       // node:start and node:end stay balanced when a cancel interrupts the node (a run's cancel, or a
       // branch cancelled by its join), so views do not show it running forever. Nothing is recorded.
@@ -198,6 +199,12 @@ export class Walker {
     this.record(node, outcome, durationMs);
     await shared.controller.afterNode?.({ ...this.boundary(node), outcome });
     return outcome;
+  }
+
+  /** Ledger §30: a folder or manager node's outcome says which run of its child it reports (0-based). */
+  private withCycleIndex(node: GraphNode, outcome: Outcome): Outcome {
+    if (!runsChildPipeline(resolveHandlerType(node))) return outcome;
+    return { ...outcome, cycleIndex: (this.state.visits[node.id] ?? 1) - 1 };
   }
 
   /** requires= skips; otherwise the retry ladder. */
@@ -381,6 +388,8 @@ export class Walker {
       attempt: outcome.attemptCount ?? 1,
       ...(this.options.scope.kind !== 'main' ? { scope: this.options.scope.id } : {}),
       ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
+      ...(outcome.failedStep ? { failed_step: outcome.failedStep } : {}),
+      ...(outcome.cycleIndex !== undefined ? { cycle_index: outcome.cycleIndex } : {}),
     };
   }
 

@@ -28,7 +28,11 @@ function workspace(): string {
 }
 
 function attractor(cwd: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
+  return attractorWith({}, cwd, ...args);
+}
+
+function attractorWith(env: NodeJS.ProcessEnv, cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -181,4 +185,60 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.equal(refused.status, 2);
     assert.match(refused.stderr, /human\.review\[0\]: attachment gone\.md does not exist/);
   });
+
+  it('the manifest names the runner and its provider selection (ledger §28)', () => {
+    const dir = workspace();
+    const scripted = run(dir, 'ledger-fields.dot', '--scripted', 'ledger-fields.json');
+    assert.equal(scripted.result.status, 'success', `${scripted.stdout}\n${scripted.stderr}`);
+    const manifest = readJson(dir, 'run', 'manifest.json');
+    assert.equal(manifest.runner_version, manifest.engine_version, 'the CLI and the engine ship in one bundle');
+    assert.equal(manifest.runner_commit, manifest.engine_commit);
+    assert.match(String(manifest.runner_commit), /^([0-9a-f]{40}|unknown)$/);
+    assert.equal(manifest.provider, 'scripted');
+
+    const provider = (env: NodeJS.ProcessEnv, logsRoot: string) => {
+      const ran = attractorWith(env, dir, 'run', 'start-exit-by-id.dot', '--logs-root', logsRoot, '--json');
+      assert.equal(ran.status, 0, ran.stderr);
+      return readJson(dir, logsRoot, 'manifest.json').provider;
+    };
+    assert.equal(provider({ ATTRACTOR_DEFAULT_MODEL: '' }, 'no-default'), 'none', 'every LLM node names its own');
+    assert.equal(provider({ ATTRACTOR_DEFAULT_MODEL: 'claude-sonnet-4-5' }, 'inferred'), 'anthropic');
+    assert.equal(provider({ ATTRACTOR_DEFAULT_MODEL: 'my-local-model', ATTRACTOR_DEFAULT_PROVIDER: 'openai' }, 'named'), 'openai');
+  });
+
+  it('failed_step and cycle_index reach status.json and the trace (ledger §30)', () => {
+    const dir = workspace();
+    const ran = run(dir, 'ledger-fields.dot', '--scripted', 'ledger-fields.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    const trace = fs
+      .readFileSync(path.join(dir, 'run', 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = (node: string) => trace.filter((record) => record.node_id === node);
+
+    assert.deepEqual(records('child').map((record) => record.cycle_index), [0, 1]);
+    assert.equal(readJson(dir, 'run', 'child', 'status.json').cycle_index, 1);
+    assert.ok(trace.filter((record) => record.node_id !== 'child').every((record) => !('cycle_index' in record)));
+
+    const [failedTool, passedTool] = records('again');
+    assert.deepEqual(failedTool?.failed_step, {
+      command: 'test -f twice || { touch twice; echo first try; echo not yet >&2; exit 3; }',
+      exit_code: 3,
+      stdout_tail: 'first try\n',
+      stderr_tail: 'not yet\n',
+    });
+    assert.equal(passedTool?.failed_step, undefined);
+
+    const review = readJson(dir, 'run', 'review', 'status.json');
+    assert.equal(review.outcome, 'partial_success', 'continue_on_fail keeps the failure\'s failed_step');
+    const step = review.failed_step as Record<string, unknown>;
+    assert.equal(step.prompt, 'Review the work on ship the widget');
+    assert.deepEqual([step.error, step.response_tail], ['build broken', 'The build is broken: make exits 2.']);
+    assert.deepEqual(records('review')[0]?.failed_step, step);
+  });
 });
+
+function readJson(...segments: string[]): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(...segments), 'utf8')) as Record<string, unknown>;
+}
