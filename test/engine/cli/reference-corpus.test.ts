@@ -59,10 +59,22 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
   });
 
   it('every fixture validates and lints without a crash, and the ones the reference admits are admitted', () => {
+    // The rules this issue made precise or added fire in their own fixture and nowhere else in the corpus.
+    const firesOnlyIn: Readonly<Record<string, string | undefined>> = {
+      'CMD-001': 'cmd001-precision.dot',
+      goal_gate_has_retry: undefined,
+      'TOPO-001': 'dead-conditions.dot',
+      outcome_value: 'data-flow.dot',
+      context_key_unwritten: 'data-flow.dot',
+      edge_target_exists: 'implicit-node.dot',
+    };
     for (const file of fs.readdirSync(corpus).filter((name) => name.endsWith('.dot'))) {
       const validated = diagnostics('validate', file);
       assert.equal(validated.status, 0, `${file}: ${JSON.stringify(validated.diagnostics.filter((d) => d.severity === 'error'))}`);
-      diagnostics('lint', file);
+      const linted = diagnostics('lint', file).diagnostics;
+      for (const [rule, home] of Object.entries(firesOnlyIn)) {
+        if (file !== home) assert.deepEqual(named(linted, rule), [], `${rule} in ${file}`);
+      }
     }
   });
 
@@ -119,6 +131,21 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.equal(manifest.goal, 'Fix the TypeError');
     const checkpoint = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'checkpoint.json'), 'utf8')) as { context: Record<string, unknown> };
     assert.equal(checkpoint.context['graph.goal'], 'Fix the TypeError');
+  });
+
+  it('tool_env in the reference form exports context keys as upper-case environment variables', () => {
+    const dir = workspace();
+    const ran = run(dir, 'tool-env.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'env.txt'), 'utf8'), 'report.md|ship\n');
+  });
+
+  it('a bare dotted $tool.output in a tool_command expands, without a lint warning', () => {
+    const dir = workspace();
+    const ran = run(dir, 'tool-output-bare.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8').trim(), 'hello');
+    assert.deepEqual(named(diagnostics('lint', 'tool-output-bare.dot').diagnostics, 'ambiguous_command_variable'), []);
   });
 
   it("a folder node's context.* attributes reach the child pipeline's context", () => {
