@@ -4,7 +4,7 @@ import type { CodergenResult } from '../runtime/backend';
 import { ProviderError } from '../runtime/backend';
 import { llmFailedStep } from '../runtime/failed-step';
 import { boolAttr, maxRetries, modelSelectionOf, promptOf, stringAttr } from '../runtime/node-config';
-import { buildPreamble, resolveThreadKey } from '../runtime/fidelity';
+import { buildPreamble, resolveThreadKey, threadContextKey } from '../runtime/fidelity';
 import { ensureFeedbackPlaceholder } from '../runtime/feedback';
 import { expandPrompt } from '../runtime/expand';
 import { outcomeFromResult } from '../runtime/verdict';
@@ -14,7 +14,7 @@ const LAST_RESPONSE_CHARS = 200;
 
 /** Canonical §4.5 with the ledger's verdict ladder, feedback delivery and full response.md. */
 export const codergenHandler: Handler = {
-  async execute({ node, context, services, signal, fidelity, attempt }) {
+  async execute({ node, context, services, signal, fidelity, attempt, retryReason }) {
     const { graph } = services;
     let template = promptOf(node);
     if (stringAttr(node, 'feedback_from')) template = ensureFeedbackPlaceholder(template, node.id);
@@ -29,7 +29,7 @@ export const codergenHandler: Handler = {
     const prompt = preamble ? `${preamble}\n\n---\n\n${body}` : body;
     services.runDirectory.writeStageFile(services.iteration, node.id, 'prompt.md', prompt);
 
-    const threadKey = resolveThreadKey(node, graph, services.incomingEdge?.attributes.get('thread_id')?.value, services.incomingEdge?.from);
+    const threadKey = resolveThreadKey(node, graph, services.incomingEdge, context);
     const schemaText = stringAttr(node, 'response_schema');
     const stageDir = services.runDirectory.stageDir(node.id);
     fs.mkdirSync(stageDir, { recursive: true });
@@ -46,6 +46,7 @@ export const codergenHandler: Handler = {
         history: fidelity === 'full' ? services.transcript(threadKey) : [],
         ...(schemaText ? { responseSchema: JSON.parse(schemaText) as Record<string, unknown> } : {}),
         goalGate,
+        ...(goalGate && retryReason ? { verdictRequired: retryReason } : {}),
         toolHooks: {
           ...optional('pre', stringAttr(node, 'tool_hooks.pre') ?? graph.attributes.get('tool_hooks.pre')?.value),
           ...optional('post', stringAttr(node, 'tool_hooks.post') ?? graph.attributes.get('tool_hooks.post')?.value),
@@ -58,14 +59,15 @@ export const codergenHandler: Handler = {
       // A cancel or timeout is the walker's to report, and an error the ladder retries is no failure yet.
       if (signal.aborted || retried(error, node, graph, attempt)) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      return { status: 'fail', isExplicit: false, failureReason: message, failedStep: llmFailedStep({ prompt: body, response: '', error: message }) };
+      const spent = error instanceof ProviderError && error.usage ? { usage: error.usage } : {};
+      return { status: 'fail', isExplicit: false, failureReason: message, failedStep: llmFailedStep({ prompt: body, response: '', error: message }), ...spent };
     }
 
     if (result.responseText) services.runDirectory.writeStageFile(services.iteration, node.id, 'response.md', result.responseText);
     if (fidelity === 'full') {
-      services.recordExchange(threadKey, [
-        { role: 'user', content: body },
-        { role: 'assistant', content: result.responseText },
+      services.recordExchange(threadKey, result.exchange ?? [
+        { role: 'user', content: [{ kind: 'text', text: body }] },
+        { role: 'assistant', content: result.responseText ? [{ kind: 'text', text: result.responseText }] : [] },
       ]);
     }
     const outcome = outcomeFromResult(result, goalGate);
@@ -77,9 +79,10 @@ export const codergenHandler: Handler = {
         last_stage: node.id,
         last_response: result.responseText.slice(0, LAST_RESPONSE_CHARS),
         ...(result.structuredOutput !== undefined ? { [node.id]: result.structuredOutput } : {}),
-        ...(result.usage ? { [`internal.usage.${node.id}`]: result.usage } : {}),
+        ...(fidelity === 'full' ? { [threadContextKey(node.id)]: threadKey } : {}),
         ...outcome.contextUpdates,
       },
+      ...(result.usage ? { usage: result.usage } : {}),
     };
   },
 };
