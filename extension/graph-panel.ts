@@ -23,6 +23,8 @@ export class GraphPanel implements vscode.Disposable {
   private trace: ExtensionToWebviewMessage[] = [];
   private readonly openGates = new Map<string, { message: ExtensionToWebviewMessage; respond: GateResponder }>();
   private runDirectory: string | undefined;
+  /** Stops whatever feeds the attached run (a remote run's event stream) when another replaces it. */
+  private detachRun: (() => void) | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -65,10 +67,11 @@ export class GraphPanel implements vscode.Disposable {
     }
   }
 
-  /** Starts a new run's overlay (drops the previous run's state). */
-  attachRun(runDirectory: string | undefined): void {
+  /** Starts a new run's overlay (drops the previous run's state); `detach` is called once another run or document replaces it. */
+  attachRun(runDirectory: string | undefined, detach?: () => void): void {
     this.clearRun();
     this.runDirectory = runDirectory;
+    this.detachRun = detach;
   }
 
   setRunDirectory(runDirectory: string): void {
@@ -96,6 +99,9 @@ export class GraphPanel implements vscode.Disposable {
   }
 
   private clearRun(): void {
+    const detach = this.detachRun;
+    this.detachRun = undefined;
+    detach?.();
     this.lastGraphState = undefined;
     this.lastSelection = undefined;
     this.trace = [];
