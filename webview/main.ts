@@ -80,6 +80,7 @@ const tracePanel = new TracePanel({
     host.post({ type: 'requestVisit', iteration: entry.iteration, nodeId: entry.node_id });
   },
   openRun: () => host.post({ type: 'openRun' }),
+  openFileDiff: (visit, path) => host.post({ type: 'openFileDiff', iteration: visit.iteration, nodeId: visit.nodeId, path }),
 });
 
 const gatePanel = new GatePanel(

@@ -51,6 +51,9 @@ export type TraceEntry = Infer<typeof traceEntry>;
 
 const gateOption = object({ key: text(100), label, to: id });
 
+const fileChange = object({ kind: oneOf(['added', 'changed', 'deleted'] as const), path: text(10_000) });
+export type WireFileChange = Infer<typeof fileChange>;
+
 const extensionMessages = {
   document: object({ uri: text(10_000), version: count, text: text() }),
   graphState: object(
@@ -64,8 +67,11 @@ const extensionMessages = {
   ),
   /** `replace` starts over (a new run, or a finished run opened from disk); otherwise entries append. */
   traceEntries: object({ entries: list(traceEntry), replace: boolean }),
-  /** The files of one visit; a missing file is absent rather than empty. */
-  visitArtifacts: object({ iteration: count, nodeId: id }, { prompt: text(), response: text(), status: text() }),
+  /**
+   * The files of one visit; a missing file is absent rather than empty. `fileChanges`: what the
+   * visit did to the workspace, absent when it was not snapshotted.
+   */
+  visitArtifacts: object({ iteration: count, nodeId: id }, { prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000) }),
   humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count }),
   humanGateClosed: object({ gateId: id }),
   /** Files the person picked (in the extension's open dialog) to attach to a gate's answer. */
@@ -91,6 +97,8 @@ const webviewMessages = {
   /** Asks the extension for files to attach to a gate's answer (a webview cannot read paths). */
   pickAttachments: object({ gateId: id }),
   requestVisit: object({ iteration: count, nodeId: id }),
+  /** Open one file of a visit in the diff editor: the workspace before ↔ after that visit. */
+  openFileDiff: object({ iteration: count, nodeId: id, path: text(10_000) }),
   openRun: object({}),
   /** SVG as markup, PNG as a `data:image/png;base64,` URL. */
   exportImage: object({ format: oneOf(['svg', 'png'] as const), data: text() }),

@@ -3,6 +3,7 @@ import type { AgentEvent } from './backend';
 import type { FailureKind, Outcome, StageStatus } from './outcome';
 import type { FailedStep } from './failed-step';
 import type { RunState } from './state';
+import type { VisitFiles } from './workspace-snapshot';
 
 type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
 
@@ -23,6 +24,8 @@ export interface TraceRecord extends Partial<UsageFields> {
   readonly failure_reason?: string;
   readonly failed_step?: FailedStep;
   readonly cycle_index?: number;
+  /** Workspace snapshots (git tree ids in the run's workspace.git) before and after the visit. */
+  readonly files?: VisitFiles;
 }
 
 export interface EdgeIdentity {

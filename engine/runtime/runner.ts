@@ -20,6 +20,8 @@ import { RunDirectory } from './run-directory';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
+import { WorkspaceSnapshotter } from './workspace-snapshotter';
+import type { SnapshotBudget } from './workspace-snapshot';
 import type { WalkState } from './walker';
 import { CancelledError, Walker, freshWalkState } from './walker';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
@@ -45,6 +47,8 @@ export interface RunOptions {
   readonly defaultMaxParallel?: number;
   /** Who started the run, stamped into the manifest. */
   readonly runner?: RunnerIdentity;
+  /** Budget of the per-visit workspace snapshots, or false to take none. */
+  readonly workspaceSnapshots?: SnapshotBudget | false;
 }
 
 export interface RunResult {
@@ -101,6 +105,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     });
   }
   const graphHash = hashSource(options.source);
+  const snapshotter = new WorkspaceSnapshotter(directory.root, options.cwd, options.workspaceSnapshots, (message) => events.emit({ type: 'warning', message }));
   // The live state, viewed as a RunState without copying it: it is serialised at once (a checkpoint
   // grows with the run, and copying it at every node would make a long walk quadratic).
   const view = (status: RunState['status'], failureReason?: string): RunState => ({
@@ -116,6 +121,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     ...positionOf(state),
     context: state.context.snapshot(),
     threads: state.threads,
+    ...snapshotter.checkpointField(),
     startedAt,
     elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart),
     updatedAt: new Date(clock.now()).toISOString(),
@@ -162,6 +168,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         state,
         exitSemantics: true,
         onBoundary: checkpoint,
+        snapshotVisit: () => snapshotter.visit(),
         elapsedMs: () => elapsedBefore + (clock.monotonic() - monoStart),
       },
     );
