@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { HumanQuestion, WalkScope } from '../engine/runtime/events';
 import type { Answer, GateReply, Interviewer } from '../engine/runtime/interviewer';
 import { matchOption } from '../engine/handlers/human';
@@ -57,6 +58,8 @@ export class GateDesk implements Interviewer {
       return { ok: false, message: `"${answer.choice}" is not an option of ${gate.question.nodeId} (${gate.question.options.map(optionCaption).join(', ')})` };
     }
     if (answer.kind === 'freeform' && !gate.question.freeform) return { ok: false, message: `${gate.question.nodeId} takes no free-form answer` };
+    const missing = answer.kind === 'skipped' ? undefined : answer.attachments?.find((file) => !fs.existsSync(file));
+    if (missing) return { ok: false, message: `attachment ${missing} does not exist` };
     gate.resolve(answer);
     return { ok: true };
   }

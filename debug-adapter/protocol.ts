@@ -93,12 +93,18 @@ export interface AnswerGateArguments {
   readonly answer: GateReply;
 }
 
+// POSIX or Windows (drive or UNC); this module is shared with hosts that have no node:path.
+const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/]|\\\\)/;
+
 /** Validates `answerGate` arguments received over the wire; returns a message when they are malformed. */
 export function parseAnswerGateArguments(value: unknown): { ok: true; value: AnswerGateArguments } | { ok: false; message: string } {
   if (typeof value !== 'object' || value === null) return { ok: false, message: 'answerGate expects {gateId, answer}' };
   const { gateId, answer } = value as { gateId?: unknown; answer?: unknown };
   if (typeof gateId !== 'string' || gateId === '') return { ok: false, message: 'answerGate: gateId must be a non-empty string' };
   const parsed = parseGateAnswer(answer, 'answer');
-  if (!parsed.ok) return { ok: false, message: `answerGate: ${parsed.error} (an answer is {kind:"option", choice}, {kind:"freeform", text} or {kind:"skipped"})` };
+  if (!parsed.ok) return { ok: false, message: `answerGate: ${parsed.error} (an answer is {kind:"option", choice}, {kind:"freeform", text} or {kind:"skipped"}, the first two with optional attachments)` };
+  if (parsed.value.kind !== 'skipped' && parsed.value.attachments?.some((file) => !ABSOLUTE_PATH.test(file))) {
+    return { ok: false, message: 'answerGate: attachments must be a list of absolute file paths' };
+  }
   return { ok: true, value: { gateId, answer: parsed.value } };
 }

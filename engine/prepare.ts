@@ -7,13 +7,14 @@ import type { LineIndex } from './model/source';
 import { parseDot } from './parse/dot-parser';
 import { stylesheetTransform } from './transform/apply-stylesheet';
 import { promptExpansionTransform } from './transform/expand-prompts';
+import { launchGoalTransform } from './transform/launch-goal';
 import { responseSchemaTransform } from './transform/response-schema';
 import type { Transform } from './transform/transform';
 import { applyTransforms } from './transform/transform';
 import type { ValidateOptions } from './validate';
 import { lint, validate } from './validate';
 
-export const builtinTransforms: readonly Transform[] = [stylesheetTransform, promptExpansionTransform, responseSchemaTransform];
+export const builtinTransforms: readonly Transform[] = [launchGoalTransform, stylesheetTransform, promptExpansionTransform, responseSchemaTransform];
 
 export interface PrepareOptions extends ValidateOptions {
   readonly sourcePath?: string;

@@ -6,6 +6,7 @@ import type { Answer, GateReply, HumanQuestion } from '../engine';
 import { optionCaption } from '../engine/model/accelerator';
 import type { HumanGateMessage } from '../webview/protocol';
 import { humanGateMessage } from '../webview/run-projection';
+import { offerAttachments } from './gate-attachments';
 import type { GraphPanel } from './graph-panel';
 
 /** Resolves with the first answer, or with undefined once `signal` aborts (the gate closed elsewhere). */
@@ -38,14 +39,37 @@ export async function askInVsCode(panel: GraphPanel, question: HumanQuestion, si
 
 async function quickPickAnswer(gate: HumanGateMessage, token: vscode.CancellationToken): Promise<GateReply | undefined> {
   const title = `Attractor gate ${gate.nodeId ?? ''}`.trimEnd();
+  const attached = (files: string[]) => (files.length > 0 ? { attachments: files } : {});
   if (gate.options.length > 0) {
-    const picked = await vscode.window.showQuickPick(
-      gate.options.map((option) => ({ label: optionCaption(option), description: `→ ${option.to}`, key: option.key })),
-      { title, placeHolder: gate.question, ignoreFocusOut: true },
-      token,
-    );
-    return picked ? { kind: 'option', choice: picked.key } : undefined;
+    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { key: string }>();
+    pick.items = gate.options.map((option) => ({ label: optionCaption(option), description: `→ ${option.to}`, key: option.key }));
+    pick.placeholder = gate.question;
+    pick.ignoreFocusOut = true;
+    const attachments = offerAttachments(pick, title);
+    const picked = await untilAccepted(pick, token, () => pick.selectedItems[0]);
+    return picked ? { kind: 'option', choice: picked.key, ...attached(attachments()) } : undefined;
   }
-  const text = await vscode.window.showInputBox({ title, prompt: gate.question, ignoreFocusOut: true }, token);
-  return text === undefined ? undefined : { kind: 'freeform', text };
+  const box = vscode.window.createInputBox();
+  box.prompt = gate.question;
+  box.ignoreFocusOut = true;
+  const attachments = offerAttachments(box, title);
+  const text = await untilAccepted(box, token, () => box.value);
+  return text === undefined ? undefined : { kind: 'freeform', text, ...attached(attachments()) };
+}
+
+/** Shows the input until it is accepted (the value), hidden or cancelled (undefined); then disposes it. */
+function untilAccepted<T>(input: vscode.QuickPick<vscode.QuickPickItem & { key: string }> | vscode.InputBox, token: vscode.CancellationToken, value: () => T | undefined): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    let result: T | undefined;
+    input.onDidAccept(() => {
+      result = value();
+      input.hide();
+    });
+    input.onDidHide(() => {
+      input.dispose();
+      resolve(result);
+    });
+    token.onCancellationRequested(() => input.hide());
+    input.show();
+  });
 }

@@ -7,6 +7,7 @@ import { renderWebviewHtml } from '../webview/html';
 import type { GateReply } from '../engine';
 import { parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage, type WireRange } from '../webview/protocol';
 import { visitArtifactsMessage } from '../webview/run-files';
+import { pickAttachmentFiles } from './gate-attachments';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
 import { openVisitFileDiff } from './snapshot-diff';
@@ -164,6 +165,12 @@ export class GraphPanel implements vscode.Disposable {
         if (!gate) return;
         this.openGates.delete(message.gateId);
         gate.respond(message.answer);
+        return;
+      }
+      case 'pickAttachments': {
+        if (!this.openGates.has(message.gateId)) return;
+        const files = await pickAttachmentFiles();
+        if (files.length > 0 && this.openGates.has(message.gateId)) this.post({ type: 'gateAttachments', gateId: message.gateId, files });
         return;
       }
       case 'requestVisit':

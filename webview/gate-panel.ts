@@ -1,5 +1,6 @@
-// The human gate: the question, one button per option captioned with its accelerator key, and a freeform
-// answer where the gate allows one. Pressing an option's key answers it unless a text field has focus.
+// The human gate: the question, one button per option captioned with its accelerator key, a freeform
+// answer where the gate allows one, and files attached to the answer (picked by the extension: a webview
+// sees no paths). Pressing an option's key answers it unless a text field has focus.
 import { optionCaption } from '../engine/model/accelerator';
 import { el } from './dom';
 import type { GateReply } from '../engine/runtime/interviewer';
@@ -10,14 +11,19 @@ export class GatePanel {
   private gate: HumanGateMessage | undefined;
   private answered = false;
   private returnFocus: Element | null = null;
+  private attachments: string[] = [];
 
-  constructor(private readonly answer: (gateId: string, answer: GateReply) => void) {
+  constructor(
+    private readonly answer: (gateId: string, answer: GateReply) => void,
+    private readonly pickAttachments: (gateId: string) => void,
+  ) {
     document.addEventListener('keydown', (event) => this.onKey(event));
   }
 
   open(gate: HumanGateMessage): void {
     this.gate = gate;
     this.answered = false;
+    this.attachments = [];
     if (this.root.hidden) this.returnFocus = document.activeElement;
     const buttons = gate.options.map((option) => {
       const button = el('button', { type: 'button', class: 'gate-option', 'aria-keyshortcuts': option.key, 'data-key': option.key, title: `Go to ${option.to}` }, [optionCaption(option)]);
@@ -26,6 +32,7 @@ export class GatePanel {
     });
     const children: Node[] = [el('h2', { id: 'gate-question' }, [gate.question]), el('div', { class: 'gate-options', role: 'group', 'aria-label': 'Answers' }, buttons)];
     if (gate.freeform) children.push(this.freeformForm());
+    children.push(this.attachmentsControl(gate.gateId));
     if (gate.defaultChoice !== undefined) {
       const after = gate.timeoutMs === undefined ? '' : ` after ${Math.round(gate.timeoutMs / 1000)} s`;
       children.push(el('p', { class: 'gate-default muted' }, [`Without an answer, “${gate.defaultChoice}” is chosen${after}.`]));
@@ -57,6 +64,20 @@ export class GatePanel {
     return form;
   }
 
+  /** Adds the files the extension picked for this gate; they go with whichever answer is sent. */
+  attach(gateId: string, files: readonly string[]): void {
+    if (this.gate?.gateId !== gateId || this.answered) return;
+    this.attachments = [...new Set([...this.attachments, ...files])];
+    const list = this.root.querySelector('.gate-attachments');
+    list?.replaceChildren(...this.attachments.map((file) => el('li', { title: file }, [file.split(/[\\/]/).pop() ?? file])));
+  }
+
+  private attachmentsControl(gateId: string): HTMLElement {
+    const button = el('button', { type: 'button', class: 'gate-attach' }, ['Attach files…']);
+    button.addEventListener('click', () => this.pickAttachments(gateId));
+    return el('div', { class: 'gate-attachments-row' }, [button, el('ul', { class: 'gate-attachments', 'aria-label': 'Attached files' })]);
+  }
+
   private onKey(event: KeyboardEvent): void {
     const gate = this.gate;
     if (!gate || this.answered || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -73,9 +94,10 @@ export class GatePanel {
     const gate = this.gate;
     if (!gate || this.answered) return;
     this.answered = true;
+    const sent: GateReply = this.attachments.length > 0 && answer.kind !== 'skipped' ? { ...answer, attachments: this.attachments } : answer;
     for (const control of Array.from(this.root.querySelectorAll<HTMLButtonElement | HTMLTextAreaElement>('button, textarea'))) control.disabled = true;
     const status = this.root.querySelector('.gate-status');
     if (status) status.textContent = 'Answer sent; waiting for the run to continue…';
-    this.answer(gate.gateId, answer);
+    this.answer(gate.gateId, sent);
   }
 }

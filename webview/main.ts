@@ -83,7 +83,10 @@ const tracePanel = new TracePanel({
   openFileDiff: (visit, path) => host.post({ type: 'openFileDiff', iteration: visit.iteration, nodeId: visit.nodeId, path, ...(visit.visit > 1 ? { visit: visit.visit } : {}) }),
 });
 
-const gatePanel = new GatePanel((gateId, answer) => host.post({ type: 'answerGate', gateId, answer }));
+const gatePanel = new GatePanel(
+  (gateId, answer) => host.post({ type: 'answerGate', gateId, answer }),
+  (gateId) => host.post({ type: 'pickAttachments', gateId }),
+);
 
 const rejected = el('div', { class: 'protocol-error', role: 'status', hidden: true });
 
@@ -142,6 +145,9 @@ function handleMessage(message: ExtensionToWebviewMessage): void {
       break;
     case 'humanGateClosed':
       gatePanel.close(message.gateId);
+      break;
+    case 'gateAttachments':
+      gatePanel.attach(message.gateId, message.files);
       break;
     case 'selectNode':
       if (message.nodeId !== null) follow(message.nodeId);

@@ -78,6 +78,8 @@ const extensionMessages = {
   visitArtifacts: object({ iteration: count, nodeId: id }, { visit: count, prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000) }),
   humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count }),
   humanGateClosed: object({ gateId: id }),
+  /** Files the person picked (in the extension's open dialog) to attach to a gate's answer. */
+  gateAttachments: object({ gateId: id, files: list(text(10_000), 100) }),
   selectNode: object({ nodeId: nullable(id) }),
   breakpoints: object({ nodes: list(id), edges: list(count) }),
   settings: object({ layoutEngine: oneOf(layoutEngines) }),
@@ -85,7 +87,9 @@ const extensionMessages = {
 
 const breakpointTarget = tagged({ node: object({ nodeId: id, range: wireRange }), edge: object({ edgeIndex: count, range: wireRange }) }, 'kind');
 /** The engine's GateReply on the wire (the `answerGate` request of the debug adapter takes the same). */
-const gateAnswer: Check<GateReply> = tagged({ option: object({ choice: text(100) }), freeform: object({ text: text(100_000) }), skipped: object({}) }, 'kind');
+// Attachments: absolute paths of files the person attached to the answer (ledger §19).
+const attachments = { attachments: list(text(10_000), 100) };
+const gateAnswer: Check<GateReply> = tagged({ option: object({ choice: text(100) }, attachments), freeform: object({ text: text(100_000) }, attachments), skipped: object({}) }, 'kind');
 
 const webviewMessages = {
   ready: object({}),
@@ -95,6 +99,8 @@ const webviewMessages = {
   revealRange: object({ uri: text(10_000), range: wireRange }),
   toggleBreakpoint: object({ uri: text(10_000), target: breakpointTarget }),
   answerGate: object({ gateId: id, answer: gateAnswer }),
+  /** Asks the extension for files to attach to a gate's answer (a webview cannot read paths). */
+  pickAttachments: object({ gateId: id }),
   requestVisit: object({ iteration: count, nodeId: id }, { visit: count }),
   /** Open one file of a visit in the diff editor: the workspace before ↔ after that visit. */
   openFileDiff: object({ iteration: count, nodeId: id, path: text(10_000) }, { visit: count }),

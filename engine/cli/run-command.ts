@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { LlmBackend } from '../llm/llm-backend';
 import { settingsFromEnv, type DefaultModel } from '../llm/provider-settings';
+import { inferProvider } from '../llm/model-catalog';
 import { isProviderName, providerNames } from '../llm/types';
 import { formatDuration } from '../model/duration';
 import type { CodergenBackend } from '../runtime/backend';
@@ -11,7 +12,9 @@ import type { Interviewer } from '../runtime/interviewer';
 import { isMaxParallel } from '../runtime/join-policy';
 import type { LaunchResult } from '../runtime/launch';
 import { launchPipelineFile, resumeRun } from '../runtime/launch';
+import type { RunnerIdentity } from '../runtime/run-directory';
 import { ScriptedBackend, loadScript, scriptedInterviewer } from '../runtime/scripted';
+import { engineCommit, engineVersion } from '../runtime/version';
 import { formatDiagnostic } from '../model/diagnostic-format';
 import type { ListenTarget } from '../server/pipeline-server';
 import { launchServedFile } from '../server/serve-one-run';
@@ -47,18 +50,30 @@ function parseParams(pairs: readonly string[] = []): Record<string, string> {
 
 class UsageError extends Error {}
 
-/** The backend, interviewer and fan-out default of a run or resume, from its options. */
-export function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
+/** The backend, interviewer, fan-out default and runner identity of a run or resume, from its options. */
+export function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number; runner: RunnerIdentity } {
   const defaultMaxParallel = parseMaxParallel(options.maxParallel);
   const parallel = defaultMaxParallel === undefined ? {} : { defaultMaxParallel };
+  const runner = (provider: string): RunnerIdentity => ({ version: engineVersion, commit: engineCommit, provider });
   if (options.scripted) {
     const script = loadScript(options.scripted);
-    return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script), ...parallel };
+    return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script), ...parallel, runner: runner('scripted') };
   }
   // Provider keys and base URLs from the environment; its preflight names every node it cannot serve.
   const settings = settingsFromEnv(env);
   const defaultModel = defaultModelOf(options, settings.defaultModel);
-  return { backend: new LlmBackend({ settings: { ...settings, ...(defaultModel ? { defaultModel } : {}) } }), interviewer: new ConsoleInterviewer(), ...parallel };
+  return {
+    backend: new LlmBackend({ settings: { ...settings, ...(defaultModel ? { defaultModel } : {}) } }),
+    interviewer: new ConsoleInterviewer(),
+    ...parallel,
+    runner: runner(providerSelection(defaultModel)),
+  };
+}
+
+/** The run's provider: the default model's (named or inferred), or "none" when every LLM node names its own. */
+function providerSelection(defaultModel: DefaultModel | undefined): string {
+  if (!defaultModel) return 'none';
+  return defaultModel.provider ?? inferProvider(defaultModel.model) ?? 'unknown';
 }
 
 /** --default-model replaces the environment's default model with its provider; --default-provider alone names the environment model's provider. */

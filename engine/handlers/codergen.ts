@@ -1,5 +1,9 @@
 import fs from 'node:fs';
-import { boolAttr, modelSelectionOf, promptOf, stringAttr } from '../runtime/node-config';
+import type { GraphNode, Graph } from '../model/graph';
+import type { CodergenResult } from '../runtime/backend';
+import { ProviderError } from '../runtime/backend';
+import { llmFailedStep } from '../runtime/failed-step';
+import { boolAttr, maxRetries, modelSelectionOf, promptOf, stringAttr } from '../runtime/node-config';
 import { buildPreamble, resolveThreadKey, threadContextKey } from '../runtime/fidelity';
 import { ensureFeedbackPlaceholder } from '../runtime/feedback';
 import { expandPrompt } from '../runtime/expand';
@@ -10,7 +14,7 @@ const LAST_RESPONSE_CHARS = 200;
 
 /** Canonical §4.5 with the ledger's verdict ladder, feedback delivery and full response.md. */
 export const codergenHandler: Handler = {
-  async execute({ node, context, services, signal, fidelity, retryReason }) {
+  async execute({ node, context, services, signal, fidelity, attempt, retryReason }) {
     const { graph } = services;
     let template = promptOf(node);
     if (stringAttr(node, 'feedback_from')) template = ensureFeedbackPlaceholder(template, node.id);
@@ -30,25 +34,34 @@ export const codergenHandler: Handler = {
     const stageDir = services.runDirectory.stageDir(node.id);
     fs.mkdirSync(stageDir, { recursive: true });
     const goalGate = boolAttr(node, 'goal_gate');
-    const result = await services.backend.run({
-      node,
-      prompt,
-      workDir: services.cwd,
-      stageDir,
-      model: modelSelectionOf(node, graph),
-      fidelity,
-      history: fidelity === 'full' ? services.transcript(threadKey) : [],
-      ...(schemaText ? { responseSchema: JSON.parse(schemaText) as Record<string, unknown> } : {}),
-      goalGate,
-      ...(goalGate && retryReason ? { verdictRequired: retryReason } : {}),
-      toolHooks: {
-        ...optional('pre', stringAttr(node, 'tool_hooks.pre') ?? graph.attributes.get('tool_hooks.pre')?.value),
-        ...optional('post', stringAttr(node, 'tool_hooks.post') ?? graph.attributes.get('tool_hooks.post')?.value),
-      },
-      signal,
-      emit: (event) => services.emit({ type: 'agent', scope: services.scope, nodeId: node.id, event }),
-      beforeTurn: (turn) => services.beforeAgentTurn(node.id, turn),
-    });
+    let result: CodergenResult;
+    try {
+      result = await services.backend.run({
+        node,
+        prompt,
+        workDir: services.cwd,
+        stageDir,
+        model: modelSelectionOf(node, graph),
+        fidelity,
+        history: fidelity === 'full' ? services.transcript(threadKey) : [],
+        ...(schemaText ? { responseSchema: JSON.parse(schemaText) as Record<string, unknown> } : {}),
+        goalGate,
+        ...(goalGate && retryReason ? { verdictRequired: retryReason } : {}),
+        toolHooks: {
+          ...optional('pre', stringAttr(node, 'tool_hooks.pre') ?? graph.attributes.get('tool_hooks.pre')?.value),
+          ...optional('post', stringAttr(node, 'tool_hooks.post') ?? graph.attributes.get('tool_hooks.post')?.value),
+        },
+        signal,
+        emit: (event) => services.emit({ type: 'agent', scope: services.scope, nodeId: node.id, event }),
+        beforeTurn: (turn) => services.beforeAgentTurn(node.id, turn),
+      });
+    } catch (error) {
+      // A cancel or timeout is the walker's to report, and an error the ladder retries is no failure yet.
+      if (signal.aborted || retried(error, node, graph, attempt)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      const spent = error instanceof ProviderError && error.usage ? { usage: error.usage } : {};
+      return { status: 'fail', isExplicit: false, failureReason: message, failedStep: llmFailedStep({ prompt: body, response: '', error: message }), ...spent };
+    }
 
     if (result.responseText) services.runDirectory.writeStageFile(services.iteration, node.id, 'response.md', result.responseText);
     if (fidelity === 'full') {
@@ -58,8 +71,10 @@ export const codergenHandler: Handler = {
       ]);
     }
     const outcome = outcomeFromResult(result, goalGate);
+    const failure = outcome.status === 'fail' ? { failedStep: llmFailedStep({ prompt: body, response: result.responseText, error: outcome.failureReason ?? 'the node reported fail' }) } : {};
     return {
       ...outcome,
+      ...failure,
       contextUpdates: {
         last_stage: node.id,
         last_response: result.responseText.slice(0, LAST_RESPONSE_CHARS),
@@ -71,6 +86,10 @@ export const codergenHandler: Handler = {
     };
   },
 };
+
+function retried(error: unknown, node: GraphNode, graph: Graph, attempt: number): boolean {
+  return error instanceof ProviderError && error.transient && attempt <= maxRetries(node, graph);
+}
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value ? ({ [key]: value } as Record<K, string>) : {};

@@ -47,7 +47,7 @@ export interface HandlerServices {
   /** Runs the walk from `startNodeId` on `context` until `stopAt` or a dead end (parallel branches). */
   readonly runBranch: (startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string, signal: AbortSignal) => Promise<BranchResult>;
   /** Runs another pipeline file as one node (folder sub-pipelines). */
-  readonly runChildPipeline: (dotFile: string, context: RunContext, label: string) => Promise<Outcome>;
+  readonly runChildPipeline: (dotFile: string, context: RunContext, label: string, options?: ChildPipelineOptions) => Promise<Outcome>;
   /** Starts another pipeline file and returns at once, for a supervisor that watches it run (manager loops). */
   readonly startChildPipeline: (dotFile: string, context: RunContext, label: string, options?: ChildPipelineOptions) => ChildPipelineHandle;
 }
@@ -57,6 +57,11 @@ export interface ChildPipelineOptions {
   readonly cwd?: string;
   /** Sees every event of the child's walk (and of walks nested in it) before the run's bus does. */
   readonly onEvent?: (event: RunEvent) => void;
+  /**
+   * The child's launch parameters beyond the run's (its node's `context.*` attributes): set in its
+   * context and, like `--param` values, pipeline variables of its tool commands.
+   */
+  readonly params?: Readonly<Record<string, string>>;
 }
 
 /** A child pipeline running beside the node that started it. */

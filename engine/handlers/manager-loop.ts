@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { evaluateCondition } from '../conditions/condition';
+import { childContextSeed } from '../model/child-context';
 import type { GraphNode } from '../model/graph';
 import { writeFileAtomic } from '../runtime/atomic-write';
 import { ChildTelemetry } from '../runtime/child-telemetry';
@@ -47,6 +48,7 @@ function supervise(node: GraphNode, config: ManagerConfig, context: RunContext, 
   // The child emits nothing before startChildPipeline returns, so the tap is set in time.
   const tap: { telemetry?: ChildTelemetry } = {};
   const handle = services.startChildPipeline(config.childDotFile, context.clone(), node.id, {
+    params: childContextSeed(node, 'stack.manager_loop'),
     ...(config.childWorkdir ? { cwd: config.childWorkdir } : {}),
     onEvent: (event) => tap.telemetry?.observe(event),
   });

@@ -3,6 +3,7 @@ import { boolAttr, stringAttr } from '../runtime/node-config';
 import { childEnvironment } from '../runtime/child-environment';
 import type { RunContext } from '../runtime/context';
 import { expandCommand, lookup } from '../runtime/expand';
+import { toolFailedStep } from '../runtime/failed-step';
 import { runShellCommand } from '../runtime/process';
 import { LiveOutput } from '../runtime/live-output';
 import { formatBytes } from '../io/read-file-checked';
@@ -50,7 +51,12 @@ export const toolHandler: Handler = {
     if (result.exitCode !== 0) {
       const why = result.exitCode === null ? `killed by ${result.signal}` : `exit code ${result.exitCode}`;
       const tail = result.stderr.trim().split('\n').slice(-5).join('\n');
-      return { status: 'fail', isExplicit: true, failureReason: `tool command failed (${why})${tail ? `: ${tail}` : ''}` };
+      return {
+        status: 'fail',
+        isExplicit: true,
+        failureReason: `tool command failed (${why})${tail ? `: ${tail}` : ''}`,
+        failedStep: toolFailedStep({ command, exitCode: result.exitCode, ...(result.signal ? { signal: result.signal } : {}), stdout: result.stdout, stderr: result.stderr }),
+      };
     }
     const lines = result.stdout.split('\n').map((line) => line.trim()).filter(Boolean);
     const updates: Record<string, unknown> = { 'tool.output': result.stdout, 'tool.last_line': lines[lines.length - 1] ?? '' };

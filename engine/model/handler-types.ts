@@ -36,6 +36,8 @@ export const shapes: readonly ShapeInfo[] = [
 ];
 
 const handlerByShape = new Map(shapes.map((info) => [info.shape, info.handler]));
+const startIds: readonly string[] = ['start', 'Start'];
+const exitIds: readonly string[] = ['exit', 'end', 'Exit', 'End'];
 
 export function isBuiltinHandlerType(type: string): type is BuiltinHandlerType {
   return (handlerTypes as readonly string[]).includes(type);
@@ -45,21 +47,34 @@ export function isBuiltinHandlerType(type: string): type is BuiltinHandlerType {
  * Resolves a node's handler type (canonical 4.2): explicit `type`, then shape, then codergen.
  * An unknown explicit type is returned as is, so a custom handler registered later can serve it.
  */
-export function resolveHandlerType(node: Pick<GraphNode, 'attributes'>): string {
+export function resolveHandlerType(node: Pick<GraphNode, 'id' | 'attributes'>): string {
   const explicit = node.attributes.get('type')?.value ?? node.attributes.get('node_type')?.value;
   if (explicit) return explicit;
-  const shape = node.attributes.get('shape')?.value ?? 'box';
-  return handlerByShape.get(shape) ?? 'codergen';
+  const shape = node.attributes.get('shape')?.value;
+  if (shape === undefined) {
+    // The start and exit found by their id (canonical §3.2) run as what they are, not as LLM nodes.
+    if (startIds.includes(node.id)) return 'start';
+    if (exitIds.includes(node.id)) return 'exit';
+  }
+  return handlerByShape.get(shape ?? 'box') ?? 'codergen';
 }
 
+/**
+ * Canonical §3.2 finds the start by shape=Mdiamond, then by id; the reference also by an explicit
+ * `type="start"` (with any shape). The id only counts on a node that names neither.
+ */
 export function isStartNode(node: GraphNode): boolean {
-  const shape = node.attributes.get('shape')?.value;
-  if (shape !== undefined) return shape === 'Mdiamond';
-  return node.id === 'start' || node.id === 'Start';
+  return isStructuralNode(node, 'start', 'Mdiamond', startIds);
 }
 
+/** As isStartNode: shape=Msquare, an explicit `type="exit"`, or the id of a node that names neither. */
 export function isExitNode(node: GraphNode): boolean {
-  const shape = node.attributes.get('shape')?.value;
-  if (shape !== undefined) return shape === 'Msquare';
-  return node.id === 'exit' || node.id === 'end' || node.id === 'Exit' || node.id === 'End';
+  return isStructuralNode(node, 'exit', 'Msquare', exitIds);
+}
+
+function isStructuralNode(node: GraphNode, type: 'start' | 'exit', shape: string, ids: readonly string[]): boolean {
+  const explicitType = node.attributes.get('type')?.value ?? node.attributes.get('node_type')?.value;
+  const explicitShape = node.attributes.get('shape')?.value;
+  if (explicitType === type || explicitShape === shape) return true;
+  return explicitType === undefined && explicitShape === undefined && ids.includes(node.id);
 }

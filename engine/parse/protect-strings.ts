@@ -4,6 +4,8 @@
  *   and stylesheets use freely;
  * - it refuses dots and hyphens inside bare identifiers, which the canonical grammar allows
  *   (`QualifiedId` keys such as `human.default_choice`, `BareValue`s such as `gpt-4.1`).
+ * Comments are stripped before parsing (canonical DoD 11.1): the grammar admits them only in some
+ * places, e.g. not between an attribute and the comma after it in a `graph [ ... ]` list.
  * This pre-pass swaps each such character for a stand-in of the same length that the parser
  * accepts, so every offset it reports still points at the original text; `restoreQuoted` and
  * `restoreBare` undo it in parsed quoted and bare literals respectively.
@@ -29,13 +31,10 @@ export function protectForParser(text: string): string {
   while (i < n) {
     const ch = text[i];
     const next = text[i + 1];
-    if (ch === '/' && next === '/') {
-      i = skipUntilLineEnd(text, i);
-    } else if (ch === '#' && isAtLineStart(text, i)) {
-      i = skipUntilLineEnd(text, i);
-    } else if (ch === '/' && next === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 2;
+    if ((ch === '/' && (next === '/' || next === '*')) || (ch === '#' && isAtLineStart(text, i))) {
+      const end = ch === '/' && next === '*' ? blockCommentEnd(text, i) : skipUntilLineEnd(text, i);
+      out += text.slice(segmentStart, i) + blankOut(text.slice(i, end));
+      segmentStart = i = end;
     } else if (ch === '"') {
       i++;
       while (i < n && text[i] !== '"') {
@@ -76,6 +75,16 @@ export function restoreQuoted(value: string): string {
 /** Restores the dots and hyphens protected inside a bare literal. */
 export function restoreBare(value: string): string {
   return value.replace(BARE_STANDIN_PATTERN, (standin) => BARE_ORIGINALS.get(standin) ?? standin);
+}
+
+function blockCommentEnd(text: string, from: number): number {
+  const end = text.indexOf('*/', from + 2);
+  return end < 0 ? text.length : end + 2;
+}
+
+/** A comment becomes blanks of its length (line breaks kept), so the parser never sees it. */
+function blankOut(comment: string): string {
+  return comment.replace(/[^\r\n]/g, ' ');
 }
 
 function skipUntilLineEnd(text: string, from: number): number {

@@ -8,7 +8,7 @@ export type Answer =
   | { readonly kind: 'timeout' };
 
 /** A person's answer to a gate: the one shape the graph view, the `answerGate` request and VS Code's quick pick send. */
-export type GateReply = { readonly kind: 'option'; readonly choice: string } | { readonly kind: 'freeform'; readonly text: string } | { readonly kind: 'skipped' };
+export type GateReply = Exclude<Answer, { readonly kind: 'timeout' }>;
 
 /** Asks scripted answers first (per node, in order; a demo or a test replays them), then `fallback`. */
 export class ScriptedFirstInterviewer implements Interviewer {

@@ -1,4 +1,6 @@
 import type { Usage } from './backend';
+import type { FailedStep } from './failed-step';
+
 /** Canonical §5.2 stage statuses, lower case as they appear in status.json and conditions. */
 export const stageStatuses = ['success', 'partial_success', 'retry', 'fail', 'skipped'] as const;
 export type StageStatus = (typeof stageStatuses)[number];
@@ -17,7 +19,7 @@ export function isSuccessful(status: StageStatus): boolean {
  */
 export type FailureKind = 'must_write_violated' | 'goal_gate_unsatisfied' | 'no_matching_edge';
 
-/** The result of running a node (canonical §5.2 plus the ledger's is_explicit and attempt_count). */
+/** The result of running a node (canonical §5.2 plus the ledger's is_explicit, attempt_count, failed_step and cycle_index). */
 export interface Outcome {
   readonly status: StageStatus;
   readonly preferredLabel?: string;
@@ -31,6 +33,10 @@ export interface Outcome {
   readonly isExplicit: boolean;
   /** 1-indexed attempts the retry ladder consumed; absent when the outcome never entered it. */
   readonly attemptCount?: number;
+  /** What failed inside the node (a tool's command, an LLM node's prompt), on a handler's own failure. */
+  readonly failedStep?: FailedStep;
+  /** Folder and manager nodes: which run of the node's child pipeline this is, 0-based (its visit in the run). */
+  readonly cycleIndex?: number;
   /** The full final response of an LLM node, written to response.md (never to context). */
   readonly responseText?: string;
   readonly sessionId?: string;

@@ -24,8 +24,22 @@ export interface Manifest {
   readonly source_path?: string;
   readonly cwd: string;
   readonly backend: string;
+  /** Ledger §28, from the front end that started the run (RunnerIdentity); absent for an embedded run. */
+  readonly runner_version?: string;
+  readonly runner_commit?: string;
+  readonly provider?: string;
   /** Written at run end: the run's usage over trace.jsonl (`runUsageTotal`). */
   readonly usage_total?: RunUsageTotal;
+}
+
+/**
+ * The front end that starts a run (ledger §28): its version and build commit ("unknown" rather
+ * than a guess), and its provider selection; node-level `llm_provider` still routes each node.
+ */
+export interface RunnerIdentity {
+  readonly version: string;
+  readonly commit: string;
+  readonly provider: string;
 }
 
 /** The run directory layout (canonical §5.6 plus the ledger's per-iteration records and trace). */
@@ -157,7 +171,7 @@ function visitKey(iteration: number, nodeId: string): string {
   return `${iteration}\u0000${nodeId}`;
 }
 
-/** Appendix C status file, plus the ledger's is_explicit and attempt_count. */
+/** Appendix C status file, plus the ledger's is_explicit, attempt_count, failed_step and cycle_index. */
 function statusJson(outcome: Outcome): Record<string, unknown> {
   return {
     outcome: outcome.status,
@@ -168,6 +182,8 @@ function statusJson(outcome: Outcome): Record<string, unknown> {
     ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
     is_explicit: outcome.isExplicit,
     ...(outcome.attemptCount !== undefined ? { attempt_count: outcome.attemptCount } : {}),
+    ...(outcome.failedStep ? { failed_step: outcome.failedStep } : {}),
+    ...(outcome.cycleIndex !== undefined ? { cycle_index: outcome.cycleIndex } : {}),
     ...(outcome.sessionId ? { session_id: outcome.sessionId } : {}),
   };
 }

@@ -15,6 +15,7 @@ import { EventBus } from './events';
 import type { Interviewer } from './interviewer';
 import type { FailureKind } from './outcome';
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
+import type { RunnerIdentity } from './run-directory';
 import { RunDirectory, readTrace } from './run-directory';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
@@ -44,6 +45,8 @@ export interface RunOptions {
   readonly resume?: RunState;
   /** max_parallel of fan-outs that do not set their own (default 4, canonical §4.8); an integer ≥ 1. */
   readonly defaultMaxParallel?: number;
+  /** Who started the run, stamped into the manifest. */
+  readonly runner?: RunnerIdentity;
   /** Budget of the per-visit workspace snapshots, or false to take none. */
   readonly workspaceSnapshots?: SnapshotBudget | false;
 }
@@ -98,6 +101,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       ...(graph.sourcePath ? { source_path: graph.sourcePath } : {}),
       cwd: options.cwd,
       backend: options.backend.name,
+      ...(options.runner ? { runner_version: options.runner.version, runner_commit: options.runner.commit, provider: options.runner.provider } : {}),
     });
   }
   const graphHash = hashSource(options.source);

@@ -4,6 +4,7 @@ import type { CodergenBackend, CodergenRequest, CodergenResult, ReportedOutcome 
 import { ProviderError } from './backend';
 import type { Answer } from './interviewer';
 import { QueueInterviewer } from './interviewer';
+import { isRecord } from '../model/json';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 /**
@@ -55,17 +56,35 @@ function parseHuman(value: unknown, file: string): Script['human'] {
   const out: Record<string, Answer[]> = {};
   for (const [node, list] of Object.entries(value)) {
     if (!Array.isArray(list)) throw new ScriptError(`${file}: human.${node} must be a list`);
-    out[node] = list.map((answer): Answer => {
-      if (answer === 'SKIPPED') return { kind: 'skipped' };
-      if (answer === 'TIMEOUT') return { kind: 'timeout' };
-      if (typeof answer === 'string') return { kind: 'option', choice: answer };
-      if (typeof answer === 'object' && answer !== null && typeof (answer as { freeform?: unknown }).freeform === 'string') {
-        return { kind: 'freeform', text: (answer as { freeform: string }).freeform };
-      }
-      throw new ScriptError(`${file}: human.${node} has an answer that is neither a string nor {"freeform": text}`);
-    });
+    out[node] = list.map((answer, index) => parseAnswer(answer, `${file}: human.${node}[${index}]`, path.dirname(path.resolve(file))));
   }
   return out;
+}
+
+/** "A", "SKIPPED", "TIMEOUT", {"freeform": text} or {"choice": key}, the objects with optional "attachments" (ledger §19). */
+function parseAnswer(answer: unknown, where: string, scriptDir: string): Answer {
+  if (answer === 'SKIPPED') return { kind: 'skipped' };
+  if (answer === 'TIMEOUT') return { kind: 'timeout' };
+  if (typeof answer === 'string') return { kind: 'option', choice: answer };
+  if (!isRecord(answer)) throw new ScriptError(`${where}: an answer is a string, {"choice": key} or {"freeform": text}`);
+  const attachments = parseAttachments(answer['attachments'], where, scriptDir);
+  const extra = attachments ? { attachments } : {};
+  if (typeof answer['freeform'] === 'string') return { kind: 'freeform', text: answer['freeform'], ...extra };
+  if (typeof answer['choice'] === 'string') return { kind: 'option', choice: answer['choice'], ...extra };
+  throw new ScriptError(`${where}: an answer object needs "choice" (an option key or label) or "freeform" (text)`);
+}
+
+/** Attachment paths, relative to the script file; each must exist when the script is loaded. */
+function parseAttachments(value: unknown, where: string, scriptDir: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((item): item is string => typeof item === 'string' && item !== '')) {
+    throw new ScriptError(`${where}: "attachments" must be a list of file paths`);
+  }
+  return value.map((item) => {
+    const file = path.resolve(scriptDir, item);
+    if (!fs.existsSync(file)) throw new ScriptError(`${where}: attachment ${item} does not exist (looked for ${file})`);
+    return file;
+  });
 }
 
 export class ScriptedBackend implements CodergenBackend {

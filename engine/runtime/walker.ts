@@ -1,6 +1,7 @@
 import type { Adjacency, Graph, GraphEdge, GraphNode } from '../model/graph';
 import { buildAdjacency } from '../model/graph';
-import { isExitNode } from '../model/handler-types';
+import { runsChildPipeline } from '../model/child-context';
+import { isExitNode, isStartNode, resolveHandlerType } from '../model/handler-types';
 import type { BranchResult, ChildPipelineHandle, ChildPipelineOptions, HandlerRegistry, HandlerServices } from '../handlers/handler';
 import type { CodergenBackend, TranscriptMessage, Usage } from './backend';
 import { ProviderError } from './backend';
@@ -215,7 +216,7 @@ export class Walker {
 
     let outcome: Outcome;
     try {
-      outcome = this.applyOverrides(node, await this.outcomeOf(node));
+      outcome = this.withCycleIndex(node, this.applyOverrides(node, await this.outcomeOf(node)));
     } catch (error) {
       // node:start and node:end stay balanced when a cancel interrupts the node (a run's cancel, or a
       // branch cancelled by its join), so views do not show it running forever. Nothing is recorded.
@@ -232,6 +233,12 @@ export class Walker {
     const files = this.record(node, outcome, durationMs);
     await shared.controller.afterNode?.({ ...this.boundary(node), outcome, ...(files ? { files } : {}) });
     return outcome;
+  }
+
+  /** Ledger §30: a folder or manager node's outcome says which run of its child it reports (0-based). */
+  private withCycleIndex(node: GraphNode, outcome: Outcome): Outcome {
+    if (!runsChildPipeline(resolveHandlerType(node))) return outcome;
+    return { ...outcome, cycleIndex: (this.state.visits[node.id] ?? 1) - 1 };
   }
 
   /** requires= skips; otherwise the retry ladder. */
@@ -449,6 +456,8 @@ export class Walker {
       ...(this.iterationVisit > 1 ? { visit: this.iterationVisit } : {}),
       ...(this.options.scope.kind !== 'main' ? { scope: this.options.scope.id } : {}),
       ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
+      ...(outcome.failedStep ? { failed_step: outcome.failedStep } : {}),
+      ...(outcome.cycleIndex !== undefined ? { cycle_index: outcome.cycleIndex } : {}),
       ...(outcome.usage ? usageFields(outcome.usage) : {}),
     };
   }
@@ -586,7 +595,7 @@ export class Walker {
         this.throwIfCancelled();
       },
       runBranch: (start, context, stopAt, label, signal) => this.runBranch(start, context, stopAt, label, signal),
-      runChildPipeline: (file, context, label) => this.runChildPipeline(file, context, label),
+      runChildPipeline: (file, context, label, options) => this.runChildPipeline(file, context, label, options),
       startChildPipeline: (file, context, label, childOptions) => this.startChildPipeline(file, context, label, childOptions),
     };
   }
@@ -610,8 +619,8 @@ export class Walker {
     };
   }
 
-  private async runChildPipeline(dotFile: string, context: RunContext, label: string): Promise<Outcome> {
-    return this.startChildPipeline(dotFile, context, label).outcome;
+  private async runChildPipeline(dotFile: string, context: RunContext, label: string, options?: ChildPipelineOptions): Promise<Outcome> {
+    return this.startChildPipeline(dotFile, context, label, options).outcome;
   }
 
   private startChildPipeline(dotFile: string, context: RunContext, label: string, options: ChildPipelineOptions = {}): ChildPipelineHandle {
@@ -631,11 +640,13 @@ export class Walker {
   private async walkChild(dotFile: string, child: Graph, context: RunContext, scope: WalkScope, runDirectory: RunDirectory, cancel: AbortSignal, options: ChildPipelineOptions): Promise<Outcome> {
     // The caller holds its handle before the child emits anything.
     await Promise.resolve();
-    const start = [...child.nodes.values()].find((n) => n.attributes.get('shape')?.value === 'Mdiamond') ?? child.nodes.get('start') ?? child.nodes.get('Start');
+    const start = [...child.nodes.values()].find(isStartNode);
     if (!start) return { status: 'fail', isExplicit: false, failureReason: `${dotFile} has no start node` };
-    const { onEvent } = options;
+    const { onEvent, params } = options;
+    if (params) context.apply(params);
     const shared: RunShared = {
       ...this.shared,
+      ...(params ? { params: { ...this.shared.params, ...params } } : {}),
       signal: AbortSignal.any([this.shared.signal, cancel]),
       ...(options.cwd ? { cwd: options.cwd } : {}),
       ...(onEvent

@@ -7,12 +7,18 @@ export interface EdgeCondition {
   readonly condition: Condition;
 }
 
+// Several rules read every edge's condition in one lint; each attribute is parsed once.
+const parsedConditions = new WeakMap<Attribute, EdgeCondition | undefined>();
+
 /** The edge's parsed, non-empty condition; undefined when absent, empty or malformed (condition_syntax reports those). */
 export function edgeCondition(edge: GraphEdge): EdgeCondition | undefined {
   const attribute = edge.attributes.get('condition');
   if (!attribute || attribute.value.trim() === '') return undefined;
+  if (parsedConditions.has(attribute)) return parsedConditions.get(attribute);
   const parsed = parseCondition(attribute.value);
-  return parsed.ok ? { attribute, condition: parsed.condition } : undefined;
+  const condition = parsed.ok ? { attribute, condition: parsed.condition } : undefined;
+  parsedConditions.set(attribute, condition);
+  return condition;
 }
 
 export function outcomeClauses(condition: Condition): Clause[] {

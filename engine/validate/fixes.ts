@@ -1,5 +1,5 @@
 import type { Fix, TextEdit } from '../model/diagnostics';
-import type { Attribute, GraphNode } from '../model/graph';
+import type { Attribute, Graph, GraphNode } from '../model/graph';
 import { dotId } from '../model/print-dot';
 import type { LineIndex, SourceRange } from '../model/source';
 import { locateInValue } from './value-location';
@@ -78,4 +78,23 @@ export function appendToValueEdit(lineIndex: LineIndex, attribute: Attribute, su
 /** Renames an attribute key, quoting the new name where DOT needs it (`"manager.max_cycles"`). */
 export function renameKeyEdit(attribute: Attribute, newKey: string): TextEdit | undefined {
   return attribute.keyRange ? { range: attribute.keyRange, newText: dotId(newKey) } : undefined;
+}
+
+/**
+ * Declares a node the graph only mentions in edges, on its own line after the last top-level node statement
+ * (or at the top of the body when there is none), indented like its neighbours. The prompt is the
+ * id, which is what the implicit node ran with, so declaring it changes nothing but the warning.
+ */
+export function declareNodeFix(lineIndex: LineIndex, graph: Graph, id: string): Fix | undefined {
+  // Top-level statements only: a declaration inside a subgraph would inherit its defaults and classes.
+  const statements = [...graph.nodes.values()].filter((node) => node.subgraphs.length === 0).flatMap((node) => node.declarations);
+  const last = statements.reduce<SourceRange | undefined>((latest, range) => (!latest || range.end.offset > latest.end.offset ? range : latest), undefined);
+  const text = lineIndex.text;
+  const body = text.indexOf('{', graph.range.start.offset);
+  if (body < 0) return undefined;
+  const anchor = last ? last.end.offset : body + 1;
+  const lineEnd = text.indexOf('\n', anchor);
+  const at = lineEnd < 0 || lineEnd >= graph.range.end.offset ? anchor : lineEnd;
+  const indent = last ? (/^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', last.start.offset - 1) + 1)) ?? [''])[0] : '  ';
+  return { title: `Declare \`${id}\``, edits: [{ range: lineIndex.range(at, at), newText: `\n${indent}${dotId(id)} [prompt=${dotValue(id, true)}]` }] };
 }

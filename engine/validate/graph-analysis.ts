@@ -92,6 +92,12 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
   return { ...(start ? { start } : {}), ...(exit ? { exit } : {}), handlerOf, reachable, cycles, cycleOf, hasRetryTargets };
 }
 
+/** A `loop_restart=true` edge back into its own loop: a new iteration, hence a retry path. */
+export function isLoopRestartBackEdge(analysis: GraphAnalysis, edge: GraphEdge): boolean {
+  if (edge.attributes.get('loop_restart')?.value.trim().toLowerCase() !== 'true') return false;
+  return analysis.cycleOf.get(edge.from)?.members.has(edge.to) ?? false;
+}
+
 /** Tarjan's algorithm, iterative so that a 10,000-node chain cannot overflow the stack. */
 function stronglyConnectedComponents(ids: readonly string[], outgoing: ReadonlyMap<string, readonly GraphEdge[]>): string[][] {
   const index = new Map<string, number>();

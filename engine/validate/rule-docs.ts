@@ -16,13 +16,13 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
   start_node: {
     severity: 'error',
     source: 'canonical §7.2',
-    catches: 'A pipeline with no start node, or more than one. The start node is the one with `shape=Mdiamond` (or, without a shape, the id `start`/`Start`).',
+    catches: 'A pipeline with no start node, or more than one. The start node is the one with `shape=Mdiamond` or `type="start"` (or, with neither shape nor type, the id `start`/`Start`).',
     fix: 'Keep exactly one `start [shape=Mdiamond]` and point it at the first step.',
   },
   terminal_node: {
     severity: 'error',
     source: 'canonical §7.2',
-    catches: 'A pipeline with no exit node, or more than one (`shape=Msquare`, or the id `exit`/`end` without a shape).',
+    catches: 'A pipeline with no exit node, or more than one (`shape=Msquare` or `type="exit"`, or the id `exit`/`end` with neither shape nor type).',
     fix: 'Keep exactly one `done [shape=Msquare]`; route every way of finishing into it.',
   },
   reachability: {
@@ -32,10 +32,10 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     fix: 'Add an edge into it from the step that should precede it, or delete it.',
   },
   edge_target_exists: {
-    severity: 'error',
-    source: 'canonical §7.2',
-    catches: 'An edge to an id that no node statement declares. DOT silently creates such a node (an LLM node with no prompt), which is almost always a typo. The start and exit recognised by their ids need no statement.',
-    fix: 'Correct the id (the quick fix offers the closest declared node) or declare the node.',
+    severity: 'warning',
+    source: 'canonical §7.2 (an error there; a warning here, as DOT and the reference admit the node)',
+    catches: 'An edge to an id that no node statement declares, once per such node. DOT and the reference create it implicitly, as an LLM node whose prompt is its id; often it is a typo. The start and exit recognised by their ids need no statement.',
+    fix: 'Declare the node (the quick fix writes `id [prompt="id"]`, exactly how it runs, for you to complete), or, for a near-miss of a declared id, correct it (the quick fix offers the closest).',
     example: { bad: 'work -> tset', good: 'work -> test' },
   },
   start_no_incoming: {
@@ -84,13 +84,13 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
   goal_gate_has_retry: {
     severity: 'warning',
     source: 'canonical §7.2',
-    catches: 'A `goal_gate=true` node with no retry_target or fallback_retry_target, on the node or the graph: reaching the exit with the gate unsatisfied then fails the run outright.',
+    catches: 'A `goal_gate=true` node with no retry_target or fallback_retry_target, on the node or the graph: reaching the exit with the gate unsatisfied then fails the run outright. A gate with a `loop_restart=true` edge back into its own loop (the bundle README\'s convergence loop) has its retry path and is exempt.',
     fix: 'Add `retry_target="<the node that does the work>"` to the gate or the graph.',
   },
   prompt_on_llm_nodes: {
     severity: 'warning',
     source: 'canonical §7.2',
-    catches: 'A node that runs the LLM handler (a box, or any shape without a handler) with neither `prompt` nor `label`.',
+    catches: 'A node that runs the LLM handler (a box, or any shape without a handler) with neither `prompt` nor `label`. An implicit node (only edges mention it) is left to `edge_target_exists`.',
     fix: 'Add a prompt saying what the node must do, or give it the shape of the handler you meant.',
   },
   retry_budget_non_negative: {
@@ -109,7 +109,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     severity: 'error',
     code: 'TOPO-001',
     source: 'reference ledger TOPO-001',
-    catches: 'An `outcome=fail` / `outcome!=success` style clause on an edge out of a diamond: a conditional node always succeeds, and a failure never reaches it over a plain edge, so the edge can never fire.',
+    catches: 'An edge whose outcome clauses no outcome of its source can satisfy, for every node whose outcomes the engine fixes: a start node or a diamond always succeeds (a failure never reaches a diamond over a plain edge), a tool node ends in success or fail, a human gate in success or fail (RETRY never reaches edge selection). The node\'s own `requires` (skipped), `timeout`/`must_write` (fail) and `allow_partial`/`continue_on_fail` (partial_success) widen the set. LLM, parallel, folder and custom nodes are open and never reported; a value that is no outcome at all (`outcome=sucess`) is `outcome_value`\'s.',
     fix: 'Route on context at the diamond (`context.x=...` and `context.x!=...` make the routing total; the quick fix writes the complement of the one other condition), or move the outcome test onto the edge out of the node that can fail.',
     example: { bad: 'route -> fixup [condition="outcome=fail"]\nroute -> done [condition="context.tests=green"]', good: 'route -> fixup [condition="context.tests!=green"]\nroute -> done [condition="context.tests=green"]' },
   },
@@ -146,14 +146,14 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     severity: 'warning',
     code: 'TOPO-006',
     source: 'ours (specs/EXTENSIONS.md)',
-    catches: 'An edge whose condition admits a failure (`outcome=fail`, `outcome!=success`) straight into the exit node: the failure ends the run as a success unless a goal gate objects.',
+    catches: 'An edge whose condition admits a failure (`outcome=fail`, `outcome!=success`) straight into the exit node: the failure ends the run as a success unless a goal gate objects. Not from a node that cannot fail (a start node, a diamond): that edge is dead, and TOPO-001 says so.',
     fix: 'Route the failure to a step that recovers or back into the loop; or remove the edge, so the failure fails the run (fail-fast).',
   },
   'CMD-001': {
     severity: 'warning',
     code: 'CMD-001',
     source: 'bundle README, "Why the redirection matters"',
-    catches: 'A tool command that pipes the tested command into a filter (tail, head, grep, sed, awk, cut, sort, tee, wc...) without `set -o pipefail`: the pipeline\'s exit status is the filter\'s, so a failing test looks like success. Pure producers (`echo`, `cat file`) on the left are fine.',
+    catches: 'A tool command that pipes the tested command into a filter (tail, head, grep, sed, awk, cut, sort, tee, wc...) without `set -o pipefail`, where that pipeline decides the node\'s exit status: the filter\'s status becomes the verdict, so a failing test looks like success. Only pipelines after which nothing but `fi`/`done`/`esac`/`}` (or another branch of the same `if`) runs count, and every statement under `set -e`; a pipe tested by `if`/`elif`/`while`/`until`, a background job, or a mid-script statement more commands follow decides nothing. Pure producers (`echo`, `cat file`) on the left are fine.',
     fix: 'Redirect to a file and test the command\'s own status (the quick fix turns `| tail -5` into `> <node>_output.txt 2>&1`); where the filter computes something, prefix `set -o pipefail;` (the other quick fix; tool nodes run in bash).',
     example: { bad: 'tool_command="pytest -q | tail -5 && echo gate_pass || echo gate_fail"', good: 'tool_command="pytest -q > test_output.txt 2>&1 && echo gate_pass || echo gate_fail"' },
   },
@@ -174,7 +174,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
   attribute_value: {
     severity: 'error',
     source: 'ours (attribute table; stricter than canonical, see specs/EXTENSIONS.md)',
-    catches: 'A value that does not fit its attribute\'s type: integers (and their minimum), booleans (`true`/`false`, quoted or not), durations (`250ms`, `30s`, `5m`, `1h`), numbers in range, enums (an open enum such as shape or llm_provider only warns), tool_env entries, requires/outputs key lists, stylesheet property values, and feedback_from naming a node that does not exist.',
+    catches: 'A value that does not fit its attribute\'s type: integers (and their minimum), booleans (`true`/`false`, quoted or not), durations (`250ms`, `30s`, `5m`, `1h`), numbers in range, enums (an open enum such as shape or llm_provider only warns; a node with an explicit `type` may draw itself with any Graphviz shape), tool_env entries, requires/outputs key lists, stylesheet property values, and feedback_from naming a node that does not exist.',
     fix: 'Write a value of the documented type; for near misses (`yes` for a boolean, `hihg`, a misspelt node id) the quick fix writes the correction.',
   },
   must_write_placement: {
@@ -200,6 +200,20 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     source: 'ours (stricter than the reference, which fails at run time)',
     catches: '`dot_file` or `stack.child_dotfile` naming a file that does not exist beside this .dot (checked when the graph has a file; values with `$` are expanded at run time and skipped).',
     fix: 'Correct the path; it is relative to the directory of this .dot file.',
+  },
+  outcome_value: {
+    severity: 'warning',
+    source: 'ours (issue 14: data flow)',
+    catches: 'An `outcome=` / `outcome!=` clause whose value is not one of success, partial_success, fail, retry, skipped (compared exactly): `outcome=sucess` never holds, `outcome!=sucess` always does.',
+    fix: 'Correct the value (the quick fix offers the closest outcome).',
+    example: { bad: 'gate -> done [condition="outcome=sucess"]', good: 'gate -> done [condition="outcome=success"]' },
+  },
+  context_key_unwritten: {
+    severity: 'warning',
+    source: 'ours (issue 14: data flow)',
+    catches: 'A condition on a context key that no node upstream of the edge can write: none declares it in `outputs`, none is a parse_json tool, a structured-output node or a custom handler, no upstream handler sets it (a tool\'s `tool.last_line`, a gate\'s `human.gate.*`, a manager\'s `stack.child.*`), and it is neither a key the engine always sets (`iteration`, `graph.goal`...) nor a launch parameter the pipeline uses as `$key`. At run time it is always empty there.',
+    fix: 'Correct the key (the quick fix offers the closest key written upstream), declare it in `outputs` on the node that sets it, or pass it with `--param`.',
+    example: { bad: 'plan [prompt="...", outputs="plan_ready"]\ncheck -> work [condition="context.plan_redy=true"]', good: 'check -> work [condition="context.plan_ready=true"]' },
   },
   ambiguous_command_variable: {
     severity: 'warning',

@@ -1,6 +1,7 @@
 import type { LintRule } from './rule';
 import { attributeValueRule, fidelityValidRule, retryBudgetRule, typeKnownRule, unknownAttributeRule } from './rules/attributes';
 import { pipeHidesStatusRule, tokenGateLiesRule } from './rules/commands';
+import { contextKeyUnwrittenRule, outcomeValueRule } from './rules/data-flow';
 import { ambiguousCommandVariableRule } from './rules/command-variables';
 import { dotFileExistsRule, folderRequiresDotFileRule, mustWritePlacementRule, promptOnLlmNodesRule, toolCommandRequiresToolHandlerRule } from './rules/handlers';
 import { deadConditionalEdgeRule, failRoutedToExitRule, goalGateHasRetryRule, retryTargetExistsRule, staleLabelCollisionRule } from './rules/routing';
@@ -42,5 +43,7 @@ export const builtinRules: readonly LintRule[] = [
   loopRestartWithoutFeedbackRule,
   folderRequiresDotFileRule,
   dotFileExistsRule,
+  outcomeValueRule,
+  contextKeyUnwrittenRule,
   ambiguousCommandVariableRule,
 ];

@@ -44,7 +44,11 @@ describe('debug adapter: human gates', () => {
     assert.equal(again.body.reason, 'human gate');
     const second = (await s.events.next('humanGate')).body as HumanGateEventBody;
     assert.notEqual(second.gateId, gate.gateId);
-    await s.client.customRequest('answerGate', { gateId: second.gateId, answer: { kind: 'option', choice: 'Approve' } });
+    const notes = path.join(dir, 'notes.md');
+    fs.writeFileSync(notes, 'ship it\n');
+    await assert.rejects(s.client.customRequest('answerGate', { gateId: second.gateId, answer: { kind: 'option', choice: 'A', attachments: ['notes.md'] } }), /absolute file paths/);
+    await assert.rejects(s.client.customRequest('answerGate', { gateId: second.gateId, answer: { kind: 'option', choice: 'A', attachments: [path.join(dir, 'gone.md')] } }), /gone\.md does not exist/);
+    await s.client.customRequest('answerGate', { gateId: second.gateId, answer: { kind: 'option', choice: 'Approve', attachments: [notes] } });
     const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
     assert.equal(exited.body.exitCode, 0);
     assert.deepEqual(traceOf(path.join(dir, '.run')).map((r) => r.node_id), ['start', 'review', 'rework', 'review', 'ship', 'done']);
@@ -54,6 +58,8 @@ describe('debug adapter: human gates', () => {
     const reviewLine = lineOf(path.join(dir, 'pipeline.dot'), 'review [shape');
     const atReview = output.filter((o) => o.line === reviewLine && o.group === undefined).map((o) => o.output.replace(/ in .*/s, ''));
     assert.deepEqual(atReview, ['human answered R\n', '✓ success', 'human answered Approve\n', '✓ success']);
+    const status = JSON.parse(fs.readFileSync(path.join(dir, '.run', 'review', 'status.json'), 'utf8')) as { context_updates: Record<string, unknown> };
+    assert.deepEqual(status.context_updates['human.gate.attachments'], [notes]);
   });
 });
 

@@ -40,11 +40,12 @@ test('events of another program and unknown events are dropped', () => {
 });
 
 test('one answer shape end to end: what the graph view sends, the answerGate request takes unchanged', () => {
-  for (const answer of [{ kind: 'option', choice: 'Y' }, { kind: 'freeform', text: 'looks good' }, { kind: 'skipped' }]) {
+  for (const answer of [{ kind: 'option', choice: 'Y' }, { kind: 'freeform', text: 'looks good' }, { kind: 'skipped' }, { kind: 'option', choice: 'Y', attachments: ['/ws/notes.md'] }]) {
     const fromView = parseWebviewMessage({ type: 'answerGate', gateId: 'g1', answer });
     assert.ok(fromView.ok && fromView.value.type === 'answerGate', JSON.stringify(answer));
     assert.deepEqual(parseAnswerGateArguments({ gateId: fromView.value.gateId, answer: fromView.value.answer }), { ok: true, value: { gateId: 'g1', answer } });
   }
+  assert.equal(parseAnswerGateArguments({ gateId: 'g1', answer: { kind: 'option', choice: 'Y', attachments: ['relative.md'] } }).ok, false);
 });
 
 test('breakpoint lines map to the nodes and edges the graph view marks; a stopped frame line to its node', () => {

@@ -278,6 +278,19 @@ test('a human gate round-trips an answer by button, by accelerator key and as fr
   await view.page.fill('.gate-freeform textarea', 'Yes, but rename the function');
   await view.page.keyboard.press('Control+Enter');
   assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g3', answer: { kind: 'freeform', text: 'Yes, but rename the function' } });
+  await view.send({ type: 'humanGateClosed', gateId: 'g3' });
+
+  // Attachments (ledger §19): the extension picks the files, the answer carries them.
+  await view.clearPosted();
+  await view.send({ ...gate, gateId: 'g4' });
+  await view.page.waitForSelector('.gate-panel:not([hidden])');
+  await view.page.click('.gate-attach');
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'pickAttachments'), { type: 'pickAttachments', gateId: 'g4' });
+  await view.send({ type: 'gateAttachments', gateId: 'g4', files: ['/ws/notes.md', '/ws/log.txt'] });
+  await view.page.waitForSelector('.gate-attachments li:nth-child(2)');
+  assert.equal(await view.page.textContent('.gate-attachments'), 'notes.mdlog.txt');
+  await view.page.click('.gate-option[data-key="Y"]');
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'g4', answer: { kind: 'option', choice: 'Y', attachments: ['/ws/notes.md', '/ws/log.txt'] } });
 });
 
 test('labels, questions and artifacts holding markup stay text: no script runs, no element appears', async () => {

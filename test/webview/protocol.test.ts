@@ -33,6 +33,7 @@ test('every extension message type has a validator that accepts its documented s
     { type: 'humanGate', gateId: 'g', question: 'q', freeform: false, options: [{ key: 'Y', label: 'Yes', to: 'b' }], defaultChoice: 'Y', timeoutMs: 30000 },
     { type: 'traceEntries', replace: true, entries: [{ iteration: 1, node_id: 'b', status: 'fail', duration_ms: 2, ts: 't', is_explicit: false, preferred_label: '', attempt: 3, scope: 'main>branch:fan:b1', failure_reason: 'exit 1', forced_edge: { from: 'b', to: 'c' } }] },
     { type: 'humanGateClosed', gateId: 'g' },
+    { type: 'gateAttachments', gateId: 'g', files: ['/ws/notes.md'] },
     { type: 'selectNode', nodeId: null },
     { type: 'breakpoints', nodes: ['a'], edges: [0, 3] },
     { type: 'settings', layoutEngine: 'neato' },
@@ -66,6 +67,8 @@ test('webview messages validate on the extension side, including nested unions',
     { type: 'revealNode', uri: 'u', nodeId: 'a', range },
     { type: 'toggleBreakpoint', uri: 'u', target: { kind: 'edge', edgeIndex: 2, range } },
     { type: 'answerGate', gateId: 'g', answer: { kind: 'freeform', text: 'hello' } },
+    { type: 'answerGate', gateId: 'g', answer: { kind: 'option', choice: 'A', attachments: ['/ws/notes.md'] } },
+    { type: 'pickAttachments', gateId: 'g' },
     { type: 'exportImage', format: 'png', data: 'data:image/png;base64,AA==' },
   ];
   for (const message of good) assert.deepEqual(parseWebviewMessage(message), { ok: true, value: message });
@@ -73,6 +76,8 @@ test('webview messages validate on the extension side, including nested unions',
   assert.ok(!bad.ok && /target\.kind: expected one of node, edge/.test(bad.error));
   const badAnswer = parseWebviewMessage({ type: 'answerGate', gateId: 'g', answer: { kind: 'option' } });
   assert.ok(!badAnswer.ok && /answer\.choice: expected a string/.test(badAnswer.error));
+  const badAttachments = parseWebviewMessage({ type: 'answerGate', gateId: 'g', answer: { kind: 'option', choice: 'A', attachments: 'notes.md' } });
+  assert.equal(badAttachments.ok, false);
 });
 
 test('prototype keys in dictionaries cannot pollute the result', () => {

@@ -1,5 +1,6 @@
 import type { AttributeScope } from '../../model/attributes';
 import { attributesFor, attributeSpec } from '../../model/attributes';
+import { isChildContextAttribute } from '../../model/child-context';
 import type { Diagnostic } from '../../model/diagnostics';
 import type { Attribute } from '../../model/graph';
 import { isBuiltinHandlerType, resolveHandlerType } from '../../model/handler-types';
@@ -27,6 +28,7 @@ export const unknownAttributeRule: LintRule = {
       const { attribute, scope } = written;
       // A custom handler reads attributes of its own choosing.
       if (written.node && !isBuiltinHandlerType(resolveHandlerType(written.node))) continue;
+      if (written.node && isChildContextAttribute(resolveHandlerType(written.node), attribute.key)) continue;
       const spec = attributeSpec(attribute.key);
       if (spec?.scopes.includes(scope)) continue;
       const range = attribute.keyRange ?? attribute.range;
@@ -88,6 +90,8 @@ export const attributeValueRule: LintRule = {
         }
         continue;
       }
+      // With an explicit handler type the shape only draws the node (the reference's `Start [shape=circle, type="start"]`).
+      if (spec.name === 'shape' && written.node && ['type', 'node_type'].some((key) => written.node?.attributes.has(key))) continue;
       const problem = checkValue(spec.type, attribute.value);
       if (!problem) continue;
       const range = problem.span ? valueSpanRange(lineIndex, attribute, problem.span.start, problem.span.end) : valueRangeOf(attribute);

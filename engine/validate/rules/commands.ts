@@ -25,13 +25,14 @@ interface HiddenStatus {
   readonly fix?: Fix;
 }
 
-/** Tool-node pipelines where a filter's exit status stands in for the tested command's. */
+/** Tool-node pipelines whose status becomes the node's verdict, where a filter's exit status stands in for the tested command's. */
 function* hiddenStatuses(context: RuleContext): Iterable<HiddenStatus> {
   const { handlerOf } = analyze(context);
   for (const node of context.graph.nodes.values()) {
     const attribute = node.attributes.get('tool_command');
     if (!attribute || handlerOf(node) !== 'tool' || /\bpipefail\b/.test(attribute.value)) continue;
     for (const pipeline of splitPipelines(attribute.value)) {
+      if (!pipeline.decidesStatus) continue;
       const last = pipeline.stages[pipeline.stages.length - 1];
       const hidden = pipeline.stages.slice(0, -1).find((stage) => stage.command !== '' && !producers.has(stage.command));
       if (!hidden || !last) continue;

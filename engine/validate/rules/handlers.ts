@@ -18,7 +18,8 @@ export const promptOnLlmNodesRule: LintRule = {
   *check(context): Iterable<Diagnostic> {
     const { handlerOf } = analyze(context);
     for (const node of context.graph.nodes.values()) {
-      if (handlerOf(node) !== 'codergen' || hasValue(node, 'prompt') || hasValue(node, 'label')) continue;
+      // An implicit node (only edges mention it) is reported once, by edge_target_exists.
+      if (handlerOf(node) !== 'codergen' || hasValue(node, 'prompt') || hasValue(node, 'label') || node.declarations.length === 0) continue;
       yield {
         rule: 'prompt_on_llm_nodes',
         severity: 'warning',

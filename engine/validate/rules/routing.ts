@@ -8,7 +8,9 @@ import { edgeSpan } from '../edge-range';
 import type { EdgeCondition } from '../edge-conditions';
 import { admitsOutcome, edgeCondition, holdsFor, lastLineClauses, outcomeClauses } from '../edge-conditions';
 import { appendToValueEdit, replaceValueEdit } from '../fixes';
-import { analyze } from '../graph-analysis';
+import { analyze, isLoopRestartBackEdge } from '../graph-analysis';
+import { knownOutcomes } from '../possible-outcomes';
+import { isStageStatus } from '../../runtime/outcome';
 import type { LintRule } from '../rule';
 import { valueRangeOf, valueSpanRange } from '../value-location';
 
@@ -38,17 +40,23 @@ export const retryTargetExistsRule: LintRule = {
   },
 };
 
-/** Canonical §7.2: a goal gate should say where to go when it is unsatisfied at exit (node or graph retry target). */
+/**
+ * Canonical §7.2: a goal gate should say where to go when it is unsatisfied at exit (node or graph
+ * retry target). A gate with a loop_restart edge back into its loop has that path already (the
+ * bundle README's convergence loop), so it is exempt, as in the reference.
+ */
 export const goalGateHasRetryRule: LintRule = {
   name: 'goal_gate_has_retry',
   tier: 'validate',
-  *check({ graph, lineIndex }): Iterable<Diagnostic> {
+  *check(context): Iterable<Diagnostic> {
+    const { graph, lineIndex, adjacency } = context;
     const graphTarget = ['retry_target', 'fallback_retry_target'].some((key) => (graph.attributes.get(key)?.value.trim() ?? '') !== '');
     if (graphTarget) return;
     for (const node of graph.nodes.values()) {
       const gate = node.attributes.get('goal_gate');
       if (gate?.value.trim().toLowerCase() !== 'true') continue;
       if (['retry_target', 'fallback_retry_target'].some((key) => (node.attributes.get(key)?.value.trim() ?? '') !== '')) continue;
+      if ((adjacency.outgoing.get(node.id) ?? []).some((edge) => isLoopRestartBackEdge(analyze(context), edge))) continue;
       const range = gate.keyRange && gate.valueRange ? lineIndex.range(gate.keyRange.start.offset, gate.valueRange.end.offset) : node.idRange;
       yield {
         rule: 'goal_gate_has_retry',
@@ -66,8 +74,9 @@ function clauseRange(lineIndex: LineIndex, { attribute }: EdgeCondition, clause:
 }
 
 /**
- * Ledger TOPO-001: a conditional (diamond) node always succeeds, and a FAIL never reaches it over a
- * plain edge, so an outcome clause that excludes success can never hold on its outgoing edges.
+ * Ledger TOPO-001, for every node whose possible outcomes the engine fixes (a diamond always
+ * succeeds, a tool ends in success or fail...): an edge whose outcome clauses no such outcome
+ * satisfies can never fire.
  */
 export const deadConditionalEdgeRule: LintRule = {
   name: 'dead_conditional_edge',
@@ -76,12 +85,16 @@ export const deadConditionalEdgeRule: LintRule = {
     const { graph, adjacency, lineIndex } = context;
     const { handlerOf } = analyze(context);
     for (const node of graph.nodes.values()) {
-      if (handlerOf(node) !== 'conditional') continue;
+      const known = knownOutcomes(node, handlerOf(node));
+      if (!known) continue;
       const outgoing = adjacency.outgoing.get(node.id) ?? [];
       for (const edge of outgoing) {
         const parsed = edgeCondition(edge);
-        if (!parsed || admitsOutcome(parsed.condition, 'success')) continue;
-        const dead = outcomeClauses(parsed.condition).find((clause) => !holdsFor(clause, 'success')) as Clause;
+        if (!parsed || [...known.statuses].some((status) => admitsOutcome(parsed.condition, status))) continue;
+        // A value that is no outcome at all (`outcome=sucess`) is outcome_value's to report, with its fix.
+        if (outcomeClauses(parsed.condition).some((clause) => !isStageStatus(clause.literal))) continue;
+        const clauses = outcomeClauses(parsed.condition);
+        const dead = (clauses.find((clause) => [...known.statuses].every((status) => !holdsFor(clause, status))) ?? clauses[0]) as Clause;
         const complement = complementOfSibling(edge, outgoing);
         const edit = complement ? replaceValueEdit(parsed.attribute, complement) : undefined;
         const range = clauseRange(lineIndex, parsed, dead);
@@ -89,11 +102,11 @@ export const deadConditionalEdgeRule: LintRule = {
           rule: 'dead_conditional_edge',
           code: 'TOPO-001',
           severity: 'error',
-          message: `\`${dead.keyText}${dead.operator}${dead.literal}\` can never hold on an edge out of the conditional node \`${node.id}\`: a diamond always succeeds, and a failure never reaches it. Route on context here${complement ? ` (\`${complement}\` makes the routing total)` : ''}, or move the outcome test to the edge out of the node that can fail.`,
+          message: `\`${dead.keyText}${dead.operator}${dead.literal}\` can never hold on an edge out of \`${node.id}\`: ${known.reason}. Route on context here${complement ? ` (\`${complement}\` makes the routing total)` : ''}, or test an outcome this node can have.`,
           nodeId: node.id,
           edge: { from: edge.from, to: edge.to },
           ...(range ? { range } : {}),
-          related: [{ message: `\`${node.id}\` is a conditional node`, range: node.idRange }],
+          related: [{ message: `\`${node.id}\` runs the ${handlerOf(node)} handler`, range: node.idRange }],
           ...(edit ? { fix: { title: `Route on \`${complement}\` instead`, edits: [edit] } } : {}),
         };
       }
@@ -152,18 +165,21 @@ export const staleLabelCollisionRule: LintRule = {
   },
 };
 
-/** Ours (TOPO-006): a failure routed straight into the exit node ends the run as a success. */
+/** Ours (TOPO-006): a failure routed straight into the exit node ends the run as a success (from a node that can fail). */
 export const failRoutedToExitRule: LintRule = {
   name: 'fail_routed_to_exit',
   tier: 'lint',
   *check(context): Iterable<Diagnostic> {
     const { adjacency, lineIndex } = context;
-    const { exit } = analyze(context);
+    const { exit, handlerOf } = analyze(context);
     if (!exit) return;
     for (const edge of adjacency.incoming.get(exit.id) ?? []) {
       const parsed = edgeCondition(edge);
       const [clause] = parsed ? outcomeClauses(parsed.condition) : [];
       if (!parsed || !clause || !admitsOutcome(parsed.condition, 'fail')) continue;
+      // A source that cannot fail makes the edge dead instead (TOPO-001 says so).
+      const source = context.graph.nodes.get(edge.from);
+      if (source && knownOutcomes(source, handlerOf(source))?.statuses.has('fail') === false) continue;
       const range = clauseRange(lineIndex, parsed, clause);
       yield {
         rule: 'fail_routed_to_exit',

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../model/diagnostics';
 import { isExitNode, isStartNode } from '../../model/handler-types';
 import { dotId } from '../../model/print-dot';
 import { didYouMean } from '../did-you-mean';
-import { replaceFix } from '../fixes';
+import { declareNodeFix, replaceFix } from '../fixes';
 import { analyze } from '../graph-analysis';
 import type { LintRule } from '../rule';
 
@@ -55,29 +55,31 @@ export const reachabilityRule: LintRule = {
 };
 
 /**
- * Canonical §7.2: an edge target must be a declared node. DOT creates a node for any id an edge
- * mentions, so "exists" means declared by a node statement; start and exit recognised by their id
- * need no statement.
+ * Canonical §7.2 asks that an edge target be a declared node; DOT and the reference create a node
+ * for any id an edge mentions, so an undeclared one is admitted (a default box: an LLM node) with
+ * a warning naming it, once per implicit node. Start and exit recognised by their id need no
+ * statement. A near-miss of a declared id offers the correction, otherwise a declaration.
  */
 export const edgeTargetExistsRule: LintRule = {
   name: 'edge_target_exists',
   tier: 'validate',
-  *check({ graph }): Iterable<Diagnostic> {
+  *check({ graph, adjacency, lineIndex }): Iterable<Diagnostic> {
     const declared = [...graph.nodes.values()].filter((node) => node.declarations.length > 0).map((node) => node.id);
-    for (const edge of graph.edges) {
-      const target = graph.nodes.get(edge.to);
-      if (!target || target.declarations.length > 0 || isStartNode(target) || isExitNode(target)) continue;
-      const suggestion = didYouMean(edge.to, declared);
+    for (const node of graph.nodes.values()) {
+      if (node.declarations.length > 0 || isStartNode(node) || isExitNode(node)) continue;
+      const [edge] = adjacency.incoming.get(node.id) ?? adjacency.outgoing.get(node.id) ?? [];
+      const suggestion = didYouMean(node.id, declared);
+      const fix = suggestion ? replaceFix(`Change \`${node.id}\` to \`${suggestion}\``, node.idRange, dotId(suggestion)) : declareNodeFix(lineIndex, graph, node.id);
       yield {
         rule: 'edge_target_exists',
-        severity: 'error',
+        severity: 'warning',
         message: suggestion
-          ? `Edge target \`${edge.to}\` is not a declared node: did you mean \`${suggestion}\`?`
-          : `Edge target \`${edge.to}\` is not a declared node: declare it (\`${edge.to} [prompt="..."]\`) or point the edge at an existing node.`,
-        edge: { from: edge.from, to: edge.to },
-        nodeId: edge.to,
-        range: edge.toRange,
-        ...(suggestion ? { fix: replaceFix(`Change the target to \`${suggestion}\``, edge.toRange, dotId(suggestion)) } : {}),
+          ? `\`${node.id}\` is not a declared node, so it runs as an implicit LLM node: did you mean \`${suggestion}\`?`
+          : `\`${node.id}\` is not a declared node: it runs as an implicit LLM node (a box whose prompt is its id). Declare it (\`${node.id} [prompt="..."]\`) to say what it does.`,
+        ...(edge ? { edge: { from: edge.from, to: edge.to } } : {}),
+        nodeId: node.id,
+        range: node.idRange,
+        ...(fix ? { fix } : {}),
       };
     }
   },

@@ -3,7 +3,7 @@ import { isConditional, type GraphNode } from '../../model/graph';
 import { isBuiltinHandlerType } from '../../model/handler-types';
 import { edgeSpan } from '../edge-range';
 import type { Cycle } from '../graph-analysis';
-import { analyze } from '../graph-analysis';
+import { analyze, isLoopRestartBackEdge } from '../graph-analysis';
 import type { LintRule } from '../rule';
 import { attributeRangeOf } from '../value-location';
 
@@ -93,13 +93,12 @@ export const loopRestartWithoutFeedbackRule: LintRule = {
   tier: 'lint',
   *check(context): Iterable<Diagnostic> {
     const { graph, lineIndex } = context;
-    const { cycleOf } = analyze(context);
+    const analysis = analyze(context);
     const reported = new Set<Cycle>();
     for (const edge of graph.edges) {
       const restart = edge.attributes.get('loop_restart');
-      if (restart?.value.trim().toLowerCase() !== 'true') continue;
-      const cycle = cycleOf.get(edge.from);
-      if (!cycle || !cycle.members.has(edge.to) || reported.has(cycle)) continue;
+      const cycle = analysis.cycleOf.get(edge.from);
+      if (!restart || !cycle || !isLoopRestartBackEdge(analysis, edge) || reported.has(cycle)) continue;
       if (cycle.nodes.some((id) => (graph.nodes.get(id)?.attributes.get('feedback_from')?.value.trim() ?? '') !== '')) continue;
       reported.add(cycle);
       const range = attributeRangeOf(lineIndex, restart) ?? edgeSpan(lineIndex, edge);

@@ -183,6 +183,17 @@ describe('run directory', () => {
     assert.deepEqual(Object.keys(record ?? {}).slice(0, 8), ['iteration', 'node_id', 'status', 'preferred_label', 'duration_ms', 'ts', 'is_explicit', 'attempt']);
   });
 
+  it('node:end carries failed_step: a failed LLM call with no response, a tool whose tails are dropped past the size cap', async () => {
+    const tool = `for i in $(seq 3000); do printf '€'; printf '€' >&2; done; exit 1`;
+    const run = await runDot(frame(`n [prompt="Plan $goal"]\nt [shape=parallelogram, tool_command="${tool}"]\nstart -> n\nn -> t [condition="outcome=fail"]\nt -> done [condition="outcome=fail"]`, 'graph [goal="ship"]'), {
+      script: { llm: { n: [{ error: { status: 400, message: 'bad request' } }] } },
+    });
+    const failedStep = (node: string) => run.events.flatMap((e) => (e.type === 'node:end' && e.nodeId === node ? [e.outcome.failedStep] : []));
+    assert.deepEqual(failedStep('n'), [{ prompt: 'Plan ship', error: 'scripted provider error 400: bad request', response_tail: '' }]);
+    assert.deepEqual(failedStep('t'), [{ command: tool, exit_code: 1, verification_gap: { log_filtered: true } }]);
+    assert.deepEqual(run.trace.find((r) => r.node_id === 'n')?.failed_step, failedStep('n')[0]);
+  });
+
   it('balances run:start and run:end, and every node:start with node:end', async () => {
     const run = await runDot(frame('a [shape=parallelogram, tool_command="true"]\nstart -> a -> done'));
     const count = (type: string) => run.events.filter((e) => e.type === type).length;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { splitPipelines } from '../../../engine/validate/shell-pipelines';
-import { assertFixRepairs, located, none, pipeline, single } from './lint-helpers';
+import { assertFixRepairs, byRule, lintText, located, none, pipeline, single } from './lint-helpers';
 
 const gate = (command: string) =>
   pipeline(`  work [prompt="x"]\n  gate [shape=parallelogram, tool_command="${command}"]\n  start -> work -> gate\n  gate -> done [condition="context.tool.last_line=gate_pass"]\n  gate -> work [condition="context.tool.last_line=gate_fail"]`);
@@ -14,7 +14,7 @@ describe('command rules', () => {
       [
         [['pytest', 'tail'], '&&'],
         [['echo'], '||'],
-        [['{'], undefined],
+        [['echo'], undefined],
       ],
     );
   });
@@ -40,6 +40,23 @@ describe('command rules', () => {
     none(gate('cat out.txt | grep -q fixed && echo gate_pass || echo gate_fail'), 'CMD-001');
     none(gate('pytest -q > out.txt 2>&1 && echo gate_pass || echo gate_fail'), 'CMD-001');
     none(gate('test \\"$(ls | wc -l)\\" = 3 && echo gate_pass || echo gate_fail'), 'CMD-001');
+  });
+
+  it('CMD-001: quiet where the pipe does not decide the exit status', () => {
+    none(gate('if pytest -q | grep -q passed; then echo gate_pass; else echo gate_fail; fi'), 'CMD-001');
+    none(gate('if true; then :; elif make | grep -q ok && ls | grep -q x; then echo ok; fi'), 'CMD-001');
+    none(gate('while ls | grep -q job; do sleep 1; done; echo drained'), 'CMD-001');
+    none(gate('until curl -s localhost | grep -q up\nthen_not_a_keyword=1\ndo sleep 1; done'), 'CMD-001');
+    none(gate('git log | cut -c1-8 > commits.txt; make test > out.txt 2>&1 && echo gate_pass || echo gate_fail'), 'CMD-001');
+    // The last statement decides, also inside if/then/fi, and under set -e every statement does.
+    single(gate('if true; then pytest | tail -5; fi'), 'CMD-001');
+    // Each branch's last statement decides when its branch runs.
+    const branches = byRule(lintText(gate('if [ -f setup.cfg ]; then pytest | tail -5; elif true; then make | grep ok; else if true; then :; fi; echo none; fi')), 'CMD-001');
+    assert.deepEqual(branches.map((d) => /a failing `(\w+)`/.exec(d.message)?.[1]), ['pytest', 'make']);
+    none(gate('if true; then pytest | tail -5; fi; echo finished'), 'CMD-001');
+    none(gate('pytest | tail -5 & wait'), 'CMD-001');
+    single(gate('cd src; pytest | tail -5'), 'CMD-001');
+    single(gate('set -e; pytest | tail -5; echo done'), 'CMD-001');
   });
 
   it('CMD-002: a token echoed after a status-hiding pipe', () => {

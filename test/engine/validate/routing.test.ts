@@ -21,14 +21,17 @@ describe('routing rules', () => {
     assert.deepEqual(located(text, d), { text: 'goal_gate=true', line: 3, character: 20 });
     none(pipeline('  graph [retry_target=work]\n  work [prompt="x", goal_gate=true]\n  start -> work -> done'), 'goal_gate_has_retry');
     none(pipeline('  work [prompt="x", goal_gate=true, fallback_retry_target=work]\n  start -> work -> done'), 'goal_gate_has_retry');
+    const restart = '  work [prompt="x"]\n  gate [shape=parallelogram, tool_command="true", goal_gate=true]\n  start -> work -> gate\n  gate -> done [condition="outcome=success"]\n  gate -> work [condition="outcome=fail", loop_restart=true]';
+    none(pipeline(restart), 'goal_gate_has_retry');
+    // A loop_restart edge that leaves the loop is no retry path.
+    single(pipeline('  work [prompt="x"]\n  gate [shape=parallelogram, tool_command="true", goal_gate=true]\n  start -> work -> gate\n  gate -> done [loop_restart=true]'), 'goal_gate_has_retry');
   });
 
   const diamond = (dead: string, live: string) =>
     pipeline(`  work [prompt="x"]\n  route [shape=diamond]\n  fixup [prompt="fix"]\n  start -> work -> route\n  route -> fixup [condition="${dead}"]\n  route -> done [condition="${live}"]\n  fixup -> work`);
 
   it('TOPO-001 dead_conditional_edge: outcome=fail / outcome!=success out of a diamond', () => {
-    // Outcomes compare exactly at run time, so `outcome=SUCCESS` is dead too.
-    for (const dead of ['outcome=fail', 'outcome!=success', 'context.x=1 && outcome=retry', 'outcome=SUCCESS']) {
+    for (const dead of ['outcome=fail', 'outcome!=success', 'context.x=1 && outcome=retry']) {
       const text = diamond(dead, 'outcome=success');
       const d = single(text, 'TOPO-001');
       assert.equal(d.rule, 'dead_conditional_edge');
@@ -38,6 +41,9 @@ describe('routing rules', () => {
       assert.equal(located(text, d).line, 7);
     }
     none(diamond('context.tests=red', 'context.tests=green'), 'TOPO-001');
+    // Outcomes compare exactly at run time: `outcome=SUCCESS` never holds, and outcome_value says so once.
+    none(diamond('outcome=SUCCESS', 'outcome=success'), 'TOPO-001');
+    assert.match(single(diamond('outcome=SUCCESS', 'outcome=success'), 'outcome_value').message, /did you mean `success`/);
   });
 
   it('TOPO-001 offers the complement of the one context condition beside it', () => {
@@ -45,6 +51,23 @@ describe('routing rules', () => {
     const d = single(text, 'TOPO-001');
     assert.match(d.fix?.title ?? '', /context\.tests!=green/);
     assertFixRepairs(text, d);
+  });
+
+  it('TOPO-001 also out of start, tools and human gates, widened by the node\'s own attributes', () => {
+    const tool = (attributes: string, condition: string) =>
+      pipeline(`  gate [shape=parallelogram, tool_command="make"${attributes}]\n  start -> gate\n  gate -> done [condition="outcome=success"]\n  gate -> start_over [condition="${condition}"]\n  start_over [prompt="x"]\n  start_over -> gate`);
+    const d = single(tool('', 'outcome=partial_success'), 'TOPO-001');
+    assert.equal(d.nodeId, 'gate');
+    assert.match(d.message, /a tool node ends in success or fail/);
+    none(tool('', 'outcome=fail'), 'TOPO-001');
+    none(tool(', continue_on_fail=true', 'outcome=partial_success'), 'TOPO-001');
+    none(tool(', requires="plan"', 'outcome=skipped'), 'TOPO-001');
+    const human = pipeline('  review [shape=hexagon]\n  start -> review\n  review -> done [label="Yes"]\n  review -> done [label="No", condition="outcome=retry"]');
+    assert.match(single(human, 'TOPO-001').message, /a human gate ends in success/);
+    const start = pipeline('  work [prompt="x"]\n  start -> work -> done\n  start -> done [condition="outcome=fail"]');
+    assert.match(single(start, 'TOPO-001').message, /out of `start`: a start node always succeeds/);
+    none(start, 'TOPO-006');
+    none(pipeline('  work [prompt="x"]\n  start -> work\n  work -> done [condition="outcome=retry"]\n  work -> done'), 'TOPO-001');
   });
 
   const toolGate = (label: string) =>

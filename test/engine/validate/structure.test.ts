@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertFixRepairs, located, none, pipeline, single } from './lint-helpers';
+import { assertFixRepairs, located, none, pipeline, single, validateText } from './lint-helpers';
 
 const loop = `  work [prompt="x"]
   gate [shape=parallelogram, tool_command="true"]
@@ -43,15 +43,32 @@ describe('structure rules', () => {
     none(pipeline(loop), 'reachability');
   });
 
-  it('edge_target_exists: an edge to an undeclared id, with a did-you-mean fix', () => {
+  it('edge_target_exists: an edge to an undeclared id, a warning with a did-you-mean fix', () => {
     const text = pipeline(`${loop.replace('start -> work -> gate', 'start -> work -> gaet')}`);
     const d = single(text, 'edge_target_exists');
-    assert.equal(d.severity, 'error');
+    assert.equal(d.severity, 'warning');
     assert.deepEqual(d.edge, { from: 'work', to: 'gaet' });
     assert.deepEqual(located(text, d), { text: 'gaet', line: 5, character: 19 });
     assert.match(d.message, /did you mean `gate`/);
     assertFixRepairs(text, d);
     none(pipeline(loop), 'edge_target_exists');
+  });
+
+  it('edge_target_exists: an implicit node is admitted with one warning and a fix that declares it', () => {
+    const text = 'digraph G {\n  start [shape=Mdiamond]\n  done [shape=Msquare] // the end\n  start -> summarize -> done\n  start -> summarize\n}\n';
+    assert.deepEqual(validateText(text).filter((d) => d.severity === 'error'), []);
+    const d = single(text, 'edge_target_exists');
+    assert.equal(d.nodeId, 'summarize');
+    assert.deepEqual(located(text, d), { text: 'summarize', line: 3, character: 11 });
+    assert.equal(d.fix?.title, 'Declare `summarize`');
+    const repaired = assertFixRepairs(text, d);
+    assert.match(repaired, /done \[shape=Msquare\] \/\/ the end\n {2}summarize \[prompt="summarize"\]\n/);
+    const oneLine = 'digraph G { start [shape=Mdiamond]; done [shape=Msquare]; start -> x -> done }';
+    assertFixRepairs(oneLine, single(oneLine, 'edge_target_exists'));
+    const clustered = 'digraph G {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  subgraph cluster_a {\n    node [shape=parallelogram]\n    t [tool_command="make"]\n  }\n  start -> t -> x -> done\n}';
+    assert.match(assertFixRepairs(clustered, single(clustered, 'edge_target_exists')), /done \[shape=Msquare\]\n {2}x \[prompt="x"\]/);
+    const noStatements = 'digraph G {\n  start -> x -> exit\n}';
+    assertFixRepairs(noStatements, single(noStatements, 'edge_target_exists'));
   });
 
   it('start_no_incoming: an edge back into start', () => {

@@ -172,7 +172,7 @@ describe('@attractor /run, /lint, /explain', () => {
     const root = tempWorkspace({ 'broken.dot': 'digraph g {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  start -> work -> done\n}\n' });
     const stream = new FakeResponseStream();
     await handleChatRequest({ prompt: '', command: 'lint' }, [], stream, cancel, deps({ workspaceRoot: () => root, activePipeline: () => ({ path: path.join(root, 'broken.dot'), text: '' }) }));
-    assert.match(stream.text, /line 4: \*\*error\*\* `edge_target_exists`/);
+    assert.match(stream.text, /line 4: \*\*warning\*\* `edge_target_exists` `work` is not a declared node/);
   });
 
   it('/explain without a model shows the facts from the parser and linter', async () => {

@@ -97,7 +97,7 @@ describe('lint_pipeline tool', () => {
     assert.ok(result.ok);
     const target = result.diagnostics.find((d) => d.rule === 'edge_target_exists');
     assert.ok(target, JSON.stringify(result.diagnostics));
-    assert.equal(target.severity, 'error');
+    assert.equal(target.severity, 'warning');
     assert.equal(target.line, 4);
   });
 

@@ -42,6 +42,18 @@ describe('code actions', () => {
     assert.match(fixed, /condition="context.tool.last_line=ok && outcome=success"/);
   });
 
+  it('offers to declare an implicit node (an edge to an id no statement declares)', () => {
+    const implicit = text.replace('start -> t\n', 'start -> t -> summarize -> done\n');
+    const analysis = analyzeDocument({ uri: 'file:///i.dot', version: 1, text: implicit });
+    const diagnostics = documentDiagnostics(analysis, analysis.diagnostics, undefined).filter((d) => d.code === 'edge_target_exists');
+    assert.equal(diagnostics.length, 1);
+    assert.equal(diagnostics[0]?.severity, 2, 'a warning: DOT creates the node');
+    const [action] = codeActions(analysis, diagnostics);
+    assert.equal(action?.title, 'Declare `summarize`');
+    const fixed = TextDocument.applyEdits(TextDocument.create('file:///i.dot', 'dot', 1, implicit), action?.edit?.changes?.['file:///i.dot'] ?? []);
+    assert.match(fixed, /done \[shape=Msquare\]\n {2}summarize \[prompt="summarize"\]\n/);
+  });
+
   it('suggests the nearest attribute, enum value or node id when there is no fix', () => {
     const typo = text.replace('shape=parallelogram', 'shape=parallelogrm').replace('tool_command=', 'tool_comand=');
     const analysis = analyzeDocument({ uri: 'file:///b.dot', version: 1, text: typo });
