@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appendLineDurable, writeFileAtomic, writeJsonAtomic } from './atomic-write';
 import type { TraceRecord } from './events';
+import type { JournalContents, MutableRunState, StateDelta } from './journal';
+import { JournalWriter, applyDelta, readJournal } from './journal';
 import type { Outcome } from './outcome';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
@@ -21,8 +23,13 @@ export interface Manifest {
   readonly backend: string;
 }
 
-/** The run directory layout (canonical §5.6 plus the ledger's per-iteration records and trace). */
+/** The run directory layout (canonical §5.6 plus the ledger's per-iteration records, trace and journal). */
 export class RunDirectory {
+  /** Directories this process already made: each is created (and its entry fsynced) once. */
+  private readonly madeDirectories = new Set<string>();
+  /** Set while this directory holds a live main walk: node boundaries commit through it. */
+  private journal: OpenJournal | undefined;
+
   constructor(readonly root: string) {}
 
   get checkpointPath(): string {
@@ -31,6 +38,10 @@ export class RunDirectory {
 
   get tracePath(): string {
     return path.join(this.root, 'trace.jsonl');
+  }
+
+  get journalPath(): string {
+    return path.join(this.root, JOURNAL_FILE);
   }
 
   stageDir(nodeId: string): string {
@@ -47,28 +58,115 @@ export class RunDirectory {
   }
 
   create(): void {
-    fs.mkdirSync(this.root, { recursive: true });
+    this.ensureDirectory(this.root);
+  }
+
+  /** Creates a directory once per process, and makes its entry durable. */
+  ensureDirectory(directory: string): void {
+    if (this.madeDirectories.has(directory)) return;
+    const parent = path.dirname(directory);
+    if (directory !== this.root && !this.madeDirectories.has(parent) && parent.startsWith(this.root)) this.ensureDirectory(parent);
+    if (!fs.existsSync(directory)) {
+      fs.mkdirSync(directory, { recursive: true });
+      fsyncDirectory(parent);
+    }
+    this.madeDirectories.add(directory);
   }
 
   writeManifest(manifest: Manifest): void {
-    writeJsonAtomic(path.join(this.root, 'manifest.json'), manifest);
+    writeJsonAtomic(path.join(this.root, 'manifest.json'), manifest, true);
+    fsyncDirectory(this.root);
   }
 
-  /** Writes the checkpoint (fsynced, compact: its size grows with the run) and returns its JSON. */
+  writePipelineSource(source: string): void {
+    writeFileAtomic(path.join(this.root, 'pipeline.dot'), source, true);
+    fsyncDirectory(this.root);
+  }
+
+  /**
+   * Starts committing node boundaries to the journal. A killed engine's leftovers go first: its
+   * temp files, the torn tail of its journal, and a torn trace line; trace lines it committed but
+   * did not write are appended from the journal, so trace.jsonl is again exactly what it holds.
+   * A fresh run starts both empty.
+   */
+  openJournal(resuming: boolean): void {
+    removeStaleTempFiles(this.root);
+    const snapshot = resuming ? readSnapshotMark(this.checkpointPath) : { journalSeq: 0, traceBytes: 0 };
+    const { records, validBytes } = resuming ? readJournal(this.journalPath) : { records: [], validBytes: 0 };
+    const tail = records.filter((record) => record.seq > snapshot.journalSeq);
+    const traceFd = fs.openSync(this.tracePath, fs.constants.O_RDWR | fs.constants.O_CREAT);
+    const committedTrace = snapshot.traceBytes ?? wholeLinesLength(traceFd);
+    fs.ftruncateSync(traceFd, committedTrace);
+    const missing = tail.flatMap((record) => record.trace).map((record) => `${JSON.stringify(record)}\n`).join('');
+    if (missing) fs.writeSync(traceFd, missing, committedTrace);
+    fs.fsyncSync(traceFd);
+    fsyncDirectory(this.root);
+    this.journal = {
+      writer: new JournalWriter(this.journalPath, validBytes),
+      traceFd,
+      traceBytes: committedTrace + Buffer.byteLength(missing),
+      seq: tail.at(-1)?.seq ?? snapshot.journalSeq,
+      pendingTrace: [],
+      snapshotBytes: 0,
+    };
+  }
+
+  /**
+   * The commit point of a node boundary: one fsynced journal append holding the state's delta and
+   * the trace records of the nodes finished since the previous boundary; only then do those records
+   * reach trace.jsonl, which so never shows a node the journal does not hold. Once the journal
+   * outgrows the snapshot (or on `compact`) the whole state goes to checkpoint.json and the journal
+   * starts over, so each boundary costs the same however long the walk is.
+   */
+  commit(delta: StateDelta, fullState: () => RunState, compact = false): void {
+    const journal = this.journal;
+    if (!journal) throw new Error('commit before openJournal');
+    const trace = journal.pendingTrace;
+    journal.pendingTrace = [];
+    journal.writer.append({ seq: ++journal.seq, trace, state: delta });
+    if (trace.length > 0) journal.traceBytes += fs.writeSync(journal.traceFd, trace.map((record) => `${JSON.stringify(record)}\n`).join(''), journal.traceBytes);
+    if (compact || journal.writer.size > Math.max(MIN_JOURNAL_BYTES, journal.snapshotBytes)) {
+      fs.fsyncSync(journal.traceFd);
+      journal.snapshotBytes = this.writeCheckpoint({ ...fullState(), journalSeq: journal.seq, traceBytes: journal.traceBytes }).length;
+      journal.writer.clear();
+    }
+  }
+
+  closeJournal(): void {
+    if (!this.journal) return;
+    this.journal.writer.close();
+    fs.closeSync(this.journal.traceFd);
+    this.journal = undefined;
+  }
+
+  /** Writes the checkpoint snapshot (fsynced, atomic, one fixed temp name) and returns its JSON. */
   writeCheckpoint(state: RunState): string {
     const json = JSON.stringify(state);
-    writeFileAtomic(this.checkpointPath, `${json}\n`, true);
+    const temp = `${this.checkpointPath}.tmp`;
+    const fd = fs.openSync(temp, 'w');
+    try {
+      fs.writeSync(fd, `${json}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, this.checkpointPath);
+    fsyncDirectory(this.root);
     return json;
   }
 
+  /** The main walk's trace records wait for the next boundary's commit; a sub-pipeline's are appended at once. */
   appendTrace(record: TraceRecord): void {
-    appendLineDurable(this.tracePath, JSON.stringify(record));
+    if (this.journal) this.journal.pendingTrace.push(record);
+    else appendLineDurable(this.tracePath, JSON.stringify(record));
   }
 
-  /** Writes a visit's file to the flat stage directory and to the iteration's copy. */
+  /** Writes a visit's file to the flat stage directory and to the iteration's copy (not commit points). */
   writeStageFile(iteration: number, nodeId: string, name: string, content: string): void {
-    writeFileAtomic(path.join(this.stageDir(nodeId), name), content);
-    writeFileAtomic(path.join(this.iterationStageDir(iteration, nodeId), name), content);
+    for (const directory of [this.stageDir(nodeId), this.iterationStageDir(iteration, nodeId)]) {
+      this.ensureDirectory(directory);
+      fs.writeFileSync(path.join(directory, name), content);
+    }
   }
 
   writeStatus(iteration: number, nodeId: string, outcome: Outcome): void {
@@ -107,8 +205,55 @@ export class RunDirectory {
   }
 
   writeFeedback(nodeId: string, content: string): void {
-    writeFileAtomic(path.join(this.root, 'feedback', `${safeSegment(nodeId)}.md`), content);
+    const directory = path.join(this.root, 'feedback');
+    this.ensureDirectory(directory);
+    fs.writeFileSync(path.join(directory, `${safeSegment(nodeId)}.md`), content);
   }
+}
+
+interface OpenJournal {
+  readonly writer: JournalWriter;
+  readonly traceFd: number;
+  traceBytes: number;
+  seq: number;
+  pendingTrace: TraceRecord[];
+  snapshotBytes: number;
+}
+
+const JOURNAL_FILE = 'journal.jsonl';
+/** Below this the journal is never compacted: a short run writes its snapshot at the end only. */
+const MIN_JOURNAL_BYTES = 64 * 1024;
+
+function fsyncDirectory(directory: string): void {
+  const fd = fs.openSync(directory, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Temp files of writes a killed engine never renamed (checkpoint.json.tmp, older engines' name.pid.n.tmp). */
+function removeStaleTempFiles(root: string): void {
+  for (const name of fs.readdirSync(root)) {
+    if (name.endsWith('.tmp')) fs.rmSync(path.join(root, name), { force: true });
+  }
+}
+
+/** Which journal records and trace bytes the snapshot holds (none when there is no snapshot yet). */
+function readSnapshotMark(file: string): { journalSeq: number; traceBytes?: number } {
+  if (!fs.existsSync(file)) return { journalSeq: 0, traceBytes: 0 };
+  const state = readCheckpointFile(file);
+  return { journalSeq: state.journalSeq ?? 0, ...(state.traceBytes !== undefined ? { traceBytes: state.traceBytes } : {}) };
+}
+
+/** The length of a trace written without a journal (a time-travel branch): up to its last whole line. */
+function wholeLinesLength(fd: number): number {
+  const size = fs.fstatSync(fd).size;
+  if (size === 0) return 0;
+  const buffer = Buffer.alloc(size);
+  fs.readSync(fd, buffer, 0, size, 0);
+  return buffer.lastIndexOf(0x0a) + 1;
 }
 
 /** Appendix C status file, plus the ledger's is_explicit and attempt_count. */
@@ -132,9 +277,27 @@ export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
 }
 
-/** Loads and checks a checkpoint; every way it can be unusable is a loud, specific error. */
+/**
+ * Loads a run's state: the checkpoint snapshot with the journal's committed records replayed onto
+ * it. Every way it can be unusable is a loud, specific error.
+ */
 export function loadCheckpoint(root: string): RunState {
   const file = path.join(root, 'checkpoint.json');
+  const state = readCheckpointFile(file) as MutableRunState;
+  let journal: JournalContents;
+  try {
+    journal = readJournal(path.join(root, JOURNAL_FILE));
+  } catch (error) {
+    throw new CheckpointError((error as Error).message);
+  }
+  for (const record of journal.records) {
+    if (record.seq > (state.journalSeq ?? 0)) applyDelta(state, record.state);
+  }
+  return state;
+}
+
+function readCheckpointFile(file: string): RunState {
+  const root = path.dirname(file);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

@@ -15,6 +15,7 @@ import { EventBus } from './events';
 import type { Interviewer } from './interviewer';
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
 import { RunDirectory } from './run-directory';
+import { StateDeltas } from './state-delta';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
@@ -78,7 +79,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   directory.create();
   const state: WalkState = resumed ? walkStateFrom(resumed) : initialWalkState(graph, params, runId);
   if (!resumed) {
-    fs.writeFileSync(path.join(directory.root, 'pipeline.dot'), options.source);
+    directory.writePipelineSource(options.source);
     directory.writeManifest({
       graph_name: graph.name,
       goal: graph.attributes.get('goal')?.value ?? '',
@@ -94,8 +95,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     });
   }
   const graphHash = hashSource(options.source);
-  // The live state, viewed as a RunState without copying it: it is serialised at once (a checkpoint
-  // grows with the run, and copying it at every node would make a long walk quadratic).
+  // The live state, viewed as a RunState without copying it: only a compaction or a consumer of the
+  // checkpoint event serialises it whole.
   const view = (status: RunState['status'], failureReason?: string): RunState => ({
     format: CHECKPOINT_FORMAT,
     runId,
@@ -113,18 +114,27 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart),
     updatedAt: new Date(clock.now()).toISOString(),
   });
-  const checkpoint = () => {
-    const json = directory.writeCheckpoint(view('running'));
+  const deltas = new StateDeltas(state);
+  const commit = (status: RunState['status'], failureReason: string | undefined, compact: boolean): void => {
+    const header = { status, ...(failureReason ? { failureReason } : {}), elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart), updatedAt: new Date(clock.now()).toISOString() };
+    directory.commit(deltas.take(state, header), () => view(status, failureReason), compact);
+  };
+  const checkpoint = (compact = false) => {
+    commit('running', undefined, compact);
+    let frozen: RunState | undefined;
     events.emit({
       type: 'checkpoint',
       nodeId: state.lastCompletedNodeId ?? state.nextNodeId,
-      // A frozen copy, made only for the consumers that ask (the debugger's time travel).
+      // A frozen copy, made only for the consumers that ask (the debugger's time travel), while the event is delivered.
       get state(): RunState {
-        return JSON.parse(json) as RunState;
+        frozen ??= JSON.parse(JSON.stringify(view('running'))) as RunState;
+        return frozen;
       },
     });
   };
-  checkpoint();
+  directory.openJournal(resumed !== undefined);
+  // The first boundary is a snapshot: a fresh run's first checkpoint, a resumed run's replayed state.
+  checkpoint(true);
   events.emit({ type: 'phase', phase: 'initialize', state: 'end' });
 
   events.emit({ type: 'run:start', runId, logsRoot: directory.root, graphName: graph.name, resumed: resumed !== undefined });
@@ -152,7 +162,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         runDirectory: directory,
         state,
         exitSemantics: true,
-        onBoundary: checkpoint,
+        onBoundary: () => checkpoint(),
         elapsedMs: () => elapsedBefore + (clock.monotonic() - monoStart),
       },
     );
@@ -173,13 +183,13 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     }
   } finally {
     events.emit({ type: 'phase', phase: 'finalize', state: 'start' });
-    // A cancelled run keeps its last node-boundary checkpoint "running", so `attractor resume` continues it.
-    const final = status === 'cancelled' ? view('running') : view(status, failureReason);
+    // A cancelled run stays "running", so `attractor resume` continues it.
     try {
-      directory.writeCheckpoint(final);
+      commit(status === 'cancelled' ? 'running' : status, status === 'cancelled' ? undefined : failureReason, true);
     } catch {
       // The run's own result matters more than a last checkpoint the disk refused.
     }
+    directory.closeJournal();
     events.emit({ type: 'phase', phase: 'finalize', state: 'end' });
     events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), durationMs: clock.monotonic() - monoStart });
   }
