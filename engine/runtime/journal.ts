@@ -70,6 +70,15 @@ export function applyDelta(state: MutableRunState, delta: StateDelta): void {
   state.threads = threads;
 }
 
+/** A state as it was committed: a snapshot's JSON with journal lines replayed onto it, without the snapshot's own marks. */
+export function replayLines(snapshot: string, lines: readonly string[]): RunState {
+  const state = JSON.parse(snapshot) as MutableRunState;
+  for (const line of lines) applyDelta(state, (JSON.parse(line) as JournalRecord).state);
+  delete state.journalSeq;
+  delete state.traceBytes;
+  return state;
+}
+
 function assignOptional<K extends 'failureReason' | 'incomingEdge' | 'lastCompletedNodeId' | 'pendingFailure'>(state: MutableRunState, key: K, value: MutableRunState[K] | undefined): void {
   if (value === undefined) delete state[key];
   else state[key] = value;
@@ -144,11 +153,14 @@ export class JournalWriter {
 
   size: number;
 
-  append(record: JournalRecord): void {
-    const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
+  /** Appends and fsyncs one record; returns its line. */
+  append(record: JournalRecord): string {
+    const line = JSON.stringify(record);
+    const bytes = Buffer.from(`${line}\n`);
     fs.writeSync(this.fd, bytes, 0, bytes.length, this.size);
     fs.fsyncSync(this.fd);
     this.size += bytes.length;
+    return line;
   }
 
   /** Empties the journal once a snapshot holds everything it recorded. */

@@ -118,18 +118,19 @@ export class RunDirectory {
    * outgrows the snapshot (or on `compact`) the whole state goes to checkpoint.json and the journal
    * starts over, so each boundary costs the same however long the walk is.
    */
-  commit(delta: StateDelta, fullState: () => RunState, compact = false): void {
+  commit(delta: StateDelta, fullState: () => RunState, compact = false): Committed {
     const journal = this.journal;
     if (!journal) throw new Error('commit before openJournal');
     const trace = journal.pendingTrace;
     journal.pendingTrace = [];
-    journal.writer.append({ seq: ++journal.seq, trace, state: delta });
+    const line = journal.writer.append({ seq: ++journal.seq, trace, state: delta });
     if (trace.length > 0) journal.traceBytes += fs.writeSync(journal.traceFd, trace.map((record) => `${JSON.stringify(record)}\n`).join(''), journal.traceBytes);
-    if (compact || journal.writer.size > Math.max(MIN_JOURNAL_BYTES, journal.snapshotBytes)) {
-      fs.fsyncSync(journal.traceFd);
-      journal.snapshotBytes = this.writeCheckpoint({ ...fullState(), journalSeq: journal.seq, traceBytes: journal.traceBytes }).length;
-      journal.writer.clear();
-    }
+    if (!compact && journal.writer.size <= Math.max(MIN_JOURNAL_BYTES, journal.snapshotBytes)) return { line };
+    fs.fsyncSync(journal.traceFd);
+    const snapshot = this.writeCheckpoint({ ...fullState(), journalSeq: journal.seq, traceBytes: journal.traceBytes });
+    journal.snapshotBytes = snapshot.length;
+    journal.writer.clear();
+    return { line, snapshot };
   }
 
   closeJournal(): void {
@@ -209,6 +210,12 @@ export class RunDirectory {
     this.ensureDirectory(directory);
     fs.writeFileSync(path.join(directory, `${safeSegment(nodeId)}.md`), content);
   }
+}
+
+/** What a commit wrote: its journal line, and the snapshot when it compacted. */
+export interface Committed {
+  readonly line: string;
+  readonly snapshot?: string;
 }
 
 interface OpenJournal {

@@ -16,6 +16,7 @@ import type { Interviewer } from './interviewer';
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
 import { RunDirectory } from './run-directory';
 import { StateDeltas } from './state-delta';
+import { replayLines } from './journal';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
@@ -115,19 +116,25 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     updatedAt: new Date(clock.now()).toISOString(),
   });
   const deltas = new StateDeltas(state);
+  // What the checkpoint events' states are rebuilt from: the last snapshot and the journal lines since.
+  let generation: { readonly snapshot: string; readonly lines: string[] } = { snapshot: '', lines: [] };
   const commit = (status: RunState['status'], failureReason: string | undefined, compact: boolean): void => {
     const header = { status, ...(failureReason ? { failureReason } : {}), elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart), updatedAt: new Date(clock.now()).toISOString() };
-    directory.commit(deltas.take(state, header), () => view(status, failureReason), compact);
+    const committed = directory.commit(deltas.take(state, header), () => view(status, failureReason), compact);
+    if (committed.snapshot !== undefined) generation = { snapshot: committed.snapshot, lines: [] };
+    else generation.lines.push(committed.line);
   };
   const checkpoint = (compact = false) => {
     commit('running', undefined, compact);
+    const { snapshot, lines } = generation;
+    const count = lines.length;
     let frozen: RunState | undefined;
     events.emit({
       type: 'checkpoint',
       nodeId: state.lastCompletedNodeId ?? state.nextNodeId,
-      // A frozen copy, made only for the consumers that ask (the debugger's time travel), while the event is delivered.
+      // The committed state, rebuilt only for the consumers that ask (the debugger's time travel).
       get state(): RunState {
-        frozen ??= JSON.parse(JSON.stringify(view('running'))) as RunState;
+        frozen ??= replayLines(snapshot, lines.slice(0, count));
         return frozen;
       },
     });

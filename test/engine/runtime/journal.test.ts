@@ -67,6 +67,16 @@ describe('the run journal', () => {
         lastSeq = replayed.journalSeq ?? 0;
         if (!isDeepStrictEqual(comparable(replayed), comparable(event.state))) mismatches.push(`boundary ${boundaries} (step ${event.state.step})`);
       },
+      // Before each node the live walk stands where the last commit left it.
+      controller: {
+        beforeNode: (boundary) => {
+          if (boundary.scope.kind !== 'main' || !root) return;
+          const replayed = loadCheckpoint(root);
+          const live = { next: boundary.nodeId, step: boundary.step, visits: boundary.visit - 1, context: boundary.context.snapshot() };
+          const disk = { next: replayed.nextNodeId, step: replayed.step, visits: replayed.visits[boundary.nodeId] ?? 0, context: replayed.context };
+          if (!isDeepStrictEqual(live, disk)) mismatches.push(`before ${boundary.nodeId} at step ${boundary.step}`);
+        },
+      },
     });
     assert.equal(run.result.status, 'success');
     assert.deepEqual(mismatches, []);
