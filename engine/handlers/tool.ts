@@ -31,9 +31,7 @@ export const toolHandler: Handler = {
       outputCapBytes: OUTPUT_CAP_BYTES,
       signal,
       onOutput: (stream, text) => services.emit({ type: 'output', scope: services.scope, nodeId: node.id, stream, text }),
-      onSpawn: (group) => services.runDirectory.recordProcessGroup(node.id, group),
     });
-    services.runDirectory.clearProcessGroup(node.id);
     const truncated = result.truncated ? `\n[output truncated at ${OUTPUT_CAP_BYTES} bytes per stream]\n` : '';
     services.runDirectory.writeStageFile(services.iteration, node.id, 'stdout.txt', result.stdout + truncated);
     if (result.stderr) services.runDirectory.writeStageFile(services.iteration, node.id, 'stderr.txt', result.stderr + truncated);

@@ -10,6 +10,7 @@ import { hashSource, runPipeline } from './runner';
 import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
 import { modelSelectionOf } from './node-config';
 import { killProcessGroup } from './process';
+import { RunLock, RunLockedError } from './run-lock';
 
 export type LaunchResult = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: RunResult; readonly warnings: readonly Diagnostic[] };
 
@@ -39,11 +40,30 @@ export async function launchPipelineFile(file: string, options: LaunchOptions): 
   }
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
-  if (holdsRun(options.logsRoot)) {
-    return { kind: 'refused', diagnostics: [], reason: `${options.logsRoot} already holds a run: resume it with \`attractor resume\`, or choose another --logs-root` };
+  const graph = prepared.graph;
+  return withRunLock(options.logsRoot, async () => {
+    if (holdsRun(options.logsRoot)) {
+      return { kind: 'refused', diagnostics: [], reason: `${options.logsRoot} already holds a run: resume it with \`attractor resume\`, or choose another --logs-root` };
+    }
+    const result = await runPipeline({ ...options, graph, source });
+    return { kind: 'ran', result, warnings: prepared.diagnostics };
+  });
+}
+
+/** Runs `engine` holding the run directory's lock; a directory another live engine holds is refused. */
+async function withRunLock(root: string, engine: () => Promise<LaunchResult>): Promise<LaunchResult> {
+  let lock: RunLock;
+  try {
+    lock = RunLock.acquire(root);
+  } catch (error) {
+    if (error instanceof RunLockedError) return { kind: 'refused', diagnostics: [], reason: error.message };
+    throw error;
   }
-  const result = await runPipeline({ ...options, graph: prepared.graph, source });
-  return { kind: 'ran', result, warnings: prepared.diagnostics };
+  try {
+    return await engine();
+  } finally {
+    lock.release();
+  }
 }
 
 /** A fresh run never writes over another run's records. */
@@ -67,6 +87,11 @@ export type ResumeOptions = Omit<LaunchOptions, 'logsRoot' | 'cwd' | 'params'>;
  * (the copy kept in the run directory); anything else fails loud.
  */
 export async function resumeRun(runDirectory: string, options: ResumeOptions): Promise<LaunchResult> {
+  if (!fs.existsSync(runDirectory)) return { kind: 'refused', diagnostics: [], reason: `no checkpoint at ${path.join(runDirectory, 'checkpoint.json')}: is ${runDirectory} a run directory?` };
+  return withRunLock(runDirectory, () => resumeLocked(runDirectory, options));
+}
+
+async function resumeLocked(runDirectory: string, options: ResumeOptions): Promise<LaunchResult> {
   let state;
   try {
     state = loadCheckpoint(runDirectory);
@@ -91,8 +116,8 @@ export async function resumeRun(runDirectory: string, options: ResumeOptions): P
   }
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
-  // The interrupted node runs again; its orphaned command from the killed process must not race it.
-  for (const group of new RunDirectory(runDirectory).orphanProcessGroups()) killProcessGroup(group, 'SIGKILL');
+  // The interrupted node runs again; the commands the killed engine left running must not race it.
+  new RunDirectory(runDirectory).processGroups.reapOrphans((group) => killProcessGroup(group, 'SIGKILL'));
   const result = await runPipeline({ ...options, graph: prepared.graph, source, cwd: state.cwd, logsRoot: runDirectory, resume: state });
   return { kind: 'ran', result, warnings: [] };
 }

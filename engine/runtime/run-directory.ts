@@ -6,6 +6,7 @@ import type { JournalContents, MutableRunState, StateDelta } from './journal';
 import { JournalWriter, applyDelta, readJournal } from './journal';
 import type { Outcome } from './outcome';
 import type { RunState } from './state';
+import { ProcessGroupRecords } from './process-records';
 import { CHECKPOINT_FORMAT } from './state';
 import { isRecord } from '../model/json';
 
@@ -174,35 +175,9 @@ export class RunDirectory {
     this.writeStageFile(iteration, nodeId, 'status.json', `${JSON.stringify(statusJson(outcome), null, 2)}\n`);
   }
 
-  /**
-   * A tool's process group outlives a killed engine (it has its own group so cancel can kill its
-   * whole tree). Recording it lets a resume reap the orphan before re-running the node.
-   */
-  recordProcessGroup(nodeId: string, group: number): void {
-    writeFileAtomic(path.join(this.stageDir(nodeId), PROCESS_GROUP_FILE), `${group}\n`);
-  }
-
-  clearProcessGroup(nodeId: string): void {
-    fs.rmSync(path.join(this.stageDir(nodeId), PROCESS_GROUP_FILE), { force: true });
-  }
-
-  /** Process groups left running by a previous, killed engine process. */
-  orphanProcessGroups(): number[] {
-    const groups: number[] = [];
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(this.root, { withFileTypes: true });
-    } catch {
-      return groups;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory()) continue;
-      const file = path.join(this.root, entry.name, PROCESS_GROUP_FILE);
-      const group = Number.parseInt(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '', 10);
-      if (Number.isInteger(group) && group > 1) groups.push(group);
-      fs.rmSync(file, { force: true });
-    }
-    return groups;
+  /** Where the live process groups of the run's commands are recorded. */
+  get processGroups(): ProcessGroupRecords {
+    return new ProcessGroupRecords(path.join(this.root, 'running'));
   }
 
   writeFeedback(nodeId: string, content: string): void {
@@ -277,8 +252,6 @@ export function statusJson(outcome: Outcome): Record<string, unknown> {
     ...(outcome.sessionId ? { session_id: outcome.sessionId } : {}),
   };
 }
-
-const PROCESS_GROUP_FILE = 'running.pgid';
 
 export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';

@@ -17,6 +17,7 @@ import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
 import { RunDirectory } from './run-directory';
 import { StateDeltas } from './state-delta';
 import { replayLines } from './journal';
+import { recordingProcessGroups } from './process-records';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
@@ -173,7 +174,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         elapsedMs: () => elapsedBefore + (clock.monotonic() - monoStart),
       },
     );
-    const result = await walker.walk();
+    const result = await recordingProcessGroups(directory.processGroups, () => walker.walk());
     if (result.kind === 'finished') {
       status = result.status;
       failureReason = result.failureReason;
