@@ -99,7 +99,8 @@ describe('run directory ownership', () => {
 }`;
     const { cwd, logsRoot } = workspace({ 'pipeline.dot': parent, 'child.dot': pipeline.replace('digraph owned', 'digraph child') });
     const killed = start(cwd, logsRoot, 300);
-    await waitForFile(path.join(cwd, 'started.marker'));
+    const deadline = Date.now() + 20_000;
+    while (sleepersIn(cwd).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
     process.kill(-(killed.pid as number), 'SIGKILL');
     await exitOf(killed);
     const [group = 0] = sleepersIn(cwd);
