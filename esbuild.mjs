@@ -25,7 +25,7 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
     // The CLI runs beside its node_modules; loading the SDKs and the Graphviz WASM from there keeps
     // its start fast (they load lazily, on the first model call or `doctor`). Editor bundles keep them in.
-    external: ['openai', '@anthropic-ai/sdk', '@hpcc-js/wasm-graphviz'],
+    external: ['openai', '@anthropic-ai/sdk', '@google/genai', '@hpcc-js/wasm-graphviz'],
   },
   { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser' },
   {

@@ -1,15 +1,19 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layering from './scripts/eslint-layering.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'bench/results/**'] },
+  // Generated: bundles, test bundles, run directories, VS Code downloads, profiles.
+  { ignores: ['dist/', '**/node_modules/', '**/.test-bundles/', '**/.attractor-runs/', '**/.attractor-demo/', '**/.vscode-test/', '**/.prof/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly' } },
+    plugins: { layering },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      'layering/imports': 'error',
     },
   },
 );

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { CompletionRequest } from 'vscode-languageserver-protocol/node';
 import { TextDocument, type Range } from 'vscode-languageserver-textdocument';
 import { ensureTestBundle, LspClient } from '../test/language-server/lsp-client';
+import { node24 } from '../test/node24';
 import { completionProbes, generatePipeline } from './language-server/generate-pipeline';
 import type { BenchReport } from './report';
 
@@ -103,8 +104,7 @@ export default async function bench(): Promise<BenchReport> {
     await mainThreadClient.stop();
   }
 
-  const node24 = path.resolve('node_modules/node/bin/node');
-  const side = spawnSync(node24, [path.resolve('bench/language-server/dot-language-support-side.mjs'), JSON.stringify(files.map((f) => ({ file: f.file, offsets: f.probes.map((p) => p.offset) })))], { encoding: 'utf8' });
+  const side = spawnSync(node24(), [path.resolve('bench/language-server/dot-language-support-side.mjs'), JSON.stringify(files.map((f) => ({ file: f.file, offsets: f.probes.map((p) => p.offset) })))], { encoding: 'utf8' });
   if (side.status === 0) {
     const results = JSON.parse(side.stdout) as { file: string; diagnostics: number; completions: number[] }[];
     results.forEach((result, k) => {

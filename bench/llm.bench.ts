@@ -6,6 +6,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { LlmBackend } from '../engine/llm/llm-backend';
 import type { LlmSettings } from '../engine/llm/provider-settings';
@@ -16,6 +17,7 @@ import { FakeHttpServer } from '../test/llm/fakes/fake-http-server';
 import type { Reply } from '../test/llm/fakes/fake-http-server';
 import { messageStream } from '../test/llm/fakes/anthropic-wire';
 import { chatStream, responsesStream } from '../test/llm/fakes/openai-wire';
+import { geminiStream } from '../test/llm/fakes/gemini-wire';
 import type { BenchReport } from './report';
 
 v8.setFlagsFromString('--expose-gc');
@@ -38,7 +40,7 @@ const wires: Wire[] = [
   {
     name: 'openai chat',
     model: 'gpt-4o',
-    settings: (url) => ({ openai: { apiKey: 'k', baseUrl: `${url}/v1`, api: 'chat' }, anthropic: {} }),
+    settings: (url) => ({ openai: { apiKey: 'k', baseUrl: `${url}/v1`, api: 'chat' }, anthropic: {}, gemini: {} }),
     reply: chatStream(listDir),
     bareCall: (url) => {
       const client = new OpenAI({ apiKey: 'k', baseURL: `${url}/v1`, maxRetries: 0 });
@@ -50,7 +52,7 @@ const wires: Wire[] = [
   {
     name: 'openai responses',
     model: 'gpt-4o',
-    settings: (url) => ({ openai: { apiKey: 'k', baseUrl: `${url}/v1`, api: 'responses' }, anthropic: {} }),
+    settings: (url) => ({ openai: { apiKey: 'k', baseUrl: `${url}/v1`, api: 'responses' }, anthropic: {}, gemini: {} }),
     reply: responsesStream(listDir),
     bareCall: (url) => {
       const client = new OpenAI({ apiKey: 'k', baseURL: `${url}/v1`, maxRetries: 0 });
@@ -62,12 +64,24 @@ const wires: Wire[] = [
   {
     name: 'anthropic messages',
     model: 'claude-haiku-4-5',
-    settings: (url) => ({ openai: { api: 'chat' }, anthropic: { apiKey: 'k', baseUrl: url } }),
+    settings: (url) => ({ openai: { api: 'chat' }, anthropic: { apiKey: 'k', baseUrl: url }, gemini: {} }),
     reply: messageStream(listDir),
     bareCall: (url) => {
       const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
       return async () => {
         for await (const _ of await client.messages.create({ model: 'claude-haiku-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }], stream: true })) void _;
+      };
+    },
+  },
+  {
+    name: 'gemini generateContent',
+    model: 'gemini-2.5-flash',
+    settings: (url) => ({ openai: { api: 'chat' }, anthropic: {}, gemini: { apiKey: 'k', baseUrl: url } }),
+    reply: geminiStream(listDir),
+    bareCall: (url) => {
+      const client = new GoogleGenAI({ apiKey: 'k', vertexai: false, httpOptions: { baseUrl: url } });
+      return async () => {
+        for await (const _ of await client.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'x', config: { maxOutputTokens: 10 } })) void _;
       };
     },
   },

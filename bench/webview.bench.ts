@@ -100,6 +100,6 @@ export default async function bench(): Promise<BenchReport[]> {
   await chromiumFigures(chromium);
   return [
     { name: 'webview: layout, WASM Graphviz vs native dot', figures: layout, notes: 'generated pipelines (test/webview/generated-pipeline.ts): a chain with side branches and a loop_restart back edge every 10 stages; dot engine' },
-    { name: 'webview: in Chromium', figures: chromium, notes: 'headless Debian Chromium via playwright-core; a highlight step is one graphState message (validation + class toggles + badges + style/layout flush), target < 16 ms, no re-layout' },
+    { name: 'webview: in Chromium', figures: chromium, notes: 'headless Chromium (test/browser.ts: Debian\'s when installed, else @sparticuz/chromium) via playwright-core; a highlight step is one graphState message (validation + class toggles + badges + style/layout flush), target < 16 ms, no re-layout' },
   ];
 }

@@ -64,6 +64,9 @@ export class BreakpointBook {
   private nextId = 1;
   private readonly bySource = new Map<string, Breakpoint[]>();
   private functions: Breakpoint[] = [];
+  private functionRequests: readonly { readonly id: number; readonly request: FunctionBreakpointRequest }[] = [];
+  /** The pipeline being debugged, once launched. */
+  private program: string | undefined;
 
   constructor(private readonly sources: SourceCatalog) {}
 
@@ -85,21 +88,25 @@ export class BreakpointBook {
     if (!before) return [];
     const after = before.map((bp) => (bp.request ? this.bindSource(key, bp.request, bp.id) : bp));
     this.bySource.set(key, after);
+    return this.changed(before, after);
+  }
+
+  private changed(before: readonly Breakpoint[], after: readonly Breakpoint[]): BreakpointStatus[] {
     return after.filter((bp, i) => JSON.stringify(this.status(bp)) !== JSON.stringify(this.status(before[i] as Breakpoint))).map((bp) => this.status(bp));
   }
 
   setFunctionBreakpoints(requests: readonly FunctionBreakpointRequest[]): BreakpointStatus[] {
-    this.functions = requests.map((request): Breakpoint => {
-      const id = this.nextId++;
-      const options = this.options(request);
-      if ('message' in options) return { id, traversals: 0, problem: options.message };
-      const arrow = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*->\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(request.name);
-      const node = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(request.name);
-      if (arrow) return { id, traversals: 0, where: { kind: 'edge', from: arrow[1] as string, to: arrow[2] as string }, ...options };
-      if (node) return { id, traversals: 0, where: { kind: 'node', nodeId: node[1] as string }, ...options };
-      return { id, traversals: 0, problem: `"${request.name}" is neither a node id nor an edge written a->b` };
-    });
+    this.functionRequests = requests.map((request) => ({ id: this.nextId++, request }));
+    this.functions = this.functionRequests.map(({ id, request }) => this.bindFunction(id, request));
     return this.functions.map((bp) => this.status(bp));
+  }
+
+  /** The program function breakpoints must name a node or edge of; returns those whose status changed. */
+  setProgram(program: string): BreakpointStatus[] {
+    this.program = program;
+    const before = this.functions;
+    this.functions = this.functionRequests.map(({ id, request }) => this.bindFunction(id, request));
+    return this.changed(before, this.functions);
   }
 
   /** Checked before a node runs; `visit` is the visit about to start. */
@@ -143,6 +150,26 @@ export class BreakpointBook {
       else stopIds.push(bp.id);
     }
     return { stopIds, logs };
+  }
+
+  private bindFunction(id: number, request: FunctionBreakpointRequest): Breakpoint {
+    const options = this.options(request);
+    if ('message' in options) return { id, traversals: 0, problem: options.message };
+    const arrow = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*->\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(request.name);
+    const node = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(request.name);
+    const where: Where | undefined = arrow ? { kind: 'edge', from: arrow[1] as string, to: arrow[2] as string } : node ? { kind: 'node', nodeId: node[1] as string } : undefined;
+    if (!where) return { id, traversals: 0, problem: `"${request.name}" is neither a node id nor an edge written a->b` };
+    const missing = this.missingFromProgram(where);
+    return missing ? { id, traversals: 0, problem: missing } : { id, traversals: 0, where, ...options };
+  }
+
+  /** Why the program (and its child pipelines) cannot reach a function breakpoint; undefined while it may. */
+  private missingFromProgram(where: Where): string | undefined {
+    const graphs = this.program ? this.sources.pipelineGraphs(this.program) : undefined;
+    if (!graphs) return undefined;
+    if (where.kind === 'node') return graphs.some((g) => g.nodes.has(where.nodeId)) ? undefined : `the pipeline has no node ${where.nodeId}`;
+    if ('edgeIndices' in where) return undefined;
+    return graphs.some((g) => g.edges.some((e) => e.from === where.from && e.to === where.to)) ? undefined : `the pipeline has no edge ${where.from} -> ${where.to}`;
   }
 
   private bindSource(file: string, request: BreakpointRequest, id: number): Breakpoint {

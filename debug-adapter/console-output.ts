@@ -8,6 +8,8 @@ export interface ConsoleLine {
   readonly text: string;
   readonly group?: 'start' | 'startCollapsed' | 'end';
   readonly node?: { readonly scope: WalkScope; readonly nodeId: string };
+  /** A line no node anchors (an edge statement); zero-based. */
+  readonly source?: { readonly file: string; readonly line: number };
 }
 
 const mark: Readonly<Record<string, string>> = { success: '✓', partial_success: '◐', retry: '↻', fail: '✗', skipped: '–' };

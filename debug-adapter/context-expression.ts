@@ -20,7 +20,7 @@ export function parseContextExpression(text: string): { ok: true; expression: Co
 }
 
 /** Resolves `context.k` to the key `context.k` when present, else `k` (as edge conditions do). */
-export function lookupKey(context: RunContext, key: string): unknown {
+function lookupKey(context: RunContext, key: string): unknown {
   if (context.has(key)) return context.get(key);
   if (key.startsWith('context.')) return context.get(key.slice('context.'.length));
   return context.get(key);

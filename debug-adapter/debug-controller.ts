@@ -10,10 +10,13 @@ import type { ExceptionFilterId } from './protocol';
 import type { Release, StepMode, StopInfo, StopPlace, StopReason } from './threads';
 import { DebugThread, MAIN_THREAD_ID, threadKeyOf } from './threads';
 
+/** Where a logpoint fired: before a node, or on the edge about to be traversed. */
+export type LogpointPlace = { readonly kind: 'node'; readonly boundary: NodeBoundary } | { readonly kind: 'edge'; readonly boundary: EdgeBoundary };
+
 /** What the controller tells the session; the session turns it into DAP events. */
 export interface ControllerListener {
   stopped(thread: DebugThread): void;
-  logpoint(thread: DebugThread, message: string, boundary: NodeBoundary): void;
+  logpoint(thread: DebugThread, message: string, at: LogpointPlace): void;
   threadStarted(thread: DebugThread): void;
   threadExited(thread: DebugThread): void;
 }
@@ -103,7 +106,7 @@ export class DebugController implements RunController {
     const thread = this.threadFor(boundary.scope);
     const hits = this.settings.breakpoints.edgeHits(boundary.graph.sourcePath, boundary.selected, boundary.context);
     const node = thread.lastNode;
-    for (const message of hits.logs) if (node) this.listener.logpoint(thread, message, node);
+    for (const message of hits.logs) this.listener.logpoint(thread, message, { kind: 'edge', boundary });
     if (hits.stopIds.length > 0 && node) {
       const place: StopPlace = { kind: 'edge', boundary: node, edgeBoundary: boundary, edge: boundary.selected };
       return this.halt(thread, place, { reason: 'breakpoint', hitBreakpointIds: hits.stopIds }).then(() => this.directive(thread, boundary));
@@ -174,7 +177,7 @@ export class DebugController implements RunController {
 
   private nodeStop(thread: DebugThread, boundary: NodeBoundary): StopInfo | undefined {
     const hits = this.settings.breakpoints.nodeHits(boundary.graph.sourcePath, boundary.nodeId, boundary.visit, boundary.context);
-    for (const message of hits.logs) this.listener.logpoint(thread, message, boundary);
+    for (const message of hits.logs) this.listener.logpoint(thread, message, { kind: 'node', boundary });
     if (this.entryStop && thread.id === MAIN_THREAD_ID) {
       const reason = this.entryStop;
       this.entryStop = undefined;

@@ -1,6 +1,7 @@
 import type { HumanQuestion, WalkScope } from '../engine/runtime/events';
 import type { Answer, Interviewer } from '../engine/runtime/interviewer';
 import { matchOption } from '../engine/handlers/human';
+import { optionCaption } from '../engine/model/accelerator';
 import type { GateAnswer } from './protocol';
 
 interface OpenGate {
@@ -65,7 +66,7 @@ export class GateDesk implements Interviewer {
     const gate = this.open.get(gateId);
     if (!gate) return { ok: false, message: `no human gate ${gateId} is waiting for an answer` };
     if (answer.kind === 'option' && !matchOption(answer.key, gate.question.options)) {
-      return { ok: false, message: `"${answer.key}" is not an option of ${gate.question.nodeId} (${gate.question.options.map((o) => `[${o.key}] ${o.label}`).join(', ')})` };
+      return { ok: false, message: `"${answer.key}" is not an option of ${gate.question.nodeId} (${gate.question.options.map(optionCaption).join(', ')})` };
     }
     if (answer.kind === 'freeform' && !gate.question.freeform) return { ok: false, message: `${gate.question.nodeId} takes no free-form answer` };
     gate.resolve(answer.kind === 'option' ? { kind: 'option', choice: answer.key } : answer.kind === 'freeform' ? { kind: 'freeform', text: answer.text } : { kind: 'skipped' });

@@ -44,18 +44,13 @@ export type ExceptionFilterId = (typeof exceptionFilters)[number]['filter'];
 /** The stop reasons this adapter reports besides DAP's own (`breakpoint`, `step`, `pause`, `entry`, `exception`). */
 export const HUMAN_GATE_STOP_REASON = 'human gate';
 
-// ---- graph state: the graph webview's own `graphState` shape (webview/protocol.ts) ----
-
-export type { GraphState };
-export type { NodeRunState, RunStatus, TakenEdge } from '../webview/protocol';
-
 // ---- custom events ----
 
 /** Body of the `humanGate` event: a gate waits for an answer (send `answerGate`); the graph view's question plus the thread it stops. */
 export type HumanGateEventBody = Omit<HumanGateMessage, 'type'> & { readonly threadId: number };
 
 /** Body of the `humanGateClosed` event: the gate was answered, timed out or the run stopped. */
-export interface HumanGateClosedEventBody {
+interface HumanGateClosedEventBody {
   readonly gateId: string;
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BreakpointEvent, ContinuedEvent, DebugSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, ProgressEndEvent, ProgressStartEvent, Scope, Source, StoppedEvent, TerminatedEvent, Thread, ThreadEvent } from '@vscode/debugadapter';
-import { formatDiagnostic } from '../engine/cli/diagnostic-format';
+import { formatDiagnostic } from '../engine/model/diagnostic-format';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { NodeBoundary } from '../engine/runtime/controller';
 import { EventBus } from '../engine/runtime/events';
@@ -17,8 +17,9 @@ import { BreakpointBook } from './breakpoints';
 import type { ConsoleLine } from './console-output';
 import { consoleLines } from './console-output';
 import { evaluateContextExpression, parseContextExpression } from './context-expression';
+import type { LogpointPlace } from './debug-controller';
 import { DebugController } from './debug-controller';
-import { classifyJump, classifyRunFailure } from './exceptions';
+import { classifyFailure } from './exceptions';
 import { GateDesk } from './human-gates';
 import { GraphStateTracker } from '../webview/graph-state';
 import { humanGateMessage } from '../webview/run-projection';
@@ -194,6 +195,7 @@ export class AttractorDebugSession extends DebugSession {
     // Breakpoints set before the program was read may bind now.
     this.sources.invalidate(program);
     for (const status of this.breakpoints.rebind(program)) this.sendEvent(new BreakpointEvent('changed', this.toDapBreakpoint(status, program)));
+    for (const status of this.breakpoints.setProgram(program)) this.sendEvent(new BreakpointEvent('changed', this.toDapBreakpoint(status)));
     await this.configurationDone;
     this.sendResponse(response);
     const entryStop: StopReason | undefined = args.stopOnEntry ? 'entry' : undefined;
@@ -212,7 +214,7 @@ export class AttractorDebugSession extends DebugSession {
       { breakpoints: this.breakpoints, exceptionFilters: this.exceptionFilters },
       {
         stopped: (thread) => this.onStopped(run, thread),
-        logpoint: (thread, message, boundary) => this.sendConsole({ category: 'console', text: `${message}\n`, node: { scope: boundary.scope, nodeId: boundary.nodeId } }),
+        logpoint: (_thread, message, at) => this.sendConsole({ category: 'console', text: `${message}\n`, ...this.logpointAnchor(at) }),
         threadStarted: (thread) => this.sendEvent(new ThreadEvent('started', thread.id)),
         threadExited: (thread) => this.sendEvent(new ThreadEvent('exited', thread.id)),
       },
@@ -267,7 +269,7 @@ export class AttractorDebugSession extends DebugSession {
       this.sendTerminated();
       return;
     }
-    const failure = result.result.status === 'fail' ? classifyRunFailure(result.result.failureReason ?? '', this.exceptionFilters) : undefined;
+    const failure = result.result.status === 'fail' ? classifyFailure({ reason: result.result.failureReason ?? '', ...(result.result.failureKind ? { failureKind: result.result.failureKind } : {}) }, this.exceptionFilters) : undefined;
     if (failure) {
       await run.controller.haltAfterRun(failure);
       // Released by continue or terminate alike; only a run replaced by time travel ends silently.
@@ -338,7 +340,7 @@ export class AttractorDebugSession extends DebugSession {
     }
     if (event.type === 'human:question') run.gates.noteQuestion(event.question, event.scope);
     if (event.type === 'jump') {
-      const hit = classifyJump(event.reason, this.exceptionFilters);
+      const hit = classifyFailure(event, this.exceptionFilters);
       if (hit) run.controller.noteException(event.scope, hit);
     }
     if (event.type === 'parallel:end') run.controller.exitBranches(event.scope);
@@ -394,14 +396,14 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   private sendConsole(line: ConsoleLine): void {
-    const event = new OutputEvent(line.text, line.category) as DebugProtocol.OutputEvent;
+    // VS Code shows an `important` line as a notification too, where nothing else says it is ours.
+    const text = line.category === 'important' ? `Attractor: ${line.text}` : line.text;
+    const event = new OutputEvent(text, line.category) as DebugProtocol.OutputEvent;
     if (line.group) event.body.group = line.group;
-    if (line.node) {
-      const location = this.locateNode(line.node.scope, line.node.nodeId);
-      if (location) {
-        event.body.source = this.sourceOf(location.file);
-        event.body.line = this.convertDebuggerLineToClient(location.line);
-      }
+    const location = line.source ?? (line.node ? this.locateNode(line.node.scope, line.node.nodeId) : undefined);
+    if (location) {
+      event.body.source = this.sourceOf(location.file);
+      event.body.line = this.convertDebuggerLineToClient(location.line);
     }
     this.sendEvent(event);
   }
@@ -438,6 +440,10 @@ export class AttractorDebugSession extends DebugSession {
     const run = this.run;
     const thread = run?.controller.thread(threadId);
     if (!run || !thread) return this.sendErrorResponse(response, { id: 1003, format: `no thread ${threadId}` });
+    // Only an answer moves a waiting gate on; a resume the client took for done would show it running.
+    if (thread.place?.kind === 'gate') {
+      return this.sendErrorResponse(response, { id: 1015, format: `${thread.place.boundary.nodeId} is waiting for an answer: answer the gate in the graph view or the quick pick`, showUser: true });
+    }
     this.scopeHandles.reset();
     run.controller.resume(thread, mode(thread), singleThread === true);
     run.graphState.setPaused(run.controller.allThreads().some((t) => t.isStopped));
@@ -445,7 +451,8 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse, args: DebugProtocol.ContinueArguments): void {
-    response.body = { allThreadsContinued: args.singleThread !== true };
+    const gateWaits = this.run?.controller.allThreads().some((t) => t.place?.kind === 'gate') === true;
+    response.body = { allThreadsContinued: args.singleThread !== true && !gateWaits };
     this.resumeThread(response, args.threadId, () => ({ kind: 'run' }), args.singleThread);
   }
 
@@ -705,6 +712,11 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   // ---- helpers ----
+
+  private logpointAnchor(at: LogpointPlace): Pick<ConsoleLine, 'node' | 'source'> {
+    if (at.kind === 'node') return { node: { scope: at.boundary.scope, nodeId: at.boundary.nodeId } };
+    return { source: { file: at.boundary.graph.sourcePath ?? this.programPath, line: at.boundary.selected.range.start.line } };
+  }
 
   private locateNode(scope: WalkScope, nodeId: string): { file: string; line: number } | undefined {
     const file = scope.frames.at(-1)?.sourcePath ?? this.programPath;

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Graph, GraphEdge } from '../engine/model/graph';
+import { attributeValue } from '../engine/model/graph';
+import type { SourceRange } from '../engine/model/source';
 import { parseDot } from '../engine/parse/dot-parser';
+import { resolveDotFile } from '../engine/runtime/runner';
+
+/** Node attributes that name a child pipeline file. */
+const CHILD_PIPELINE_KEYS = ['dot_file', 'stack.child_dotfile'] as const;
 
 /** A line of a .dot file a breakpoint can bind to: a node statement or an edge statement. */
 export type BreakTarget = { readonly kind: 'node'; readonly nodeId: string; readonly line: number } | { readonly kind: 'edges'; readonly edgeIndices: readonly number[]; readonly line: number };
@@ -37,6 +43,28 @@ export class SourceCatalog {
     return node ? (node.declarations[0] ?? node.idRange).start.line : undefined;
   }
 
+  /**
+   * The program and every pipeline it runs through `dot_file` / `stack.child_dotfile`, each once;
+   * undefined when one of them cannot be read or parsed (then nothing can be ruled out).
+   */
+  pipelineGraphs(program: string): Graph[] | undefined {
+    const graphs = new Map<string, Graph>();
+    const pending = [path.resolve(program)];
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      if (graphs.has(file)) continue;
+      const loaded = this.load(file);
+      if (!loaded.ok) return undefined;
+      graphs.set(file, loaded.graph);
+      for (const node of loaded.graph.nodes.values()) {
+        for (const key of CHILD_PIPELINE_KEYS) {
+          const child = attributeValue(node.attributes, key);
+          if (child) pending.push(resolveDotFile(child, loaded.graph));
+        }
+      }
+    }
+    return [...graphs.values()];
+  }
+
   /** Where a breakpoint requested on `line` binds: that line if it holds a statement, else the nearest one that does. */
   resolveLine(file: string, line: number): { readonly target: BreakTarget } | { readonly message: string } {
     const loaded = this.load(file);
@@ -69,7 +97,10 @@ function parseFile(file: string): LoadedSource {
   return { ok: true, graph: parsed.graph, targets: breakTargets(parsed.graph) };
 }
 
-/** Node statements win over edge statements that share a line; an edge chain is one target. */
+/**
+ * Node statements win over edge statements that share a line; an edge chain is one target. A
+ * continuation line of a multi-line statement belongs to that statement, unless another starts there.
+ */
 export function breakTargets(graph: Graph): Map<number, BreakTarget> {
   const targets = new Map<number, BreakTarget>();
   const edgesByLine = new Map<number, GraphEdge[]>();
@@ -77,12 +108,21 @@ export function breakTargets(graph: Graph): Map<number, BreakTarget> {
     const line = edge.range.start.line;
     edgesByLine.set(line, [...(edgesByLine.get(line) ?? []), edge]);
   }
-  for (const [line, edges] of edgesByLine) targets.set(line, { kind: 'edges', edgeIndices: edges.map((e) => e.index), line });
+  const statements: { readonly range: SourceRange; readonly target: BreakTarget }[] = [];
+  for (const [line, edges] of edgesByLine) {
+    const target: BreakTarget = { kind: 'edges', edgeIndices: edges.map((e) => e.index), line };
+    targets.set(line, target);
+    for (const edge of edges) statements.push({ range: edge.range, target });
+  }
   for (const node of graph.nodes.values()) {
     for (const declaration of node.declarations) {
-      const line = declaration.start.line;
-      targets.set(line, { kind: 'node', nodeId: node.id, line });
+      const target: BreakTarget = { kind: 'node', nodeId: node.id, line: declaration.start.line };
+      targets.set(declaration.start.line, target);
+      statements.push({ range: declaration, target });
     }
+  }
+  for (const { range, target } of statements) {
+    for (let line = range.start.line + 1; line <= range.end.line; line++) if (!targets.has(line)) targets.set(line, { ...target, line });
   }
   return targets;
 }

@@ -57,7 +57,7 @@ export class CheckpointHistory {
   }
 }
 
-export interface BranchMarker {
+interface BranchMarker {
   readonly parent_logs_root: string;
   readonly from_step: number;
   readonly from_node: string;

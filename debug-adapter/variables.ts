@@ -74,7 +74,7 @@ export function outcomeVariables(last: { readonly nodeId: string; readonly outco
 }
 
 /** Token totals are what the LLM nodes reported as usage (context keys `internal.usage.<node>`). */
-export function tokenTotals(context: RunContext): { input: number; output: number } {
+function tokenTotals(context: RunContext): { input: number; output: number } {
   let input = 0;
   let output = 0;
   for (const key of context.keys()) {

@@ -50,9 +50,17 @@ export interface ResolveContext {
   readonly fileExists: (file: string) => boolean;
   /** A timestamp for the run directory name. */
   readonly now: Date;
+  /**
+   * Where "Open example pipeline" keeps its copies. An example runs in a scratch directory inside its
+   * run directory unless the configuration sets `cwd`, so its outputs never land beside the examples.
+   */
+  readonly examplesDirectory?: string;
 }
 
-export type Resolution = { readonly ok: true; readonly configuration: AttractorDebugConfiguration } | { readonly ok: false; readonly message: string };
+export type Resolution =
+  /** `scratchDirectory`: the working directory the caller creates before the run starts. */
+  | { readonly ok: true; readonly configuration: AttractorDebugConfiguration; readonly scratchDirectory?: string }
+  | { readonly ok: false; readonly message: string };
 
 /**
  * Fills what launch.json left out: the program (active pipeline), the backend (the `attractor.backend`
@@ -69,17 +77,26 @@ export function resolveDebugConfiguration(config: Partial<AttractorDebugConfigur
   if (!backend.ok) return backend;
   const stamp = context.now.toISOString().replace(/[:.]/g, '-');
   const runsRoot = path.resolve(base, context.settings.runDirectory);
+  const logsRoot = config.resume === undefined ? (config.logsRoot ?? path.join(runsRoot, `${path.basename(program, path.extname(program))}-${stamp}`)) : undefined;
+  const scratchDirectory = logsRoot !== undefined && config.cwd === undefined && isWithin(program, context.examplesDirectory) ? path.join(logsRoot, 'workdir') : undefined;
   const configuration: AttractorDebugConfiguration = {
     ...config,
     type: config.type ?? DEBUG_TYPE,
     request: config.request ?? 'launch',
     name: config.name ?? `Debug pipeline ${path.basename(program)}`,
     program,
-    ...(config.resume === undefined ? { logsRoot: config.logsRoot ?? path.join(runsRoot, `${path.basename(program, path.extname(program))}-${stamp}`) } : {}),
+    ...(logsRoot !== undefined ? { logsRoot } : {}),
+    ...(scratchDirectory !== undefined ? { cwd: scratchDirectory } : {}),
     maxParallel: config.maxParallel ?? context.settings.maxParallel,
     ...backend.value,
   };
-  return { ok: true, configuration };
+  return { ok: true, configuration, ...(scratchDirectory !== undefined ? { scratchDirectory } : {}) };
+}
+
+function isWithin(file: string, directory: string | undefined): boolean {
+  if (directory === undefined) return false;
+  const relative = path.relative(path.resolve(directory), path.resolve(file));
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 function chooseBackend(config: Partial<AttractorDebugConfiguration>, program: string, context: ResolveContext): { ok: true; value: Pick<AttractorLaunchArguments, 'backend' | 'scripted'> } | { ok: false; message: string } {

@@ -30,7 +30,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const settings = (): ExtensionSettings => readSettings((key) => vscode.workspace.getConfiguration('attractor').get(key));
   const panel = new GraphPanel(context.extensionUri, settings, log);
   const statusBar = new RunStatusBar();
-  const runs = new RunCoordinator(panel, statusBar, log, context.secrets, settings);
+  // "Open example pipeline" copies the examples here, so the demo's tool steps never write into the user's workspace.
+  const examples = vscode.Uri.joinPath(context.globalStorageUri, 'examples');
+  const runs = new RunCoordinator(panel, statusBar, log, context.secrets, settings, examples.fsPath);
   const runRoots = (): string[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => path.resolve(folder.uri.fsPath, settings().runDirectory));
   const runsTree = new RunsTreeProvider(runRoots);
   context.subscriptions.push(log, panel, statusBar, runs, runs.onDidChangeRuns(() => runsTree.refresh()));
@@ -126,13 +128,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register('attractor.setApiKey', () => setApiKeyCommand(context.secrets));
   register('attractor.refreshRuns', () => runsTree.refresh());
   register('attractor.openExample', async () => {
-    // A private copy, so the demo's tool steps write beside it rather than into the user's workspace.
-    const target = vscode.Uri.joinPath(context.globalStorageUri, 'examples');
-    await vscode.workspace.fs.createDirectory(target);
+    await vscode.workspace.fs.createDirectory(examples);
     for (const name of ['human-review.dot', 'human-review.scripted.json']) {
-      await vscode.workspace.fs.copy(vscode.Uri.joinPath(context.extensionUri, 'examples', name), vscode.Uri.joinPath(target, name), { overwrite: true });
+      await vscode.workspace.fs.copy(vscode.Uri.joinPath(context.extensionUri, 'examples', name), vscode.Uri.joinPath(examples, name), { overwrite: true });
     }
-    await vscode.window.showTextDocument(vscode.Uri.joinPath(target, 'human-review.dot'));
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(examples, 'human-review.dot'));
   });
 
   async function openRun(runDir: string): Promise<void> {

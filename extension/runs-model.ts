@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../engine/model/json';
 
-export type RunSummaryStatus = 'running' | 'succeeded' | 'failed' | 'unreadable';
+type RunSummaryStatus = 'running' | 'succeeded' | 'failed' | 'unreadable';
 
 export interface RunSummary {
   readonly directory: string;

@@ -7,6 +7,7 @@ import { DEBUG_TYPE, runDefaults, type AttractorLaunchArguments, type CustomEven
 import type { BackendFactory } from '../debug-adapter/backends';
 import type { Answer, HumanQuestion } from '../engine';
 import { launchPipelineFile, parseDot } from '../engine';
+import { optionCaption } from '../engine/model/accelerator';
 import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
 import { engineAnswer, localRunServices, runLocally } from './local-run';
@@ -30,6 +31,8 @@ export class RunCoordinator implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly secrets: vscode.SecretStorage,
     private readonly settings: () => ExtensionSettings,
+    /** Where "Open example pipeline" keeps its copies (see ResolveContext.examplesDirectory). */
+    private readonly examplesDirectory: string,
   ) {
     this.subscriptions.push(
       this.onRunsChanged,
@@ -71,11 +74,13 @@ export class RunCoordinator implements vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       fileExists: (file) => fs.existsSync(file),
       now: new Date(),
+      examplesDirectory: this.examplesDirectory,
     });
     if (!resolution.ok) {
       void vscode.window.showErrorMessage(resolution.message);
       return undefined;
     }
+    if (resolution.scratchDirectory) fs.mkdirSync(resolution.scratchDirectory, { recursive: true });
     return resolution.configuration;
   }
 
@@ -247,7 +252,7 @@ export class RunCoordinator implements vscode.Disposable {
   private async quickPickAnswer(question: HumanQuestion, token: vscode.CancellationToken): Promise<GateAnswer | undefined> {
     if (question.options.length > 0) {
       const picked = await vscode.window.showQuickPick(
-        question.options.map((option) => ({ label: option.label, description: `→ ${option.to}`, key: option.key })),
+        question.options.map((option) => ({ label: optionCaption(option), description: `→ ${option.to}`, key: option.key })),
         { title: `Attractor gate ${question.nodeId}`, placeHolder: question.text, ignoreFocusOut: true },
         token,
       );

@@ -9,6 +9,7 @@ import type { ExtensionSettings } from './settings';
 const providers = [
   { id: 'openai', label: 'OpenAI' },
   { id: 'anthropic', label: 'Anthropic' },
+  { id: 'gemini', label: 'Google Gemini' },
 ] as const;
 type Provider = (typeof providers)[number]['id'];
 
@@ -33,8 +34,8 @@ export async function setApiKeyCommand(secrets: vscode.SecretStorage): Promise<v
 
 /** The LLM settings with the keys stored in SecretStorage (see extensionLlmSettings). */
 export async function llmSettingsFromSecrets(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmSettings> {
-  const [openai, anthropic] = await Promise.all([secrets.get(secretKey('openai')), secrets.get(secretKey('anthropic'))]);
-  return extensionLlmSettings(process.env, { ...(openai ? { openai } : {}), ...(anthropic ? { anthropic } : {}) }, settings);
+  const stored = await Promise.all(providers.map(async ({ id }) => [id, await secrets.get(secretKey(id))] as const));
+  return extensionLlmSettings(process.env, Object.fromEntries(stored.filter(([, key]) => key)), settings);
 }
 
 /** Serves the backend name the configuration resolver gives `llm` runs; any other name is unknown. */

@@ -3,10 +3,10 @@ import { DEFAULT_MAX_PARALLEL, isMaxParallel } from '../engine/runtime/join-poli
 import { isProviderName, type ProviderName } from '../engine/llm/types';
 import { layoutEngines, type LayoutEngine } from '../webview/protocol';
 
-export const backendKinds = ['demo', 'llm'] as const;
-export type BackendKind = (typeof backendKinds)[number];
-export const languageDetectionModes = ['auto', 'off'] as const;
-export type LanguageDetection = (typeof languageDetectionModes)[number];
+const backendKinds = ['demo', 'llm'] as const;
+type BackendKind = (typeof backendKinds)[number];
+const languageDetectionModes = ['auto', 'off'] as const;
+type LanguageDetection = (typeof languageDetectionModes)[number];
 
 export interface ExtensionSettings {
   /** `demo`: the scripted backend with `<name>.scripted.json` beside the pipeline; `llm`: real providers. */

@@ -14,11 +14,11 @@ import { foldingRanges } from './features/folding';
 import { formatDocument } from './features/formatting';
 import { hover } from './features/hover';
 import { documentLinks } from './features/links';
-import { definition, prepareRename, references, rename } from './features/navigation';
+import { definition, documentHighlights, prepareRename, references, rename } from './features/navigation';
 import { semanticTokens, semanticTokensLegend } from './features/semantic-tokens';
 import { documentSymbols } from './features/symbols';
 
-export interface ServerInitializationOptions {
+interface ServerInitializationOptions {
   /** URI of the rules page (docs/rules.md of the installed extension); `#<rule>` is appended. */
   readonly rulesDocUri?: string;
   /** Quiet time after an edit before diagnostics are recomputed (default 150 ms). */
@@ -65,6 +65,7 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
+        documentHighlightProvider: true,
         renameProvider: { prepareProvider: true },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
@@ -123,6 +124,7 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
   connection.onHover((params) => analysedAt(params, null, (analysis, offset) => hover(analysis, offset) ?? null));
   connection.onDefinition((params) => atPosition(params, [], definition));
   connection.onReferences((params) => atPosition(params, [], (analysis, offset) => references(analysis, offset, params.context.includeDeclaration)));
+  connection.onDocumentHighlight((params) => atPosition(params, [], documentHighlights));
   connection.onPrepareRename((params) => atPosition(params, null, (analysis, offset) => prepareRename(analysis, offset) ?? null));
   connection.onRenameRequest((params) =>
     atPosition(params, null, (analysis, offset) => {

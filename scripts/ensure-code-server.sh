@@ -1,22 +1,18 @@
 #!/usr/bin/env bash
 # Installs code-server (a real VS Code build) for the e2e suite, once: into a cache directory
-# outside node_modules, under the Node 24 that the `node@24` dev dependency provides (code-server
-# needs Node 24; its native modules need libkrb5-dev). Skips when already installed.
+# outside node_modules, under the Node 24 of scripts/ensure-node24.sh (code-server needs Node 24;
+# its native modules need libkrb5-dev). Skips when already installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PREFIX="${ATTRACTOR_CODE_SERVER_PREFIX:-/opt/attractor-code-server}"
 VERSION="${ATTRACTOR_CODE_SERVER_VERSION:-4.139}"
-NODE24_BIN="$PWD/node_modules/node/bin"
 
 if [ -x "$PREFIX/bin/code-server" ]; then
   echo "code-server present: $PREFIX/bin/code-server"
   exit 0
 fi
-if [ ! -x "$NODE24_BIN/node" ]; then
-  echo "ensure-code-server: $NODE24_BIN/node missing; run npm ci first" >&2
-  exit 1
-fi
+NODE24_BIN="$(dirname "$(scripts/ensure-node24.sh)")"
 if ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq

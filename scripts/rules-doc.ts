@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RuleDoc } from '../engine/validate/rule-docs';
-import { frontEndDocs, ruleDocs } from '../engine/validate/rule-docs';
+import { frontEndDocs, ruleAnchor, ruleDocs, ruleHeading } from '../engine/validate/rule-docs';
 import { builtinRules } from '../engine/validate/rules';
 
 export const rulesDocPath = path.resolve(__dirname, '../docs/rules.md');
@@ -24,10 +24,10 @@ export function renderRulesDoc(): string {
   for (const rule of builtinRules) {
     const doc = ruleDocs[rule.name];
     if (!doc) throw new Error(`rule ${rule.name} has no entry in engine/validate/rule-docs.ts`);
-    out.push(`| [\`${rule.name}\`](#${rule.name}) | ${doc.code ?? ''} | ${rule.tier} | ${doc.severity} | ${doc.source} |`);
+    out.push(`| [\`${rule.name}\`](#${ruleAnchor(rule.name, doc.code)}) | ${doc.code ?? ''} | ${rule.tier} | ${doc.severity} | ${doc.source} |`);
   }
   const section = (name: string, doc: RuleDoc, kind: string) => {
-    out.push('', `<a id="${name}"></a>`, `## ${name}${doc.code && doc.code !== name ? ` (${doc.code})` : ''}`, '');
+    out.push('', `## ${ruleHeading(name, doc.code)}`, '');
     out.push(`*${doc.severity}, ${kind} — ${doc.source}*`, '');
     out.push(`**Catches:** ${doc.catches}`, '');
     out.push(`**Fix:** ${doc.fix}`);

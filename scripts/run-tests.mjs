@@ -14,5 +14,9 @@ const files = [];
   }
 })('test');
 files.sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+// A test file whose process cannot end (a server or browser left open) fails at this bound
+// instead of holding the suite; a healthy file on a busy 2-core machine ends well inside it.
+const FILE_TIMEOUT_MS = 300_000;
+console.log(`# node ${process.version} (${process.execPath}), ${files.length} test files`);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -11,7 +11,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: At
   return element;
 }
 
-export const SVG_NS = 'http://www.w3.org/2000/svg';
+const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Attributes = {}, children: readonly Child[] = []): SVGElementTagNameMap[K] {
   const element = document.createElementNS(SVG_NS, tag);
@@ -32,8 +32,4 @@ function append(element: Element, children: readonly Child[]): void {
     if (child === null || child === undefined || child === false) continue;
     element.append(typeof child === 'string' ? document.createTextNode(child) : child);
   }
-}
-
-export function clear(element: Element): void {
-  element.replaceChildren();
 }

@@ -1,5 +1,6 @@
-// The human gate: the question, one button per option with its accelerator key, and a freeform
+// The human gate: the question, one button per option captioned with its accelerator key, and a freeform
 // answer where the gate allows one. Pressing an option's key answers it unless a text field has focus.
+import { optionCaption } from '../engine/model/accelerator';
 import { el } from './dom';
 import type { GateAnswer, HumanGateMessage } from './protocol';
 
@@ -18,11 +19,7 @@ export class GatePanel {
     this.answered = false;
     if (this.root.hidden) this.returnFocus = document.activeElement;
     const buttons = gate.options.map((option) => {
-      const button = el('button', { type: 'button', class: 'gate-option', 'aria-keyshortcuts': option.key, 'data-key': option.key, title: `Go to ${option.to}` }, [
-        el('kbd', {}, [option.key]),
-        ' ',
-        option.label,
-      ]);
+      const button = el('button', { type: 'button', class: 'gate-option', 'aria-keyshortcuts': option.key, 'data-key': option.key, title: `Go to ${option.to}` }, [optionCaption(option)]);
       button.addEventListener('click', () => this.send({ type: 'option', key: option.key }));
       return button;
     });

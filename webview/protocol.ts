@@ -11,9 +11,9 @@ const wirePosition = object({ line: count, character: count });
 const wireRange = object({ start: wirePosition, end: wirePosition });
 export type WireRange = Infer<typeof wireRange>;
 
-export const nodeRunStatuses = [...stageStatuses, 'running'] as const;
+const nodeRunStatuses = [...stageStatuses, 'running'] as const;
 export type NodeRunStatus = (typeof nodeRunStatuses)[number];
-export const runStatuses = ['idle', 'running', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
+const runStatuses = ['idle', 'running', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 export const layoutEngines = ['dot', 'neato', 'fdp', 'sfdp', 'circo', 'twopi', 'osage'] as const;
 export type LayoutEngine = (typeof layoutEngines)[number];
@@ -48,7 +48,6 @@ const traceEntry = object(
 export type TraceEntry = Infer<typeof traceEntry>;
 
 const gateOption = object({ key: text(100), label, to: id });
-export type GateOption = Infer<typeof gateOption>;
 
 const extensionMessages = {
   document: object({ uri: text(10_000), version: count, text: text() }),
@@ -92,17 +91,16 @@ const webviewMessages = {
   protocolError: object({ error: text(2_000) }),
 };
 
-export const extensionToWebview = tagged(extensionMessages);
-export const webviewToExtension = tagged(webviewMessages);
+const extensionToWebview = tagged(extensionMessages);
+const webviewToExtension = tagged(webviewMessages);
 
 export type ExtensionToWebviewMessage = Infer<typeof extensionToWebview>;
 export type WebviewToExtensionMessage = Infer<typeof webviewToExtension>;
-export type MessageOf<M extends { type: string }, T extends M['type']> = Extract<M, { type: T }>;
+type MessageOf<M extends { type: string }, T extends M['type']> = Extract<M, { type: T }>;
 export type GraphStateMessage = MessageOf<ExtensionToWebviewMessage, 'graphState'>;
 export type HumanGateMessage = MessageOf<ExtensionToWebviewMessage, 'humanGate'>;
 export type VisitArtifactsMessage = MessageOf<ExtensionToWebviewMessage, 'visitArtifacts'>;
 export type GateAnswer = Infer<typeof gateAnswer>;
-export type BreakpointTarget = Infer<typeof breakpointTarget>;
 
 /** Validates a message the webview received from the extension. */
 export function parseExtensionMessage(value: unknown): CheckResult<ExtensionToWebviewMessage> {

@@ -24,7 +24,7 @@ const SAFE_VALUE = /^[A-Za-z0-9_.:-]{1,40}$/;
 
 export const nodeElementId = (nodeId: string): string => `node:${nodeId}`;
 export const edgeElementId = (edgeIndex: number): string => `edge:${edgeIndex}`;
-export const clusterElementId = (subgraphId: string): string => `cluster:${subgraphId}`;
+const clusterElementId = (subgraphId: string): string => `cluster:${subgraphId}`;
 
 export function buildRenderDot(graph: Graph): RenderDot {
   const elements = new Map<string, ElementRef>();

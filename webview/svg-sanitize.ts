@@ -3,7 +3,7 @@
 
 const FORBIDDEN_ELEMENTS = ['script', 'foreignObject', 'iframe', 'object', 'embed', 'audio', 'video', 'animate', 'set', 'animateMotion', 'animateTransform', 'style'];
 
-export class SvgParseError extends Error {}
+class SvgParseError extends Error {}
 
 export function sanitizeSvg(markup: string, target: Document): SVGSVGElement {
   const parsed = new DOMParser().parseFromString(markup, 'image/svg+xml');

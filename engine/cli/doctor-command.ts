@@ -6,6 +6,7 @@ import { inferProvider } from '../llm/model-catalog';
 import { credentialVariables, settingsFromEnv } from '../llm/provider-settings';
 import type { LlmResponse, ProviderName } from '../llm/types';
 import { providerNames } from '../llm/types';
+import { credentialsInInitialEnvironment } from './credentials';
 
 export interface DoctorOptions {
   readonly probe?: boolean;
@@ -13,17 +14,18 @@ export interface DoctorOptions {
   readonly cwd?: string;
   readonly openaiModel?: string;
   readonly anthropicModel?: string;
+  readonly geminiModel?: string;
 }
 
 type CheckState = 'ok' | 'warn' | 'fail';
 
-export interface DoctorCheck {
+interface DoctorCheck {
   readonly name: string;
   readonly state: CheckState;
   readonly detail: string;
 }
 
-const probeModels: Readonly<Record<ProviderName, string>> = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5' };
+const probeModels: Readonly<Record<ProviderName, string>> = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5', gemini: 'gemini-2.5-flash' };
 const probeTimeoutMs = 30_000;
 const minimumNodeMajor = 20;
 
@@ -35,7 +37,7 @@ export async function doctorCommand(options: DoctorOptions, env: NodeJS.ProcessE
   return checks.some((check) => check.state === 'fail') ? 1 : 0;
 }
 
-export async function runDoctorChecks(options: DoctorOptions, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
+async function runDoctorChecks(options: DoctorOptions, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [nodeVersionCheck()];
   let settings: LlmSettings | undefined;
   try {
@@ -44,11 +46,11 @@ export async function runDoctorChecks(options: DoctorOptions, env: NodeJS.Proces
     checks.push({ name: 'providers', state: 'fail', detail: (error as Error).message });
   }
   if (settings) {
-    checks.push(...providerChecks(settings));
+    checks.push(...providerChecks(settings), ...keyIsolationCheck());
     if (options.probe) {
       for (const provider of providerNames) {
         if (!settings[provider].apiKey) continue;
-        const model = (provider === 'openai' ? options.openaiModel : options.anthropicModel) ?? probeModels[provider];
+        const model = { openai: options.openaiModel, anthropic: options.anthropicModel, gemini: options.geminiModel }[provider] ?? probeModels[provider];
         checks.push(await probeCheck(provider, model, settings));
       }
     }
@@ -73,6 +75,14 @@ function providerChecks(settings: LlmSettings): DoctorCheck[] {
   });
   const { defaultModel } = settings;
   return defaultModel ? [...checks, defaultModelCheck({ ...settings, defaultModel })] : checks;
+}
+
+/** Whether a tool could read the keys from this process's /proc/<pid>/environ (credentials.ts). */
+function keyIsolationCheck(): DoctorCheck[] {
+  const exposed = credentialsInInitialEnvironment();
+  if (exposed === undefined) return [];
+  if (exposed.length === 0) return [{ name: 'key isolation', state: 'ok', detail: 'no provider key in this process\'s /proc environ; tools run without them' }];
+  return [{ name: 'key isolation', state: 'warn', detail: `${exposed.join(', ')} stay readable in /proc/${process.pid}/environ: Node v${process.versions.node} cannot relaunch itself without them (Node 22.15 or later can)` }];
 }
 
 /** Whether the default model (ATTRACTOR_DEFAULT_MODEL) could serve a node that names none. */

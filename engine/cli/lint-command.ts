@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Diagnostic } from '../model/diagnostics';
 import { preparePipeline } from '../prepare';
-import { diagnosticToJson, formatDiagnostic } from './diagnostic-format';
+import { diagnosticToJson, formatDiagnostic } from '../model/diagnostic-format';
 
 export interface CheckOptions {
   readonly json?: boolean;

@@ -1,8 +1,18 @@
 import { Command } from 'commander';
+import { takeCredentials } from './credentials';
 import { doctorCommand } from './doctor-command';
 import { runCheckCommand } from './lint-command';
 import { resumeCommand, runCommand } from './run-command';
 import { traceCommand } from './trace-command';
+
+let environment: NodeJS.ProcessEnv;
+try {
+  // Before anything else: a CLI started with provider keys relaunches without them (credentials.ts).
+  environment = { ...process.env, ...takeCredentials() };
+} catch (error) {
+  process.stderr.write(`attractor: ${(error as Error).message}\n`);
+  process.exit(2);
+}
 
 const program = new Command();
 program.name('attractor').description('Run and check Attractor pipelines: Graphviz DOT graphs that are programs.').version('0.1.0');
@@ -39,11 +49,11 @@ withExecutionOptions(
   'scripted LLM answers and human answers (conformance case.json format)',
 )
   .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
-  .action((file: string, options) => exitWith(() => runCommand(file, options)));
+  .action((file: string, options) => exitWith(() => runCommand(file, options, environment)));
 
 withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
   .option('--json', 'print the result as JSON')
-  .action((runDir: string, options) => exitWith(() => resumeCommand(runDir, options)));
+  .action((runDir: string, options) => exitWith(() => resumeCommand(runDir, options, environment)));
 
 program
   .command('trace')
@@ -58,9 +68,10 @@ program
   .option('--probe', 'send a 1-token request to each configured provider')
   .option('--openai-model <model>', 'model for the OpenAI probe (default gpt-4o-mini)')
   .option('--anthropic-model <model>', 'model for the Anthropic probe (default claude-haiku-4-5)')
+  .option('--gemini-model <model>', 'model for the Gemini probe (default gemini-2.5-flash)')
   .option('--cwd <dir>', 'where runs would be written (default: the current directory)')
   .option('--json', 'print {"checks": [...]} as one JSON line')
-  .action((options) => exitWith(() => doctorCommand(options)));
+  .action((options) => exitWith(() => doctorCommand(options, environment)));
 
 program
   .command('lint')

@@ -12,7 +12,7 @@ import { isMaxParallel } from '../runtime/join-policy';
 import type { LaunchResult } from '../runtime/launch';
 import { launchPipelineFile, resumeRun } from '../runtime/launch';
 import { ScriptedBackend, loadScript, scriptedInterviewer } from '../runtime/scripted';
-import { formatDiagnostic } from './diagnostic-format';
+import { formatDiagnostic } from '../model/diagnostic-format';
 
 /** What `run` and `resume` share: the backend and the run-level defaults. */
 export interface ExecutionOptions {
@@ -32,7 +32,7 @@ export interface RunCommandOptions extends ExecutionOptions {
 /** Exit codes of the conformance README: 0 success, 1 failed, 2 refused to start. */
 const EXIT = { success: 0, fail: 1, cancelled: 1, refused: 2 } as const;
 
-export function parseParams(pairs: readonly string[] = []): Record<string, string> {
+function parseParams(pairs: readonly string[] = []): Record<string, string> {
   const params: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
@@ -42,10 +42,10 @@ export function parseParams(pairs: readonly string[] = []): Record<string, strin
   return params;
 }
 
-export class UsageError extends Error {}
+class UsageError extends Error {}
 
 /** The backend, interviewer and fan-out default of a run or resume, from its options. */
-function execution(options: ExecutionOptions): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
+function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
   const defaultMaxParallel = parseMaxParallel(options.maxParallel);
   const parallel = defaultMaxParallel === undefined ? {} : { defaultMaxParallel };
   if (options.scripted) {
@@ -53,7 +53,7 @@ function execution(options: ExecutionOptions): { backend: CodergenBackend; inter
     return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script), ...parallel };
   }
   // Provider keys and base URLs from the environment; its preflight names every node it cannot serve.
-  const settings = settingsFromEnv();
+  const settings = settingsFromEnv(env);
   const defaultModel = defaultModelOf(options, settings.defaultModel);
   return { backend: new LlmBackend({ settings: { ...settings, ...(defaultModel ? { defaultModel } : {}) } }), interviewer: new ConsoleInterviewer(), ...parallel };
 }
@@ -119,19 +119,20 @@ function withCancellation(): AbortController {
   return controller;
 }
 
-export async function runCommand(file: string, options: RunCommandOptions): Promise<number> {
+/** `env`: the environment with the provider keys, which the CLI keeps out of process.env (credentials.ts). */
+export async function runCommand(file: string, options: RunCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const logsRoot = path.resolve(options.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(file, '.dot')}-${stamp}`));
-  const outcome = await launchPipelineFile(file, { cwd, logsRoot, params: parseParams(options.param), ...execution(options), events, signal: withCancellation().signal });
+  const outcome = await launchPipelineFile(file, { cwd, logsRoot, params: parseParams(options.param), ...execution(options, env), events, signal: withCancellation().signal });
   return report(outcome, file, options.json);
 }
 
-export async function resumeCommand(runDirectory: string, options: ExecutionOptions): Promise<number> {
+export async function resumeCommand(runDirectory: string, options: ExecutionOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
-  const outcome = await resumeRun(path.resolve(runDirectory), { ...execution(options), events, signal: withCancellation().signal });
+  const outcome = await resumeRun(path.resolve(runDirectory), { ...execution(options, env), events, signal: withCancellation().signal });
   return report(outcome, path.join(runDirectory, 'pipeline.dot'), options.json);
 }

@@ -4,13 +4,13 @@
  * or a bare context key. Parsed with columns so editors can point at the offending character.
  */
 
-export type ConditionKey =
+type ConditionKey =
   | { readonly kind: 'outcome' }
   | { readonly kind: 'preferred_label' }
   | { readonly kind: 'context'; readonly path: string } // written `context.<path>`
   | { readonly kind: 'bare'; readonly path: string }; // any other key: a direct context lookup
 
-export interface Span {
+interface Span {
   /** Zero-based offsets into the condition text. */
   readonly start: number;
   readonly end: number;
@@ -32,7 +32,7 @@ export interface Condition {
   readonly clauses: readonly Clause[];
 }
 
-export interface ConditionError {
+interface ConditionError {
   readonly message: string;
   readonly span: Span;
 }
@@ -134,7 +134,7 @@ export interface ConditionInput {
   readonly lookup: (key: string) => unknown;
 }
 
-export function resolveConditionKey(key: ConditionKey, input: ConditionInput): string {
+function resolveConditionKey(key: ConditionKey, input: ConditionInput): string {
   switch (key.kind) {
     // Ledger: `outcome` resolves to the reported preferred_label when one is set.
     case 'outcome':
@@ -160,9 +160,4 @@ export function stringifyContextValue(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
-}
-
-/** The keys a condition reads from the context (for completion and lint). */
-export function contextKeysOf(condition: Condition): string[] {
-  return condition.clauses.flatMap((clause) => (clause.key.kind === 'context' || clause.key.kind === 'bare' ? [clause.key.path] : []));
 }

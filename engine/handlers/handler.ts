@@ -33,6 +33,8 @@ export interface HandlerServices {
   readonly interviewer: Interviewer;
   /** max_parallel of a fan-out that does not set its own (a run option). */
   readonly defaultMaxParallel: number;
+  /** The run's launch parameters (`$name` in tool commands). */
+  readonly params: Readonly<Record<string, string>>;
   /** This iteration's completed nodes and outcomes (fidelity preambles read them). */
   readonly completedNodes: readonly string[];
   readonly nodeOutcomes: Readonly<Record<string, OutcomeRecord>>;

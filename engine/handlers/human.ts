@@ -1,3 +1,4 @@
+import { acceleratorKey, optionCaption } from '../model/accelerator';
 import { outgoingEdges } from '../model/graph';
 import { normalizeLabel } from '../runtime/edge-selection';
 import type { HumanOption, HumanQuestion } from '../runtime/events';
@@ -5,13 +6,6 @@ import type { Answer } from '../runtime/interviewer';
 import { boolAttr, stringAttr, timeoutMs } from '../runtime/node-config';
 import type { Outcome } from '../runtime/outcome';
 import type { Handler } from './handler';
-
-/** Canonical §4.6 accelerator keys: `[K] Label`, `K) Label`, `K - Label`, else the first character. */
-export function acceleratorKey(label: string): string {
-  const trimmed = label.trim();
-  const match = /^\[([A-Za-z0-9])\]/.exec(trimmed) ?? /^([A-Za-z0-9])\)/.exec(trimmed) ?? /^([A-Za-z0-9])\s+-\s+/.exec(trimmed);
-  return (match?.[1] ?? trimmed.charAt(0)).toUpperCase();
-}
 
 export function matchOption(choice: string, options: readonly HumanOption[]): HumanOption | undefined {
   const wanted = choice.trim();
@@ -112,7 +106,7 @@ function outcomeForAnswer(answer: Answer, question: HumanQuestion): Outcome {
     case 'option': {
       const option = matchOption(answer.choice, question.options);
       if (option) return selected(option, attachments);
-      return { status: 'fail', isExplicit: true, failureReason: `answer "${answer.choice}" matches no option (${question.options.map((o) => `[${o.key}] ${o.label}`).join(', ')})` };
+      return { status: 'fail', isExplicit: true, failureReason: `answer "${answer.choice}" matches no option (${question.options.map(optionCaption).join(', ')})` };
     }
   }
 }

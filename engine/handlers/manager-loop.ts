@@ -11,7 +11,7 @@ import type { Outcome } from '../runtime/outcome';
 import type { ChildPipelineHandle, Handler, HandlerServices } from './handler';
 
 /** The file a steer writes into the child's active stage directory (specs/EXTENSIONS.md). */
-export const STEER_FILE = 'steer.md';
+const STEER_FILE = 'steer.md';
 
 interface Supervised {
   readonly handle: ChildPipelineHandle;

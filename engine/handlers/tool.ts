@@ -1,6 +1,8 @@
-import type { GraphNode } from '../model/graph';
+import type { Graph, GraphNode } from '../model/graph';
 import { boolAttr, stringAttr } from '../runtime/node-config';
-import { expandCommand } from '../runtime/expand';
+import { childEnvironment } from '../runtime/child-environment';
+import type { RunContext } from '../runtime/context';
+import { expandCommand, lookup } from '../runtime/expand';
 import { runShellCommand } from '../runtime/process';
 import type { Handler } from './handler';
 import { isRecord } from '../model/json';
@@ -16,13 +18,16 @@ export const toolHandler: Handler = {
   async execute({ node, context, services, signal }) {
     const template = stringAttr(node, 'tool_command');
     if (!template) return { status: 'fail', isExplicit: false, failureReason: `tool node ${node.id} has no tool_command` };
-    const command = expandCommand(template, services.graph, context);
+    const expansion = expandCommand(template, services.graph, context, Object.keys(services.params));
+    if (!expansion.ok) return { status: 'fail', isExplicit: false, failureReason: `tool node ${node.id}: ${expansion.error}` };
+    const { command, env: variables } = expansion.value;
     services.runDirectory.writeStageFile(services.iteration, node.id, 'command.sh', `${command}\n`);
     const result = await runShellCommand(command, {
       cwd: services.cwd,
       env: {
-        ...process.env,
-        ...parseToolEnv(node),
+        ...childEnvironment(),
+        ...toolEnvironment(node, services.graph, context),
+        ...variables,
         ATTRACTOR_RUN_ID: services.runId,
         ATTRACTOR_NODE_ID: node.id,
         ATTRACTOR_LOGS_ROOT: services.runDirectory.root,
@@ -52,8 +57,11 @@ export const toolHandler: Handler = {
   },
 };
 
-/** tool_env: a JSON object, or KEY=VALUE pairs separated by commas or newlines. */
-export function parseToolEnv(node: GraphNode): Record<string, string> {
+/**
+ * tool_env: a JSON object, or entries separated by commas or newlines, each `KEY=VALUE` or (the
+ * reference form) a context key, exported under its upper-case name (`tool.output` → TOOL_OUTPUT).
+ */
+function toolEnvironment(node: GraphNode, graph: Graph, context: RunContext): Record<string, string> {
   const raw = stringAttr(node, 'tool_env')?.trim();
   if (!raw) return {};
   if (raw.startsWith('{')) {
@@ -61,9 +69,10 @@ export function parseToolEnv(node: GraphNode): Record<string, string> {
     return parsed.ok ? Object.fromEntries(Object.entries(parsed.value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) : {};
   }
   const env: Record<string, string> = {};
-  for (const pair of raw.split(/[,\n]/)) {
-    const eq = pair.indexOf('=');
-    if (eq > 0) env[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  for (const entry of raw.split(/[,\n]/)) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) env[entry.slice(0, eq).trim()] = entry.slice(eq + 1).trim();
+    else if (entry.trim()) env[entry.trim().toUpperCase().replace(/[^A-Z0-9_]/g, '_')] = lookup(graph, context, entry.trim()) ?? '';
   }
   return env;
 }

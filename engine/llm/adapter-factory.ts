@@ -17,6 +17,7 @@ export async function createAdapter(provider: ProviderName, settings: LlmSetting
   if (!access.apiKey) throw new Error(`${credentialVariables[provider]} is not set`);
   const options: SdkClientOptions = { apiKey: access.apiKey, baseURL: access.baseUrl ?? null, maxRetries: 0, timeout: requestTimeoutMs };
   if (provider === 'anthropic') return (await import('./adapters/anthropic-messages')).AnthropicMessagesAdapter.create(options);
+  if (provider === 'gemini') return (await import('./adapters/gemini-generate-content')).GeminiGenerateContentAdapter.create(options);
   if (settings.openai.api === 'responses') return (await import('./adapters/openai-responses')).OpenAiResponsesAdapter.create(options);
   return (await import('./adapters/openai-chat')).OpenAiChatAdapter.create(options);
 }

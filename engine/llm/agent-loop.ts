@@ -45,7 +45,7 @@ export interface AgentSessionConfig {
   readonly beforeTurn?: (turn: number) => Promise<void>;
 }
 
-export type AgentStopReason = 'completed' | 'reported' | 'turn_limit' | 'tool_round_limit';
+type AgentStopReason = 'completed' | 'reported' | 'turn_limit' | 'tool_round_limit';
 
 export interface AgentSessionResult {
   /** The text of the final assistant response (empty when it had none). */

@@ -1,6 +1,6 @@
 import { canonicalJson } from './canonical-json';
 
-export const breakerThreshold = 3;
+const breakerThreshold = 3;
 
 /**
  * Counts tool failures identical in tool, arguments and error text. Legitimate repetition (polling,

@@ -8,7 +8,8 @@ import { runAgentSession } from './agent-loop';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import type { LlmSettings } from './provider-settings';
-import { credentialVariables, resolveModel, settingsFromEnv } from './provider-settings';
+import { resolveModel, settingsFromEnv } from './provider-settings';
+import { childEnvironment } from '../runtime/child-environment';
 import type { RetryPolicy } from './retry-policy';
 import { defaultRetryPolicy } from './retry-policy';
 import { SessionRecorder } from './session-recorder';
@@ -31,7 +32,7 @@ export interface LlmBackendOptions {
   readonly createAdapter?: (provider: ProviderName, settings: LlmSettings) => ProviderAdapter | Promise<ProviderAdapter>;
 }
 
-export const defaultAgentLimits: AgentLimits = { maxTurns: 60, maxToolRounds: 50 };
+const defaultAgentLimits: AgentLimits = { maxTurns: 60, maxToolRounds: 50 };
 
 /** The codergen backend that runs each LLM node as an agent session on OpenAI or Anthropic. */
 export class LlmBackend implements CodergenBackend {
@@ -110,11 +111,4 @@ async function finish(session: AsyncGenerator<unknown, AgentSessionResult, void>
     const step = await session.next();
     if (step.done) return step.value;
   }
-}
-
-/** Tools and hooks run without the provider credentials: a model must not be able to `echo` a key. */
-function childEnvironment(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const variable of Object.values(credentialVariables)) delete env[variable];
-  return env;
 }

@@ -1,11 +1,16 @@
 import type { ProviderName, TokenUsage } from './types';
 
 /** USD per million tokens. Cache reads bill at `cachedInput`, cache writes at `cacheWrite` (both default to `input`). */
-interface Price {
+interface Rates {
   readonly input: number;
   readonly output: number;
   readonly cachedInput?: number;
   readonly cacheWrite?: number;
+}
+
+/** Gemini Pro bills a whole call at higher rates once its prompt exceeds a size. */
+interface Price extends Rates {
+  readonly longPrompt?: Rates & { readonly aboveInputTokens: number };
 }
 
 // Published list prices; a model missing here costs 'unknown', never an estimate.
@@ -30,16 +35,24 @@ const prices: Readonly<Record<string, Price>> = {
   'claude-sonnet-4': { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 },
   'claude-haiku-4-5': { input: 1, output: 5, cachedInput: 0.1, cacheWrite: 1.25 },
   'claude-3-5-haiku': { input: 0.8, output: 4, cachedInput: 0.08, cacheWrite: 1 },
+  'gemini-3-pro-preview': { input: 2, output: 12, cachedInput: 0.2, longPrompt: { aboveInputTokens: 200_000, input: 4, output: 18, cachedInput: 0.4 } },
+  'gemini-3-flash-preview': { input: 0.5, output: 3, cachedInput: 0.05 },
+  'gemini-2.5-pro': { input: 1.25, output: 10, cachedInput: 0.125, longPrompt: { aboveInputTokens: 200_000, input: 2.5, output: 15, cachedInput: 0.25 } },
+  'gemini-2.5-flash': { input: 0.3, output: 2.5, cachedInput: 0.03 },
+  'gemini-2.5-flash-lite': { input: 0.1, output: 0.4, cachedInput: 0.01 },
+  'gemini-2.0-flash': { input: 0.1, output: 0.4, cachedInput: 0.025 },
+  'gemini-2.0-flash-lite': { input: 0.075, output: 0.3 },
 };
 
-/** `claude-sonnet-4-5-20250929` and `gpt-4o-2024-08-06` are priced as their family. */
+/** `claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06` and `gemini-2.0-flash-001` are priced as their family. */
 function withoutSnapshotDate(model: string): string {
-  return model.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '');
+  return model.replace(/-(\d{8}|\d{4}-\d{2}-\d{2}|\d{3})$/, '');
 }
 
 export function costUsd(model: string, usage: TokenUsage): number | 'unknown' {
-  const price = prices[model] ?? prices[withoutSnapshotDate(model)];
-  if (!price) return 'unknown';
+  const listed = prices[model] ?? prices[withoutSnapshotDate(model)];
+  if (!listed) return 'unknown';
+  const price = listed.longPrompt && usage.inputTokens > listed.longPrompt.aboveInputTokens ? listed.longPrompt : listed;
   const read = usage.cacheReadTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
   const uncached = Math.max(0, usage.inputTokens - read - written);
@@ -51,6 +64,7 @@ export function costUsd(model: string, usage: TokenUsage): number | 'unknown' {
 export function inferProvider(model: string): ProviderName | undefined {
   if (/^claude-/.test(model)) return 'anthropic';
   if (/^(gpt-|o\d|chatgpt-|codex-)/.test(model)) return 'openai';
+  if (/^gemini-/.test(model)) return 'gemini';
   return undefined;
 }
 
@@ -60,5 +74,6 @@ export function inferProvider(model: string): ProviderName | undefined {
  */
 export function acceptsReasoningEffort(provider: ProviderName, model: string): boolean {
   if (provider === 'openai') return /^(o\d|gpt-5)/.test(model);
+  if (provider === 'gemini') return /^gemini-(2\.5|3)/.test(model);
   return /^claude-(opus-4-[5-9]|sonnet-4-6)/.test(model);
 }

@@ -18,7 +18,7 @@ export function cancelledFrom(signal: AbortSignal): CancelledError {
 }
 
 /** 429, 408, 409 (lock contention) and every 5xx are worth another attempt; other 4xx never are. */
-export function isTransientStatus(status: number): boolean {
+function isTransientStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 

@@ -3,12 +3,12 @@ import { inferProvider } from './model-catalog';
 import type { ProviderName, ReasoningEffort } from './types';
 import { isProviderName, providerNames } from './types';
 
-export type OpenAiApi = 'chat' | 'responses';
+type OpenAiApi = 'chat' | 'responses';
 
-export interface ProviderAccess {
+interface ProviderAccess {
   /** Never printed or logged. */
   readonly apiKey?: string;
-  /** OpenAI: including `/v1`; Anthropic: without it (SDK conventions). */
+  /** OpenAI: including `/v1`; Anthropic and Gemini: without a version (SDK conventions). */
   readonly baseUrl?: string;
 }
 
@@ -23,15 +23,22 @@ export interface DefaultModel {
 export interface LlmSettings {
   readonly openai: ProviderAccess & { readonly api: OpenAiApi };
   readonly anthropic: ProviderAccess;
+  readonly gemini: ProviderAccess;
   readonly defaultModel?: DefaultModel;
 }
 
-export const credentialVariables: Readonly<Record<ProviderName, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+/** How messages name each provider's key. */
+export const credentialVariables: Readonly<Record<ProviderName, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', gemini: 'GEMINI_API_KEY (or GOOGLE_API_KEY)' };
+
+/** Every variable a key is read from: tools and hooks run without them. */
+export const keyVariables: readonly string[] = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
 /**
  * Reads OPENAI_API_KEY, OPENAI_BASE_URL, ATTRACTOR_OPENAI_API (chat | responses; default chat,
- * the API OpenAI-compatible local servers speak), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, and the
- * default model ATTRACTOR_DEFAULT_MODEL with ATTRACTOR_DEFAULT_PROVIDER.
+ * the API OpenAI-compatible local servers speak), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
+ * GOOGLE_API_KEY or GEMINI_API_KEY (GOOGLE_API_KEY wins when both are set, as in Google's SDK),
+ * GEMINI_BASE_URL (else the SDK's own GOOGLE_GEMINI_BASE_URL, read here so that doctor shows it),
+ * and the default model ATTRACTOR_DEFAULT_MODEL with ATTRACTOR_DEFAULT_PROVIDER.
  */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettings {
   const api = (env.ATTRACTOR_OPENAI_API ?? 'chat').trim().toLowerCase();
@@ -40,6 +47,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettin
   return {
     openai: { apiKey: nonEmpty(env.OPENAI_API_KEY), baseUrl: nonEmpty(env.OPENAI_BASE_URL), api },
     anthropic: { apiKey: nonEmpty(env.ANTHROPIC_API_KEY), baseUrl: nonEmpty(env.ANTHROPIC_BASE_URL) },
+    gemini: { apiKey: nonEmpty(env.GOOGLE_API_KEY) ?? nonEmpty(env.GEMINI_API_KEY), baseUrl: nonEmpty(env.GEMINI_BASE_URL) ?? nonEmpty(env.GOOGLE_GEMINI_BASE_URL) },
     ...(defaultModel ? { defaultModel } : {}),
   };
 }
@@ -58,7 +66,7 @@ function defaultModelFromEnv(env: NodeJS.ProcessEnv): DefaultModel | undefined {
   return { model, provider };
 }
 
-export interface ResolvedModel {
+interface ResolvedModel {
   readonly provider: ProviderName;
   readonly model: string;
   readonly reasoningEffort?: ReasoningEffort;

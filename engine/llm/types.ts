@@ -1,7 +1,7 @@
 // Provider-neutral conversation, request and response shapes (after unified-llm-spec §3).
 
-export type ProviderName = 'openai' | 'anthropic';
-export const providerNames: readonly ProviderName[] = ['openai', 'anthropic'];
+export type ProviderName = 'openai' | 'anthropic' | 'gemini';
+export const providerNames: readonly ProviderName[] = ['openai', 'anthropic', 'gemini'];
 
 export function isProviderName(value: string): value is ProviderName {
   return (providerNames as readonly string[]).includes(value);
@@ -18,6 +18,8 @@ export interface ToolCallPart {
   readonly name: string;
   /** The arguments exactly as the model sent them (a JSON object text, possibly malformed). */
   readonly rawArguments: string;
+  /** Gemini's opaque thought signature: the call must carry it back, or Gemini 3 refuses the next request. */
+  readonly thoughtSignature?: string;
 }
 
 export interface ToolResultPart {
@@ -41,7 +43,7 @@ export interface ToolDefinition {
   readonly parameters: Readonly<Record<string, unknown>>;
 }
 
-export type ToolChoice = { readonly mode: 'auto' } | { readonly mode: 'named'; readonly name: string };
+type ToolChoice = { readonly mode: 'auto' } | { readonly mode: 'named'; readonly name: string };
 
 export type ReasoningEffort = 'low' | 'medium' | 'high';
 

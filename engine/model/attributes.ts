@@ -3,7 +3,7 @@ import { shapes, handlerTypes } from './handler-types';
 
 export type AttributeScope = 'graph' | 'node' | 'edge';
 
-export interface EnumValue {
+interface EnumValue {
   readonly value: string;
   readonly doc: string;
 }
@@ -11,7 +11,7 @@ export interface EnumValue {
 export type ValueType =
   | { readonly kind: 'string' }
   | { readonly kind: 'text' } // prompt-like: `$goal`, `$param`, `${key}` expand inside
-  | { readonly kind: 'command' } // a shell command; expanded values are shell-quoted
+  | { readonly kind: 'command' } // a shell command; pipeline variables reach it as environment variables
   | { readonly kind: 'integer'; readonly min?: number }
   | { readonly kind: 'number'; readonly min?: number; readonly max?: number }
   | { readonly kind: 'boolean' }
@@ -59,6 +59,7 @@ const effort: readonly EnumValue[] = [
 const providers: readonly EnumValue[] = [
   { value: 'openai', doc: 'OpenAI (OPENAI_API_KEY, optional OPENAI_BASE_URL).' },
   { value: 'anthropic', doc: 'Anthropic (ANTHROPIC_API_KEY, optional ANTHROPIC_BASE_URL).' },
+  { value: 'gemini', doc: 'Google Gemini (GEMINI_API_KEY or GOOGLE_API_KEY, optional GEMINI_BASE_URL).' },
 ];
 
 const codergen = ['codergen'];
@@ -100,9 +101,9 @@ const attractorAttributes: readonly AttributeSpec[] = [
   { name: 'reasoning_effort', scopes: ['graph', 'node'], type: { kind: 'enum', values: effort }, default: 'high', doc: 'Reasoning depth for models that support it.', reference: 'canonical §8.4', handlers: codergen },
   { name: 'auto_status', scopes: ['node'], type: { kind: 'boolean' }, default: 'false', doc: 'Treat a SKIPPED handler result as SUCCESS (must_write still applies).', reference: 'canonical Appendix C' },
   { name: 'allow_partial', scopes: ['node'], type: { kind: 'boolean' }, default: 'false', doc: 'On retry exhaustion or timeout, continue as PARTIAL_SUCCESS instead of failing.', reference: 'canonical §3.5; EXTENSIONS allow_partial' },
-  { name: 'tool_command', scopes: ['node'], type: { kind: 'command' }, doc: 'The shell command of a tool node. Exit 0 is SUCCESS, non-zero FAIL; stdout lands in tool.output and its last line in tool.last_line. Expanded context values are shell-quoted.', reference: 'canonical §4.10; EXTENSIONS tool.last_line', handlers: tool },
+  { name: 'tool_command', scopes: ['node'], type: { kind: 'command' }, doc: 'The shell command of a tool node. Exit 0 is SUCCESS, non-zero FAIL; stdout lands in tool.output and its last line in tool.last_line. Pipeline variables (`$goal`, params, engine keys, declared `outputs`, `${context.key}`) reach it as environment variables, never as shell text; any other `$name` is the shell\'s.', reference: 'canonical §4.10; EXTENSIONS tool.last_line', handlers: tool },
   { name: 'parse_json', scopes: ['node'], type: { kind: 'boolean' }, default: 'false', doc: 'Parse stdout as a JSON object and merge its keys into the context.', reference: 'EXTENSIONS parse_json', handlers: tool },
-  { name: 'tool_env', scopes: ['node'], type: { kind: 'env' }, doc: 'Extra environment for the command: `KEY=VALUE` pairs separated by commas or newlines, or a JSON object.', reference: 'EXTENSIONS tool_env', handlers: tool },
+  { name: 'tool_env', scopes: ['node'], type: { kind: 'env' }, doc: 'Extra environment for the command, entries separated by commas or newlines: a context key (exported under its upper-case name, `report_path` → `REPORT_PATH`), or `KEY=VALUE`; or a JSON object.', reference: 'EXTENSIONS tool_env', handlers: tool },
   { name: 'must_write', scopes: ['node'], type: { kind: 'path' }, doc: 'A file the node must leave behind: existing, modified after the node started, not blank. Relative to the run cwd.', reference: 'EXTENSIONS must_write' },
   { name: 'requires', scopes: ['node'], type: { kind: 'key-list' }, doc: 'Context keys that must be present; otherwise the node is SKIPPED.', reference: 'EXTENSIONS requires/outputs' },
   { name: 'outputs', scopes: ['node'], type: { kind: 'key-list' }, doc: 'Context keys the node promises to set; a missing one is a contract violation event.', reference: 'EXTENSIONS requires/outputs' },
@@ -130,20 +131,31 @@ const attractorAttributes: readonly AttributeSpec[] = [
   { name: 'loop_restart', scopes: ['edge'], type: { kind: 'boolean' }, default: 'false', doc: 'Start a new iteration: $iteration increments, completed nodes reset, context is kept, feedback_from channels are fed.', reference: 'canonical §2.7; EXTENSIONS per-iteration records' },
 ];
 
-const graphvizAttributeNames = [
-  'arrowhead', 'arrowsize', 'arrowtail', 'bgcolor', 'center', 'color', 'colorscheme', 'comment', 'compound', 'concentrate',
-  'constraint', 'decorate', 'dir', 'dpi', 'fillcolor', 'fixedsize', 'fontcolor', 'fontname', 'fontpath', 'fontsize',
-  'forcelabels', 'gradientangle', 'group', 'headclip', 'headlabel', 'headport', 'height', 'href', 'id', 'image',
-  'imagescale', 'labelangle', 'labeldistance', 'labelfloat', 'labelfontcolor', 'labelfontname', 'labelfontsize',
-  'labeljust', 'labelloc', 'landscape', 'layout', 'lhead', 'ltail', 'margin', 'minlen', 'mode', 'newrank', 'nodesep',
-  'nojustify', 'ordering', 'orientation', 'outputorder', 'pad', 'penwidth', 'peripheries', 'rank', 'rankdir', 'ranksep',
-  'ratio', 'regular', 'rotate', 'samehead', 'sametail', 'searchsize', 'sides', 'size', 'skew', 'splines', 'style',
-  'stylesheet', 'tailclip', 'taillabel', 'tailport', 'target', 'tooltip', 'URL', 'width', 'xlabel', 'xlp',
-];
+/**
+ * Graphviz rendering attributes and the elements Graphviz uses each on ("Used By" in its attribute
+ * reference): G graph (and subgraphs, clusters), N node, E edge. A node offered `arrowhead` or an
+ * edge `rankdir` would be offered something Graphviz ignores there.
+ */
+const graphvizAttributeUse: Readonly<Record<string, string>> = {
+  arrowhead: 'E', arrowsize: 'E', arrowtail: 'E', bgcolor: 'G', center: 'G', color: 'ENG', colorscheme: 'ENG',
+  comment: 'ENG', compound: 'G', concentrate: 'G', constraint: 'E', decorate: 'E', dir: 'E', dpi: 'G',
+  fillcolor: 'NEG', fixedsize: 'N', fontcolor: 'ENG', fontname: 'ENG', fontpath: 'G', fontsize: 'ENG',
+  forcelabels: 'G', gradientangle: 'NG', group: 'N', headclip: 'E', headlabel: 'E', headport: 'E', height: 'N',
+  href: 'GNE', id: 'GNE', image: 'N', imagescale: 'N', labelangle: 'E', labeldistance: 'E', labelfloat: 'E',
+  labelfontcolor: 'E', labelfontname: 'E', labelfontsize: 'E', labeljust: 'G', labelloc: 'NG', landscape: 'G',
+  layout: 'G', lhead: 'E', ltail: 'E', margin: 'NG', minlen: 'E', mode: 'G', newrank: 'G', nodesep: 'G',
+  nojustify: 'GNE', ordering: 'GN', orientation: 'NG', outputorder: 'G', pad: 'G', penwidth: 'GNE',
+  peripheries: 'NG', rank: 'G', rankdir: 'G', ranksep: 'G', ratio: 'G', regular: 'N', rotate: 'G', samehead: 'E',
+  sametail: 'E', searchsize: 'G', sides: 'N', size: 'G', skew: 'N', splines: 'G', style: 'ENG', stylesheet: 'G',
+  tailclip: 'E', taillabel: 'E', tailport: 'E', target: 'ENG', tooltip: 'NEG', URL: 'ENG', width: 'N', xlabel: 'EN',
+  xlp: 'NE',
+};
 
-const graphvizAttributes: readonly AttributeSpec[] = graphvizAttributeNames.map((name) => ({
+const scopeLetters: Readonly<Record<string, AttributeScope>> = { G: 'graph', N: 'node', E: 'edge' };
+
+const graphvizAttributes: readonly AttributeSpec[] = Object.entries(graphvizAttributeUse).map(([name, use]) => ({
   name,
-  scopes: ['graph', 'node', 'edge'],
+  scopes: [...use].map((letter) => scopeLetters[letter] as AttributeScope),
   type: { kind: 'graphviz' },
   doc: `Graphviz rendering attribute \`${name}\`; no effect on execution.`,
   reference: 'Graphviz',
@@ -160,8 +172,4 @@ export function attributeSpec(name: string): AttributeSpec | undefined {
 
 export function attributesFor(scope: AttributeScope): AttributeSpec[] {
   return attributeTable.filter((spec) => spec.scopes.includes(scope));
-}
-
-export function isAttractorAttribute(spec: AttributeSpec): boolean {
-  return spec.type.kind !== 'graphviz';
 }

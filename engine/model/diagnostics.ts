@@ -13,7 +13,7 @@ export interface Fix {
   readonly edits: readonly TextEdit[];
 }
 
-export interface RelatedInformation {
+interface RelatedInformation {
   readonly message: string;
   readonly range: SourceRange;
 }
@@ -35,10 +35,6 @@ export interface Diagnostic {
   readonly range?: SourceRange;
   readonly related?: readonly RelatedInformation[];
   readonly fix?: Fix;
-}
-
-export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
-  return diagnostics.some((d) => d.severity === 'error');
 }
 
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

@@ -1,7 +1,7 @@
 import type { SourceRange } from './source';
 
 /** Where an attribute's effective value came from; explains hover text and lint ranges. */
-export type AttributeOrigin =
+type AttributeOrigin =
   | 'explicit' // written on the node/edge/graph statement itself
   | 'default' // inherited from a `node [...]` / `edge [...]` block in scope
   | 'stylesheet' // applied by the model_stylesheet transform
@@ -79,10 +79,6 @@ export function isConditional(edge: GraphEdge): boolean {
 
 export function outgoingEdges(graph: Graph, nodeId: string): GraphEdge[] {
   return graph.edges.filter((edge) => edge.from === nodeId);
-}
-
-export function incomingEdges(graph: Graph, nodeId: string): GraphEdge[] {
-  return graph.edges.filter((edge) => edge.to === nodeId);
 }
 
 /** Adjacency built once for graph algorithms that would otherwise rescan the edge list per node. */

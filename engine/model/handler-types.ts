@@ -45,7 +45,7 @@ export function isBuiltinHandlerType(type: string): type is BuiltinHandlerType {
  * Resolves a node's handler type (canonical 4.2): explicit `type`, then shape, then codergen.
  * An unknown explicit type is returned as is, so a custom handler registered later can serve it.
  */
-export function resolveHandlerType(node: GraphNode): string {
+export function resolveHandlerType(node: Pick<GraphNode, 'attributes'>): string {
   const explicit = node.attributes.get('type')?.value ?? node.attributes.get('node_type')?.value;
   if (explicit) return explicit;
   const shape = node.attributes.get('shape')?.value ?? 'box';

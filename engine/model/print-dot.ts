@@ -12,7 +12,7 @@ export function dotId(id: string): string {
 }
 
 /** A quoted DOT string whose parse (with the engine's escape rules) gives back `value` exactly. */
-export function quote(value: string): string {
+function quote(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
 }
 

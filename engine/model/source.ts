@@ -51,16 +51,6 @@ export class LineIndex {
   }
 }
 
-/** A range inside a string literal, shifted to the document: `inner` is relative to the literal's content. */
-export function subRange(index: LineIndex, valueRange: SourceRange, quoted: boolean, innerStart: number, innerEnd: number): SourceRange {
-  const base = valueRange.start.offset + (quoted ? 1 : 0);
-  return index.range(base + innerStart, base + innerEnd);
-}
-
-export function containsOffset(range: SourceRange, offset: number): boolean {
-  return range.start.offset <= offset && offset <= range.end.offset;
-}
-
 export function formatPosition(position: Position): string {
   return `${position.line + 1}:${position.character + 1}`;
 }

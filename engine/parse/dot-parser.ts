@@ -204,7 +204,7 @@ class GraphBuilder {
       });
     });
     const explicit = statement.children.filter(isAttribute).map((attr) => this.attributeEntry(attr, 'explicit'));
-    const statementRange = this.range(statement);
+    const statementRange = explicit.length > 0 ? this.range(statement) : this.edgeChainRange(statement);
     for (let i = 0; i + 1 < groups.length; i++) {
       for (const from of groups[i] ?? []) {
         for (const to of groups[i + 1] ?? []) {
@@ -267,6 +267,12 @@ class GraphBuilder {
     ];
   }
 
+  /** A chain without an attribute list ends at its last target (the AST's location runs on over the whitespace after it). */
+  private edgeChainRange(statement: EdgeASTNode): SourceRange {
+    const start = statement.location?.start.offset ?? 0;
+    return this.lineIndex.range(start, statement.targets.at(-1)?.location?.end.offset ?? start);
+  }
+
   private range(node: { location?: { start: { offset: number }; end: { offset: number } } | null }): SourceRange {
     const location = node.location;
     if (!location) return this.lineIndex.range(0, 0);
@@ -309,7 +315,7 @@ function findSubgraphLabel(node: SubgraphASTNode): string | undefined {
 }
 
 /** Canonical 2.10: lowercase, spaces to hyphens, drop everything but [a-z0-9-]. */
-export function deriveClass(label: string): string {
+function deriveClass(label: string): string {
   return label
     .toLowerCase()
     .replace(/\s+/g, '-')

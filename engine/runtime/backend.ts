@@ -51,7 +51,7 @@ export interface CodergenRequest {
   readonly beforeTurn?: (turn: number) => Promise<void>;
 }
 
-export interface Usage {
+interface Usage {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly costUsd?: number;

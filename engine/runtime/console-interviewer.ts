@@ -1,4 +1,5 @@
 import readline from 'node:readline';
+import { optionCaption } from '../model/accelerator';
 import type { HumanQuestion } from './events';
 import type { Answer, Interviewer } from './interviewer';
 
@@ -63,9 +64,6 @@ class LineReader {
   }
 }
 
-// A label written `[K] Label`, `K) Label` or `K - Label` already shows its accelerator (canonical §4.6).
-const SHOWS_ITS_KEY = /^\s*(\[[A-Za-z0-9]\]|[A-Za-z0-9]\)|[A-Za-z0-9]\s+-\s+)/;
-
 /** Canonical §6.4 ConsoleInterviewer: asks on a terminal, reads the answer from stdin. */
 export class ConsoleInterviewer implements Interviewer {
   private reader: LineReader | undefined;
@@ -76,7 +74,7 @@ export class ConsoleInterviewer implements Interviewer {
   ) {}
 
   async ask(question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
-    const lines = [`\n[?] ${question.text}`, ...question.options.map((o) => `  ${SHOWS_ITS_KEY.test(o.label) ? '' : `[${o.key}] `}${o.label}`)];
+    const lines = [`\n[?] ${question.text}`, ...question.options.map((o) => `  ${optionCaption(o)}`)];
     if (question.freeform) lines.push('  (or type a free-text answer)');
     this.output.write(`${lines.join('\n')}\nSelect: `);
     this.reader ??= new LineReader(this.input);

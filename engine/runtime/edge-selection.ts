@@ -12,7 +12,7 @@ export type EdgeSelection =
   | { readonly kind: 'edge'; readonly edge: GraphEdge; readonly step: SelectionStep }
   | { readonly kind: 'none'; readonly reason: string };
 
-export type SelectionStep = 'condition' | 'preferred_label' | 'suggested_next_ids' | 'weight' | 'lexical' | 'runs_on';
+type SelectionStep = 'condition' | 'preferred_label' | 'suggested_next_ids' | 'weight' | 'lexical' | 'runs_on';
 
 export interface SelectionInput {
   readonly edges: readonly GraphEdge[];
@@ -40,7 +40,7 @@ function weightOf(edge: GraphEdge): number {
   return Number.isFinite(weight) ? weight : 0;
 }
 
-export function bestByWeightThenLexical(edges: readonly GraphEdge[]): GraphEdge | undefined {
+function bestByWeightThenLexical(edges: readonly GraphEdge[]): GraphEdge | undefined {
   return [...edges].sort((a, b) => weightOf(b) - weightOf(a) || (a.to < b.to ? -1 : a.to > b.to ? 1 : 0))[0];
 }
 

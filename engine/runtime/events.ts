@@ -1,8 +1,8 @@
 import type { AgentEvent } from './backend';
-import type { Outcome, StageStatus } from './outcome';
+import type { FailureKind, Outcome, StageStatus } from './outcome';
 import type { RunState } from './state';
 
-export type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
+type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
 
 /** One line of trace.jsonl (ledger per-iteration records): a completed or skipped node visit. */
 export interface TraceRecord {
@@ -40,14 +40,14 @@ export interface WalkScope {
 export type RunEvent =
   | { readonly type: 'phase'; readonly phase: Phase; readonly state: 'start' | 'end' }
   | { readonly type: 'run:start'; readonly runId: string; readonly logsRoot: string; readonly graphName: string; readonly resumed: boolean }
-  | { readonly type: 'run:end'; readonly status: 'success' | 'fail' | 'cancelled'; readonly failureReason?: string; readonly durationMs: number }
+  | { readonly type: 'run:end'; readonly status: 'success' | 'fail' | 'cancelled'; readonly failureReason?: string; readonly failureKind?: FailureKind; readonly durationMs: number }
   | { readonly type: 'node:start'; readonly scope: WalkScope; readonly nodeId: string; readonly iteration: number; readonly visit: number }
   | { readonly type: 'node:attempt'; readonly scope: WalkScope; readonly nodeId: string; readonly attempt: number }
   | { readonly type: 'node:retry'; readonly scope: WalkScope; readonly nodeId: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }
   | { readonly type: 'node:end'; readonly scope: WalkScope; readonly nodeId: string; readonly iteration: number; readonly outcome: Outcome; readonly durationMs: number }
   | { readonly type: 'node:contract'; readonly scope: WalkScope; readonly nodeId: string; readonly missingOutputs: readonly string[] }
   | { readonly type: 'edge'; readonly scope: WalkScope; readonly edge: EdgeIdentity; readonly loopRestart: boolean; readonly forced: boolean }
-  | { readonly type: 'jump'; readonly scope: WalkScope; readonly from: string; readonly to: string; readonly reason: string }
+  | { readonly type: 'jump'; readonly scope: WalkScope; readonly from: string; readonly to: string; readonly reason: string; readonly failureKind?: FailureKind }
   | { readonly type: 'iteration'; readonly iteration: number }
   | { readonly type: 'checkpoint'; readonly nodeId: string; readonly state: RunState }
   | { readonly type: 'trace'; readonly record: TraceRecord }

@@ -4,8 +4,8 @@ import { stringAttr } from './node-config';
 import type { OutcomeRecord } from './state';
 
 /** Ledger feedback_from: the curation bounds of the critique channel. */
-export const MAX_CRITIQUES = 5;
-export const MAX_CRITIQUE_CHARS = 500;
+const MAX_CRITIQUES = 5;
+const MAX_CRITIQUE_CHARS = 500;
 const CHANNEL_PREFIX = 'feedback.channel.';
 export const PRIOR_CRITIQUES_PREFIX = 'prior_critiques_';
 

@@ -4,7 +4,7 @@ import { isSuccessful } from './outcome';
 import type { OutcomeRecord } from './state';
 
 /** Ledger §25: a gate is satisfied only by an explicit SUCCESS or PARTIAL_SUCCESS verdict. */
-export function isGateSatisfied(record: OutcomeRecord): boolean {
+function isGateSatisfied(record: OutcomeRecord): boolean {
   return isSuccessful(record.status) && record.isExplicit;
 }
 

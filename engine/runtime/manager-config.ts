@@ -5,7 +5,7 @@ import { parseDuration } from '../model/duration';
 import type { Graph, GraphNode } from '../model/graph';
 import { stringAttr } from './node-config';
 
-export type ManagerAction = 'observe' | 'steer' | 'wait';
+type ManagerAction = 'observe' | 'steer' | 'wait';
 const ACTIONS: readonly ManagerAction[] = ['observe', 'steer', 'wait'];
 
 /** A manager loop's settings (canonical §4.11), read and checked before anything starts. */

@@ -10,6 +10,12 @@ export function isSuccessful(status: StageStatus): boolean {
   return status === 'success' || status === 'partial_success';
 }
 
+/**
+ * The contract a failure broke, typed so that tools react to kinds of failure (the debugger's
+ * exception filters) without reading messages, which quote whatever a node or an agent said.
+ */
+export type FailureKind = 'must_write_violated' | 'goal_gate_unsatisfied' | 'no_matching_edge';
+
 /** The result of running a node (canonical §5.2 plus the ledger's is_explicit and attempt_count). */
 export interface Outcome {
   readonly status: StageStatus;
@@ -18,6 +24,8 @@ export interface Outcome {
   readonly contextUpdates?: Readonly<Record<string, unknown>>;
   readonly notes?: string;
   readonly failureReason?: string;
+  /** Set by the engine when the failure broke one of its contracts; a handler's own failure has none. */
+  readonly failureKind?: FailureKind;
   /** True only when the status is an asserted verdict, never a defaulted one (ledger §25). */
   readonly isExplicit: boolean;
   /** 1-indexed attempts the retry ladder consumed; absent when the outcome never entered it. */

@@ -239,7 +239,7 @@ function wholeLinesLength(fd: number): number {
 }
 
 /** Appendix C status file, plus the ledger's is_explicit and attempt_count. */
-export function statusJson(outcome: Outcome): Record<string, unknown> {
+function statusJson(outcome: Outcome): Record<string, unknown> {
   return {
     outcome: outcome.status,
     preferred_label: outcome.preferredLabel ?? '',

@@ -13,6 +13,7 @@ import { RunContext } from './context';
 import type { RunController } from './controller';
 import { EventBus } from './events';
 import type { Interviewer } from './interviewer';
+import type { FailureKind } from './outcome';
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
 import { RunDirectory } from './run-directory';
 import { StateDeltas } from './state-delta';
@@ -48,6 +49,7 @@ export interface RunOptions {
 export interface RunResult {
   readonly status: 'success' | 'fail' | 'cancelled';
   readonly failureReason?: string;
+  readonly failureKind?: FailureKind;
   readonly logsRoot: string;
   readonly runId: string;
   readonly state: RunState;
@@ -148,6 +150,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   events.emit({ type: 'run:start', runId, logsRoot: directory.root, graphName: graph.name, resumed: resumed !== undefined });
   let status: RunResult['status'] = 'fail';
   let failureReason: string | undefined;
+  let failureKind: FailureKind | undefined;
   try {
     events.emit({ type: 'phase', phase: 'execute', state: 'start' });
     const walker = new Walker(
@@ -162,6 +165,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         handlers: options.handlers ?? createHandlerRegistry(),
         controller: options.controller ?? {},
         defaultMaxParallel: options.defaultMaxParallel ?? DEFAULT_MAX_PARALLEL,
+        params,
         loadChildPipeline,
       },
       {
@@ -178,6 +182,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     if (result.kind === 'finished') {
       status = result.status;
       failureReason = result.failureReason;
+      failureKind = result.failureKind;
     } else {
       failureReason = `the walk stopped unexpectedly at ${result.stoppedAt}`;
     }
@@ -199,10 +204,10 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     }
     directory.closeJournal();
     events.emit({ type: 'phase', phase: 'finalize', state: 'end' });
-    events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), durationMs: clock.monotonic() - monoStart });
+    events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), durationMs: clock.monotonic() - monoStart });
   }
   const finalState = JSON.parse(JSON.stringify(view(status === 'cancelled' ? 'running' : status, failureReason))) as RunState;
-  return { status, ...(failureReason ? { failureReason } : {}), logsRoot: directory.root, runId, state: finalState };
+  return { status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), logsRoot: directory.root, runId, state: finalState };
 }
 
 function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>, runId: string): WalkState {

@@ -82,7 +82,7 @@ const statusAliases: Record<string, StageStatus> = {
   skipped: 'skipped',
 };
 
-export function normalizeStatus(value: unknown): StageStatus | undefined {
+function normalizeStatus(value: unknown): StageStatus | undefined {
   return typeof value === 'string' ? statusAliases[value.trim().toLowerCase()] : undefined;
 }
 

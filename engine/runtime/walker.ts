@@ -15,7 +15,7 @@ import { describeGate, failureRetryTarget, firstUnsatisfiedGate, gateRetryTarget
 import type { Interviewer } from './interviewer';
 import { checkMustWrite, freshnessFloor } from './must-write';
 import { boolAttr, graphDurationMs, intAttr, listAttr, maxRetries, stringAttr, timeoutMs } from './node-config';
-import type { Outcome } from './outcome';
+import type { FailureKind, Outcome } from './outcome';
 import { isSuccessful } from './outcome';
 import { backoffPresets, delayForAttempt } from './retry-policy';
 import type { RunDirectory } from './run-directory';
@@ -33,6 +33,7 @@ export interface RunShared {
   readonly handlers: HandlerRegistry;
   readonly controller: RunController;
   readonly defaultMaxParallel: number;
+  readonly params: Readonly<Record<string, string>>;
   readonly loadChildPipeline: (dotFile: string, parent: Graph) => { graph: Graph } | { error: string };
 }
 
@@ -53,8 +54,13 @@ export interface WalkState {
 }
 
 export type WalkResult =
-  | { readonly kind: 'finished'; readonly status: 'success' | 'fail'; readonly failureReason?: string; readonly lastOutcome?: Outcome }
+  | { readonly kind: 'finished'; readonly status: 'success' | 'fail'; readonly failureReason?: string; readonly failureKind?: FailureKind; readonly lastOutcome?: Outcome }
   | { readonly kind: 'stopped'; readonly stoppedAt: string; readonly lastOutcome?: Outcome };
+
+/** A node that missed its must_write artifact contract. */
+function mustWriteFailure(message: string): Outcome {
+  return { status: 'fail', isExplicit: false, failureReason: message, failureKind: 'must_write_violated' };
+}
 
 export class CancelledError extends Error {
   override readonly name = 'CancelledError';
@@ -122,8 +128,8 @@ export class Walker {
         if (gate) {
           const target = gateRetryTarget(gate.node, graph);
           const reason = describeGate(gate.node, gate.record);
-          if (!target) return this.finish('fail', `${reason}, and no retry_target is set`, lastOutcome);
-          this.jump(node.id, target, `${reason}: jumping to retry_target ${target}`);
+          if (!target) return this.finish('fail', `${reason}, and no retry_target is set`, lastOutcome, 'goal_gate_unsatisfied');
+          this.jump(node.id, target, `${reason}: jumping to retry_target ${target}`, 'goal_gate_unsatisfied');
           continue;
         }
         this.recordStructuralVisit(node);
@@ -143,8 +149,8 @@ export class Walker {
     }
   }
 
-  private finish(status: 'success' | 'fail', failureReason: string | undefined, lastOutcome: Outcome | undefined): WalkResult {
-    return { kind: 'finished', status, ...(failureReason ? { failureReason } : {}), ...(lastOutcome ? { lastOutcome } : {}) };
+  private finish(status: 'success' | 'fail', failureReason: string | undefined, lastOutcome: Outcome | undefined, failureKind?: FailureKind): WalkResult {
+    return { kind: 'finished', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), ...(lastOutcome ? { lastOutcome } : {}) };
   }
 
   private throwIfCancelled(): void {
@@ -236,14 +242,14 @@ export class Walker {
         if (isSuccessful(outcome.status)) {
           const check = mustWrite ? checkMustWrite(mustWrite, shared.cwd, startWall) : { ok: true as const };
           if (check.ok) return stamp(outcome);
-          if (finalAttempt) return stamp({ status: 'fail', isExplicit: false, failureReason: check.message });
+          if (finalAttempt) return stamp(mustWriteFailure(check.message));
           retryReason = check.message;
         } else {
           // RETRY
           if (finalAttempt) {
             if (allowPartial) {
               const check = mustWrite ? checkMustWrite(mustWrite, shared.cwd, startWall) : { ok: true as const };
-              if (!check.ok) return stamp({ status: 'fail', isExplicit: false, failureReason: check.message });
+              if (!check.ok) return stamp(mustWriteFailure(check.message));
               return stamp({ ...outcome, status: 'partial_success', isExplicit: false, notes: `retries exhausted after ${attempt} attempts; partial accepted (allow_partial)` });
             }
             return stamp({ ...outcome, status: 'fail', isExplicit: false, failureReason: `max retries exceeded after ${attempt} attempts${outcome.failureReason ? `: ${outcome.failureReason}` : ''}` });
@@ -327,10 +333,10 @@ export class Walker {
     if (mustWrite && result.status !== 'fail' && result.status !== 'skipped' && result.attemptCount === undefined) {
       // Outcomes that never entered the ladder (auto_status promotions) meet the contract here.
       const check = checkMustWrite(mustWrite, this.shared.cwd, 0);
-      if (!check.ok) result = { status: 'fail', isExplicit: false, failureReason: check.message };
+      if (!check.ok) result = mustWriteFailure(check.message);
     }
     if (mustWrite && outcome.status === 'fail' && result.status !== 'fail') {
-      result = { status: 'fail', isExplicit: false, failureReason: `must_write node ${node.id} failed; continue_on_fail cannot override the artifact contract: ${outcome.failureReason ?? ''}` };
+      result = mustWriteFailure(`must_write node ${node.id} failed; continue_on_fail cannot override the artifact contract: ${outcome.failureReason ?? ''}`);
     }
     return result;
   }
@@ -401,9 +407,9 @@ export class Walker {
     this.shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: this.state.iteration, outcome, durationMs: 0 });
   }
 
-  private jump(from: string, to: string, reason: string): void {
+  private jump(from: string, to: string, reason: string, failureKind?: FailureKind): void {
     this.flushTrace();
-    this.shared.emit({ type: 'jump', scope: this.options.scope, from, to, reason });
+    this.shared.emit({ type: 'jump', scope: this.options.scope, from, to, reason, ...(failureKind ? { failureKind } : {}) });
     this.state.nextNodeId = to;
     delete this.state.incomingEdge;
     this.options.onBoundary?.(this.state);
@@ -417,8 +423,8 @@ export class Walker {
       // jump to the node's retry target or end the walk, wherever continueAt points.
       if (outcome.status === 'fail') {
         const target = failureRetryTarget(node, graph);
-        if (!target) return this.finish('fail', outcome.failureReason ?? `${node.id} failed`, outcome);
-        this.jump(node.id, target, `${node.id} failed: jumping to retry_target ${target}`);
+        if (!target) return this.finish('fail', outcome.failureReason ?? `${node.id} failed`, outcome, outcome.failureKind);
+        this.jump(node.id, target, `${node.id} failed: jumping to retry_target ${target}`, outcome.failureKind);
         return { kind: 'continue' };
       }
       if (!graph.nodes.has(outcome.continueAt)) return this.finish('fail', `${node.id} continues at ${outcome.continueAt}, which is not a node of ${graph.name}`, outcome);
@@ -431,15 +437,15 @@ export class Walker {
     if (outcome.status === 'fail' && !(selection.kind === 'edge' && selection.step === 'condition')) {
       const target = failureRetryTarget(node, graph);
       if (target) {
-        this.jump(node.id, target, `${node.id} failed: jumping to retry_target ${target}`);
+        this.jump(node.id, target, `${node.id} failed: jumping to retry_target ${target}`, outcome.failureKind);
         return { kind: 'continue' };
       }
-      if (selection.kind === 'none') return this.finish('fail', outcome.failureReason ?? `${node.id} failed`, outcome);
+      if (selection.kind === 'none') return this.finish('fail', outcome.failureReason ?? `${node.id} failed`, outcome, outcome.failureKind);
       state.pendingFailure ??= `${node.id} failed: ${outcome.failureReason ?? 'no reason given'} (the run continued into ${selection.edge.to}, which runs on failure)`;
     }
     if (selection.kind === 'none') {
-      if (!this.options.exitSemantics) return this.finish(isSuccessful(outcome.status) ? 'success' : 'fail', outcome.failureReason, outcome);
-      return this.finish('fail', `no matching edge from node '${node.id}': ${selection.reason}`, outcome);
+      if (!this.options.exitSemantics) return this.finish(isSuccessful(outcome.status) ? 'success' : 'fail', outcome.failureReason, outcome, outcome.failureKind);
+      return this.finish('fail', `no matching edge from node '${node.id}': ${selection.reason}`, outcome, 'no_matching_edge');
     }
 
     let edge: GraphEdge = selection.edge;
@@ -496,6 +502,7 @@ export class Walker {
       backend: shared.backend,
       interviewer: shared.interviewer,
       defaultMaxParallel: shared.defaultMaxParallel,
+      params: shared.params,
       completedNodes: state.completedNodes,
       nodeOutcomes: state.nodeOutcomes,
       ...(incoming ? { incomingEdge: { from: incoming.from, attributes: incoming.attributes } } : {}),

@@ -6,7 +6,7 @@ import { expandVariables } from './variables';
 /**
  * Expands what is known before the run starts in `prompt` and `label`: `$goal` and launch
  * parameters. Runtime keys ($iteration, $prior_critiques_*, context values) stay for the
- * codergen handler; tool commands are expanded only at run time, with shell quoting.
+ * codergen handler; tool commands are expanded only at run time, through environment variables (runtime/expand.ts).
  */
 export const promptExpansionTransform: Transform = {
   name: 'variable_expansion',

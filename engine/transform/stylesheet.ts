@@ -4,7 +4,7 @@
  * ties; explicit node attributes always win.
  */
 
-export type Selector =
+type Selector =
   | { readonly kind: 'universal' }
   | { readonly kind: 'shape'; readonly shape: string }
   | { readonly kind: 'class'; readonly className: string }
@@ -31,7 +31,7 @@ export interface StyleRule {
   readonly order: number;
 }
 
-export interface StylesheetError {
+interface StylesheetError {
   readonly message: string;
   readonly start: number;
   readonly end: number;
@@ -42,7 +42,7 @@ export interface Stylesheet {
   readonly errors: readonly StylesheetError[];
 }
 
-export function specificity(selector: Selector): number {
+function specificity(selector: Selector): number {
   switch (selector.kind) {
     case 'universal':
       return 0;
@@ -174,7 +174,7 @@ export interface StyleTarget {
   readonly classes: readonly string[];
 }
 
-export function selectorMatches(selector: Selector, target: StyleTarget): boolean {
+function selectorMatches(selector: Selector, target: StyleTarget): boolean {
   switch (selector.kind) {
     case 'universal':
       return true;

@@ -21,20 +21,11 @@ export function findVariables(text: string): VariableReference[] {
   }));
 }
 
-/**
- * Replaces each variable `resolve` knows. `encode` turns a value into text for the target:
- * identity for prompts, shell quoting for commands.
- */
-export function expandVariables(text: string, resolve: (name: string) => string | undefined, encode: (value: string) => string = (v) => v): string {
+/** Replaces each variable `resolve` knows (prompts; tool commands go through runtime/expand.ts). */
+export function expandVariables(text: string, resolve: (name: string) => string | undefined): string {
   if (!text.includes('$')) return text;
   return text.replace(VARIABLE, (whole, braced: string | undefined, bare: string | undefined) => {
     const value = resolve((braced ?? bare) as string);
-    return value === undefined ? whole : encode(value);
+    return value === undefined ? whole : value;
   });
-}
-
-/** POSIX single-quoting: the value reaches the command as one literal word, whatever it holds. */
-export function shellQuote(value: string): string {
-  if (value !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(value)) return value;
-  return `'${value.replaceAll("'", `'\\''`)}'`;
 }

@@ -7,7 +7,7 @@ import { locateInValue } from './value-location';
 const BARE_VALUE = /^(?:[A-Za-z_][A-Za-z0-9_]*|-?(?:\.\d+|\d+(?:\.\d*)?))$/;
 
 /** A DOT value literal for `value`: bare when DOT allows it, quoted with escapes otherwise. */
-export function dotValue(value: string, forceQuotes = false): string {
+function dotValue(value: string, forceQuotes = false): string {
   if (!forceQuotes && BARE_VALUE.test(value)) return value;
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }

@@ -93,7 +93,7 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
 }
 
 /** Tarjan's algorithm, iterative so that a 10,000-node chain cannot overflow the stack. */
-export function stronglyConnectedComponents(ids: readonly string[], outgoing: ReadonlyMap<string, readonly GraphEdge[]>): string[][] {
+function stronglyConnectedComponents(ids: readonly string[], outgoing: ReadonlyMap<string, readonly GraphEdge[]>): string[][] {
   const index = new Map<string, number>();
   const lowLink = new Map<string, number>();
   const onStack = new Set<string>();

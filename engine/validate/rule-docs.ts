@@ -201,6 +201,13 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     catches: '`dot_file` or `stack.child_dotfile` naming a file that does not exist beside this .dot (checked when the graph has a file; values with `$` are expanded at run time and skipped).',
     fix: 'Correct the path; it is relative to the directory of this .dot file.',
   },
+  ambiguous_command_variable: {
+    severity: 'warning',
+    source: 'ours (specs/EXTENSIONS.md, values reach tool commands as environment variables)',
+    catches: "A `$name` in a tool_command whose meaning is unclear: a pipeline variable inside `'…'` (bash would print it literally; Attractor substitutes it), in a quoted here-document (stays literal), or in the text of `sh -c`/`eval`/`python -c` (the value becomes that program's code); a pipeline variable where bash takes a variable name (`unset`, `read`, `printf -v`: a subscript in the value runs); a pipeline variable the command also sets as its own shell variable (`for f in …` with an `outputs` key `f`); a name that is no pipeline variable, that the command never sets and that is meant for the context — dotted, or read by an edge condition as `context.name` (a context key written at run time is reached only as `${context.key}`).",
+    fix: 'Write `${context.key}` for a context value, rename shell variables that collide with pipeline variables, and hand values to inner programs through `tool_env="key"` (an environment variable) instead of splicing them into the program text.',
+    example: { bad: `tool_command="python3 -c 'print(\\"$last_response\\")'"`, good: 'tool_env="last_response", tool_command="python3 -c \'import os; print(os.environ[\\"LAST_RESPONSE\\"])\'"' },
+  },
 };
 
 /** Diagnostics that come from the parser, the transforms or the CLI rather than from a rule. */
@@ -260,3 +267,19 @@ export const frontEndDocs: Readonly<Record<string, RuleDoc>> = {
     fix: 'Check the path and permissions.',
   },
 };
+
+/** The title docs/rules.md gives a rule: `rule_name`, or `rule_name (TOPO-001)` when its code differs. */
+export function ruleHeading(rule: string, code: string | undefined): string {
+  return code && code !== rule ? `${rule} (${code})` : rule;
+}
+
+/**
+ * The anchor a Markdown preview (VS Code, GitHub) gives a rule's heading: lower case, spaces to
+ * dashes, punctuation dropped. Links to a rule use this, so `CMD-001` is `#cmd-001` like every other.
+ */
+export function ruleAnchor(rule: string, code: string | undefined): string {
+  return ruleHeading(rule, code)
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/[^\p{L}\p{N}_-]/gu, '');
+}

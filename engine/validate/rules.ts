@@ -1,6 +1,7 @@
 import type { LintRule } from './rule';
 import { attributeValueRule, fidelityValidRule, retryBudgetRule, typeKnownRule, unknownAttributeRule } from './rules/attributes';
 import { pipeHidesStatusRule, tokenGateLiesRule } from './rules/commands';
+import { ambiguousCommandVariableRule } from './rules/command-variables';
 import { dotFileExistsRule, folderRequiresDotFileRule, mustWritePlacementRule, promptOnLlmNodesRule, toolCommandRequiresToolHandlerRule } from './rules/handlers';
 import { deadConditionalEdgeRule, failRoutedToExitRule, goalGateHasRetryRule, retryTargetExistsRule, staleLabelCollisionRule } from './rules/routing';
 import { edgeTargetExistsRule, exitNoOutgoingRule, reachabilityRule, startNoIncomingRule, startNodeRule, terminalNodeRule } from './rules/structure';
@@ -41,4 +42,5 @@ export const builtinRules: readonly LintRule[] = [
   loopRestartWithoutFeedbackRule,
   folderRequiresDotFileRule,
   dotFileExistsRule,
+  ambiguousCommandVariableRule,
 ];

@@ -4,7 +4,7 @@
  * over, so a `|` inside them is not mistaken for a pipe of the gate itself.
  */
 
-export interface Span {
+interface Span {
   readonly start: number;
   readonly end: number;
 }

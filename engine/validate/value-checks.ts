@@ -71,7 +71,7 @@ export function checkValue(type: ValueType, value: string): ValueProblem | undef
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** tool_env: a JSON object of scalars, or `KEY=VALUE` entries separated by commas or newlines. */
+/** tool_env: a JSON object of scalars, or entries separated by commas or newlines: `KEY=VALUE`, or a context key (reference form). */
 function envProblem(value: string): ValueProblem | undefined {
   if (value.trim().startsWith('{')) {
     let parsed: unknown;
@@ -95,10 +95,10 @@ function envProblem(value: string): ValueProblem | undefined {
     const trimmed = entry.trim();
     const eq = trimmed.indexOf('=');
     const name = eq < 0 ? trimmed : trimmed.slice(0, eq);
-    if (eq < 0 || !ENV_NAME.test(name)) {
+    if (eq < 0 ? !CONTEXT_KEY.test(name) : !ENV_NAME.test(name)) {
       return {
         severity: 'error',
-        message: eq < 0 ? `tool_env entry "${trimmed}" has no \`=\`: write NAME=value` : `"${name}" is not an environment variable name`,
+        message: eq < 0 ? `tool_env entry "${trimmed}" is neither NAME=value nor a context key` : `"${name}" is not an environment variable name`,
         span: { start, end: start + trimmed.length },
       };
     }

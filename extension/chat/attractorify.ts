@@ -15,7 +15,7 @@ export interface AttractorifyInput {
 /** The model's answer, read against the protocol the expert prompt asks for. */
 export type Draft = { readonly verdict: 'no pipeline'; readonly text: string } | { readonly verdict: 'pipeline'; readonly text: string; readonly dot: string | undefined };
 
-export function readDraft(answer: string): Draft {
+function readDraft(answer: string): Draft {
   const verdict = /VERDICT:\s*(no pipeline|pipeline)/i.exec(answer)?.[1]?.toLowerCase();
   const dot = /```(?:dot|graphviz)?\s*\n(digraph[\s\S]*?)```/.exec(answer)?.[1];
   const text = answer.replace(/^.*VERDICT:.*\n?/im, '').trim();
@@ -24,7 +24,7 @@ export function readDraft(answer: string): Draft {
 }
 
 /** Lint errors plus the structural half of the three-question test; empty when the draft may be shown as is. */
-export function draftProblems(dot: string | undefined): string[] {
+function draftProblems(dot: string | undefined): string[] {
   if (dot === undefined) return ['the answer has no ```dot block with the digraph'];
   const analysis = analyzePipeline(dot);
   if (!analysis.ok) return lintEntries(analysis.diagnostics).map((d) => `line ${d.line ?? '?'}: ${d.rule}: ${d.message}`);

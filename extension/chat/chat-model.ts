@@ -65,8 +65,8 @@ export const configureModelHelp = [
   'No language model is available to @attractor.',
   '',
   '- Pick a model in the chat view\'s model picker (any installed chat model provider, e.g. GitHub Copilot), or',
-  '- configure Attractor\'s own provider: set `attractor.chat.provider` (`openai` or `anthropic`) and `attractor.chat.model`,',
-  '  and put the key in `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` in the environment VS Code starts from.',
+  '- configure Attractor\'s own provider: set `attractor.chat.provider` (`openai`, `anthropic` or `gemini`) and `attractor.chat.model`,',
+  '  and put the key in `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` / `GEMINI_API_KEY` in the environment VS Code starts from.',
 ].join('\n');
 
 export async function collect(stream: AsyncIterable<string>): Promise<string> {

@@ -10,16 +10,14 @@ import type { PipelineToolInput } from './pipeline-input';
 import { runPipelineTool } from './run-tool';
 import { workspaceSummary } from './workspace-summary';
 
-export const chatCommands = ['attractorify', 'explain', 'run', 'lint'] as const;
-
 /** The chat's selected model when there is one, else our configured provider, else none. */
-export function chooseModel(request: ChatRequestLike, deps: ChatDeps, cancel: Cancellation): ChatModel | undefined {
+function chooseModel(request: ChatRequestLike, deps: ChatDeps, cancel: Cancellation): ChatModel | undefined {
   if (request.model && deps.messages) return vscodeChatModel(request.model, deps.messages, cancel.token);
   return deps.providerModel();
 }
 
 /** Prior turns as plain text: requests, and the markdown of responses. */
-export function conversationOf(history: readonly ChatHistoryTurn[]): ChatTurn[] {
+function conversationOf(history: readonly ChatHistoryTurn[]): ChatTurn[] {
   return history.flatMap((turn): ChatTurn[] => {
     if ('prompt' in turn) return [{ role: 'user', text: `${turn.command ? `/${turn.command} ` : ''}${turn.prompt}` }];
     const text = turn.response.map(markdownOf).filter(Boolean).join('');
@@ -38,7 +36,7 @@ function markdownOf(part: unknown): string {
  * `/run file.dot key=value …`, `/lint file.dot`, `/explain file.dot`: a named file, else the
  * active `.dot` editor.
  */
-export function pipelineTarget(prompt: string, deps: ChatDeps): PipelineToolInput | undefined {
+function pipelineTarget(prompt: string, deps: ChatDeps): PipelineToolInput | undefined {
   const words = prompt.trim().split(/\s+/).filter(Boolean);
   const params = Object.fromEntries(words.flatMap((word) => {
     const match = /^([A-Za-z_][\w.]*)=(.*)$/.exec(word);

@@ -7,7 +7,7 @@ import { analyze } from '../../engine/validate/graph-analysis';
 import { ruleDocs } from '../../engine/validate/rule-docs';
 
 /** A loop in the graph and what decides whether it has converged. */
-export interface LoopFacts {
+interface LoopFacts {
   readonly nodes: readonly string[];
   /** Shell nodes in the loop with a conditional edge leaving it: deterministic evidence gates. */
   readonly toolGates: readonly string[];

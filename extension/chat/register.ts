@@ -14,7 +14,7 @@ import type { PipelineRunner } from './run-tool';
 import { describeRun, formatRunResult, runPipelineTool } from './run-tool';
 import { lmToolsHost } from './vscode-lm-tools';
 
-export const participantId = 'attractor.chat';
+const participantId = 'attractor.chat';
 
 /** What the extension's activation hands over; nothing else of the extension is reached into. */
 export interface RegisterChatDeps {

@@ -3,21 +3,21 @@
 // feature check at runtime; older hosts simply get no tools.
 import type * as vscode from 'vscode';
 
-export interface ToolInvocationPrepareOptions<T> {
+interface ToolInvocationPrepareOptions<T> {
   readonly input: T;
 }
 
-export interface PreparedToolInvocation {
+interface PreparedToolInvocation {
   readonly invocationMessage?: string;
   readonly confirmationMessages?: { readonly title: string; readonly message: string | vscode.MarkdownString };
 }
 
-export interface ToolInvocationOptions<T> {
+interface ToolInvocationOptions<T> {
   readonly input: T;
   readonly toolInvocationToken: unknown;
 }
 
-export interface LanguageModelToolLike<T> {
+interface LanguageModelToolLike<T> {
   prepareInvocation?(options: ToolInvocationPrepareOptions<T>, token: vscode.CancellationToken): vscode.ProviderResult<PreparedToolInvocation>;
   invoke(options: ToolInvocationOptions<T>, token: vscode.CancellationToken): vscode.ProviderResult<unknown>;
 }

@@ -2,9 +2,16 @@
  * Context keys a condition can read at a given edge: what the handlers upstream of the edge's
  * source write (canonical §4 handler contracts, ledger tool.last_line / parse_json / outputs).
  */
-import type { Graph, GraphNode } from '../../engine/model/graph';
-import { buildAdjacency } from '../../engine/model/graph';
+import type { GraphEdge, GraphNode } from '../../engine/model/graph';
 import { resolveHandlerType } from '../../engine/model/handler-types';
+
+type FlowNode = Pick<GraphNode, 'id' | 'attributes'>;
+
+/** What the keys depend on: the nodes' attributes and which node can run before which (a Graph is one). */
+export interface Flow {
+  readonly nodes: ReadonlyMap<string, FlowNode>;
+  readonly edges: readonly Pick<GraphEdge, 'from' | 'to'>[];
+}
 
 export interface ContextKey {
   readonly key: string;
@@ -19,7 +26,7 @@ const alwaysPresent: readonly ContextKey[] = [
   { key: 'last_stage', writer: 'the engine (last completed node)' },
 ];
 
-export function keysWrittenBy(node: GraphNode): string[] {
+function keysWrittenBy(node: FlowNode): string[] {
   const keys: string[] = [];
   switch (resolveHandlerType(node)) {
     case 'tool':
@@ -41,8 +48,9 @@ export function keysWrittenBy(node: GraphNode): string[] {
 }
 
 /** Keys written by `from` or any node that can run before it. */
-export function contextKeysBefore(graph: Graph, from: readonly string[]): ContextKey[] {
-  const { incoming } = buildAdjacency(graph);
+export function contextKeysBefore(graph: Flow, from: readonly string[]): ContextKey[] {
+  const incoming = new Map<string, string[]>();
+  for (const edge of graph.edges) incoming.set(edge.to, [...(incoming.get(edge.to) ?? []), edge.from]);
   const seen = new Set<string>();
   const queue = [...from];
   const found = new Map<string, ContextKey>(alwaysPresent.map((k) => [k.key, k]));
@@ -52,7 +60,7 @@ export function contextKeysBefore(graph: Graph, from: readonly string[]): Contex
     seen.add(id);
     const node = graph.nodes.get(id);
     if (node) for (const key of keysWrittenBy(node)) if (!found.has(key)) found.set(key, { key, writer: `node \`${id}\`` });
-    for (const edge of incoming.get(id) ?? []) queue.push(edge.from);
+    queue.push(...(incoming.get(id) ?? []));
   }
   return [...found.values()];
 }

@@ -81,7 +81,7 @@ export function isModelReady(model: PipelineModel): boolean {
 }
 
 /** The same model under another provenance, without reading a deferred one. */
-export function withProvenance(model: PipelineModel, provenance: ModelProvenance): PipelineModel {
+function withProvenance(model: PipelineModel, provenance: ModelProvenance): PipelineModel {
   return model instanceof DeferredModel ? model.as(provenance) : { parsed: model.parsed, graph: model.graph, provenance };
 }
 

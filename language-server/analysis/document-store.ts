@@ -173,7 +173,7 @@ function scheduleIdleRead(entry: OpenDocument): void {
   entry.idleRead.unref();
 }
 
-export function sourcePathOf(uri: string): string | undefined {
+function sourcePathOf(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
   try {
     return fileURLToPath(uri);

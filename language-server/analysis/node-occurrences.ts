@@ -10,7 +10,7 @@ import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
 import { documentSpan, tokenContent } from '../syntax/string-content';
 
-export type OccurrenceKind = 'declaration' | 'edge' | 'attribute' | 'stylesheet';
+type OccurrenceKind = 'declaration' | 'edge' | 'attribute' | 'stylesheet';
 
 export interface NodeOccurrence {
   readonly id: string;

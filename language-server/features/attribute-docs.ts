@@ -1,6 +1,6 @@
 import type { AttributeSpec, ValueType } from '../../engine/model/attributes';
 
-export function describeValueType(type: ValueType): string {
+function describeValueType(type: ValueType): string {
   switch (type.kind) {
     case 'enum':
       return `${type.values.map((v) => v.value).join(' | ')}${type.open ? ' | …' : ''}`;

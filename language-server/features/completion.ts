@@ -8,6 +8,7 @@ import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
 import { nodeClasses } from '../../engine/transform/apply-stylesheet';
 import { contextKeysBefore } from '../analysis/context-keys';
 import type { DocumentView } from '../analysis/document-analysis';
+import { outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
@@ -42,7 +43,7 @@ export function complete(analysis: DocumentView, offset: number): CompletionItem
 }
 
 function specsFor(place: AttributePlace): AttributeSpec[] {
-  if (place === 'subgraph') return attributeTable.filter((spec) => spec.name === 'label' || spec.type.kind === 'graphviz');
+  if (place === 'subgraph') return attributeTable.filter((spec) => spec.name === 'label' || (spec.type.kind === 'graphviz' && spec.scopes.includes('graph')));
   return attributesFor(place);
 }
 
@@ -51,8 +52,7 @@ function attributeNameItems(analysis: DocumentView, context: Extract<CursorConte
   return specsFor(context.place)
     .filter((spec) => !context.present.has(spec.name))
     .map((spec) => {
-      const relevant = !spec.handlers || handlers.length === 0 || spec.handlers.some((h) => handlers.includes(h));
-      const rank = spec.type.kind === 'graphviz' ? 3 : spec.aliasOf ? 2 : relevant ? 0 : 1;
+      const rank = attributeRank(spec, handlers);
       const key = bareKey(spec.name);
       return {
         label: spec.name,
@@ -66,6 +66,18 @@ function attributeNameItems(analysis: DocumentView, context: Extract<CursorConte
         command: retrigger,
       };
     });
+}
+
+/**
+ * The node's own handler's attributes first, then those every handler reads, then other handlers',
+ * then deprecated aliases, then Graphviz rendering attributes.
+ */
+function attributeRank(spec: AttributeSpec, handlers: readonly string[]): number {
+  if (spec.type.kind === 'graphviz') return 4;
+  if (spec.aliasOf) return 3;
+  // Without a known handler (a `node [...]` default block) nothing is another handler's.
+  if (!spec.handlers || handlers.length === 0) return 1;
+  return spec.handlers.some((h) => handlers.includes(h)) ? 0 : 2;
 }
 
 /** Qualified names (`human.default_choice`) are bare keys in the grammar; anything else is quoted. */
@@ -104,8 +116,9 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
     return result.items.map((item) => ({ ...item, textEdit: { range, newText: item.insertText ?? item.label } }));
   };
   const graph = analysis.model?.graph;
+  /** Who writes which context key: the model's graph, or for a text that has never parsed, its outline. */
+  const flow = graph ?? outlineFlow(analysis.outline);
   const sources = context.list?.owner === 'edge' ? context.list.subjects.slice(0, -1).map(tokenValue) : context.list?.owner === 'edge-defaults' ? [...(graph?.nodes.keys() ?? [])] : [];
-  if (context.key === 'human.default_choice' && graph) return gateChoiceItems(graph, context.list?.subjects.map(tokenValue) ?? [], wholeValue());
   if (context.key === 'human.default_choice' && graph) return gateChoiceItems(graph, context.list?.subjects.map(tokenValue) ?? [], wholeValue());
   switch (spec.type.kind) {
     case 'enum':
@@ -124,7 +137,7 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
     case 'condition': {
       if (!quoted) return [quoteItem(wholeValue())];
       const labels = graph ? sources.flatMap((id) => graph.edges.filter((e) => e.from === id).flatMap((e) => (e.attributes.get('label')?.value ? [e.attributes.get('label')?.value as string] : []))) : [];
-      return embedded((text, index) => completeCondition(text, index, { contextKeys: graph ? contextKeysBefore(graph, sources) : [], labels: [...new Set(labels)] }));
+      return embedded((text, index) => completeCondition(text, index, { contextKeys: contextKeysBefore(flow, sources), labels: [...new Set(labels)] }));
     }
     case 'stylesheet':
       if (!quoted) return [quoteItem(wholeValue())];
@@ -138,7 +151,7 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
         completeVariables(text, index, {
           ...(goal ? { goal } : {}),
           critiquedNodeIds: critiqued,
-          contextKeys: graph && subjects.length > 0 ? contextKeysBefore(graph, subjects) : [],
+          contextKeys: subjects.length > 0 ? contextKeysBefore(flow, subjects) : [],
           usedNames: variablesUsedIn(analysis, value),
         }),
       );
@@ -190,11 +203,13 @@ export function nodeIdsOf(analysis: DocumentView): string[] {
   return [...ids];
 }
 
+/** The handlers of the nodes a list belongs to: the model's view of each, or the text's for a node the model has not seen yet. */
 function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
+  if (ids.length === 0) return [];
   const graph = analysis.model?.graph;
-  if (!graph) return [];
+  const typed = outlineFlow(analysis.outline);
   return ids.flatMap((id) => {
-    const node = graph.nodes.get(id);
+    const node = graph?.nodes.get(id) ?? typed.nodes.get(id);
     return node ? [resolveHandlerType(node)] : [];
   });
 }

@@ -2,6 +2,7 @@ import type { Diagnostic as LspDiagnostic, DiagnosticRelatedInformation } from '
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { Diagnostic, Fix, Severity } from '../../engine/model/diagnostics';
 import type { SourceRange } from '../../engine/model/source';
+import { ruleAnchor } from '../../engine/validate/rule-docs';
 import type { DocumentView } from '../analysis/document-analysis';
 import { toLspRange } from '../lsp-convert';
 
@@ -25,7 +26,7 @@ export function toLspDiagnostic(diagnostic: Diagnostic, uri: string, rulesDocUri
     range: toLspRange(diagnostic.range ?? fallbackRange),
     severity: severities[diagnostic.severity],
     code: diagnostic.code ?? diagnostic.rule,
-    ...(rulesDocUri ? { codeDescription: { href: `${rulesDocUri}#${ruleAnchor(diagnostic)}` } } : {}),
+    ...(rulesDocUri ? { codeDescription: { href: `${rulesDocUri}#${ruleAnchor(diagnostic.rule, diagnostic.code)}` } } : {}),
     source: 'attractor',
     message: diagnostic.message,
     ...(related.length > 0 ? { relatedInformation: related } : {}),
@@ -34,14 +35,6 @@ export function toLspDiagnostic(diagnostic: Diagnostic, uri: string, rulesDocUri
 }
 
 /** Diagnostics without a range (rare) sit on the graph's name, read from the view's tokens. */
-/**
- * docs/rules.md titles each rule `## rule_name` or `## rule_name (TOPO-001)`; this is the slug a
- * Markdown preview (VS Code, GitHub) gives that heading.
- */
-export function ruleAnchor(diagnostic: Pick<Diagnostic, 'rule' | 'code'>): string {
-  return diagnostic.code && diagnostic.code !== diagnostic.rule ? `${diagnostic.rule}-${diagnostic.code.toLowerCase()}` : diagnostic.rule;
-}
-
 export function documentDiagnostics(view: DocumentView, diagnostics: readonly Diagnostic[], rulesDocUri: string | undefined): LspDiagnostic[] {
   const graph = view.outline.blocks.find((b) => b.kind === 'graph');
   const anchor = graph?.name ?? graph?.keyword;

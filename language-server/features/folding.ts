@@ -7,9 +7,11 @@ export function foldingRanges(analysis: DocumentView): FoldingRange[] {
   const { outline, lineIndex } = analysis;
   const line = (offset: number) => lineIndex.positionAt(offset).line;
   const ranges: FoldingRange[] = [];
+  /** A closer alone on its line (`}`, `]`) stays visible; one ending a line of content folds with it. */
+  const startsItsLine = (offset: number) => outline.text.slice(outline.text.lastIndexOf('\n', offset - 1) + 1, offset).trim() === '';
   const add = (startOffset: number, endOffset: number, closerStaysVisible: boolean, kind?: FoldingRangeKind) => {
     const startLine = line(startOffset);
-    const endLine = line(endOffset) - (closerStaysVisible ? 1 : 0);
+    const endLine = line(endOffset) - (closerStaysVisible && startsItsLine(endOffset) ? 1 : 0);
     if (endLine > startLine) ranges.push({ startLine, endLine, ...(kind ? { kind } : {}) });
   };
   for (const block of outline.blocks) add(block.open.start, block.close?.start ?? outline.text.length, true);

@@ -35,7 +35,7 @@ export function formatDocument(analysis: DocumentAnalysis, options: FormatOption
   return [{ range: offsetsToRange(analysis.lineIndex, start, analysis.text.length - end), newText: formatted.slice(start, formatted.length - end) }];
 }
 
-export function formatText(outline: Outline, options: FormatOptions): string {
+function formatText(outline: Outline, options: FormatOptions): string {
   const { tokens, text } = outline;
   const stream = [...tokens];
   const indexByStart = new Map(tokens.map((t, k) => [t.start, k]));

@@ -57,7 +57,7 @@ function entryAt(analysis: DocumentView, offset: number): (AttributeEntry & { va
   return all.find((e) => (e.key.start <= offset && offset <= e.key.end) || (e.value && e.value.start <= offset && offset <= e.value.end));
 }
 
-export function describeNode(graph: Graph, node: GraphNode): string {
+function describeNode(graph: Graph, node: GraphNode): string {
   const handler = resolveHandlerType(node);
   const shape = node.attributes.get('shape')?.value ?? 'box';
   const shapeDoc = shapes.find((s) => s.shape === shape)?.doc;
@@ -108,12 +108,13 @@ function describeRetries(graph: Graph, node: GraphNode): string {
   return `Retries: ${retries} · ${targets.join(' · ')}`;
 }
 
-export function describeVariable(name: string, goal: string | undefined, inCommand: boolean): string {
-  const quoting = inCommand ? '\n\nIn a tool command the value is shell-quoted.' : '';
+function describeVariable(name: string, goal: string | undefined, inCommand: boolean): string {
+  const quoting = inCommand ? '\n\nIn a tool command the value arrives as an environment variable, never as shell text; a key set only at run time is reached as `${context.key}`.' : '';
   if (name === 'goal') return `\`$goal\` — the graph goal: ${goal ? `"${goal}"` : '(not set)'}${quoting}`;
   if (name === 'iteration' || name === 'loop_count') return `\`$${name}\` — how many loop_restart edges this run has taken (from 0).${quoting}`;
   if (name.startsWith('prior_critiques_')) return `\`$${name}\` — the critiques fed back to \`${name.slice('prior_critiques_'.length)}\` through feedback_from (5 × 500 chars).`;
-  return `\`$${name}\` — a launch parameter (\`--param ${name}=…\`) or context key; left as written when neither exists.${quoting}`;
+  if (inCommand) return `\`$${name}\` — a pipeline variable if it is a launch parameter (\`--param ${name}=…\`), an engine key or a key some node declares in \`outputs\`; otherwise bash's own variable.${quoting}`;
+  return `\`$${name}\` — a launch parameter (\`--param ${name}=…\`) or context key; left as written when neither exists.`;
 }
 
 export function describeCondition(text: string): string {

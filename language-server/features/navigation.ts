@@ -1,5 +1,6 @@
-/** Definition, references and rename for node ids. */
-import type { Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+/** Definition, references, highlights and rename for node ids. */
+import type { DocumentHighlight, Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import { DocumentHighlightKind } from 'vscode-languageserver';
 import type { DocumentView } from '../analysis/document-analysis';
 import type { NodeOccurrence } from '../analysis/node-occurrences';
 import { nodeOccurrences, occurrenceAt } from '../analysis/node-occurrences';
@@ -30,6 +31,16 @@ export function references(analysis: DocumentView, offset: number, includeDeclar
   const found = occurrencesOfIdAt(analysis, offset);
   if (!found) return [];
   return found.all.filter((o) => includeDeclaration || o.kind !== 'declaration').map((o) => ({ uri: analysis.uri, range: rangeOf(analysis, o) }));
+}
+
+/**
+ * The places rename would change, the declaration marked as written: not every equal word (a
+ * `context.tests` key in a condition is no use of node `tests`). Nothing off a node id.
+ */
+export function documentHighlights(analysis: DocumentView, offset: number): DocumentHighlight[] {
+  const found = occurrencesOfIdAt(analysis, offset);
+  if (!found) return [];
+  return found.all.map((o) => ({ range: rangeOf(analysis, o), kind: o.kind === 'declaration' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
 }
 
 export function prepareRename(analysis: DocumentView, offset: number): { range: Range; placeholder: string } | undefined {

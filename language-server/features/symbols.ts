@@ -1,11 +1,11 @@
-/** Document symbols: the graph, its nodes grouped by handler, and subgraphs with their members. */
+/** Document symbols: the graph, its nodes and subgraphs, as they nest in the text. */
 import type { DocumentSymbol } from 'vscode-languageserver';
 import { SymbolKind } from 'vscode-languageserver';
-import type { GraphNode } from '../../engine/model/graph';
-import { handlerTypes, resolveHandlerType } from '../../engine/model/handler-types';
+import { resolveHandlerType } from '../../engine/model/handler-types';
 import type { DocumentView } from '../analysis/document-analysis';
+import { outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
-import type { AttributeList } from '../syntax/outline';
+import type { AttributeList, Block } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
 
@@ -15,6 +15,17 @@ interface NodeStatement {
   readonly end: number;
 }
 
+/** A symbol and where it starts, for document order. */
+interface Positioned {
+  readonly start: number;
+  readonly symbol: DocumentSymbol;
+}
+
+/**
+ * Symbols nest as the text does, so breadcrumbs and sticky scroll name the statement the cursor is
+ * in: the graph holds its nodes and subgraphs in document order, a subgraph its own. A node's
+ * handler (tool, codergen, wait.human…) is its detail.
+ */
 export function documentSymbols(analysis: DocumentView): DocumentSymbol[] {
   const { outline, lineIndex } = analysis;
   const graphBlock = outline.blocks.find((b) => b.kind === 'graph');
@@ -32,47 +43,47 @@ export function documentSymbols(analysis: DocumentView): DocumentSymbol[] {
     const list = declaration ? listsBySubject.get(token.start) : undefined;
     statements.set(id, { id, token, end: list?.close?.end ?? token.end, declared: declaration });
   }
-  const nodeSymbol = (statement: NodeStatement, node: GraphNode | undefined): DocumentSymbol => ({
-    name: statement.id,
-    detail: node ? (node.attributes.get('label')?.value ?? node.attributes.get('shape')?.value ?? '') : '',
-    kind: SymbolKind.Object,
-    range: range(statement.token.start, statement.end),
-    selectionRange: range(statement.token.start, statement.token.end),
-  });
-
   const graph = analysis.model?.graph;
-  const groups = new Map<string, DocumentSymbol[]>();
-  for (const statement of statements.values()) {
-    const node = graph?.nodes.get(statement.id);
-    const handler = node ? resolveHandlerType(node) : 'unknown';
-    groups.set(handler, [...(groups.get(handler) ?? []), nodeSymbol(statement, node)]);
-  }
-  const order = (h: string) => ((handlerTypes as readonly string[]).indexOf(h) + 1 || handlerTypes.length + 1);
-  const handlerSymbols: DocumentSymbol[] = [...groups]
-    .sort(([a], [b]) => order(a) - order(b))
-    .map(([handler, children]) => ({
-      name: handler,
-      detail: `${children.length} node${children.length === 1 ? '' : 's'}`,
-      kind: SymbolKind.Class,
-      range: { start: children[0]?.range.start ?? range(0, 0).start, end: children.reduce((end, c) => (c.range.end.line > end.line || (c.range.end.line === end.line && c.range.end.character > end.character) ? c.range.end : end), children[0]?.range.end ?? range(0, 0).end) },
-      selectionRange: children[0]?.selectionRange ?? range(0, 0),
-      children,
-    }));
+  const typed = outlineFlow(outline);
+  const nodeSymbol = (statement: NodeStatement): Positioned => {
+    const node = graph?.nodes.get(statement.id) ?? typed.nodes.get(statement.id);
+    const label = node?.attributes.get('label')?.value;
+    return {
+      start: statement.token.start,
+      symbol: {
+        name: statement.id,
+        detail: node ? [resolveHandlerType(node), ...(label ? [label] : [])].join(' · ') : '',
+        kind: SymbolKind.Object,
+        range: range(statement.token.start, statement.end),
+        selectionRange: range(statement.token.start, statement.token.end),
+      },
+    };
+  };
 
-  const subgraphSymbols: DocumentSymbol[] = outline.blocks
-    .filter((b) => b.kind === 'subgraph')
-    .map((block) => {
-      const start = (block.keyword ?? block.open).start;
-      const end = block.close?.end ?? outline.text.length;
-      const members = outline.nodeIds.filter((o) => o.declaration && o.token.start > block.open.start && o.token.end <= end);
-      return {
+  const end = (block: Block) => block.close?.end ?? outline.text.length;
+  const subgraphs = outline.blocks.filter((b) => b.kind === 'subgraph');
+  /** The innermost subgraph around an offset, or the graph. */
+  const container = (offset: number): Block =>
+    subgraphs.filter((b) => b.open.start < offset && offset < end(b)).reduce<Block>((inner, b) => (b.open.start > inner.open.start ? b : inner), graphBlock);
+  const contents = new Map<Block, Positioned[]>();
+  const place = (within: Block, item: Positioned) => contents.set(within, [...(contents.get(within) ?? []), item]);
+  for (const statement of statements.values()) place(container(statement.token.start), nodeSymbol(statement));
+  const childrenOf = (block: Block): DocumentSymbol[] => (contents.get(block) ?? []).sort((a, b) => a.start - b.start).map((item) => item.symbol);
+  // Innermost subgraphs first, so each is complete before its parent takes it.
+  for (const block of [...subgraphs].sort((a, b) => b.open.start - a.open.start)) {
+    const start = (block.keyword ?? block.open).start;
+    const nameToken = block.name ?? block.keyword ?? block.open;
+    place(container(start), {
+      start,
+      symbol: {
         name: block.name ? tokenValue(block.name) : '(anonymous subgraph)',
         kind: SymbolKind.Namespace,
-        range: range(start, end),
-        selectionRange: range((block.name ?? block.keyword ?? block.open).start, (block.name ?? block.keyword ?? block.open).end),
-        children: members.map(({ token }) => nodeSymbol({ id: tokenValue(token), token, end: listsBySubject.get(token.start)?.close?.end ?? token.end }, graph?.nodes.get(tokenValue(token)))),
-      };
+        range: range(start, end(block)),
+        selectionRange: range(nameToken.start, nameToken.end),
+        children: childrenOf(block),
+      },
     });
+  }
 
   const graphStart = (graphBlock.keyword ?? graphBlock.open).start;
   const nameToken = graphBlock.name ?? graphBlock.keyword ?? graphBlock.open;
@@ -81,9 +92,9 @@ export function documentSymbols(analysis: DocumentView): DocumentSymbol[] {
       name: graphBlock.name ? tokenValue(graphBlock.name) : 'digraph',
       detail: 'pipeline',
       kind: SymbolKind.Module,
-      range: range(graphStart, graphBlock.close?.end ?? outline.text.length),
+      range: range(graphStart, end(graphBlock)),
       selectionRange: range(nameToken.start, nameToken.end),
-      children: [...handlerSymbols, ...subgraphSymbols],
+      children: childrenOf(graphBlock),
     },
   ];
 }

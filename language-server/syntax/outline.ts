@@ -6,7 +6,7 @@
 import type { Token } from './scanner';
 import { scan } from './scanner';
 
-export type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-defaults';
+type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-defaults';
 
 export interface AttributeEntry {
   readonly key: Token;
@@ -38,17 +38,23 @@ export interface Block {
 }
 
 /** A `key = value` statement directly in a graph or subgraph body. */
-export interface Assignment {
+interface Assignment {
   readonly inSubgraph: boolean;
   readonly key: Token;
   readonly equals: Token;
   readonly value?: Token;
 }
 
-export interface NodeIdOccurrence {
+interface NodeIdOccurrence {
   readonly token: Token;
   /** A node statement (as opposed to an edge endpoint). */
   readonly declaration: boolean;
+}
+
+/** One `a -> b` of an edge statement (a chain `a -> b -> c` is two). */
+interface OutlineEdge {
+  readonly from: Token;
+  readonly to: Token;
 }
 
 export interface Outline {
@@ -60,12 +66,7 @@ export interface Outline {
   readonly assignments: readonly Assignment[];
   readonly nodeIds: readonly NodeIdOccurrence[];
   readonly arrows: readonly Token[];
-}
-
-const KEYWORDS = new Set(['graph', 'digraph', 'subgraph', 'node', 'edge', 'strict']);
-
-export function isKeyword(token: Token): boolean {
-  return token.kind === 'id' && KEYWORDS.has(token.text.toLowerCase());
+  readonly edges: readonly OutlineEdge[];
 }
 
 export function buildOutline(text: string): Outline {
@@ -76,6 +77,7 @@ export function buildOutline(text: string): Outline {
   const assignments: Assignment[] = [];
   const nodeIds: NodeIdOccurrence[] = [];
   const arrows: Token[] = [];
+  const edges: OutlineEdge[] = [];
   /** Open blocks, innermost last; `group` marks `{ ... }` used as an edge operand. */
   const stack: { block: Block; index: number; group: boolean }[] = [];
   let i = 0;
@@ -196,10 +198,11 @@ export function buildOutline(text: string): Outline {
       readOperand(subjects);
     }
     for (const subject of subjects) nodeIds.push({ token: subject, declaration: statementArrows.length === 0 });
+    if (statementArrows.length > 0) for (let k = 0; k + 1 < subjects.length; k++) edges.push({ from: subjects[k] as Token, to: subjects[k + 1] as Token });
     while (is(peek(), '[')) readList(statementArrows.length > 0 ? 'edge' : 'node', subjects, statementArrows);
     if (i === start) i++; // a token no statement can start with
   }
-  return { text, tokens, blocks, lists, assignments, nodeIds, arrows };
+  return { text, tokens, blocks, lists, assignments, nodeIds, arrows, edges };
 }
 
 /** The innermost attribute list whose brackets surround the offset (an unterminated list runs to its last entry). */

@@ -1,18 +1,19 @@
 /**
- * A forgiving DOT tokenizer. Unlike the engine's PEG parser it never stops: an unterminated
- * string, HTML literal or block comment runs to the end of the text and is flagged, so editor
- * features keep working on text that is mid-edit.
+ * A forgiving DOT tokenizer. Unlike the engine's PEG parser it never stops: an unterminated HTML
+ * literal or block comment runs to the end of the text and is flagged, so editor features keep
+ * working on text that is mid-edit. An unterminated string ends with its line: DOT strings may
+ * span lines, but one never closed is a slip, and the statements below it are still code.
  */
 import { continuesBareIdentifier, isAtLineStart } from '../../engine/parse/lexical';
 
-export type TokenKind = 'id' | 'string' | 'html' | 'arrow' | 'punct' | 'comment';
+type TokenKind = 'id' | 'string' | 'html' | 'arrow' | 'punct' | 'comment';
 
 export interface Token {
   readonly kind: TokenKind;
   readonly start: number;
   readonly end: number;
   readonly text: string;
-  /** False for a string, HTML literal or block comment that reaches the end of the text unclosed. */
+  /** False for a string, HTML literal or block comment left unclosed. */
   readonly terminated: boolean;
 }
 
@@ -50,8 +51,9 @@ export function scan(text: string): Token[] {
       let j = i + 1;
       for (let code = text.charCodeAt(j); j < n && code !== 34; code = text.charCodeAt(j)) j += code === 92 && j + 1 < n ? 2 : 1;
       const terminated = j < n;
-      push('string', i, terminated ? j + 1 : n, terminated);
-      i = terminated ? j + 1 : n;
+      const end = terminated ? j + 1 : lineEnd(text, i);
+      push('string', i, end, terminated);
+      i = end;
     } else if (ch === '<') {
       let depth = 0;
       let j = i;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { ensureTestBundle, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace } from './harness';
+import { ensureTestBundle, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace, workspaceWith } from './harness';
 
 const { start: session, stopAll } = sessionPool();
 
@@ -176,5 +176,65 @@ describe('debug adapter: breakpoints and the trace', () => {
     const logged = s.events.bodies<DebugProtocol.OutputEvent['body']>('output').filter((o) => o.output.startsWith('count is'));
     assert.deepEqual(logged.map((o) => o.output.trim()), ['count is 1', 'count is 2', 'count is 3', 'count is 4']);
     assert.equal(logged[0]?.line, lineOf(program, 'check [shape'));
+  });
+
+  it('binds a breakpoint on a continuation line to its own statement, where the user put it', async () => {
+    const dir = workspaceWith({
+      'pipeline.dot': ['digraph p {', '  start [shape=Mdiamond]', '  a [shape=parallelogram,', '     tool_command="echo a > a.txt"]', '  b [shape=parallelogram, tool_command="echo b > b.txt"]', '  done [shape=Msquare]', '  start -> a', '  a -> b', '    -> done', '}', ''].join('\n'),
+      'script.json': '{}',
+    });
+    const program = path.join(dir, 'pipeline.dot');
+    const continuation = lineOf(program, 'tool_command="echo a');
+    const edgeContinuation = lineOf(program, '-> done');
+    const s = await session();
+    const { breakpoints } = await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: continuation }, { line: edgeContinuation }] } });
+    assert.deepEqual(breakpoints[program]?.map((b) => [b.verified, b.line]), [[true, continuation], [true, edgeContinuation]]);
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'a', 'stops before a, not before b on the next line');
+    assert.ok(!fs.existsSync(path.join(dir, 'a.txt')));
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'a -> b', 'the chain a -> b -> done is one statement');
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'b -> done');
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('terminated');
+  });
+
+  it('reports a function breakpoint on a node or edge the pipeline lacks as unverified, with why', async () => {
+    const dir = workspace(path.join(fixtures, 'loop'));
+    const s = await session();
+    const initialized = s.client.waitForEvent('initialized');
+    await s.client.initializeRequest({ adapterID: 'attractor', pathFormat: 'path', linesStartAt1: true });
+    await initialized;
+    const set = await s.client.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'count' }, { name: 'cuont' }, { name: 'count->done' }] });
+    const [count, typo, edge] = set.body.breakpoints;
+    await Promise.all([s.client.configurationDoneRequest(), s.client.launchRequest(scriptedArgs(dir) as DebugProtocol.LaunchRequestArguments)]);
+    // Set before launch, they are checked once the program is read.
+    const changed = [await s.events.next<DebugProtocol.BreakpointEvent>('breakpoint'), await s.events.next<DebugProtocol.BreakpointEvent>('breakpoint')].map((e) => e.body.breakpoint);
+    assert.deepEqual(changed.map((b) => b.id).sort(), [typo?.id, edge?.id].sort());
+    for (const b of changed) assert.equal(b.verified, false);
+    assert.match(changed.find((b) => b.id === typo?.id)?.message ?? '', /no node cuont/);
+    assert.match(changed.find((b) => b.id === edge?.id)?.message ?? '', /no edge count -> done/);
+    assert.notEqual(count?.verified, false);
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'count');
+    const again = await s.client.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'cuont' }, { name: 'check' }] });
+    assert.deepEqual(again.body.breakpoints.map((b) => b.verified), [false, true], 'checked at once while the program is known');
+    await s.client.setFunctionBreakpointsRequest({ breakpoints: [] });
+    await s.client.continueRequest({ threadId: 1 });
+    await s.events.next('terminated');
+  });
+
+  it('reports an edge logpoint at the edge\'s line', async () => {
+    const dir = workspace(path.join(fixtures, 'loop'));
+    const program = path.join(dir, 'pipeline.dot');
+    const edgeLine = lineOf(program, 'check -> done');
+    const s = await session();
+    await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: edgeLine, logMessage: 'leaving at {context.tool.last_line}' }] } });
+    await s.events.next('terminated');
+    const logged = s.events.bodies<DebugProtocol.OutputEvent['body']>('output').filter((o) => o.output.startsWith('leaving at'));
+    assert.deepEqual(logged.map((o) => [o.output.trim(), o.line, o.source?.path]), [['leaving at 4', edgeLine, program]]);
   });
 });

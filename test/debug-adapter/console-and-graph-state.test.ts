@@ -3,7 +3,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { GraphStateEventBody, TraceEntryEventBody } from '../../debug-adapter/protocol';
-import { ensureTestBundle, conformanceCases, launch, lineOf, sessionPool, workspace } from './harness';
+import { ensureTestBundle, conformanceCases, fixtures, launch, lineOf, scriptedArgs, sessionPool, workspace } from './harness';
 
 const { start: session, stopAll } = sessionPool();
 
@@ -58,5 +58,21 @@ describe('debug adapter: Debug Console, progress and graph-view events', () => {
     const records = s.events.bodies<TraceEntryEventBody>('traceEntry');
     assert.deepEqual(records.map((r) => r.record.node_id), ['start', 'implement', 'test_gate', 'implement', 'test_gate', 'done']);
     assert.ok(records.every((r) => r.logsRoot === path.join(dir, '.run')));
+  });
+
+  it('says whose it is on every line VS Code shows as a notification: failed and cancelled runs', async () => {
+    const failing = await session();
+    await launch(failing, scriptedArgs(workspace(path.join(conformanceCases, 'no-matching-edge-fails-loud'))));
+    await failing.events.next('terminated');
+    const dir = workspace(path.join(fixtures, 'loop'));
+    const program = path.join(dir, 'pipeline.dot');
+    const cancelled = await session();
+    await launch(cancelled, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'check [shape') }] } });
+    await cancelled.events.next('stopped');
+    await cancelled.client.terminateRequest({});
+    await cancelled.events.next('terminated');
+    const notifications = [failing, cancelled].flatMap((s) => s.events.bodies<DebugProtocol.OutputEvent['body']>('output')).filter((o) => o.category === 'important').map((o) => o.output);
+    assert.ok(notifications.some((line) => line.includes('run failed')) && notifications.some((line) => line.includes('run cancelled')), notifications.join(''));
+    for (const line of notifications) assert.match(line, /^Attractor: /);
   });
 });

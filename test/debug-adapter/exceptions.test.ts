@@ -76,6 +76,24 @@ describe('debug adapter: exception breakpoint filters', () => {
     await s.events.next('terminated');
   });
 
+  for (const [name, edges] of [
+    ['routed on its failure', '  work -> done [condition="outcome=fail"]\n  work -> done'],
+    ['ending the run', '  work -> done [condition="outcome=success"]'],
+  ] as const) {
+    it(`decides by the kind of failure, not its words: a node failure that quotes the contracts, ${name}`, async () => {
+      const reason = "no matching edge from node 'x'; must_write violated; goal gate x is unsatisfied";
+      const dir = workspaceWith({
+        'pipeline.dot': `digraph g {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  work [max_retries=0, prompt="Work."]\n  start -> work\n${edges}\n}\n`,
+        'script.json': JSON.stringify({ llm: { work: [{ report_outcome: { status: 'fail', failure_reason: reason } }] } }),
+      });
+      const s = await session();
+      await launch(s, scriptedArgs(dir), { exceptionFilters: ['must_write_violated', 'goal_gate_unsatisfied', 'no_matching_edge'] });
+      await s.events.next('exited');
+      await s.events.next('terminated');
+      assert.deepEqual(s.events.drain('stopped').map((e) => e.body as unknown), []);
+    });
+  }
+
   it('does not stop when no filter is enabled', async () => {
     const s = await session();
     await launch(s, scriptedArgs(workspace(path.join(conformanceCases, 'no-matching-edge-fails-loud'))));

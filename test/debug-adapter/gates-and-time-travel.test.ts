@@ -34,7 +34,7 @@ describe('debug adapter: human gates', () => {
     assert.equal(gate.freeform, false);
     assert.deepEqual(gate.options.map((o) => `${o.key}:${o.to}`), ['A:ship', 'R:rework']);
 
-    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'X' } }), /not an option/);
+    await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'X' } }), /not an option of review \(\[A\] Approve, \[R\] Rework\)/);
     await assert.rejects(s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'maybe' } }), /answer must be/);
     await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'R' } });
     assert.equal(((await s.events.next('humanGateClosed')).body as { gateId: string }).gateId, gate.gateId);
@@ -48,6 +48,26 @@ describe('debug adapter: human gates', () => {
     const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
     assert.equal(exited.body.exitCode, 0);
     assert.deepEqual(traceOf(path.join(dir, '.run')).map((r) => r.node_id), ['start', 'review', 'rework', 'review', 'ship', 'done']);
+  });
+});
+
+describe('debug adapter: resuming at a waiting gate', () => {
+  before(ensureTestBundle);
+  after(stopAll);
+
+  it('refuses continue and step while a gate waits, so the thread stays shown stopped at the gate', async () => {
+    const dir = gateWorkspace();
+    const s = await session();
+    await launch(s, scriptedArgs(dir));
+    assert.equal((await s.events.next<DebugProtocol.StoppedEvent>('stopped')).body.reason, 'human gate');
+    const gate = (await s.events.next('humanGate')).body as HumanGateEventBody;
+    await assert.rejects(s.client.continueRequest({ threadId: 1 }), /review is waiting for an answer/);
+    await assert.rejects(s.client.nextRequest({ threadId: 1 }), /waiting for an answer/);
+    assert.equal((await topFrame(s)).name, 'review (waiting for an answer)', 'still stopped at the gate');
+    assert.equal(s.events.drain('continued').length, 0);
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'A' } });
+    await s.events.next('continued');
+    assert.equal((await s.events.next<DebugProtocol.ExitedEvent>('exited')).body.exitCode, 0);
   });
 });
 

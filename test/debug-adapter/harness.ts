@@ -6,10 +6,10 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { ensureTestBundle, testDist } from '../test-bundle';
 
-export const projectRoot = path.resolve(__dirname, '..', '..');
+const projectRoot = path.resolve(__dirname, '..', '..');
 /** The adapter under test is the bundled standalone one (test-bundle.ts), as is the CLI it is compared with. */
-export const adapterPath = path.join(testDist, 'debug-adapter.js');
-export const cliPath = path.join(testDist, 'cli.js');
+const adapterPath = path.join(testDist, 'debug-adapter.js');
+const cliPath = path.join(testDist, 'cli.js');
 export const conformanceCases = path.resolve(projectRoot, '..', 'shared', 'conformance', 'cases');
 export const fixtures = path.join(projectRoot, 'test', 'fixtures', 'debug-adapter');
 
@@ -30,7 +30,7 @@ export function workspaceWith(files: Readonly<Record<string, string>>): string {
 }
 
 /** Every event of the session, queued by type, so a test never misses one that came early. */
-export class EventQueue {
+class EventQueue {
   private readonly queues = new Map<string, DebugProtocol.Event[]>();
   private readonly waiters = new Map<string, ((event: DebugProtocol.Event) => void)[]>();
   readonly all: DebugProtocol.Event[] = [];
@@ -79,14 +79,14 @@ export interface Session {
 const EVENT_TYPES = ['stopped', 'continued', 'terminated', 'exited', 'output', 'thread', 'breakpoint', 'graphState', 'traceEntry', 'humanGate', 'humanGateClosed', 'progressStart', 'progressEnd'];
 
 /** The environment without provider keys: no test may reach a real LLM. */
-export function keylessEnv(): NodeJS.ProcessEnv {
+function keylessEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env['OPENAI_API_KEY'];
   delete env['ANTHROPIC_API_KEY'];
   return env;
 }
 
-export async function startSession(): Promise<Session> {
+async function startSession(): Promise<Session> {
   const client = new DebugClient(process.execPath, adapterPath, 'attractor', { cwd: projectRoot, env: keylessEnv() });
   client.defaultTimeout = 15_000;
   const events = new EventQueue(client, EVENT_TYPES);

@@ -1,18 +1,17 @@
 // Starts a real VS Code (code-server) with the packaged extension installed into a fresh profile,
-// and opens its workbench in headless Debian Chromium. Shared by the e2e suite and the bench.
+// and opens its workbench in headless Chromium (test/browser.ts). Shared by the e2e suite and the bench.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchChromium } from '../browser';
+import { node24 } from '../node24';
 
-const repo = path.resolve(__dirname, '..', '..');
-const node24 = path.join(repo, 'node_modules', 'node', 'bin', 'node');
-
-/** code-server's entry script: $CODE_SERVER, the CI cache (scripts/ensure-code-server.sh), or a global install under node@24. */
-export function findCodeServer(): string {
-  const candidates = [process.env.CODE_SERVER, '/opt/attractor-code-server/bin/code-server', path.join(repo, 'node_modules', 'node', 'bin', 'code-server')];
+/** code-server's entry script: $CODE_SERVER or the CI cache (scripts/ensure-code-server.sh). */
+function findCodeServer(): string {
+  const candidates = [process.env.CODE_SERVER, '/opt/attractor-code-server/bin/code-server'];
   const found = candidates.find((candidate): candidate is string => candidate !== undefined && fs.existsSync(candidate));
   if (!found) throw new Error(`code-server not found (tried ${candidates.filter(Boolean).join(', ')}); run scripts/ensure-code-server.sh`);
   return fs.realpathSync(found);
@@ -69,35 +68,37 @@ export async function startCodeServer(options: StartOptions): Promise<CodeServer
   );
   const codeServer = findCodeServer();
   const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
-  const install = spawnSync(node24, [codeServer, ...common, '--install-extension', options.vsix], { encoding: 'utf8' });
+  const node = node24();
+  const install = spawnSync(node, [codeServer, ...common, '--install-extension', options.vsix], { encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`installing ${options.vsix} failed:\n${install.stdout}\n${install.stderr}`);
   const port = await freePort();
-  const server = spawn(node24, [codeServer, ...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...(options.trusted === false ? [] : ['--disable-workspace-trust']), workspace], {
+  const server = spawn(node, [codeServer, ...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...(options.trusted === false ? [] : ['--disable-workspace-trust']), workspace], {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
-    env: { ...process.env, PATH: `${path.dirname(node24)}:${process.env.PATH ?? ''}` },
+    env: { ...process.env, PATH: `${path.dirname(node)}:${process.env.PATH ?? ''}` },
   });
   const serverLog: string[] = [];
   server.stdout?.on('data', (chunk: Buffer) => serverLog.push(chunk.toString()));
   server.stderr?.on('data', (chunk: Buffer) => serverLog.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
-  await waitForHttp(`http://127.0.0.1:${port}/healthz`, server, serverLog);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  await page.goto(url);
-  await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
-  return {
-    url,
-    userDataDir,
-    workspace,
-    page,
-    browser,
-    async stop() {
-      await browser.close().catch(() => undefined);
-      await killGroup(server);
-      fs.rmSync(root, { recursive: true, force: true });
-    },
+  let browser: Browser | undefined;
+  const stop = async (): Promise<void> => {
+    await browser?.close().catch(() => undefined);
+    await killGroup(server);
+    fs.rmSync(root, { recursive: true, force: true });
   };
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, server, serverLog);
+    browser = await launchChromium(['--no-sandbox', '--disable-gpu']);
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+    return { url, userDataDir, workspace, page, browser, stop };
+  } catch (error) {
+    // Whatever started must not outlive the failed start.
+    await stop();
+    throw error;
+  }
 }
 
 /** The Attractor output channel as VS Code logged it to the profile's logs folder. */

@@ -15,8 +15,6 @@ const dotFiles = fs.readdirSync(examplesDir).filter((f) => f.endsWith('.dot')).s
 /** The warnings an example carries on purpose (its header comment says why); everything else must be clean. */
 const deliberate: Readonly<Record<string, readonly string[]>> = {
   'sub-pipeline-child.dot': ['acyclic_graph'],
-  // Written for real models: no goal-gate retry target, and the test loop restarts without a feedback channel.
-  'real-provider.dot': ['goal_gate_has_retry', 'loop_restart_without_feedback'],
 };
 const children = new Set(['sub-pipeline-child.dot']);
 /** Examples that need a real provider (API keys): linted here, never run offline. */

@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { resolveDebugConfiguration } from '../../extension/debug-configuration';
 import { engineAnswer, runLocally } from '../../extension/local-run';
+import { defaultSettings } from '../../extension/settings';
 import type { HumanQuestion } from '../../engine';
 import { parseExtensionMessage, type ExtensionToWebviewMessage } from '../../webview/protocol';
 
@@ -57,4 +59,26 @@ test('scripted answers are used first (the demo needs no person); a bad backend 
   const refused = await runLocally({ program: path.join(dir, 'human-review.dot'), backend: 'scripted', logsRoot: path.join(dir, 'run2') }, { post: () => undefined, ask: () => Promise.reject(new Error('unused')) }, new AbortController().signal);
   assert.equal(refused.kind, 'refused');
   assert.match(refused.kind === 'refused' ? refused.reason : '', /needs "scripted"/);
+});
+
+test('an opened example runs in a scratch directory inside its run directory, unless the configuration sets cwd', async () => {
+  const examples = exampleCopy(true);
+  const program = path.join(examples, 'human-review.dot');
+  const context = { activeProgram: program, settings: defaultSettings, trusted: true, fileExists: (file: string) => fs.existsSync(file), now: new Date('2026-12-01T00:00:00.000Z'), examplesDirectory: examples };
+  const resolution = resolveDebugConfiguration({}, context);
+  assert.ok(resolution.ok && resolution.scratchDirectory !== undefined);
+  const { configuration, scratchDirectory } = resolution;
+  assert.equal(configuration.cwd, scratchDirectory);
+  assert.equal(path.dirname(scratchDirectory), configuration.logsRoot);
+  fs.mkdirSync(scratchDirectory, { recursive: true });
+  const outcome = await runLocally({ ...configuration, logsRoot: configuration.logsRoot ?? '' }, { post: () => undefined, ask: () => Promise.reject(new Error('scripted')) }, new AbortController().signal);
+  assert.ok(outcome.kind === 'ran' && outcome.status === 'success', JSON.stringify(outcome));
+  assert.deepEqual(fs.readdirSync(examples).sort(), ['.attractor-runs', 'human-review.dot', 'human-review.scripted.json'], 'nothing written beside the example');
+  assert.ok(fs.existsSync(path.join(scratchDirectory, 'published.md')));
+
+  const chosen = resolveDebugConfiguration({ cwd: '/somewhere' }, context);
+  assert.ok(chosen.ok && chosen.scratchDirectory === undefined);
+  assert.equal(chosen.configuration.cwd, '/somewhere');
+  const workspacePipeline = resolveDebugConfiguration({}, { ...context, examplesDirectory: path.join(examples, 'elsewhere') });
+  assert.ok(workspacePipeline.ok && workspacePipeline.configuration.cwd === undefined);
 });

@@ -24,7 +24,7 @@ test('settings: valid values are taken, malformed ones fall back to the defaults
     defaultProvider: 'anthropic',
     maxParallel: 2,
   });
-  const bad: Record<string, unknown> = { backend: 'gpt', runDirectory: 3, 'graph.layoutEngine': 'fancy', languageDetection: true, defaultModel: 5, defaultProvider: 'gemini', maxParallel: 0 };
+  const bad: Record<string, unknown> = { backend: 'gpt', runDirectory: 3, 'graph.layoutEngine': 'fancy', languageDetection: true, defaultModel: 5, defaultProvider: 'mistral', maxParallel: 0 };
   assert.deepEqual(readSettings((key) => bad[key]), defaultSettings);
 });
 

@@ -40,8 +40,9 @@ export class LspClient {
     });
   }
 
-  static async start(initializationOptions: Record<string, unknown> = { diagnosticsDelayMs: 20 }): Promise<LspClient> {
-    const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  /** `server` is the bundled server unless a test installs one elsewhere (the packaged layout). */
+  static async start(initializationOptions: Record<string, unknown> = { diagnosticsDelayMs: 20 }, server = serverPath): Promise<LspClient> {
+    const child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout as NodeJS.ReadableStream), new StreamMessageWriter(child.stdin as NodeJS.WritableStream));
     connection.listen();
     const client = new LspClient(child, connection);

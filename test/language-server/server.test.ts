@@ -142,12 +142,20 @@ describe('language server over stdio', () => {
     await assert.rejects(client.connection.sendRequest(RenameRequest.type, { textDocument: { uri: mainUri }, position, newName: 'gate' }), /already exists/);
   });
 
-  it('lists symbols: the graph, nodes grouped by handler', async () => {
+  it('lists symbols: the graph, its nodes in document order with their handlers', async () => {
     const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: mainUri } })) as DocumentSymbol[];
     assert.equal(symbols[0]?.name, 'review_loop');
-    const groups = Object.fromEntries((symbols[0]?.children ?? []).map((g) => [g.name, (g.children ?? []).map((c) => c.name)]));
-    assert.deepEqual(groups, { start: ['start'], exit: ['done'], codergen: ['implement', 'review'], 'wait.human': ['gate'], tool: ['run_tests'], pipeline: ['child'] });
-    const implement = symbols[0]?.children?.find((g) => g.name === 'codergen')?.children?.[0];
+    const nodes = (symbols[0]?.children ?? []).map((n) => [n.name, n.detail]);
+    assert.deepEqual(nodes, [
+      ['start', 'start'],
+      ['done', 'exit'],
+      ['implement', 'codergen'],
+      ['run_tests', 'tool'],
+      ['review', 'codergen · Review'],
+      ['gate', 'wait.human · Approve?'],
+      ['child', 'pipeline'],
+    ]);
+    const implement = symbols[0]?.children?.find((n) => n.name === 'implement');
     assert.deepEqual(implement?.selectionRange, { start: positionOf(text, 'implement ['), end: positionOf(text, 'implement [', 9) });
   });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import type { Rig } from './harness';
-import { anthropic, eventNames, flavours, openAiChat, openAiResponses, startRig, toolResultsSent } from './harness';
+import { anthropic, eventNames, flavours, gemini, openAiChat, openAiResponses, startRig, toolResultsSent } from './harness';
 
 for (const flavour of flavours) {
   describe(`agent session over ${flavour.name}`, () => {
@@ -23,7 +23,8 @@ for (const flavour of flavours) {
       assert.equal(rig.server.requests.length, 2, 'a successful report ends the node without another provider call');
       assert.equal(rig.server.pending, 0);
       assert.deepEqual(toolResultsSent(rig.server.requests[1]!.body).map((r) => [r.id, r.content]), [['call_w', 'wrote 6 bytes to out/hello.txt']]);
-      assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 40, costUsd: flavour === anthropic ? 2 * (100 * 1 + 20 * 5) / 1e6 : 2 * (100 * 2.5 + 20 * 10) / 1e6 });
+      const price = { openai: [2.5, 10], anthropic: [1, 5], gemini: [0.3, 2.5] }[flavour.provider];
+      assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 40, costUsd: (2 * (100 * price[0]! + 20 * price[1]!)) / 1e6 });
       assert.ok(result.sessionId);
 
       const persisted = rig.sessionEvents(result.sessionId);
@@ -57,7 +58,7 @@ for (const flavour of flavours) {
       assert.equal(result.responseText, 'All done: the answer is 42.');
       assert.equal(result.reportedOutcome, undefined);
       const sent = rig.server.requests[0]!.body;
-      assert.equal(sent.model, flavour.model);
+      assert.equal(flavour.modelSent(rig.server.requests[0]!), flavour.model);
       assert.ok(JSON.stringify(sent).includes('Do the task.'));
     });
 
@@ -145,6 +146,8 @@ describe('anthropic prompt caching', () => {
   });
 });
 
+const thinkingConfig = (body: Record<string, unknown>): unknown => (body.generationConfig as { thinkingConfig?: unknown } | undefined)?.thinkingConfig;
+
 describe('reasoning effort', () => {
   let rig: Rig;
   afterEach(() => rig.close());
@@ -155,6 +158,9 @@ describe('reasoning effort', () => {
     { flavour: openAiResponses, model: 'o4-mini', field: (b: Record<string, unknown>) => b.reasoning, expected: { effort: 'low' } },
     { flavour: anthropic, model: 'claude-opus-4-6', field: (b: Record<string, unknown>) => b.output_config, expected: { effort: 'low' } },
     { flavour: anthropic, model: 'claude-haiku-4-5', field: (b: Record<string, unknown>) => b.output_config, expected: undefined },
+    { flavour: gemini, model: 'gemini-2.5-flash', field: thinkingConfig, expected: { thinkingBudget: 1024 } },
+    { flavour: gemini, model: 'gemini-3-pro-preview', field: thinkingConfig, expected: { thinkingLevel: 'LOW' } },
+    { flavour: gemini, model: 'gemini-2.0-flash', field: thinkingConfig, expected: undefined },
   ];
   for (const { flavour, model, field, expected } of cases) {
     it(`${flavour.name} ${model}: ${expected === undefined ? 'not sent (the model would refuse it)' : 'sent'}`, async () => {

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { Workspace } from '../../engine/llm/tools/workspace';
 import type { Rig } from './harness';
-import { anthropic, openAiChat, startRig, toolResultsSent } from './harness';
+import { anthropic, gemini, openAiChat, startRig, toolResultsSent } from './harness';
 
-for (const flavour of [openAiChat, anthropic]) {
+for (const flavour of [openAiChat, anthropic, gemini]) {
   describe(`working-directory confinement over ${flavour.name}`, () => {
     let rig: Rig;
     afterEach(() => rig.close());

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { FakeHttpServer } from './fakes/fake-http-server';
 import { messageStream } from './fakes/anthropic-wire';
 import { chatStream, openAiError } from './fakes/openai-wire';
+import { geminiStream } from './fakes/gemini-wire';
 import { runCli } from './cli-process';
 
 interface Check {
@@ -18,9 +19,11 @@ describe('attractor doctor', () => {
   it('reports node, providers (keys never printed), a 1-token probe per provider, Graphviz WASM and the run directory', async () => {
     const openai = new FakeHttpServer();
     const anthropic = new FakeHttpServer();
-    const [openaiUrl, anthropicUrl] = await Promise.all([openai.start(), anthropic.start()]);
+    const gemini = new FakeHttpServer();
+    const [openaiUrl, anthropicUrl, geminiUrl] = await Promise.all([openai.start(), anthropic.start(), gemini.start()]);
     openai.script(chatStream({ text: 'O', usage: { input: 9, output: 1 } }, 'gpt-4o-mini'));
     anthropic.script(messageStream({ text: 'O', usage: { input: 11, output: 1 } }));
+    gemini.script(geminiStream({ text: 'O', usage: { input: 5, output: 1 } }));
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'doctor-'));
     try {
       const result = await runCli(['doctor', '--probe', '--json', '--cwd', cwd], {
@@ -28,6 +31,8 @@ describe('attractor doctor', () => {
         OPENAI_BASE_URL: `${openaiUrl}/v1`,
         ANTHROPIC_API_KEY: 'sk-ant-very-secret',
         ANTHROPIC_BASE_URL: anthropicUrl,
+        GEMINI_API_KEY: 'gemini-very-secret',
+        GEMINI_BASE_URL: geminiUrl,
         ATTRACTOR_DEFAULT_MODEL: 'house-model',
         ATTRACTOR_DEFAULT_PROVIDER: 'openai',
       });
@@ -38,18 +43,26 @@ describe('attractor doctor', () => {
         ['node', 'ok'],
         ['provider openai', 'ok'],
         ['provider anthropic', 'ok'],
+        ['provider gemini', 'ok'],
         ['default model', 'ok'],
+        // Node 22.15+ relaunches without the keys (engine/cli/credentials.ts); older Node warns.
+        ['key isolation', 'execve' in process ? 'ok' : 'warn'],
         ['probe openai', 'ok'],
         ['probe anthropic', 'ok'],
+        ['probe gemini', 'ok'],
         ['graphviz', 'ok'],
         ['run directory', 'ok'],
       ]);
       assert.equal(openai.requests[0]!.body.max_completion_tokens, 1);
       assert.equal(anthropic.requests[0]!.body.max_tokens, 1);
       assert.equal(anthropic.requests[0]!.headers.authorization, 'Bearer sk-ant-very-secret');
+      assert.equal(gemini.requests[0]!.path, '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+      assert.equal(gemini.requests[0]!.headers['x-goog-api-key'], 'gemini-very-secret');
+      assert.deepEqual(gemini.requests[0]!.body.generationConfig, { maxOutputTokens: 1 });
+      assert.match(checks.find((c) => c.name === 'probe gemini')!.detail, /gemini-2\.5-flash answered \(5 in \/ 1 out tokens\)/);
       assert.deepEqual(fs.readdirSync(cwd), [], 'the run-directory check leaves nothing behind');
     } finally {
-      await Promise.all([openai.stop(), anthropic.stop()]);
+      await Promise.all([openai.stop(), anthropic.stop(), gemini.stop()]);
       fs.rmSync(cwd, { recursive: true, force: true });
     }
   });
@@ -64,6 +77,7 @@ describe('attractor doctor', () => {
       assert.equal(result.code, 1);
       assert.match(result.stdout, /✗ probe openai: gpt-4o-mini: openai 401: Incorrect API key provided/);
       assert.match(result.stdout, /! provider anthropic: ANTHROPIC_API_KEY is not set/);
+      assert.match(result.stdout, /! provider gemini: GEMINI_API_KEY \(or GOOGLE_API_KEY\) is not set/);
       assert.match(result.stdout, /! default model: claude-sonnet-4-5 needs provider anthropic but ANTHROPIC_API_KEY is not set/);
     } finally {
       await openai.stop();

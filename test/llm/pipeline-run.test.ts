@@ -143,9 +143,9 @@ describe('attractor run with a real-SDK backend', () => {
     assert.equal(fromEnv.code, 0, fromEnv.stderr);
     assert.equal((server.requests.at(-1)!.body as { model: string }).model, 'my-proxy-model');
 
-    const badProvider = await runCli(['run', file, '--default-model', 'x', '--default-provider', 'gemini'], openAiEnv());
+    const badProvider = await runCli(['run', file, '--default-model', 'x', '--default-provider', 'mistral'], openAiEnv());
     assert.equal(badProvider.code, 2);
-    assert.match(badProvider.stderr, /--default-provider expects openai or anthropic, got "gemini"/);
+    assert.match(badProvider.stderr, /--default-provider expects openai or anthropic or gemini, got "mistral"/);
   });
 
   it('a 401 fails the node at once with the provider\'s message, even with max_retries', async () => {

@@ -31,7 +31,7 @@ for (const flavour of flavours) {
       assert.ok(error instanceof ProviderError);
       assert.equal(error.status, 401);
       assert.equal(error.transient, false);
-      assert.equal(error.message, `${flavour === anthropic ? 'anthropic' : 'openai'} 401: ${message}`);
+      assert.equal(error.message, `${flavour.provider} 401: ${message}`);
       assert.equal(rig.server.requests.length, 1);
       assert.deepEqual(rig.clock.sleeps, []);
     });

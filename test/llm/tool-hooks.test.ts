@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { interpretPreHookResult } from '../../engine/llm/tool-hooks';
 import type { Rig } from './harness';
-import { anthropic, openAiChat, startRig, toolResultsSent } from './harness';
+import { anthropic, gemini, openAiChat, startRig, toolResultsSent } from './harness';
 
 describe('tool:pre results', () => {
   const call = { callId: 'c', name: 'write_file', arguments: { path: 'a.txt', content: 'x' } };
@@ -36,7 +36,7 @@ describe('tool:pre results', () => {
   });
 });
 
-for (const flavour of [openAiChat, anthropic]) {
+for (const flavour of [openAiChat, anthropic, gemini]) {
   describe(`hooks around tool calls over ${flavour.name}`, () => {
     let rig: Rig;
     afterEach(() => rig.close());

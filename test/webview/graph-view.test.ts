@@ -16,7 +16,8 @@ before(async () => {
   harness = await startHarness();
 });
 after(async () => {
-  await harness.close();
+  // Unset when before() failed: closing is then the harness's own job.
+  await harness?.close();
 });
 
 async function openExample(): Promise<WebviewPage> {
@@ -155,13 +156,14 @@ test('a human gate round-trips an answer by button, by accelerator key and as fr
     question: 'Ship it?',
     freeform: true,
     options: [
-      { key: 'Y', label: 'Yes', to: 'done' },
+      { key: 'Y', label: '[Y] Yes', to: 'done' },
       { key: 'N', label: 'No, rework', to: 'implement' },
     ],
   };
   await view.send(gate);
   await view.page.waitForSelector('.gate-panel:not([hidden])');
   assert.equal(await view.page.textContent('#gate-question'), 'Ship it?');
+  assert.deepEqual(await view.page.$$eval('.gate-option', (buttons) => buttons.map((b) => b.textContent)), ['[Y] Yes', '[N] No, rework'], 'each key shown once');
   assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('data-key')), 'Y', 'focus moves to the first option');
   assert.equal(await view.page.getAttribute('.gate-option[data-key="N"]', 'aria-keyshortcuts'), 'N');
   await view.page.click('.gate-option[data-key="N"]');

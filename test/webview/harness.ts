@@ -6,9 +6,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { renderWebviewHtml } from '../../webview/html';
 import type { ExtensionToWebviewMessage, WebviewToExtensionMessage } from '../../webview/protocol';
+import { launchChromium } from '../browser';
 import { ensureTestBundle } from '../test-bundle';
 
 
@@ -55,7 +56,15 @@ export async function startHarness(): Promise<Harness> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  const closeServer = () => new Promise((resolve) => server.close(resolve));
+  let browser: Browser;
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    // A listening server would keep the test process alive after its tests failed.
+    await closeServer();
+    throw error;
+  }
   return {
     browser,
     origin,
@@ -70,7 +79,7 @@ export async function startHarness(): Promise<Harness> {
     },
     async close() {
       await browser.close();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer();
     },
   };
 }

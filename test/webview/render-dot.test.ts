@@ -2,12 +2,20 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
+import { layoutSvg } from '../../webview/graphviz';
 import { buildRenderDot, quote } from '../../webview/render-dot';
 
-const needsGraphviz = { skip: spawnSync('dot', ['-V']).error ? 'Graphviz (dot) is not installed' : false };
+/**
+ * The Graphviz builds the render DOT must lay out with: the WASM build the graph view ships (from
+ * npm, always there) and native `dot`, whose tests say they were skipped where it is not installed.
+ */
+const graphvizBuilds = [
+  { name: 'WASM Graphviz', skip: false, svg: (text: string) => layoutSvg(render(text).dot, 'dot') },
+  { name: 'native dot', skip: spawnSync('dot', ['-V']).error ? 'Graphviz (dot) is not installed' : false, svg: nativeSvg },
+] as const;
 
 /** The render DOT of `text`, laid out by native Graphviz. */
-function nativeSvg(text: string): string {
+async function nativeSvg(text: string): Promise<string> {
   const svg = spawnSync('dot', ['-Tsvg'], { input: render(text).dot, encoding: 'utf8' });
   assert.equal(svg.status, 0, svg.stderr);
   return svg.stdout;
@@ -50,13 +58,15 @@ test('labels are escaped so Graphviz shows them literally, and long labels are t
   assert.match(dot, new RegExp(`label="${'x'.repeat(79)}…"`));
 });
 
-test('the render DOT lays out with native Graphviz and keeps the ids in the SVG', needsGraphviz, () => {
-  const svg = nativeSvg('digraph g { start [shape=Mdiamond, label="<b>\\"quoted\\"</b>"]; exit [shape=Msquare]; start -> exit [label="a\\\\Nb"] }');
-  assert.match(svg, /<g id="node:start" class="node handler&#45;start">/);
-  assert.match(svg, /<g id="edge:0" class="edge">/);
-  assert.match(svg, />&lt;b&gt;&quot;quoted&quot;&lt;\/b&gt;</);
-  assert.match(svg, />a\\Nb</, 'an escaped \\N stays text instead of becoming the node name');
-});
+for (const { name, skip, svg: layout } of graphvizBuilds) {
+  test(`the render DOT lays out with ${name} and keeps the ids in the SVG`, { skip }, async () => {
+    const svg = await layout('digraph g { start [shape=Mdiamond, label="<b>\\"quoted\\"</b>"]; exit [shape=Msquare]; start -> exit [label="a\\\\Nb"] }');
+    assert.match(svg, /<g id="node:start" class="node handler&#45;start">/);
+    assert.match(svg, /<g id="edge:0" class="edge">/);
+    assert.match(svg, />&lt;b&gt;&quot;quoted&quot;&lt;\/b&gt;</);
+    assert.match(svg, />a\\Nb</, 'an escaped \\N stays text instead of becoming the node name');
+  });
+}
 
 test('subgraphs named cluster… become nested boxes with their labels; other subgraphs are not drawn', () => {
   const { dot } = render(`digraph g {
@@ -80,9 +90,11 @@ test('subgraphs named cluster… become nested boxes with their labels; other su
   assert.ok(at('"review"') < at('subgraph "cluster_build" {'), 'nodes outside every cluster come first');
 });
 
-test('clusters lay out with native Graphviz as boxes carrying their ids', needsGraphviz, () => {
-  const svg = nativeSvg('digraph g { subgraph cluster_a { label="A"; x; subgraph cluster_b { y } } z; x -> y -> z }');
-  assert.match(svg, /<g id="cluster:cluster_a" class="cluster">/);
-  assert.match(svg, /<g id="cluster:cluster_b" class="cluster">/);
-  assert.equal(svg.match(/>A<\/text>/g)?.length, 1, 'the inner cluster does not repeat its parent label');
-});
+for (const { name, skip, svg: layout } of graphvizBuilds) {
+  test(`clusters lay out with ${name} as boxes carrying their ids`, { skip }, async () => {
+    const svg = await layout('digraph g { subgraph cluster_a { label="A"; x; subgraph cluster_b { y } } z; x -> y -> z }');
+    assert.match(svg, /<g id="cluster:cluster_a" class="cluster">/);
+    assert.match(svg, /<g id="cluster:cluster_b" class="cluster">/);
+    assert.equal(svg.match(/>A<\/text>/g)?.length, 1, 'the inner cluster does not repeat its parent label');
+  });
+}

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import * as esbuild from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../browser';
 
 let browser: Browser;
 let bundle: string;
@@ -12,10 +13,11 @@ let bundle: string;
 before(async () => {
   const result = await esbuild.build({ entryPoints: [path.join(__dirname, '../../webview/svg-sanitize.ts')], bundle: true, format: 'iife', globalName: 'svgSanitize', write: false, platform: 'browser' });
   bundle = result.outputFiles[0]?.text ?? '';
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  browser = await launchChromium();
 });
 after(async () => {
-  await browser.close();
+  // Unset when the launch failed.
+  await browser?.close();
 });
 
 const hostile = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10" onload="window.__ran = 'svg onload'">

@@ -1,4 +1,4 @@
-/** The constructor options both SDK clients share. */
+/** The constructor options every SDK client is built from. */
 export interface SdkClientOptions {
   readonly apiKey: string;
   readonly baseURL: string | null;

@@ -80,4 +80,13 @@ describe('attractor run | trace (CLI)', () => {
     assert.equal(empty.status, 0);
     assert.match(empty.stdout, /no trace\.jsonl/);
   });
+
+  it('a scripted answer no option matches fails the gate, naming each option once with its key', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-run-'));
+    fs.writeFileSync(path.join(dir, 'p.dot'), 'digraph g {\n  start [shape=Mdiamond]\n  review [shape=hexagon, label="Ship it?"]\n  done [shape=Msquare]\n  start -> review\n  review -> done [label="[A] Approve"]\n  review -> done [label="Rework"]\n}\n');
+    fs.writeFileSync(path.join(dir, 'p.scripted.json'), JSON.stringify({ human: { review: ['X'] } }));
+    const run = attractor(dir, 'run', 'p.dot', '--scripted', 'p.scripted.json', '--logs-root', 'run', '--json');
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}').failure_reason, /matches no option \(\[A\] Approve, \[R\] Rework\)/);
+  });
 });

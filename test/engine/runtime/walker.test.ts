@@ -151,8 +151,8 @@ describe('iterations, feedback and context', () => {
     assert.equal(run.read('pwned'), undefined);
   });
 
-  it('parse_json merges a tool\'s JSON into the context', async () => {
-    const run = await runDot(frame('a [shape=parallelogram, parse_json=true, tool_command="echo \'{\\"score\\": 7}\'"]\nb [shape=parallelogram, tool_command="echo ${score} > s.txt"]\nstart -> a -> b -> done'));
+  it('parse_json merges a tool\'s JSON into the context (a declared output is a command variable)', async () => {
+    const run = await runDot(frame('a [shape=parallelogram, parse_json=true, outputs="score", tool_command="echo \'{\\"score\\": 7}\'"]\nb [shape=parallelogram, tool_command="echo ${score} > s.txt"]\nstart -> a -> b -> done'));
     assert.equal(run.read('s.txt'), '7\n');
   });
 

@@ -72,7 +72,7 @@ describe('attribute rules', () => {
       ['a [prompt="x", goal_gate=yes, retry_target=a]', 'yes', 'error'],
       ['a [prompt="x", timeout="5 minutes"]', '"5 minutes"', 'error'],
       ['a [prompt="x", reasoning_effort=hihg]', 'hihg', 'error'],
-      ['a [prompt="x", llm_provider=gemini]', 'gemini', 'warning'],
+      ['a [prompt="x", llm_provider=mistral]', 'mistral', 'warning'],
       ['a [shape=component, max_parallel=0]\n  b [prompt="y"]\n  a -> b', '0', 'error'],
       ['a [shape=component, join_policy=quorum, quorum=1.5]\n  b [prompt="y"]\n  a -> b', '1.5', 'error'],
     ];
@@ -83,7 +83,7 @@ describe('attribute rules', () => {
       assert.equal(located(text, d).text, value, body);
       if (d.fix) assertFixRepairs(text, d);
     }
-    none(pipeline(`  a [prompt="x", goal_gate="true", retry_target=a, timeout=90, reasoning_effort=low, allow_partial=TRUE]\n${edges}`), 'attribute_value');
+    none(pipeline(`  a [prompt="x", goal_gate="true", retry_target=a, timeout=90, reasoning_effort=low, allow_partial=TRUE, llm_provider=gemini]\n${edges}`), 'attribute_value');
   });
 
   it('attribute_value: a closed enum with a near miss offers the correction', () => {
@@ -94,8 +94,9 @@ describe('attribute rules', () => {
   });
 
   it('attribute_value: tool_env format, pointing at the bad entry', () => {
-    const text = pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="A=1,B"]\n${edges}`);
-    assert.deepEqual(located(text, single(text, 'attribute_value')), { text: 'B', line: 3, character: 60 });
+    const text = pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="A=1,B C"]\n${edges}`);
+    assert.deepEqual(located(text, single(text, 'attribute_value')), { text: 'B C', line: 3, character: 60 });
+    none(pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="report_path, tool.output"]\n${edges}`), 'attribute_value');
     none(pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="A=1,B=2"]\n${edges}`), 'attribute_value');
     none(pipeline(`  a [shape=parallelogram, tool_command="env", tool_env="{\\"A\\": \\"1\\"}"]\n${edges}`), 'attribute_value');
   });

@@ -39,7 +39,7 @@ export function located(text: string, diagnostic: Diagnostic): { text: string; l
   return { text: text.slice(diagnostic.range.start.offset, diagnostic.range.end.offset), line: diagnostic.range.start.line, character: diagnostic.range.start.character };
 }
 
-export function applyFix(text: string, fix: Fix): string {
+function applyFix(text: string, fix: Fix): string {
   const edits = [...fix.edits].sort((a, b) => b.range.start.offset - a.range.start.offset);
   let out = text;
   for (const edit of edits) out = out.slice(0, edit.range.start.offset) + edit.newText + out.slice(edit.range.end.offset);

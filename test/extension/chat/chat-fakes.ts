@@ -35,7 +35,7 @@ export class FakeResponseStream implements ResponseStreamLike {
 
 export type FakeMessage = { readonly role: 'user' | 'assistant'; readonly text: string };
 
-export const fakeMessages: VscodeMessageFactory = {
+const fakeMessages: VscodeMessageFactory = {
   User: (text) => ({ role: 'user', text }) satisfies FakeMessage,
   Assistant: (text) => ({ role: 'assistant', text }) satisfies FakeMessage,
 };

@@ -28,7 +28,7 @@ describe('stylesheet completion', () => {
     assert.equal(selectors.start, 20);
     assert.ok(['*', 'box', '.critic', '#review'].every((s) => selectors.items.some((i) => i.label === s)));
     assert.deepEqual(completeStylesheet('* { ', 4, facts).items.map((i) => i.label), ['llm_model', 'llm_provider', 'reasoning_effort']);
-    assert.deepEqual(completeStylesheet('* { llm_provider: an', 20, facts).items.map((i) => i.label), ['openai', 'anthropic']);
+    assert.deepEqual(completeStylesheet('* { llm_provider: an', 20, facts).items.map((i) => i.label), ['openai', 'anthropic', 'gemini']);
     assert.deepEqual(completeStylesheet('* { llm_model: ', 15, facts).items.map((i) => i.label), ['gpt-5']);
   });
 });

@@ -23,9 +23,10 @@ describe('scanner', () => {
         ['comment', '/* open', false],
       ],
     );
-    const [unterminated] = scan('"abc\n def');
+    const [unterminated, below] = scan('"abc\n def');
     assert.equal(unterminated?.terminated, false);
-    assert.equal(unterminated?.end, 9);
+    assert.equal(unterminated?.end, 4, 'an unclosed string ends with its line');
+    assert.deepEqual([below?.kind, below?.text], ['id', 'def']);
   });
 
   it('maps decoded string characters back to document offsets', () => {

@@ -1,6 +1,6 @@
 import type { Reply } from './fake-http-server';
 
-export interface FakeToolCall {
+interface FakeToolCall {
   readonly id?: string;
   readonly name: string;
   readonly arguments: unknown;

@@ -1,5 +1,5 @@
-import type { Diagnostic } from '../model/diagnostics';
-import { formatPosition } from '../model/source';
+import type { Diagnostic } from './diagnostics';
+import { formatPosition } from './source';
 
 /** Compiler-style: `file:line:col severity RULE message`. */
 export function formatDiagnostic(file: string, diagnostic: Diagnostic): string {

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { FakeHttpServer } from './fakes/fake-http-server';
+import { messageStream } from './fakes/anthropic-wire';
+import { geminiError, geminiStream } from './fakes/gemini-wire';
+import { chatStream } from './fakes/openai-wire';
+import { runCli } from './cli-process';
+
+/** Gemini pipelines through `attractor run`: the real runtime, Google's SDK, a Gemini wire server on 127.0.0.1. */
+describe('attractor run on gemini', () => {
+  let server: FakeHttpServer;
+  let baseUrl: string;
+  let dir: string;
+  let work: string;
+  let logs: string;
+
+  beforeEach(async () => {
+    server = new FakeHttpServer();
+    baseUrl = await server.start();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-gemini-'));
+    work = path.join(dir, 'work');
+    logs = path.join(dir, 'logs');
+    fs.mkdirSync(work);
+  });
+  afterEach(async () => {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (dot: string, env: Record<string, string>) => {
+    const file = path.join(dir, 'pipeline.dot');
+    fs.writeFileSync(file, dot);
+    return runCli(['run', file, '--cwd', work, '--logs-root', logs, '--json'], env);
+  };
+  const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as { status: string; failure_reason: string | null };
+  const sessionEvents = (node: string) => {
+    const status = JSON.parse(fs.readFileSync(path.join(logs, node, 'status.json'), 'utf8')) as { session_id: string };
+    return fs
+      .readFileSync(path.join(logs, node, 'sessions', status.session_id, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; data: Record<string, unknown> });
+  };
+
+  const pipeline = `digraph gemini_pipeline {
+    graph [goal="write hello.txt", model_stylesheet="* { llm_provider: gemini; llm_model: gemini-2.5-flash; }"]
+    start [shape=Mdiamond]
+    write [prompt="Goal: $goal."]
+    review [llm_provider=gemini, llm_model="learnlm-2.0-flash-experimental", prompt="Check hello.txt."]
+    done [shape=Msquare]
+    start -> write -> review -> done
+  }`;
+
+  it('writes a file through the tool loop and succeeds, waiting out a 429 (RetryInfo) and a 503 on the way', async () => {
+    server.script(
+      geminiError(429, 'Resource has been exhausted (e.g. check quota).', { 'retry-after': '0.05' }),
+      geminiStream({ text: 'Writing it.', toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hello\n' } }] }),
+      geminiError(503, 'The model is overloaded. Please try again later.'),
+      geminiStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success', notes: 'wrote hello.txt' } }] }),
+      geminiStream({ toolCalls: [{ name: 'read_file', arguments: { path: 'hello.txt' } }] }),
+      geminiStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }),
+    );
+    const result = await run(pipeline, { GEMINI_API_KEY: 'gemini-test-key', GEMINI_BASE_URL: baseUrl });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(lastJson(result.stdout).status, 'success');
+    assert.equal(fs.readFileSync(path.join(work, 'hello.txt'), 'utf8'), 'hello\n');
+    assert.deepEqual(
+      server.requests.map((r) => r.path),
+      [
+        ...Array(4).fill('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse'),
+        ...Array(2).fill('/v1beta/models/learnlm-2.0-flash-experimental:streamGenerateContent?alt=sse'),
+      ],
+      'the stylesheet names the provider for write, the node itself for review',
+    );
+    assert.ok(server.requests.every((r) => r.headers['x-goog-api-key'] === 'gemini-test-key'));
+    assert.match(JSON.stringify(server.requests[5]!.body.contents), /"functionResponse":\{"id":"[^"]+","name":"read_file","response":\{"output":"hello\\n"\}\}/);
+
+    const retries = sessionEvents('write').filter((e) => e.data.provider_retry !== undefined);
+    assert.deepEqual(
+      retries.map((e) => [e.data.status, e.data.error]),
+      [
+        [429, 'gemini 429: Resource has been exhausted (e.g. check quota).'],
+        [503, 'gemini 503: The model is overloaded. Please try again later.'],
+      ],
+    );
+    assert.equal(retries[0]!.data.delay_ms, 50, 'the 429 waits for the RetryInfo delay');
+    assert.equal(sessionEvents('review')[0]!.data.provider, 'gemini');
+  });
+
+  it('shares one fidelity=full thread across Anthropic, Gemini and OpenAI nodes', async () => {
+    const anthropic = new FakeHttpServer();
+    const openai = new FakeHttpServer();
+    const [anthropicUrl, openaiUrl] = await Promise.all([anthropic.start(), openai.start()]);
+    try {
+      anthropic.script(messageStream({ text: 'Plan: write thread.txt.' }));
+      server.script(geminiStream({ toolCalls: [{ name: 'write_file', arguments: { path: 'thread.txt', content: 'threaded\n' } }] }), geminiStream({ text: 'Wrote thread.txt.' }));
+      openai.script(chatStream({ text: 'Reviewed: thread.txt is right.' }));
+      const result = await run(
+        `digraph mixed_thread {
+          graph [thread_id="work"]
+          node [fidelity=full]
+          start [shape=Mdiamond]
+          plan [llm_model="claude-haiku-4-5", prompt="Plan the change."]
+          build [llm_model="gemini-2.5-flash", prompt="Build it."]
+          review [llm_model="gpt-4o", prompt="Review it."]
+          done [shape=Msquare]
+          start -> plan -> build -> review -> done
+        }`,
+        { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: anthropicUrl, GEMINI_API_KEY: 'gemini-test-key', GEMINI_BASE_URL: baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${openaiUrl}/v1` },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(fs.readFileSync(path.join(work, 'thread.txt'), 'utf8'), 'threaded\n');
+      const contents = server.requests[0]!.body.contents as { role: string; parts: { text?: string }[] }[];
+      assert.deepEqual(
+        contents.map((c) => c.role),
+        ['user', 'model', 'user'],
+        'the Anthropic exchange comes first, in Gemini roles',
+      );
+      assert.match(contents[0]!.parts.map((p) => p.text).join(''), /Plan the change\./);
+      assert.equal(contents[1]!.parts.map((p) => p.text).join(''), 'Plan: write thread.txt.');
+      assert.match(contents[2]!.parts.map((p) => p.text).join(''), /Build it\./);
+      const sentToOpenAi = JSON.stringify(openai.requests[0]!.body.messages);
+      assert.ok(sentToOpenAi.indexOf('Plan: write thread.txt.') < sentToOpenAi.indexOf('Wrote thread.txt.') && sentToOpenAi.indexOf('Wrote thread.txt.') < sentToOpenAi.indexOf('Review it.'), sentToOpenAi);
+    } finally {
+      await Promise.all([anthropic.stop(), openai.stop()]);
+    }
+  });
+
+  it('refuses to launch (exit 2) when no Gemini key is set, naming the node, the provider and both variables', async () => {
+    const result = await run(pipeline, { OPENAI_API_KEY: 'sk-test', GEMINI_BASE_URL: baseUrl });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /node write \(gemini\): node 'write' needs provider 'gemini' but GEMINI_API_KEY \(or GOOGLE_API_KEY\) is not set/);
+    assert.match(result.stderr, /node review \(gemini\): node 'review' needs provider 'gemini'/);
+    assert.equal(server.requests.length, 0, 'nothing ran');
+  });
+
+  it('takes the key from GOOGLE_API_KEY too', async () => {
+    server.script(geminiStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }), geminiStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }));
+    const result = await run(pipeline, { GOOGLE_API_KEY: 'google-key', GEMINI_BASE_URL: baseUrl });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(server.requests[0]!.headers['x-goog-api-key'], 'google-key');
+  });
+});
