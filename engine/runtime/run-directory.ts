@@ -62,14 +62,17 @@ export class RunDirectory {
     this.ensureDirectory(this.root);
   }
 
-  /** Creates a directory once per process, and makes its entry durable. */
+  /**
+   * Creates a directory once per process. Only the run directory's own entry is made durable: the
+   * stage directories below it hold no commit point (the journal is the record of what finished).
+   */
   ensureDirectory(directory: string): void {
     if (this.madeDirectories.has(directory)) return;
     const parent = path.dirname(directory);
     if (directory !== this.root && !this.madeDirectories.has(parent) && parent.startsWith(this.root)) this.ensureDirectory(parent);
     if (!fs.existsSync(directory)) {
       fs.mkdirSync(directory, { recursive: true });
-      fsyncDirectory(parent);
+      if (directory === this.root) fsyncDirectory(parent);
     }
     this.madeDirectories.add(directory);
   }
