@@ -66,9 +66,13 @@ async function withRunLock(root: string, engine: () => Promise<LaunchResult>): P
   }
 }
 
-/** A fresh run never writes over another run's records. */
+/**
+ * A fresh run never writes over another run's records. A run exists from its first commit, which
+ * writes checkpoint.json: what an engine killed before it left (a manifest, an empty trace) holds no
+ * finished node, and a new run starts over it.
+ */
 function holdsRun(logsRoot: string): boolean {
-  return ['checkpoint.json', 'trace.jsonl'].some((name) => fs.existsSync(path.join(logsRoot, name)));
+  return fs.existsSync(path.join(logsRoot, 'checkpoint.json'));
 }
 
 function preflight(backend: CodergenBackend, graph: NonNullable<ReturnType<typeof preparePipeline>['graph']>): string | undefined {
