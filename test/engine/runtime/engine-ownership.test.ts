@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { FakeHttpServer } from '../../llm/fakes/fake-http-server';
+import { chatStream } from '../../llm/fakes/openai-wire';
 import { groupIsAlive } from '../../processes';
 import { bundledCli } from '../../test-bundle';
 import { tempDir } from './harness';
@@ -41,6 +43,16 @@ function sleepersIn(cwd: string): number[] {
     }
   }
   return [...groups];
+}
+
+async function waitForSleeper(cwd: string): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const [group] = sleepersIn(cwd);
+    if (group !== undefined) return group;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for a sleep in ${cwd}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 function exitOf(child: ChildProcess): Promise<number | null> {
@@ -99,16 +111,42 @@ describe('run directory ownership', () => {
 }`;
     const { cwd, logsRoot } = workspace({ 'pipeline.dot': parent, 'child.dot': pipeline.replace('digraph owned', 'digraph child') });
     const killed = start(cwd, logsRoot, 300);
-    const deadline = Date.now() + 20_000;
-    while (sleepersIn(cwd).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    const group = await waitForSleeper(cwd);
     process.kill(-(killed.pid as number), 'SIGKILL');
     await exitOf(killed);
-    const [group = 0] = sleepersIn(cwd);
     assert.ok(groupIsAlive(group), "the sub-pipeline's tool outlived the killed engine");
     const resumed = cliSync(cwd, 'resume', logsRoot);
     assert.equal(resumed.status, 0, resumed.stderr);
     assert.ok(!groupIsAlive(group), 'resume reaped it');
     assert.equal(fs.readFileSync(path.join(cwd, 'log.txt'), 'utf8'), 'slow\n');
+  });
+
+  it("reaps the agent's shell commands that a killed engine left running, at resume", async () => {
+    const agent = `digraph agent {
+  graph [llm_model="gpt-4o"]
+  start [shape=Mdiamond]
+  done [shape=Msquare]
+  work [prompt="wait for the build"]
+  start -> work -> done
+}`;
+    const { cwd, logsRoot } = workspace({ 'pipeline.dot': agent });
+    const server = new FakeHttpServer();
+    const env = { ...process.env, OPENAI_API_KEY: 'sk-test-orphans', OPENAI_BASE_URL: `${await server.start()}/v1` };
+    try {
+      server.script(chatStream({ toolCalls: [{ name: 'shell', arguments: { command: 'sleep 300' } }] }));
+      const killed = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot], { cwd, env, detached: true, stdio: 'ignore' });
+      const group = await waitForSleeper(cwd);
+      process.kill(-(killed.pid as number), 'SIGKILL');
+      await exitOf(killed);
+      assert.ok(groupIsAlive(group), "the agent's shell command outlived the killed engine");
+      // The interrupted node runs again; this time the model is done at once.
+      server.script(chatStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }));
+      const resumed = spawn(process.execPath, [cli, 'resume', logsRoot], { cwd, env, stdio: 'ignore' });
+      assert.equal(await exitOf(resumed), 0);
+      assert.ok(!groupIsAlive(group), 'resume reaped it');
+    } finally {
+      await server.stop();
+    }
   });
 
   it('never kills a process group that only has the number of a stale record', async () => {
