@@ -90,7 +90,7 @@ export interface JournalContents {
   readonly validBytes: number;
 }
 
-export class JournalError extends Error {
+class JournalError extends Error {
   override readonly name = 'JournalError';
 }
 

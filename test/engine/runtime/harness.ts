@@ -121,7 +121,7 @@ export function pidIn(harness: Harness, file: string): number {
 }
 
 /** The process groups a run directory records as running (`running/`), once there are `count`. */
-export async function recordedGroups(logsRoot: string, count = 1, timeoutMs = 20_000): Promise<number[]> {
+async function recordedGroups(logsRoot: string, count = 1, timeoutMs = 20_000): Promise<number[]> {
   const records = path.join(logsRoot, 'running');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
