@@ -20,6 +20,9 @@ export default async function crashBench(): Promise<BenchReport> {
       'runs with a wrong trace': figures.badTraces.length,
       'runs or resumes that failed': figures.failures.length,
     },
-    notes: `${Math.round(budgetMs / 1000)} s of rounds; a 62-node chain of tool nodes, 100 KB parameter + 4 KB output per node in the state; each process killed after a random 300–1,800 ms`,
+    notes: [
+      `${Math.round(budgetMs / 1000)} s of rounds; a 62-node chain of tool nodes, 100 KB parameter + 4 KB output per node in the state; each process killed after a random 300–1,800 ms`,
+      ...[...figures.leftoverTempFiles, ...figures.badTraces, ...figures.failures].slice(0, 5),
+    ].join('; '),
   };
 }

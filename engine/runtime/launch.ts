@@ -60,6 +60,9 @@ async function withRunLock(root: string, engine: () => Promise<LaunchResult>): P
     throw error;
   }
   try {
+    // A killed engine's temp files go as soon as the directory is ours, whether or not a run follows
+    // (an engine killed while compacting a finished run's journal left one that resume refuses to run).
+    new RunDirectory(root).removeStaleTempFiles();
     return await engine();
   } finally {
     lock.release();

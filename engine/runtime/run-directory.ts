@@ -94,7 +94,7 @@ export class RunDirectory {
    * A fresh run starts both empty.
    */
   openJournal(resuming: boolean): void {
-    removeStaleTempFiles(this.root);
+    this.removeStaleTempFiles();
     const snapshot = resuming ? readSnapshotMark(this.checkpointPath) : { journalSeq: 0, traceBytes: 0 };
     const { records, validBytes } = resuming ? readJournal(this.journalPath) : { records: [], validBytes: 0 };
     const tail = records.filter((record) => record.seq > snapshot.journalSeq);
@@ -160,6 +160,19 @@ export class RunDirectory {
     return json;
   }
 
+  /** Removes the temp files of writes a killed engine never renamed (checkpoint.json.tmp, name.pid.n.tmp). */
+  removeStaleTempFiles(): void {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.root);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.endsWith('.tmp')) fs.rmSync(path.join(this.root, name), { force: true });
+    }
+  }
+
   /** The main walk's trace records wait for the next boundary's commit; a sub-pipeline's are appended at once. */
   appendTrace(record: TraceRecord): void {
     if (this.journal) this.journal.pendingTrace.push(record);
@@ -215,13 +228,6 @@ function fsyncDirectory(directory: string): void {
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
-  }
-}
-
-/** Temp files of writes a killed engine never renamed (checkpoint.json.tmp, older engines' name.pid.n.tmp). */
-function removeStaleTempFiles(root: string): void {
-  for (const name of fs.readdirSync(root)) {
-    if (name.endsWith('.tmp')) fs.rmSync(path.join(root, name), { force: true });
   }
 }
 

@@ -77,6 +77,20 @@ describe('the run journal', () => {
     assert.deepEqual(badTraces, []);
   });
 
+  it('a resume of a run that finished while its last snapshot was being written refuses it and leaves no temp file', () => {
+    const cwd = tempDir('attractor-finished-');
+    fs.writeFileSync(path.join(cwd, 'pipeline.dot'), 'digraph t { start [shape=Mdiamond]; done [shape=Msquare]; start -> done }');
+    const logsRoot = path.join(cwd, '.run');
+    const run = spawnSync(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot], { cwd, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    // The final journal line is committed; the kill came before the snapshot's rename.
+    fs.writeFileSync(path.join(logsRoot, 'checkpoint.json.tmp'), fs.readFileSync(path.join(logsRoot, 'checkpoint.json')));
+    const resumed = spawnSync(process.execPath, [cli, 'resume', logsRoot], { cwd, encoding: 'utf8' });
+    assert.equal(resumed.status, 2);
+    assert.match(resumed.stderr, /already finished \(success\)/);
+    assert.deepEqual(fs.readdirSync(logsRoot).filter((name) => name.endsWith('.tmp')), []);
+  });
+
   it('a run killed before its first commit is started over by `run`', () => {
     const cwd = tempDir('attractor-precommit-');
     fs.writeFileSync(path.join(cwd, 'pipeline.dot'), 'digraph t { start [shape=Mdiamond]; done [shape=Msquare]; start -> done }');
