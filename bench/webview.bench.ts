@@ -8,7 +8,7 @@ import { parseDot } from '../engine/parse/dot-parser';
 import { generatePipeline } from '../test/webview/generated-pipeline';
 import { startHarness } from '../test/webview/harness';
 import type { GraphStateMessage } from '../webview/protocol';
-import { buildRenderDot } from '../webview/render-dot';
+import { buildRenderDot } from '../engine/model/render-dot';
 import { medianMs, type BenchReport } from './report';
 
 const SIZES = [50, 500, 2000];

@@ -1,7 +1,6 @@
 // The graph view's controller: one webview panel showing one pipeline, fed by whichever run is
 // attached (a debug session, a local run, or a run directory opened from disk).
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import * as vscode from 'vscode';
 import { parseDot } from '../engine';
 import { renderWebviewHtml } from '../webview/html';
@@ -9,6 +8,7 @@ import { parseWebviewMessage, type ExtensionToWebviewMessage, type GateAnswer, t
 import { visitArtifactsMessage } from '../webview/run-files';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
+import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 export type GateResponder = (answer: GateAnswer) => void;
 
@@ -22,6 +22,8 @@ export class GraphPanel implements vscode.Disposable {
   private trace: ExtensionToWebviewMessage[] = [];
   private readonly openGates = new Map<string, { message: ExtensionToWebviewMessage; respond: GateResponder }>();
   private runDirectory: string | undefined;
+  /** Stops whatever feeds the attached run (a remote run's event stream) when another replaces it. */
+  private detachRun: (() => void) | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -64,10 +66,11 @@ export class GraphPanel implements vscode.Disposable {
     }
   }
 
-  /** Starts a new run's overlay (drops the previous run's state). */
-  attachRun(runDirectory: string | undefined): void {
+  /** Starts a new run's overlay (drops the previous run's state); `detach` is called once another run or document replaces it. */
+  attachRun(runDirectory: string | undefined, detach?: () => void): void {
     this.clearRun();
     this.runDirectory = runDirectory;
+    this.detachRun = detach;
   }
 
   setRunDirectory(runDirectory: string): void {
@@ -95,6 +98,9 @@ export class GraphPanel implements vscode.Disposable {
   }
 
   private clearRun(): void {
+    const detach = this.detachRun;
+    this.detachRun = undefined;
+    detach?.();
     this.lastGraphState = undefined;
     this.lastSelection = undefined;
     this.trace = [];
@@ -209,7 +215,7 @@ export class GraphPanel implements vscode.Disposable {
 
 function readIfFile(uri: vscode.Uri): string | undefined {
   try {
-    return uri.scheme === 'file' ? fs.readFileSync(uri.fsPath, 'utf8') : undefined;
+    return uri.scheme === 'file' ? readFileChecked(uri.fsPath, READ_LIMITS.pipeline) : undefined;
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@ import type { Graph } from '../engine/model/graph';
 import { parseDot } from '../engine/parse/dot-parser';
 import { layoutSvg } from './graphviz';
 import type { LayoutEngine } from './protocol';
-import { buildRenderDot, type ElementRef } from './render-dot';
+import { buildRenderDot, type ElementRef } from '../engine/model/render-dot';
 import { sanitizeSvg } from './svg-sanitize';
 
 export type RenderResult =

@@ -5,8 +5,8 @@ import { ClassLayer } from './class-layer';
 import { el } from './dom';
 import { ElementIndex } from './element-index';
 import { Minimap } from './minimap';
-import type { ElementRef } from './render-dot';
-import { nodeElementId } from './render-dot';
+import type { ElementRef } from '../engine/model/render-dot';
+import { nodeElementId } from '../engine/model/render-dot';
 import { RunOverlay } from './run-overlay';
 import { Viewport } from './viewport';
 

@@ -11,7 +11,7 @@ import { GatePanel } from './gate-panel';
 import { GraphView } from './graph-view';
 import { Host } from './host';
 import type { ExtensionToWebviewMessage, LayoutEngine, WireRange } from './protocol';
-import type { ElementRef } from './render-dot';
+import type { ElementRef } from '../engine/model/render-dot';
 import { findMatches } from './search';
 import { Toolbar } from './toolbar';
 import { TracePanel } from './trace-panel';

@@ -3,6 +3,8 @@ import { takeCredentials } from './credentials';
 import { doctorCommand } from './doctor-command';
 import { runCheckCommand } from './lint-command';
 import { resumeCommand, runCommand } from './run-command';
+import { DEFAULT_MAX_BODY_BYTES } from '../server/serve-one-run';
+import { DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT, serveCommand } from './serve-command';
 import { traceCommand } from './trace-command';
 
 let environment: NodeJS.ProcessEnv;
@@ -49,11 +51,26 @@ withExecutionOptions(
   'scripted LLM answers and human answers (conformance case.json format)',
 )
   .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
+  .option('--serve <port|socket>', 'also follow this run over the `attractor serve` API, on 127.0.0.1:PORT or a Unix socket (its URL goes to stderr)')
   .action((file: string, options) => exitWith(() => runCommand(file, options, environment)));
 
 withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
   .option('--json', 'print the result as JSON')
   .action((runDir: string, options) => exitWith(() => resumeCommand(runDir, options, environment)));
+
+withExecutionOptions(
+  program
+    .command('serve')
+    .description('run pipelines for HTTP clients (canonical §9.5); a bind other than loopback requires a bearer token')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--port <n>', 'port (0: any free one; the URL is printed)', DEFAULT_SERVE_PORT)
+    .option('--root <dir>', 'a directory whose pipelines and cwds the server may run (repeatable; default: the current directory)', collect)
+    .option('--logs-root <dir>', 'where run directories go, one per run (default: <first root>/.attractor-runs)')
+    .option('--token-file <file>', 'require the bearer token in FILE, generated there (mode 0600) when missing; implied by a non-loopback bind (default file: ~/.config/attractor/serve-token)')
+    .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY_BYTES))
+    .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS),
+  'scripted LLM answers for every run (human gates are answered over HTTP)',
+).action((options) => exitWith(() => serveCommand(options, environment)));
 
 program
   .command('trace')
@@ -65,7 +82,7 @@ program
 program
   .command('doctor')
   .description('check the environment: node, provider keys (never printed), Graphviz WASM, run directory')
-  .option('--probe', 'send a 1-token request to each configured provider')
+  .option('--probe', 'send a 1-token request offering one tool to each configured provider; 0 tokens fails')
   .option('--openai-model <model>', 'model for the OpenAI probe (default gpt-4o-mini)')
   .option('--anthropic-model <model>', 'model for the Anthropic probe (default claude-haiku-4-5)')
   .option('--gemini-model <model>', 'model for the Gemini probe (default gemini-2.5-flash)')

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../model/diagnostics';
+import type { Graph } from '../model/graph';
 import { resolveHandlerType } from '../model/handler-types';
 import { preparePipeline } from '../prepare';
 import type { CodergenBackend } from './backend';
@@ -11,6 +12,7 @@ import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
 import { modelSelectionOf } from './node-config';
 import { killProcessGroup } from './process';
 import { RunLock, RunLockedError } from './run-lock';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export type LaunchResult = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: RunResult; readonly warnings: readonly Diagnostic[] };
 
@@ -20,15 +22,36 @@ export interface LaunchOptions extends Omit<RunOptions, 'graph' | 'source' | 're
 
 /** PARSE → TRANSFORM → VALIDATE with phase events, a backend preflight, then the run. */
 export async function launchPipelineFile(file: string, options: LaunchOptions): Promise<LaunchResult> {
-  const { events } = options;
   let source: string;
   try {
-    source = fs.readFileSync(file, 'utf8');
+    source = readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
-    return { kind: 'refused', diagnostics: [], reason: `cannot read ${file}: ${(error as Error).message}` };
+    return { kind: 'refused', diagnostics: [], reason: (error as Error).message };
   }
+  const admission = admitPipeline(source, { ...options, sourcePath: path.resolve(file) });
+  if (admission.kind === 'refused') return admission;
+  return withRunLock(options.logsRoot, async () => {
+    // Again under the lock: another engine may have started a run there since the admission.
+    const taken = runDirectoryTaken(options.logsRoot);
+    if (taken) return taken;
+    const result = await runPipeline({ ...options, graph: admission.graph, source });
+    return { kind: 'ran', result, warnings: admission.warnings };
+  });
+}
+
+export type Admission = Exclude<LaunchResult, { kind: 'ran' }> | { readonly kind: 'admitted'; readonly graph: Graph; readonly warnings: readonly Diagnostic[] };
+
+export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'params'> {
+  /** Where the source lives (sub-pipelines and prompt files resolve from it); absent for inline DOT. */
+  readonly sourcePath?: string;
+}
+
+/** The checks before a fresh run, with their phase events: it validates, its backend can serve it, its run directory is free. */
+export function admitPipeline(source: string, options: AdmissionOptions): Admission {
+  const { events } = options;
+  const name = options.sourcePath ? path.basename(options.sourcePath) : 'the pipeline';
   events.emit({ type: 'phase', phase: 'parse', state: 'start' });
-  const prepared = preparePipeline(source, { sourcePath: path.resolve(file), ...(options.params ? { params: options.params } : {}), mode: 'validate' });
+  const prepared = preparePipeline(source, { ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}), ...(options.params ? { params: options.params } : {}), mode: 'validate' });
   events.emit({ type: 'phase', phase: 'parse', state: 'end' });
   events.emit({ type: 'phase', phase: 'transform', state: 'start' });
   events.emit({ type: 'phase', phase: 'transform', state: 'end' });
@@ -36,18 +59,11 @@ export async function launchPipelineFile(file: string, options: LaunchOptions): 
   const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
   events.emit({ type: 'phase', phase: 'validate', state: 'end' });
   if (!prepared.graph || errors.length > 0) {
-    return { kind: 'refused', diagnostics: prepared.diagnostics, reason: `${path.basename(file)} has ${errors.length} error(s); the pipeline was not started` };
+    return { kind: 'refused', diagnostics: prepared.diagnostics, reason: `${name} has ${errors.length} error(s); the pipeline was not started` };
   }
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
-  const graph = prepared.graph;
-  return withRunLock(options.logsRoot, async () => {
-    if (holdsRun(options.logsRoot)) {
-      return { kind: 'refused', diagnostics: [], reason: `${options.logsRoot} already holds a run: resume it with \`attractor resume\`, or choose another --logs-root` };
-    }
-    const result = await runPipeline({ ...options, graph, source });
-    return { kind: 'ran', result, warnings: prepared.diagnostics };
-  });
+  return runDirectoryTaken(options.logsRoot) ?? { kind: 'admitted', graph: prepared.graph, warnings: prepared.diagnostics };
 }
 
 /** Runs `engine` holding the run directory's lock; a directory another live engine holds is refused. */
@@ -74,11 +90,12 @@ async function withRunLock(root: string, engine: () => Promise<LaunchResult>): P
  * writes checkpoint.json: what an engine killed before it left (a manifest, an empty trace) holds no
  * finished node, and a new run starts over it.
  */
-function holdsRun(logsRoot: string): boolean {
-  return fs.existsSync(path.join(logsRoot, 'checkpoint.json'));
+function runDirectoryTaken(logsRoot: string): Exclude<LaunchResult, { kind: 'ran' }> | undefined {
+  if (!fs.existsSync(path.join(logsRoot, 'checkpoint.json'))) return undefined;
+  return { kind: 'refused', diagnostics: [], reason: `${logsRoot} already holds a run: resume it with \`attractor resume\`, or choose another --logs-root` };
 }
 
-function preflight(backend: CodergenBackend, graph: NonNullable<ReturnType<typeof preparePipeline>['graph']>): string | undefined {
+function preflight(backend: CodergenBackend, graph: Graph): string | undefined {
   const llmNodes = [...graph.nodes.values()]
     .filter((node) => resolveHandlerType(node) === 'codergen')
     .map((node) => ({ node, model: modelSelectionOf(node, graph) }));
@@ -110,9 +127,9 @@ async function resumeLocked(runDirectory: string, options: ResumeOptions): Promi
   }
   let source: string;
   try {
-    source = fs.readFileSync(path.join(runDirectory, 'pipeline.dot'), 'utf8');
-  } catch {
-    return { kind: 'refused', diagnostics: [], reason: `${runDirectory} has no pipeline.dot: it is not a run directory this engine wrote` };
+    source = readFileChecked(path.join(runDirectory, 'pipeline.dot'), READ_LIMITS.pipeline);
+  } catch (error) {
+    return { kind: 'refused', diagnostics: [], reason: `${runDirectory} has no readable pipeline.dot (${(error as Error).message}): it is not a run directory this engine wrote` };
   }
   if (hashSource(source) !== state.graphHash) {
     return { kind: 'refused', diagnostics: [], reason: `the checkpoint in ${runDirectory} belongs to another pipeline (its graph hash does not match pipeline.dot)` };

@@ -8,7 +8,12 @@ import type { Outcome } from './outcome';
 import type { RunState } from './state';
 import { ProcessGroupRecords } from './process-records';
 import { CHECKPOINT_FORMAT } from './state';
+import { checkpointShapeProblems } from './checkpoint-shape';
 import { isRecord } from '../model/json';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
+import type { RunUsageTotal } from './usage';
+import { runUsageTotal } from './usage';
+import { threadsFromCheckpoint } from './transcript';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -22,6 +27,8 @@ export interface Manifest {
   readonly source_path?: string;
   readonly cwd: string;
   readonly backend: string;
+  /** Written at run end: the run's usage over trace.jsonl (`runUsageTotal`). */
+  readonly usage_total?: RunUsageTotal;
 }
 
 /** The run directory layout (canonical §5.6 plus the ledger's per-iteration records, trace and journal). */
@@ -142,6 +149,18 @@ export class RunDirectory {
     this.journal.writer.close();
     fs.closeSync(this.journal.traceFd);
     this.journal = undefined;
+  }
+
+  /** Adds the run's usage total (computed from trace.jsonl) to the manifest at run end. */
+  recordUsageTotal(): void {
+    const file = path.join(this.root, 'manifest.json');
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      return; // No manifest to complete (a resumed run whose directory lost it): the trace still has every record.
+    }
+    if (isRecord(manifest)) writeJsonAtomic(file, { ...manifest, usage_total: runUsageTotal(readTrace(this.root)) }, true);
   }
 
   /** Writes the checkpoint snapshot (fsynced, atomic, one fixed temp name) and returns its JSON. */
@@ -287,11 +306,12 @@ export function loadCheckpoint(root: string): RunState {
 
 function readCheckpointFile(file: string): RunState {
   const root = path.dirname(file);
+  if (!fs.existsSync(file)) throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
+    text = readFileChecked(file, READ_LIMITS.runRecord);
+  } catch (error) {
+    throw new CheckpointError(`checkpoint unusable: ${(error as Error).message}`);
   }
   let data: unknown;
   try {
@@ -302,31 +322,20 @@ function readCheckpointFile(file: string): RunState {
   if (!isRecord(data) || data.format !== CHECKPOINT_FORMAT) {
     throw new CheckpointError(`checkpoint ${file} is not an ${CHECKPOINT_FORMAT} checkpoint (written by another engine?)`);
   }
-  const required: Array<[string, string]> = [
-    ['runId', 'string'],
-    ['graphHash', 'string'],
-    ['nextNodeId', 'string'],
-    ['status', 'string'],
-    ['iteration', 'number'],
-    ['step', 'number'],
-    ['context', 'object'],
-    ['completedNodes', 'object'],
-    ['nodeOutcomes', 'object'],
-    ['retryCounts', 'object'],
-    ['visits', 'object'],
-    ['threads', 'object'],
-    ['cwd', 'string'],
-  ];
-  for (const [key, type] of required) {
-    if (typeof data[key] !== type || data[key] === null) throw new CheckpointError(`checkpoint ${file} is corrupt: \`${key}\` is missing or not a ${type}`);
+  const problems = checkpointShapeProblems(data);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).join('; ');
+    throw new CheckpointError(`checkpoint ${file} is corrupt: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. Nothing was run.`);
   }
-  return data as unknown as RunState;
+  const threads = threadsFromCheckpoint(data.threads as Record<string, unknown>);
+  if (!threads.ok) throw new CheckpointError(`checkpoint ${file} is corrupt: thread \`${threads.thread}\` is not a list of transcript messages`);
+  return { ...data, threads: threads.threads } as unknown as RunState;
 }
 
 export function readTrace(root: string): TraceRecord[] {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(root, 'trace.jsonl'), 'utf8');
+    text = readFileChecked(path.join(root, 'trace.jsonl'), READ_LIMITS.runRecord);
   } catch {
     return [];
   }

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Graph } from '../model/graph';
 import { isStartNode } from '../model/handler-types';
@@ -24,6 +23,7 @@ import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
 import type { WalkState } from './walker';
 import { CancelledError, Walker, freshWalkState } from './walker';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export interface RunOptions {
   /** The prepared (transformed and validated) graph. */
@@ -199,6 +199,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     // A cancelled run stays "running", so `attractor resume` continues it.
     try {
       commit(status === 'cancelled' ? 'running' : status, status === 'cancelled' ? undefined : failureReason, true);
+      directory.recordUsageTotal();
     } catch {
       // The run's own result matters more than a last checkpoint the disk refused.
     }
@@ -258,9 +259,9 @@ function loadChildPipeline(dotFile: string, parent: Graph): { graph: Graph } | {
   const file = resolveDotFile(dotFile, parent);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
-    return { error: `cannot read sub-pipeline ${file}: ${(error as Error).message}` };
+    return { error: `cannot read sub-pipeline: ${(error as Error).message}` };
   }
   const prepared = preparePipeline(text, { sourcePath: file });
   const errors = prepared.diagnostics.filter((d) => d.severity === 'error');

@@ -1,9 +1,9 @@
 // Builds the DOT that Graphviz lays out from the parsed Graph model, not from the user's text: only
 // attributes that affect the picture survive, labels are re-escaped, and every node and edge gets a
 // stable SVG id the overlay, the search and the reveal messages key on.
-import { attributeValue, type Graph, type GraphNode } from '../engine/model/graph';
-import type { SourceRange } from '../engine/model/source';
-import { resolveHandlerType } from '../engine/model/handler-types';
+import { attributeValue, type Graph, type GraphNode } from './graph';
+import type { SourceRange } from './source';
+import { resolveHandlerType } from './handler-types';
 
 export type ElementRef =
   | { readonly kind: 'node'; readonly nodeId: string; readonly range: SourceRange }
