@@ -63,6 +63,8 @@ export function admitPipeline(source: string, options: AdmissionOptions): Admiss
   }
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
+  const engine = RunLock.liveHolder(options.logsRoot);
+  if (engine) return { kind: 'refused', diagnostics: [], reason: engine };
   return runDirectoryTaken(options.logsRoot) ?? { kind: 'admitted', graph: prepared.graph, warnings: prepared.diagnostics };
 }
 

@@ -61,6 +61,12 @@ export class RunLock {
     throw new RunLockedError(`${root} is being taken by another engine right now; try again`);
   }
 
+  /** Why `root` is held by a live engine (the refusal acquire would give), or undefined when it is free. */
+  static liveHolder(root: string): string | undefined {
+    const current = readHolder(path.join(root, LOCK_FILE));
+    return current !== 'gone' && current !== 'unreadable' && isLive(current) ? describeHolder(root, current) : undefined;
+  }
+
   /** Removes the lock if it is still this engine's. */
   release(): void {
     const current = readHolder(this.file);
