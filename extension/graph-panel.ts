@@ -8,6 +8,7 @@ import { parseWebviewMessage, type ExtensionToWebviewMessage, type GateAnswer, t
 import { visitArtifactsMessage } from '../webview/run-files';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
+import { openVisitFileDiff } from './snapshot-diff';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 export type GateResponder = (answer: GateAnswer) => void;
@@ -166,6 +167,9 @@ export class GraphPanel implements vscode.Disposable {
       }
       case 'requestVisit':
         if (this.runDirectory) this.post(visitArtifactsMessage(this.runDirectory, message.iteration, message.nodeId));
+        return;
+      case 'openFileDiff':
+        if (this.runDirectory) await openVisitFileDiff(this.runDirectory, message, message.path);
         return;
       case 'openRun':
         await vscode.commands.executeCommand('attractor.openRun');

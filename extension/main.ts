@@ -20,6 +20,7 @@ import { listRuns, summarizeRun } from './runs-model';
 import { RunsTreeProvider } from './runs-view';
 import { llmSettingsFromSecrets, secretBackendFactory, setApiKeyCommand } from './secrets';
 import { readSettings, type ExtensionSettings } from './settings';
+import { registerSnapshotDocuments } from './snapshot-diff';
 import { RunStatusBar } from './status-bar';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
@@ -38,7 +39,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const runRoots = (): string[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => path.resolve(folder.uri.fsPath, settings().runDirectory));
   const remote = new RemoteServer(context.secrets, panel, log);
   const runsTree = new RunsTreeProvider(runRoots, remote);
-  context.subscriptions.push(log, panel, statusBar, runs, remote, runs.onDidChangeRuns(() => runsTree.refresh()), remote.onDidChange(() => runsTree.refresh()));
+  context.subscriptions.push(log, panel, statusBar, runs, remote, runs.onDidChangeRuns(() => runsTree.refresh()), remote.onDidChange(() => runsTree.refresh()), registerSnapshotDocuments());
 
   // ---- debugger ----
   context.subscriptions.push(

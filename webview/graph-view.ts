@@ -92,6 +92,8 @@ export class GraphView {
     this.breakpoints.attach(index);
     this.selection.attach(index);
     this.search.attach(index);
+    // The edges to trace can differ when the picture shows another part of the graph.
+    this.select(this.selectedNode, false);
   }
 
   /** Selects a node and traces its edges: incoming and outgoing edges are marked. */

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { takeCredentials } from './credentials';
+import { diffCommand } from './diff-command';
 import { doctorCommand } from './doctor-command';
 import { runCheckCommand } from './lint-command';
 import { resumeCommand, runCommand } from './run-command';
@@ -77,7 +78,16 @@ program
   .description('show the path a run took, iteration by iteration (the descent curve)')
   .argument('<run-dir>', 'the run directory')
   .option('--json', 'print the records and per-iteration summary as JSON')
-  .action((runDir: string, options: { json?: boolean }) => exitWith(() => traceCommand(runDir, options)));
+  .option('--files', 'list the files each visit added (A), changed (M) and deleted (D)')
+  .action((runDir: string, options: { json?: boolean; files?: boolean }) => exitWith(() => traceCommand(runDir, options)));
+
+program
+  .command('diff')
+  .description("what one node visit did to the workspace: files added/changed/deleted and a unified diff")
+  .argument('<run-dir>', 'the run directory')
+  .argument('<node>', 'NODE or NODE@N (its N-th visit, 1-based; default: the last)')
+  .option('--json', 'print {"node_id","visit","changes","diff",...} as one JSON line')
+  .action((runDir: string, node: string, options: { json?: boolean }) => exitWith(() => diffCommand(runDir, node, options)));
 
 program
   .command('doctor')

@@ -108,6 +108,11 @@ function progressPrinter(enabled: boolean): (event: RunEvent) => void {
   };
 }
 
+/** Warnings (snapshots off, a fan-in's fallback) are shown whatever the terminal. */
+function warningPrinter(event: RunEvent): void {
+  if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`);
+}
+
 function report(outcome: LaunchResult, file: string, json: boolean | undefined): number {
   if (outcome.kind === 'refused') {
     for (const d of outcome.diagnostics) process.stderr.write(`${formatDiagnostic(file, d)}\n`);
@@ -137,6 +142,7 @@ function withCancellation(): AbortController {
 export async function runCommand(file: string, options: RunCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
+  events.on(warningPrinter);
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const logsRoot = path.resolve(options.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(file, '.dot')}-${stamp}`));
@@ -152,6 +158,7 @@ export async function runCommand(file: string, options: RunCommandOptions, env: 
 export async function resumeCommand(runDirectory: string, options: ExecutionOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
+  events.on(warningPrinter);
   const outcome = await resumeRun(path.resolve(runDirectory), { ...execution(options, env), events, signal: withCancellation().signal });
   return report(outcome, path.join(runDirectory, 'pipeline.dot'), options.json);
 }

@@ -20,6 +20,8 @@ export interface StateDelta {
   readonly pendingFailure?: string;
   readonly elapsedBeforeMs: number;
   readonly updatedAt: string;
+  /** The workspace snapshot at this boundary (when snapshots are on). */
+  readonly workspaceSnapshot?: RunState['workspaceSnapshot'];
   /** A loop restart replaced the iteration's records: completedNodes and nodeOutcomes start over. */
   readonly restarted?: true;
   /** Appended to completedNodes. */
@@ -56,6 +58,7 @@ export function applyDelta(state: MutableRunState, delta: StateDelta): void {
   assignOptional(state, 'incomingEdge', delta.incomingEdge);
   assignOptional(state, 'lastCompletedNodeId', delta.lastCompletedNodeId);
   assignOptional(state, 'pendingFailure', delta.pendingFailure);
+  assignOptional(state, 'workspaceSnapshot', delta.workspaceSnapshot);
   const completed = delta.restarted ? [] : [...state.completedNodes];
   completed.push(...delta.completed);
   state.completedNodes = completed;
@@ -79,7 +82,7 @@ export function replayLines(snapshot: string, lines: readonly string[]): RunStat
   return state;
 }
 
-function assignOptional<K extends 'failureReason' | 'incomingEdge' | 'lastCompletedNodeId' | 'pendingFailure'>(state: MutableRunState, key: K, value: MutableRunState[K] | undefined): void {
+function assignOptional<K extends 'failureReason' | 'incomingEdge' | 'lastCompletedNodeId' | 'pendingFailure' | 'workspaceSnapshot'>(state: MutableRunState, key: K, value: MutableRunState[K] | undefined): void {
   if (value === undefined) delete state[key];
   else state[key] = value;
 }

@@ -21,6 +21,8 @@ import { recordingProcessGroups } from './process-records';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
+import { WorkspaceSnapshotter } from './workspace-snapshotter';
+import type { SnapshotBudget } from './workspace-snapshot';
 import type { WalkState } from './walker';
 import { CancelledError, Walker, freshWalkState } from './walker';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
@@ -44,6 +46,8 @@ export interface RunOptions {
   readonly resume?: RunState;
   /** max_parallel of fan-outs that do not set their own (default 4, canonical §4.8); an integer ≥ 1. */
   readonly defaultMaxParallel?: number;
+  /** Budget of the per-visit workspace snapshots, or false to take none. */
+  readonly workspaceSnapshots?: SnapshotBudget | false;
 }
 
 export interface RunResult {
@@ -99,6 +103,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     });
   }
   const graphHash = hashSource(options.source);
+  const snapshotter = new WorkspaceSnapshotter(directory.root, options.cwd, options.workspaceSnapshots, (message) => events.emit({ type: 'warning', message }));
   // The live state, viewed as a RunState without copying it: only a compaction or a consumer of the
   // checkpoint event serialises it whole.
   const view = (status: RunState['status'], failureReason?: string): RunState => ({
@@ -114,6 +119,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     ...positionOf(state),
     context: state.context.snapshot(),
     threads: state.threads,
+    ...snapshotter.checkpointField(),
     startedAt,
     elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart),
     updatedAt: new Date(clock.now()).toISOString(),
@@ -122,7 +128,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   // What the checkpoint events' states are rebuilt from: the last snapshot and the journal lines since.
   let generation: { readonly snapshot: string; readonly lines: string[] } = { snapshot: '', lines: [] };
   const commit = (status: RunState['status'], failureReason: string | undefined, compact: boolean): void => {
-    const header = { status, ...(failureReason ? { failureReason } : {}), elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart), updatedAt: new Date(clock.now()).toISOString() };
+    const header = { status, ...(failureReason ? { failureReason } : {}), ...snapshotter.checkpointField(), elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart), updatedAt: new Date(clock.now()).toISOString() };
     const committed = directory.commit(deltas.take(state, header), () => view(status, failureReason), compact);
     if (committed.snapshot !== undefined) generation = { snapshot: committed.snapshot, lines: [] };
     else generation.lines.push(committed.line);
@@ -175,6 +181,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         state,
         exitSemantics: true,
         onBoundary: () => checkpoint(),
+        snapshotVisit: () => snapshotter.visit(),
         elapsedMs: () => elapsedBefore + (clock.monotonic() - monoStart),
       },
     );

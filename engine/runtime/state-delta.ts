@@ -3,7 +3,7 @@ import type { StateDelta } from './journal';
 import type { OutcomeRecord } from './state';
 import type { WalkState } from './walker';
 
-export type DeltaHeader = Pick<StateDelta, 'status' | 'failureReason' | 'elapsedBeforeMs' | 'updatedAt'>;
+export type DeltaHeader = Pick<StateDelta, 'status' | 'failureReason' | 'elapsedBeforeMs' | 'updatedAt' | 'workspaceSnapshot'>;
 
 /**
  * Remembers what of the main walk's state the journal already holds, so each boundary records only
