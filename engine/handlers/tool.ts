@@ -40,9 +40,7 @@ export const toolHandler: Handler = {
       outputCapBytes: OUTPUT_CAP_BYTES,
       signal,
       onOutput: (stream, chunk) => live.push(stream, chunk),
-      onSpawn: (group) => services.runDirectory.recordProcessGroup(node.id, group),
     });
-    services.runDirectory.clearProcessGroup(node.id);
     live.finish((stream) => `${stream}.txt in ${services.runDirectory.stageDir(node.id)} keeps the first and last ${formatBytes(OUTPUT_CAP_BYTES / 2)}`);
     const truncated = result.truncated ? `\n[output truncated to the first and last ${formatBytes(OUTPUT_CAP_BYTES / 2)} per stream]\n` : '';
     services.runDirectory.writeStageFile(services.iteration, node.id, 'stdout.txt', result.stdout + truncated);

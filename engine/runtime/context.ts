@@ -4,8 +4,16 @@
  */
 export type ContextValues = Record<string, unknown>;
 
+/** The keys a context set and deleted since it was last asked (the run journal records only those). */
+export interface ContextChanges {
+  readonly set: ContextValues;
+  readonly deleted: readonly string[];
+}
+
 export class RunContext {
   private readonly values: Map<string, unknown>;
+  /** Keys written or deleted since the last takeChanges(), once tracking started. */
+  private changed: Set<string> | undefined;
 
   constructor(initial: ContextValues = {}) {
     this.values = new Map(Object.entries(structuredClone(initial)));
@@ -27,15 +35,30 @@ export class RunContext {
 
   set(key: string, value: unknown): void {
     this.values.set(key, value);
+    this.changed?.add(key);
   }
 
   delete(key: string): void {
     this.values.delete(key);
+    this.changed?.add(key);
   }
 
   apply(updates: Readonly<Record<string, unknown>> | undefined): void {
     if (!updates) return;
-    for (const [key, value] of Object.entries(updates)) this.values.set(key, value);
+    for (const [key, value] of Object.entries(updates)) this.set(key, value);
+  }
+
+  /** What changed since the previous call (the first call starts tracking and reports nothing). */
+  takeChanges(): ContextChanges {
+    const keys = this.changed ?? [];
+    this.changed = new Set();
+    const set: ContextValues = {};
+    const deleted: string[] = [];
+    for (const key of keys) {
+      if (this.values.has(key)) set[key] = this.values.get(key);
+      else deleted.push(key);
+    }
+    return { set, deleted };
   }
 
   keys(): string[] {

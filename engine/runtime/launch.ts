@@ -11,6 +11,7 @@ import { hashSource, runPipeline } from './runner';
 import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
 import { modelSelectionOf } from './node-config';
 import { killProcessGroup } from './process';
+import { RunLock, RunLockedError } from './run-lock';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export type LaunchResult = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: RunResult; readonly warnings: readonly Diagnostic[] };
@@ -29,8 +30,22 @@ export async function launchPipelineFile(file: string, options: LaunchOptions): 
   }
   const admission = admitPipeline(source, { ...options, sourcePath: path.resolve(file) });
   if (admission.kind === 'refused') return admission;
-  const result = await runPipeline({ ...options, graph: admission.graph, source });
-  return { kind: 'ran', result, warnings: admission.warnings };
+  return runLocked({ ...options, graph: admission.graph, source }, admission.warnings);
+}
+
+/**
+ * Runs a pipeline admitted by `admitPipeline` under the run directory's lock, as
+ * `launchPipelineFile` does; a directory another engine took since the admission rejects with its reason.
+ */
+export async function runAdmitted(options: RunOptions): Promise<RunResult> {
+  const launched = await runLocked(options, []);
+  if (launched.kind !== 'ran') throw new Error(launched.reason);
+  return launched.result;
+}
+
+function runLocked(options: RunOptions, warnings: readonly Diagnostic[]): Promise<LaunchResult> {
+  // Again under the lock: another engine may have started a run there since the admission.
+  return withRunLock(options.logsRoot, async () => runDirectoryTaken(options.logsRoot) ?? { kind: 'ran', result: await runPipeline(options), warnings });
 }
 
 export type Admission = Exclude<LaunchResult, { kind: 'ran' }> | { readonly kind: 'admitted'; readonly graph: Graph; readonly warnings: readonly Diagnostic[] };
@@ -57,15 +72,38 @@ export function admitPipeline(source: string, options: AdmissionOptions): Admiss
   }
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
-  if (holdsRun(options.logsRoot)) {
-    return { kind: 'refused', diagnostics: [], reason: `${options.logsRoot} already holds a run: resume it with \`attractor resume\`, or choose another --logs-root` };
-  }
-  return { kind: 'admitted', graph: prepared.graph, warnings: prepared.diagnostics };
+  const engine = RunLock.liveHolder(options.logsRoot);
+  if (engine) return { kind: 'refused', diagnostics: [], reason: engine };
+  return runDirectoryTaken(options.logsRoot) ?? { kind: 'admitted', graph: prepared.graph, warnings: prepared.diagnostics };
 }
 
-/** A fresh run never writes over another run's records. */
-function holdsRun(logsRoot: string): boolean {
-  return ['checkpoint.json', 'trace.jsonl'].some((name) => fs.existsSync(path.join(logsRoot, name)));
+/** Runs `engine` holding the run directory's lock; a directory another live engine holds is refused. */
+async function withRunLock(root: string, engine: () => Promise<LaunchResult>): Promise<LaunchResult> {
+  let lock: RunLock;
+  try {
+    lock = RunLock.acquire(root);
+  } catch (error) {
+    if (error instanceof RunLockedError) return { kind: 'refused', diagnostics: [], reason: error.message };
+    throw error;
+  }
+  try {
+    // A killed engine's temp files go as soon as the directory is ours, whether or not a run follows
+    // (an engine killed while compacting a finished run's journal left one that resume refuses to run).
+    new RunDirectory(root).removeStaleTempFiles();
+    return await engine();
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * A fresh run never writes over another run's records. A run exists from its first commit, which
+ * writes checkpoint.json: what an engine killed before it left (a manifest, an empty trace) holds no
+ * finished node, and a new run starts over it.
+ */
+function runDirectoryTaken(logsRoot: string): Exclude<LaunchResult, { kind: 'ran' }> | undefined {
+  if (!fs.existsSync(path.join(logsRoot, 'checkpoint.json'))) return undefined;
+  return { kind: 'refused', diagnostics: [], reason: `${logsRoot} already holds a run: resume it with \`attractor resume\`, or choose another --logs-root` };
 }
 
 function preflight(backend: CodergenBackend, graph: Graph): string | undefined {
@@ -84,6 +122,11 @@ export type ResumeOptions = Omit<LaunchOptions, 'logsRoot' | 'cwd' | 'params'>;
  * (the copy kept in the run directory); anything else fails loud.
  */
 export async function resumeRun(runDirectory: string, options: ResumeOptions): Promise<LaunchResult> {
+  if (!fs.existsSync(runDirectory)) return { kind: 'refused', diagnostics: [], reason: `no checkpoint at ${path.join(runDirectory, 'checkpoint.json')}: is ${runDirectory} a run directory?` };
+  return withRunLock(runDirectory, () => resumeLocked(runDirectory, options));
+}
+
+async function resumeLocked(runDirectory: string, options: ResumeOptions): Promise<LaunchResult> {
   let state;
   try {
     state = loadCheckpoint(runDirectory);
@@ -108,8 +151,8 @@ export async function resumeRun(runDirectory: string, options: ResumeOptions): P
   }
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
-  // The interrupted node runs again; its orphaned command from the killed process must not race it.
-  for (const group of new RunDirectory(runDirectory).orphanProcessGroups()) killProcessGroup(group, 'SIGKILL');
+  // The interrupted node runs again; the commands the killed engine left running must not race it.
+  new RunDirectory(runDirectory).processGroups.reapOrphans((group) => killProcessGroup(group, 'SIGKILL'));
   const result = await runPipeline({ ...options, graph: prepared.graph, source, cwd: state.cwd, logsRoot: runDirectory, resume: state });
   return { kind: 'ran', result, warnings: [] };
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { currentProcessGroupRecords } from './process-records';
 
 export interface ProcessResult {
   readonly exitCode: number | null;
@@ -22,8 +23,6 @@ export interface ProcessOptions {
   readonly signal: AbortSignal;
   /** Live output, as it arrives. */
   readonly onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
-  /** The process-group id once the command runs (recorded so a resume can reap an orphan). */
-  readonly onSpawn?: (processGroup: number) => void;
 }
 
 const killGraceMs = 2000;
@@ -41,7 +40,9 @@ export function runShellCommand(command: string, options: ProcessOptions): Promi
   const env = { SHLVL: '1', ...inherited };
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', command], { cwd: options.cwd, env, detached: true, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    if (child.pid !== undefined) options.onSpawn?.(child.pid);
+    // Recorded in the run directory (when inside a run) so the next engine there can reap an orphan.
+    const records = currentProcessGroupRecords();
+    if (child.pid !== undefined) records?.started(child.pid);
     const stdout = new CappedBuffer(options.outputCapBytes);
     const stderr = new CappedBuffer(options.outputCapBytes);
     let timedOut = false;
@@ -82,6 +83,7 @@ export function runShellCommand(command: string, options: ProcessOptions): Promi
       options.signal.removeEventListener('abort', onAbort);
       // Whatever the shell left running in its group goes with it.
       killGroup('SIGKILL');
+      if (child.pid !== undefined) records?.ended(child.pid);
       if (killTimer) clearTimeout(killTimer);
       resolve({ exitCode, signal, stdout: stdout.text(), stderr: stderr.text(), timedOut, cancelled, truncated: stdout.truncated || stderr.truncated });
     };

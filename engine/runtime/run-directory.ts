@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appendLineDurable, writeFileAtomic, writeJsonAtomic } from './atomic-write';
 import type { TraceRecord } from './events';
+import type { JournalContents, MutableRunState, StateDelta } from './journal';
+import { JournalWriter, applyDelta, readJournal } from './journal';
 import type { Outcome } from './outcome';
 import type { RunState } from './state';
+import { ProcessGroupRecords } from './process-records';
 import { CHECKPOINT_FORMAT } from './state';
 import { checkpointShapeProblems } from './checkpoint-shape';
 import { isRecord } from '../model/json';
-import { READ_LIMITS, readFileChecked, tryReadFileChecked } from '../io/read-file-checked';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 import type { RunUsageTotal } from './usage';
 import { runUsageTotal } from './usage';
 import { threadsFromCheckpoint } from './transcript';
@@ -42,10 +45,14 @@ export interface RunnerIdentity {
   readonly provider: string;
 }
 
-/** The run directory layout (canonical §5.6 plus the ledger's per-iteration records and trace). */
+/** The run directory layout (canonical §5.6 plus the ledger's per-iteration records, trace and journal). */
 export class RunDirectory {
   /** The visit (within its iteration) each node's records currently go to; see beginVisit. */
   private readonly currentVisits = new Map<string, number>();
+  /** Directories this process already made: each is created (and its entry fsynced) once. */
+  private readonly madeDirectories = new Set<string>();
+  /** Set while this directory holds a live main walk: node boundaries commit through it. */
+  private journal: OpenJournal | undefined;
 
   constructor(readonly root: string) {}
 
@@ -55,6 +62,10 @@ export class RunDirectory {
 
   get tracePath(): string {
     return path.join(this.root, 'trace.jsonl');
+  }
+
+  get journalPath(): string {
+    return path.join(this.root, JOURNAL_FILE);
   }
 
   stageDir(nodeId: string): string {
@@ -89,11 +100,105 @@ export class RunDirectory {
   }
 
   create(): void {
-    fs.mkdirSync(this.root, { recursive: true });
+    this.ensureDirectory(this.root);
+  }
+
+  /**
+   * Creates a directory once per process. Only the run directory's own entry is made durable: the
+   * stage directories below it hold no commit point (the journal is the record of what finished).
+   */
+  ensureDirectory(directory: string): void {
+    if (this.madeDirectories.has(directory)) return;
+    const parent = path.dirname(directory);
+    if (directory !== this.root && !this.madeDirectories.has(parent) && parent.startsWith(this.root)) this.ensureDirectory(parent);
+    if (!fs.existsSync(directory)) {
+      fs.mkdirSync(directory, { recursive: true });
+      if (directory === this.root) fsyncDirectory(parent);
+    }
+    this.madeDirectories.add(directory);
   }
 
   writeManifest(manifest: Manifest): void {
-    writeJsonAtomic(path.join(this.root, 'manifest.json'), manifest);
+    writeJsonAtomic(path.join(this.root, 'manifest.json'), manifest, true);
+    fsyncDirectory(this.root);
+  }
+
+  writePipelineSource(source: string): void {
+    writeFileAtomic(path.join(this.root, 'pipeline.dot'), source, true);
+    fsyncDirectory(this.root);
+  }
+
+  /**
+   * Starts committing node boundaries to the journal. A killed engine's leftovers go first: its
+   * temp files, the torn tail of its journal, and a torn trace line; trace lines it committed but
+   * did not write are appended from the journal, so trace.jsonl is again exactly what it holds.
+   * A fresh run starts both empty.
+   */
+  openJournal(resuming: boolean): void {
+    this.removeStaleTempFiles();
+    const snapshot = resuming ? readSnapshotMark(this.checkpointPath) : { journalSeq: 0, traceBytes: 0 };
+    const { records, validBytes } = resuming ? readJournal(this.journalPath) : { records: [], validBytes: 0 };
+    const tail = records.filter((record) => record.seq > snapshot.journalSeq);
+    const traceFd = fs.openSync(this.tracePath, fs.constants.O_RDWR | fs.constants.O_CREAT);
+    const committedTrace = snapshot.traceBytes ?? wholeLinesLength(traceFd);
+    fs.ftruncateSync(traceFd, committedTrace);
+    const missing = tail.flatMap((record) => record.trace).map((record) => `${JSON.stringify(record)}\n`).join('');
+    if (missing) fs.writeSync(traceFd, missing, committedTrace);
+    fs.fsyncSync(traceFd);
+    fsyncDirectory(this.root);
+    this.journal = {
+      writer: new JournalWriter(this.journalPath, validBytes),
+      traceFd,
+      traceBytes: committedTrace + Buffer.byteLength(missing),
+      seq: tail.at(-1)?.seq ?? snapshot.journalSeq,
+      pendingTrace: [],
+      snapshotBytes: 0,
+    };
+  }
+
+  /**
+   * The commit point of a node boundary: one fsynced journal append holding the state's delta and
+   * the trace records of the nodes finished since the previous boundary; only then do those records
+   * reach trace.jsonl, which so never shows a node the journal does not hold. Once the journal
+   * outgrows the snapshot (or on `compact`) the whole state goes to checkpoint.json and the journal
+   * starts over, so each boundary costs the same however long the walk is.
+   */
+  commit(delta: StateDelta, fullState: () => RunState, compact = false): Committed {
+    const journal = this.journal;
+    if (!journal) throw new Error('commit before openJournal');
+    const trace = journal.pendingTrace;
+    journal.pendingTrace = [];
+    const line = journal.writer.append({ seq: ++journal.seq, trace, state: delta });
+    if (trace.length > 0) journal.traceBytes += fs.writeSync(journal.traceFd, trace.map((record) => `${JSON.stringify(record)}\n`).join(''), journal.traceBytes);
+    if (!compact && journal.writer.size <= Math.max(MIN_JOURNAL_BYTES, journal.snapshotBytes)) return { line };
+    return { line, snapshot: this.compact(journal, fullState()) };
+  }
+
+  /**
+   * Ends the walk on `state` without a journal line: a cancelled run's last node boundary. Trace
+   * records not yet committed go with the interrupted node, which a resume runs again.
+   */
+  settle(state: RunState): void {
+    const journal = this.journal;
+    if (!journal) throw new Error('settle before openJournal');
+    journal.pendingTrace = [];
+    this.compact(journal, state);
+  }
+
+  /** Writes `state` as the snapshot holding every journal line so far, then empties the journal. */
+  private compact(journal: OpenJournal, state: RunState): string {
+    fs.fsyncSync(journal.traceFd);
+    const snapshot = this.writeCheckpoint({ ...state, journalSeq: journal.seq, traceBytes: journal.traceBytes });
+    journal.snapshotBytes = snapshot.length;
+    journal.writer.clear();
+    return snapshot;
+  }
+
+  closeJournal(): void {
+    if (!this.journal) return;
+    this.journal.writer.close();
+    fs.closeSync(this.journal.traceFd);
+    this.journal = undefined;
   }
 
   /** Adds the run's usage total (computed from trace.jsonl) to the manifest at run end. */
@@ -105,70 +210,115 @@ export class RunDirectory {
     } catch {
       return; // No manifest to complete (a resumed run whose directory lost it): the trace still has every record.
     }
-    if (isRecord(manifest)) writeJsonAtomic(file, { ...manifest, usage_total: runUsageTotal(readTrace(this.root)) });
+    if (isRecord(manifest)) writeJsonAtomic(file, { ...manifest, usage_total: runUsageTotal(readTrace(this.root)) }, true);
   }
 
-  /** Writes the checkpoint (fsynced, compact: its size grows with the run) and returns its JSON. */
+  /** Writes the checkpoint snapshot (fsynced, atomic, one fixed temp name) and returns its JSON. */
   writeCheckpoint(state: RunState): string {
     const json = JSON.stringify(state);
-    writeFileAtomic(this.checkpointPath, `${json}\n`, true);
+    const temp = `${this.checkpointPath}.tmp`;
+    const fd = fs.openSync(temp, 'w');
+    try {
+      fs.writeSync(fd, `${json}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, this.checkpointPath);
+    fsyncDirectory(this.root);
     return json;
   }
 
-  appendTrace(record: TraceRecord): void {
-    appendLineDurable(this.tracePath, JSON.stringify(record));
+  /** Removes the temp files of writes a killed engine never renamed (checkpoint.json.tmp, name.pid.n.tmp). */
+  removeStaleTempFiles(): void {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.root);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.endsWith('.tmp')) fs.rmSync(path.join(this.root, name), { force: true });
+    }
   }
 
-  /** Writes a visit's file to the flat stage directory (the latest visit) and to the visit's own directory. */
+  /** The main walk's trace records wait for the next boundary's commit; a sub-pipeline's are appended at once. */
+  appendTrace(record: TraceRecord): void {
+    if (this.journal) this.journal.pendingTrace.push(record);
+    else appendLineDurable(this.tracePath, JSON.stringify(record));
+  }
+
+  /** Writes a visit's file to the flat stage directory (the latest visit) and to the visit's own directory (not commit points). */
   writeStageFile(iteration: number, nodeId: string, name: string, content: string): void {
-    writeFileAtomic(path.join(this.stageDir(nodeId), name), content);
     const visit = this.currentVisits.get(visitKey(iteration, nodeId)) ?? 1;
-    writeFileAtomic(path.join(this.visitStageDir(iteration, nodeId, visit), name), content);
+    for (const directory of [this.stageDir(nodeId), this.visitStageDir(iteration, nodeId, visit)]) {
+      this.ensureDirectory(directory);
+      fs.writeFileSync(path.join(directory, name), content);
+    }
   }
 
   writeStatus(iteration: number, nodeId: string, outcome: Outcome): void {
     this.writeStageFile(iteration, nodeId, 'status.json', `${JSON.stringify(statusJson(outcome), null, 2)}\n`);
   }
 
-  /**
-   * A tool's process group outlives a killed engine (it has its own group so cancel can kill its
-   * whole tree). Recording it lets a resume reap the orphan before re-running the node.
-   */
-  recordProcessGroup(nodeId: string, group: number): void {
-    writeFileAtomic(path.join(this.stageDir(nodeId), PROCESS_GROUP_FILE), `${group}\n`);
-  }
-
-  clearProcessGroup(nodeId: string): void {
-    fs.rmSync(path.join(this.stageDir(nodeId), PROCESS_GROUP_FILE), { force: true });
-  }
-
-  /** Process groups left running by a previous, killed engine process. */
-  orphanProcessGroups(): number[] {
-    const groups: number[] = [];
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(this.root, { withFileTypes: true });
-    } catch {
-      return groups;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory()) continue;
-      const file = path.join(this.root, entry.name, PROCESS_GROUP_FILE);
-      const read = tryReadFileChecked(file, 64);
-      const group = Number.parseInt('text' in read ? read.text : '', 10);
-      if (Number.isInteger(group) && group > 1) groups.push(group);
-      fs.rmSync(file, { force: true });
-    }
-    return groups;
+  /** Where the live process groups of the run's commands are recorded. */
+  get processGroups(): ProcessGroupRecords {
+    return new ProcessGroupRecords(path.join(this.root, 'running'));
   }
 
   writeFeedback(nodeId: string, content: string): void {
-    writeFileAtomic(path.join(this.root, 'feedback', `${safeSegment(nodeId)}.md`), content);
+    const directory = path.join(this.root, 'feedback');
+    this.ensureDirectory(directory);
+    fs.writeFileSync(path.join(directory, `${safeSegment(nodeId)}.md`), content);
   }
 }
 
 function visitKey(iteration: number, nodeId: string): string {
   return `${iteration}\u0000${nodeId}`;
+}
+
+/** What a commit wrote: its journal line, and the snapshot when it compacted. */
+export interface Committed {
+  readonly line: string;
+  readonly snapshot?: string;
+}
+
+interface OpenJournal {
+  readonly writer: JournalWriter;
+  readonly traceFd: number;
+  traceBytes: number;
+  seq: number;
+  pendingTrace: TraceRecord[];
+  snapshotBytes: number;
+}
+
+const JOURNAL_FILE = 'journal.jsonl';
+/** Below this the journal is never compacted: a short run writes its snapshot at the end only. */
+const MIN_JOURNAL_BYTES = 64 * 1024;
+
+function fsyncDirectory(directory: string): void {
+  const fd = fs.openSync(directory, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Which journal records and trace bytes the snapshot holds (none when there is no snapshot yet). */
+function readSnapshotMark(file: string): { journalSeq: number; traceBytes?: number } {
+  if (!fs.existsSync(file)) return { journalSeq: 0, traceBytes: 0 };
+  const state = readCheckpointFile(file);
+  return { journalSeq: state.journalSeq ?? 0, ...(state.traceBytes !== undefined ? { traceBytes: state.traceBytes } : {}) };
+}
+
+/** The length of a trace written without a journal (a time-travel branch): up to its last whole line. */
+function wholeLinesLength(fd: number): number {
+  const size = fs.fstatSync(fd).size;
+  if (size === 0) return 0;
+  const buffer = Buffer.alloc(size);
+  fs.readSync(fd, buffer, 0, size, 0);
+  return buffer.lastIndexOf(0x0a) + 1;
 }
 
 /** Appendix C status file, plus the ledger's is_explicit, attempt_count, failed_step and cycle_index. */
@@ -188,15 +338,31 @@ function statusJson(outcome: Outcome): Record<string, unknown> {
   };
 }
 
-const PROCESS_GROUP_FILE = 'running.pgid';
-
 export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
 }
 
-/** Loads and checks a checkpoint; every way it can be unusable is a loud, specific error. */
+/**
+ * Loads a run's state: the checkpoint snapshot with the journal's committed records replayed onto
+ * it. Every way it can be unusable is a loud, specific error.
+ */
 export function loadCheckpoint(root: string): RunState {
   const file = path.join(root, 'checkpoint.json');
+  const state = readCheckpointFile(file) as MutableRunState;
+  let journal: JournalContents;
+  try {
+    journal = readJournal(path.join(root, JOURNAL_FILE));
+  } catch (error) {
+    throw new CheckpointError((error as Error).message);
+  }
+  for (const record of journal.records) {
+    if (record.seq > (state.journalSeq ?? 0)) applyDelta(state, record.state);
+  }
+  return state;
+}
+
+function readCheckpointFile(file: string): RunState {
+  const root = path.dirname(file);
   if (!fs.existsSync(file)) throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
   let text: string;
   try {

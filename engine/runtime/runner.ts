@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Graph } from '../model/graph';
 import { isStartNode } from '../model/handler-types';
@@ -17,6 +16,9 @@ import type { FailureKind } from './outcome';
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
 import type { RunnerIdentity } from './run-directory';
 import { RunDirectory, readTrace } from './run-directory';
+import { StateDeltas } from './state-delta';
+import { replayLines } from './journal';
+import { recordingProcessGroups } from './process-records';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
@@ -88,7 +90,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   directory.create();
   const state: WalkState = resumed ? walkStateFrom(resumed) : initialWalkState(graph, params, runId);
   if (!resumed) {
-    fs.writeFileSync(path.join(directory.root, 'pipeline.dot'), options.source);
+    directory.writePipelineSource(options.source);
     directory.writeManifest({
       graph_name: graph.name,
       goal: graph.attributes.get('goal')?.value ?? '',
@@ -106,8 +108,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   }
   const graphHash = hashSource(options.source);
   const snapshotter = new WorkspaceSnapshotter(directory.root, options.cwd, options.workspaceSnapshots, (message) => events.emit({ type: 'warning', message }));
-  // The live state, viewed as a RunState without copying it: it is serialised at once (a checkpoint
-  // grows with the run, and copying it at every node would make a long walk quadratic).
+  // The live state, viewed as a RunState without copying it: only a compaction or a consumer of the
+  // checkpoint event serialises it whole.
   const view = (status: RunState['status'], failureReason?: string): RunState => ({
     format: CHECKPOINT_FORMAT,
     runId,
@@ -127,21 +129,35 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart),
     updatedAt: new Date(clock.now()).toISOString(),
   });
-  /** The last node-boundary checkpoint: a cancel returns the run to it (the live state is mid-node). */
-  let boundary = '';
-  const checkpoint = () => {
-    const json = directory.writeCheckpoint(view('running'));
-    boundary = json;
+  const deltas = new StateDeltas(state);
+  // What the checkpoint events' states are rebuilt from: the last snapshot and the journal lines since.
+  let generation: { readonly snapshot: string; readonly lines: string[] } = { snapshot: '', lines: [] };
+  const commit = (status: RunState['status'], failureReason: string | undefined, compact: boolean): void => {
+    const header = { status, ...(failureReason ? { failureReason } : {}), ...snapshotter.checkpointField(), elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart), updatedAt: new Date(clock.now()).toISOString() };
+    const committed = directory.commit(deltas.take(state, header), () => view(status, failureReason), compact);
+    if (committed.snapshot !== undefined) generation = { snapshot: committed.snapshot, lines: [] };
+    else generation.lines.push(committed.line);
+  };
+  /** The state of the last node boundary the journal holds. */
+  const committedState = (): RunState => replayLines(generation.snapshot, generation.lines);
+  const checkpoint = (compact = false) => {
+    commit('running', undefined, compact);
+    const { snapshot, lines } = generation;
+    const count = lines.length;
+    let frozen: RunState | undefined;
     events.emit({
       type: 'checkpoint',
       nodeId: state.lastCompletedNodeId ?? state.nextNodeId,
-      // A frozen copy, made only for the consumers that ask (the debugger's time travel).
+      // The committed state, rebuilt only for the consumers that ask (the debugger's time travel).
       get state(): RunState {
-        return JSON.parse(json) as RunState;
+        frozen ??= replayLines(snapshot, lines.slice(0, count));
+        return frozen;
       },
     });
   };
-  checkpoint();
+  directory.openJournal(resumed !== undefined);
+  // The first boundary is a snapshot: a fresh run's first checkpoint, a resumed run's replayed state.
+  checkpoint(true);
   events.emit({ type: 'phase', phase: 'initialize', state: 'end' });
 
   events.emit({ type: 'run:start', runId, logsRoot: directory.root, graphName: graph.name, resumed: resumed !== undefined, history: resumed ? readTrace(directory.root) : [] });
@@ -171,12 +187,12 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         runDirectory: directory,
         state,
         exitSemantics: true,
-        onBoundary: checkpoint,
+        onBoundary: () => checkpoint(),
         snapshotVisit: () => snapshotter.visit(),
         elapsedMs: () => elapsedBefore + (clock.monotonic() - monoStart),
       },
     );
-    const result = await walker.walk();
+    const result = await recordingProcessGroups(directory.processGroups, () => walker.walk());
     if (result.kind === 'finished') {
       status = result.status;
       failureReason = result.failureReason;
@@ -194,23 +210,25 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     }
   } finally {
     events.emit({ type: 'phase', phase: 'finalize', state: 'start' });
-    // A cancelled run goes back to its last node-boundary checkpoint, so `attractor resume` redoes the node it was in.
-    const final = status === 'cancelled' ? cancelledAt(boundary) : view(status, failureReason);
     try {
-      directory.writeCheckpoint(final);
+      // A cancelled run goes back to its last node boundary (the live state is mid-node), so
+      // `attractor resume` redoes the node it was in.
+      if (status === 'cancelled') directory.settle(cancelledAt(committedState()));
+      else commit(status, failureReason, true);
       directory.recordUsageTotal();
     } catch {
       // The run's own result matters more than a last checkpoint the disk refused.
     }
+    directory.closeJournal();
     events.emit({ type: 'phase', phase: 'finalize', state: 'end' });
     events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), durationMs: clock.monotonic() - monoStart });
   }
-  const finalState = JSON.parse(JSON.stringify(status === 'cancelled' ? cancelledAt(boundary) : view(status, failureReason))) as RunState;
+  const finalState = JSON.parse(JSON.stringify(status === 'cancelled' ? cancelledAt(committedState()) : view(status, failureReason))) as RunState;
   return { status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), logsRoot: directory.root, runId, state: finalState };
 }
 
-function cancelledAt(boundaryCheckpoint: string): RunState {
-  const { pid: _pid, ...state } = JSON.parse(boundaryCheckpoint) as RunState;
+function cancelledAt(boundary: RunState): RunState {
+  const { pid: _pid, ...state } = boundary;
   return { ...state, status: 'cancelled' };
 }
 

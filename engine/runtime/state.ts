@@ -58,4 +58,8 @@ export interface RunState {
   /** Wall time spent before this process took over (resume), for max_pipeline_duration. */
   readonly elapsedBeforeMs: number;
   readonly updatedAt: string;
+  /** In checkpoint.json: the last journal record this snapshot holds (the journal's tail is replayed onto it). */
+  readonly journalSeq?: number;
+  /** In checkpoint.json: the length of trace.jsonl when the snapshot was taken (fsynced before it). */
+  readonly traceBytes?: number;
 }

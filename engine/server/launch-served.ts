@@ -1,8 +1,7 @@
 import type { CodergenBackend } from '../runtime/backend';
 import type { Interviewer } from '../runtime/interviewer';
 import type { Admission } from '../runtime/launch';
-import { admitPipeline } from '../runtime/launch';
-import { runPipeline } from '../runtime/runner';
+import { admitPipeline, runAdmitted } from '../runtime/launch';
 import { FirstAnswerInterviewer } from './first-answer-interviewer';
 import type { ServedRun } from './served-run';
 
@@ -22,7 +21,7 @@ export function launchServed(run: ServedRun, options: ServedLaunchOptions): Admi
   const admission = admitPipeline(source, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}) });
   if (admission.kind === 'refused') return admission;
   run.start(
-    runPipeline({
+    runAdmitted({
       graph: admission.graph,
       source,
       cwd,

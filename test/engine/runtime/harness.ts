@@ -119,3 +119,21 @@ export function pidIn(harness: Harness, file: string): number {
   if (!text) throw new Error(`${file} was not written: the process under test never started`);
   return Number(text.trim());
 }
+
+/** The process groups a run directory records as running (`running/`), once there are `count`. */
+async function recordedGroups(logsRoot: string, count = 1, timeoutMs = 20_000): Promise<number[]> {
+  const records = path.join(logsRoot, 'running');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const names = fs.existsSync(records) ? fs.readdirSync(records) : [];
+    if (names.length >= count) return names.map(Number);
+    if (Date.now() > deadline) throw new Error(`${names.length} of ${count} process groups recorded in ${records}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The one process group a run directory records as running. */
+export async function recordedGroup(logsRoot: string): Promise<number> {
+  const [group] = await recordedGroups(logsRoot);
+  return group ?? 0;
+}

@@ -10,7 +10,7 @@ import { ScriptedBackend } from '../../../engine/runtime/scripted';
 import { readTrace } from '../../../engine/runtime/run-directory';
 import { groupIsAlive } from '../../processes';
 import { bundledCli } from '../../test-bundle';
-import { runDot, tempDir } from './harness';
+import { recordedGroup, runDot, tempDir } from './harness';
 
 
 const pipeline = `digraph crash {
@@ -92,9 +92,7 @@ describe('checkpoint and resume', () => {
     // The first visit of `slow` sleeps far longer than the test; the resumed visit (marker present) does not.
     const child = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--param', 'nap=300'], { cwd, detached: true, stdio: 'ignore' });
     await waitFor(path.join(cwd, 'started.marker'));
-    const groupFile = path.join(logsRoot, 'slow', 'running.pgid');
-    await waitFor(groupFile);
-    const orphanGroup = Number(fs.readFileSync(groupFile, 'utf8'));
+    const orphanGroup = await recordedGroup(logsRoot);
     process.kill(-(child.pid as number), 'SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     assert.ok(groupIsAlive(orphanGroup), "the tool's own process group outlives the killed engine");
