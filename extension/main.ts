@@ -17,7 +17,7 @@ import { LANGUAGE_ID, startLanguageClient } from './language-client';
 import { RunCoordinator } from './runs';
 import { listRuns, summarizeRun } from './runs-model';
 import { RunsTreeProvider } from './runs-view';
-import { llmSettingsFromSecrets, secretBackendFactory, setApiKeyCommand } from './secrets';
+import { llmBackendFactory, setApiKeyCommand } from './secrets';
 import { readSettings, type ExtensionSettings } from './settings';
 import { RunStatusBar } from './status-bar';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -54,8 +54,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       vscode.DebugConfigurationProviderTriggerKind.Dynamic,
     ),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
-      // Inline: the adapter shares the extension host, and LLM keys reach it from SecretStorage.
-      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: secretBackendFactory(await llmSettingsFromSecrets(context.secrets, settings())) })),
+      // Inline: the adapter shares the extension host; LLM keys reach it from SecretStorage, and VS Code's models through vscode.lm.
+      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: await llmBackendFactory(context.secrets, settings()) })),
     }),
   );
 

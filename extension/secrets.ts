@@ -2,7 +2,9 @@
 import * as vscode from 'vscode';
 import type { BackendFactory } from '../debug-adapter/backends';
 import { LlmBackend, type LlmSettings } from '../engine';
+import type { ModelRouter } from '../engine/llm/llm-backend';
 import { SECRET_LLM_BACKEND } from './debug-configuration';
+import { editorModelRouter } from './lm/model-source';
 import { extensionLlmSettings } from './llm-settings';
 import type { ExtensionSettings } from './settings';
 
@@ -33,15 +35,21 @@ export async function setApiKeyCommand(secrets: vscode.SecretStorage): Promise<v
 }
 
 /** The LLM settings with the keys stored in SecretStorage (see extensionLlmSettings). */
-export async function llmSettingsFromSecrets(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmSettings> {
+async function llmSettingsFromSecrets(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmSettings> {
   const stored = await Promise.all(providers.map(async ({ id }) => [id, await secrets.get(secretKey(id))] as const));
   return extensionLlmSettings(process.env, Object.fromEntries(stored.filter(([, key]) => key)), settings);
 }
 
 /** Serves the backend name the configuration resolver gives `llm` runs; any other name is unknown. */
-export function secretBackendFactory(settings: LlmSettings): BackendFactory {
+function secretBackendFactory(settings: LlmSettings, router: ModelRouter | undefined): BackendFactory {
   return (name) => {
     if (name !== SECRET_LLM_BACKEND) throw new Error(`unknown backend "${name}": use "llm" or "scripted"`);
-    return new LlmBackend({ settings });
+    return new LlmBackend({ settings, ...(router ? { router } : {}) });
   };
+}
+
+/** The backends of `llm` runs: SecretStorage keys and VS Code's chat models, per `attractor.llm.source`. */
+export async function llmBackendFactory(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<BackendFactory> {
+  const llm = await llmSettingsFromSecrets(secrets, settings);
+  return secretBackendFactory(llm, await editorModelRouter(settings, llm.defaultModel));
 }

@@ -73,7 +73,8 @@ export interface TokenUsage {
 export interface LlmResponse {
   readonly id: string;
   readonly model: string;
-  readonly provider: ProviderName;
+  /** A ProviderName, or the name of an injected adapter's source (e.g. `vscode-lm`). */
+  readonly provider: string;
   readonly message: Extract<Message, { role: 'assistant' }>;
   readonly finishReason: FinishReason;
   readonly usage: TokenUsage;
@@ -107,7 +108,8 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 
 /** One provider API behind the neutral shapes. `stream` ends with exactly one `finish` event. */
 export interface ProviderAdapter {
-  readonly provider: ProviderName;
+  /** A ProviderName, or the name of an injected adapter's source (e.g. `vscode-lm`). */
+  readonly provider: string;
   readonly api: string;
   stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
 }
