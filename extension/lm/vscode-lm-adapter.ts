@@ -21,10 +21,14 @@ export class VscodeLmAdapter implements ProviderAdapter {
     const onAbort = (): void => cancellation.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     const content: (TextPart | ToolCallPart)[] = [];
+    // A provider may ignore its token: the run stops waiting on it either way.
+    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(cancelledFrom(signal)), { once: true }));
+    aborted.catch(() => undefined);
     try {
-      const response = await this.model.sendRequest(chatMessages(request), requestOptions(request), cancellation.token);
-      for await (const part of response.stream) {
-        if (signal.aborted) break;
+      const response = await Promise.race([this.model.sendRequest(chatMessages(request), requestOptions(request), cancellation.token), aborted]);
+      const parts = response.stream[Symbol.asyncIterator]();
+      for (let step = await Promise.race([parts.next(), aborted]); !step.done; step = await Promise.race([parts.next(), aborted])) {
+        const part: unknown = step.value;
         if (part instanceof vscode.LanguageModelTextPart) {
           const last = content.at(-1);
           if (last?.kind === 'text') content[content.length - 1] = { kind: 'text', text: last.text + part.value };

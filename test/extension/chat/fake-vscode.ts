@@ -24,7 +24,7 @@ export interface FakeVscodeState {
 export type ScriptedReply =
   | { readonly text?: string; readonly toolCalls?: readonly { readonly name: string; readonly input: object }[] }
   | { readonly error: 'NoPermissions' | 'Blocked' | 'NotFound'; readonly message: string }
-  | { readonly hang: true };
+  | { readonly hang: true; readonly ignoresCancellation?: true };
 
 export interface ScriptedChatModel {
   readonly id: string;
@@ -145,7 +145,7 @@ function chatModel(spec: ScriptedChatModel) {
       async function* stream(): AsyncIterable<unknown> {
         yield* parts;
         // A hanging model answers nothing until the caller cancels, then ends its stream as VS Code does.
-        if ('hang' in reply!) await new Promise<void>((resolve) => token.onCancellationRequested(resolve));
+        if ('hang' in reply!) await new Promise<void>((resolve) => (reply.ignoresCancellation ? undefined : token.onCancellationRequested(resolve)));
       }
       return { stream: stream(), text: (async function* () {})() };
     },

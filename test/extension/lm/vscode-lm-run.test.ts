@@ -102,16 +102,18 @@ describe('LLM nodes on VS Code language models', () => {
     assert.equal(state.lmRequests?.length, 1);
   });
 
-  it('cancelling the run cancels the model request', async () => {
-    state.chatModels = [gpt([{ hang: true }])];
-    const abort = new AbortController();
-    const running = run(pipeline(worker('gpt-4.1')), abort.signal);
-    while ((state.lmRequests?.length ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    abort.abort(new Error('cancelled from VS Code'));
-    const outcome = await running;
-    assert.ok(outcome.kind === 'ran' && outcome.status === 'cancelled', JSON.stringify(outcome));
-    assert.equal(state.lmCancelled, 1, 'the request\'s cancellation token fired');
-  });
+  for (const ignoresCancellation of [false, true]) {
+    it(`cancelling the run cancels the model request${ignoresCancellation ? ', and stops waiting on a model that ignores its token' : ''}`, async () => {
+      state.chatModels = [gpt([{ hang: true, ...(ignoresCancellation ? { ignoresCancellation } : {}) }])];
+      const abort = new AbortController();
+      const running = run(pipeline(worker('gpt-4.1')), abort.signal);
+      while ((state.lmRequests?.length ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      abort.abort(new Error('cancelled from VS Code'));
+      const outcome = await running;
+      assert.ok(outcome.kind === 'ran' && outcome.status === 'cancelled', JSON.stringify(outcome));
+      assert.equal(state.lmCancelled, 1, 'the request\'s cancellation token fired');
+    });
+  }
 
   it('the preflight names a node whose model has no match before anything runs', async () => {
     state.chatModels = [gpt(), claude()];
