@@ -3,6 +3,7 @@
 // on globalThis.fakeVscode for the test, and a `vscode.lm` whose chat models answer from a script.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ScriptedReply } from '../../e2e/scripted-lm-extension/script';
 
 export interface FakeVscodeState {
   workspaceRoot: string;
@@ -19,12 +20,6 @@ export interface FakeVscodeState {
   /** Requests whose cancellation token fired. */
   lmCancelled?: number;
 }
-
-/** One scripted answer: streamed text and tool calls, a LanguageModelError, or no answer until cancelled. */
-export type ScriptedReply =
-  | { readonly text?: string; readonly toolCalls?: readonly { readonly name: string; readonly input: object }[] }
-  | { readonly error: 'NoPermissions' | 'Blocked' | 'NotFound'; readonly message: string }
-  | { readonly hang: true; readonly ignoresCancellation?: true };
 
 export interface ScriptedChatModel {
   readonly id: string;

@@ -9,7 +9,8 @@ import type { runLocally as RunLocally, LocalRunOutcome } from '../../../extensi
 import type { llmBackendFactory as LlmBackendFactory } from '../../../extension/secrets';
 import { defaultSettings, type ExtensionSettings } from '../../../extension/settings';
 import { bundleWithFakeVscode } from '../fake-vscode-bundle';
-import type { FakeVscodeState, ScriptedChatModel, ScriptedReply } from '../chat/fake-vscode';
+import type { ScriptedReply } from '../../e2e/scripted-lm-extension/script';
+import type { FakeVscodeState, ScriptedChatModel } from '../chat/fake-vscode';
 import { repoRoot } from '../chat/chat-fakes';
 
 interface Bundle {
