@@ -17,7 +17,8 @@ import { LANGUAGE_ID, startLanguageClient } from './language-client';
 import { RunCoordinator } from './runs';
 import { listRuns, summarizeRun } from './runs-model';
 import { RunsTreeProvider } from './runs-view';
-import { llmBackendFactory, setApiKeyCommand } from './secrets';
+import { routeHoverAt } from './lm/route-hover';
+import { llmBackend, llmBackendFactory, setApiKeyCommand } from './secrets';
 import { readSettings, type ExtensionSettings } from './settings';
 import { RunStatusBar } from './status-bar';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -154,6 +155,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.window.registerTreeDataProvider('attractor.runs', runsTree),
     vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, new PipelineCodeLensProvider()),
+    // Beside the language server's hover: where an LLM node would run needs the editor's models and the stored keys.
+    vscode.languages.registerHoverProvider({ language: LANGUAGE_ID }, {
+      provideHover: async (document, position) => {
+        const text = routeHoverAt(document.getText(), position.line, position.character, await llmBackend(context.secrets, settings()));
+        return text ? new vscode.Hover(new vscode.MarkdownString(text)) : undefined;
+      },
+    }),
     vscode.workspace.onDidOpenTextDocument((document) => claimIfPipeline(document, settings())),
   );
   for (const document of vscode.workspace.textDocuments) claimIfPipeline(document, settings());

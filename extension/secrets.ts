@@ -2,7 +2,6 @@
 import * as vscode from 'vscode';
 import type { BackendFactory } from '../debug-adapter/backends';
 import { LlmBackend, type LlmSettings } from '../engine';
-import type { ModelRouter } from '../engine/llm/llm-backend';
 import { SECRET_LLM_BACKEND } from './debug-configuration';
 import { editorModelRouter } from './lm/model-source';
 import { extensionLlmSettings } from './llm-settings';
@@ -40,16 +39,18 @@ async function llmSettingsFromSecrets(secrets: vscode.SecretStorage, settings: E
   return extensionLlmSettings(process.env, Object.fromEntries(stored.filter(([, key]) => key)), settings);
 }
 
-/** Serves the backend name the configuration resolver gives `llm` runs; any other name is unknown. */
-function secretBackendFactory(settings: LlmSettings, router: ModelRouter | undefined): BackendFactory {
-  return (name) => {
-    if (name !== SECRET_LLM_BACKEND) throw new Error(`unknown backend "${name}": use "llm" or "scripted"`);
-    return new LlmBackend({ settings, ...(router ? { router } : {}) });
-  };
+/** The backend of `llm` runs: SecretStorage keys and VS Code's chat models, per `attractor.llm.source`. */
+export async function llmBackend(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmBackend> {
+  const llm = await llmSettingsFromSecrets(secrets, settings);
+  const router = await editorModelRouter(settings, llm.defaultModel);
+  return new LlmBackend({ settings: llm, ...(router ? { router } : {}) });
 }
 
-/** The backends of `llm` runs: SecretStorage keys and VS Code's chat models, per `attractor.llm.source`. */
+/** Serves the backend name the configuration resolver gives `llm` runs; any other name is unknown. */
 export async function llmBackendFactory(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<BackendFactory> {
-  const llm = await llmSettingsFromSecrets(secrets, settings);
-  return secretBackendFactory(llm, await editorModelRouter(settings, llm.defaultModel));
+  const backend = await llmBackend(secrets, settings);
+  return (name) => {
+    if (name !== SECRET_LLM_BACKEND) throw new Error(`unknown backend "${name}": use "llm" or "scripted"`);
+    return backend;
+  };
 }

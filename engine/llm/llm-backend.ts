@@ -23,6 +23,8 @@ import type { ProviderAdapter, ProviderName, ReasoningEffort } from './types';
 export interface RoutedModel {
   readonly adapter: () => Promise<ProviderAdapter>;
   readonly model: string;
+  /** Where it runs: a ProviderName (with the settings' key) or an injected source (e.g. `vscode-lm`). */
+  readonly source: string;
   readonly reasoningEffort?: ReasoningEffort;
 }
 
@@ -112,12 +114,13 @@ export class LlmBackend implements CodergenBackend {
     };
   }
 
-  private route(nodeId: string, selection: ModelSelection): ModelRoute {
+  /** Where a node's model runs (the preflight, each run and the editor's hover ask the same question). */
+  route(nodeId: string, selection: ModelSelection): ModelRoute {
     const sdk = (id: string, chosen: ModelSelection): ModelRoute => {
       const resolution = resolveModel(id, chosen, this.settings);
       if (!resolution.ok) return resolution;
       const { provider, ...rest } = resolution.value;
-      return { ok: true, value: { ...rest, adapter: () => this.adapter(provider) } };
+      return { ok: true, value: { ...rest, source: provider, adapter: () => this.adapter(provider) } };
     };
     return this.options.router ? this.options.router(nodeId, selection, sdk) : sdk(nodeId, selection);
   }

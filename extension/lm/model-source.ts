@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ModelRouter, RoutedModel } from '../../engine/llm/llm-backend';
 import type { DefaultModel } from '../../engine/llm/provider-settings';
 import type { ExtensionSettings } from '../settings';
-import { matchChatModel } from './model-mapping';
+import { matchChatModel, vscodeLmSource } from './model-mapping';
 import { VscodeLmAdapter } from './vscode-lm-adapter';
 
 /** The editor's models, listed once per run so that the preflight and the nodes see the same list. */
@@ -14,7 +14,7 @@ export async function editorModelRouter(settings: Pick<ExtensionSettings, 'llmSo
   const onEditor = (nodeId: string, selection: Parameters<ModelRouter>[1]): ReturnType<ModelRouter> => {
     const match = matchChatModel(nodeId, selection, models, settings.vscodeModel, defaultModel);
     if (!match.ok) return match;
-    const routed: RoutedModel = { adapter: async () => new VscodeLmAdapter(match.model), model: match.model.id };
+    const routed: RoutedModel = { adapter: async () => new VscodeLmAdapter(match.model), model: match.model.id, source: vscodeLmSource };
     return { ok: true, value: routed };
   };
   if (settings.llmSource === 'vscode') return (nodeId, selection) => onEditor(nodeId, selection);

@@ -2,3 +2,5 @@
 export { runLocally } from '../../../extension/local-run';
 export { llmBackendFactory } from '../../../extension/secrets';
 export { SECRET_LLM_BACKEND } from '../../../extension/debug-configuration';
+export { llmBackend } from '../../../extension/secrets';
+export { routeHoverAt } from '../../../extension/lm/route-hover';

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, beforeEach, describe, it } from 'node:test';
 import type { runLocally as RunLocally, LocalRunOutcome } from '../../../extension/local-run';
-import type { llmBackendFactory as LlmBackendFactory } from '../../../extension/secrets';
+import type { llmBackend as LlmBackendOf, llmBackendFactory as LlmBackendFactory } from '../../../extension/secrets';
+import type { routeHoverAt as RouteHoverAt } from '../../../extension/lm/route-hover';
 import { defaultSettings, type ExtensionSettings } from '../../../extension/settings';
 import { bundleWithFakeVscode } from '../fake-vscode-bundle';
 import type { ScriptedReply } from '../../e2e/scripted-lm-extension/script';
@@ -16,6 +17,8 @@ import { repoRoot } from '../chat/chat-fakes';
 interface Bundle {
   runLocally: typeof RunLocally;
   llmBackendFactory: typeof LlmBackendFactory;
+  llmBackend: typeof LlmBackendOf;
+  routeHoverAt: typeof RouteHoverAt;
   SECRET_LLM_BACKEND: string;
 }
 
@@ -131,5 +134,38 @@ describe('LLM nodes on VS Code language models', () => {
     const outcome = await run(pipeline(worker('gpt-4.1')), new AbortController().signal, { ...defaultSettings, llmSource: 'api-keys' });
     assert.equal(outcome.kind, 'refused');
     assert.match(outcome.kind === 'refused' ? outcome.reason : '', /OPENAI_API_KEY is not set/);
+  });
+
+  describe('the hover on an LLM node names where it would run', () => {
+    const keyed = { get: async (key: string) => (key === 'attractor.apiKey.anthropic' ? 'sk-ant-test' : undefined) } as never;
+    const styled = `digraph work {
+  graph [model_stylesheet="#review { llm_model: claude-sonnet-4-5; }"]
+  start [shape=Mdiamond]
+  done [shape=Msquare]
+  work [prompt="Write hello.txt.", llm_model="gpt-4.1"]
+  review [prompt="Review it."]
+  odd [prompt="x", llm_model="gemini-2.5-pro"]
+  start -> work -> review -> odd -> done
+}`;
+    const hover = async (nodeId: string, secrets: never = noKeys, settings: ExtensionSettings = defaultSettings): Promise<string | undefined> => {
+      const line = styled.split('\n').findIndex((text) => text.trimStart().startsWith(`${nodeId} `));
+      return bundle.routeHoverAt(styled, line, 3, await bundle.llmBackend(secrets, settings));
+    };
+
+    it('with no key: the editor\'s model, chosen as a launch chooses it (model stylesheet included); no match says why', async () => {
+      state.chatModels = [gpt(), claude()];
+      assert.equal(await hover('work'), "**Model:** VS Code's chat model `gpt-4.1`");
+      assert.equal(await hover('review'), "**Model:** VS Code's chat model `claude-sonnet-4.5`");
+      assert.match((await hover('odd')) ?? '', /^\*\*Model:\*\* none can run this node: node 'odd' asks for gemini-2\.5-pro, and VS Code offers no Gemini model/);
+      assert.equal(await hover('start'), undefined, 'not an LLM node');
+      assert.equal(state.lmRequests?.length, 0, 'a hover sends nothing');
+    });
+
+    it('auto: a node whose provider has a stored key runs on it; the others stay on the editor\'s models', async () => {
+      state.chatModels = [gpt(), claude()];
+      assert.equal(await hover('review', keyed), '**Model:** `claude-sonnet-4-5` on anthropic, with the stored API key');
+      assert.equal(await hover('work', keyed), "**Model:** VS Code's chat model `gpt-4.1`");
+      assert.equal(await hover('review', keyed, { ...defaultSettings, llmSource: 'vscode' }), "**Model:** VS Code's chat model `claude-sonnet-4.5`");
+    });
   });
 });
