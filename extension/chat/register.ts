@@ -11,7 +11,7 @@ import { formatLintResult, lintPipelineTool } from './lint-tool';
 import { handleChatRequest } from './participant';
 import type { PipelineToolInput } from './pipeline-input';
 import type { PipelineRunner } from './run-tool';
-import { describeRun, formatRunResult, runPipelineTool } from './run-tool';
+import { describeRun, formatRunResult, runPipelineTool, untrustedRefusal } from './run-tool';
 
 const participantId = 'attractor.chat';
 
@@ -47,6 +47,8 @@ export function registerChat(context: vscode.ExtensionContext, deps: RegisterCha
   context.subscriptions.push(
     vscode.lm.registerTool<PipelineToolInput>('run_pipeline', {
       prepareInvocation: ({ input }) => {
+        // Asking to confirm a run that invoke will refuse would be a question with no answer.
+        if (!chatDeps.trusted()) return { invocationMessage: `Attractor: ${untrustedRefusal}` };
         const { title, message } = describeRun(input, chatDeps.workspaceRoot());
         return { invocationMessage: 'Running Attractor pipeline', confirmationMessages: { title, message: new vscode.MarkdownString(message) } };
       },

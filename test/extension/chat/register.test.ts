@@ -58,9 +58,12 @@ describe('registerChat', () => {
     assert.equal(runs.length, 1, 'ran through the runner the extension injected');
   });
 
-  it('run_pipeline refuses once the workspace is untrusted', async () => {
+  it('run_pipeline refuses once the workspace is untrusted, before it asks for confirmation', async () => {
     state.trusted = false;
     try {
+      const prepared = (await state.tools.get('run_pipeline')?.prepareInvocation?.({ input: { dot_file: 'convergence-loop.dot' } }, token)) as { invocationMessage: string; confirmationMessages?: unknown };
+      assert.equal(prepared.confirmationMessages, undefined, 'no confirmation dialog');
+      assert.match(prepared.invocationMessage, /not trusted/);
       const result = (await state.tools.get('run_pipeline')?.invoke({ input: { dot_file: 'convergence-loop.dot' }, toolInvocationToken: undefined }, token)) as { content: { value: string }[] };
       assert.equal((JSON.parse(result.content[0]?.value ?? '{}') as { status: string }).status, 'refused');
     } finally {
