@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 import type { Graph, GraphEdge } from '../engine/model/graph';
 import { attributeValue } from '../engine/model/graph';
 import type { SourceRange } from '../engine/model/source';
@@ -85,9 +85,9 @@ export class SourceCatalog {
 function parseFile(file: string): LoadedSource {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
-    return { ok: false, message: `cannot read ${file}: ${(error as Error).message}` };
+    return { ok: false, message: (error as Error).message };
   }
   const parsed = parseDot(text, { sourcePath: file });
   if (!parsed.graph) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from '../engine/runtime/atomic-write';
 import type { TraceRecord } from '../engine/runtime/events';
 import type { RunState } from '../engine/runtime/state';
+import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 /** A node-boundary checkpoint of the main walk, with how many trace.jsonl lines existed then. */
 export interface Boundary {
@@ -74,10 +75,10 @@ export function forkRunDirectory(parentRoot: string, target: string, boundary: B
   fs.mkdirSync(target, { recursive: true });
   for (const name of ['pipeline.dot', 'manifest.json']) {
     const from = path.join(parentRoot, name);
-    if (fs.existsSync(from)) writeFileAtomic(path.join(target, name), fs.readFileSync(from, 'utf8'));
+    if (fs.existsSync(from)) writeFileAtomic(path.join(target, name), readFileChecked(from, READ_LIMITS.runRecord));
   }
   const tracePath = path.join(parentRoot, 'trace.jsonl');
-  const lines = fs.existsSync(tracePath) ? fs.readFileSync(tracePath, 'utf8').split('\n').filter(Boolean).slice(0, boundary.traceLines) : [];
+  const lines = fs.existsSync(tracePath) ? readFileChecked(tracePath, READ_LIMITS.runRecord).split('\n').filter(Boolean).slice(0, boundary.traceLines) : [];
   writeFileAtomic(path.join(target, 'trace.jsonl'), lines.map((line) => `${line}\n`).join(''));
   const marker: BranchMarker = { parent_logs_root: parentRoot, from_step: boundary.state.step, from_node: boundary.state.nextNodeId, reason, created: new Date().toISOString() };
   writeJsonAtomic(path.join(target, 'branch.json'), marker);

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { tryReadFileChecked } from './io/read-file-checked';
 import type { Diagnostic } from './model/diagnostics';
 import { sortDiagnostics } from './model/diagnostics';
 import type { Graph } from './model/graph';
@@ -39,13 +39,7 @@ export function preparePipeline(text: string, options: PrepareOptions = {}): Pre
   if (!parsed.graph) return { diagnostics: parsed.diagnostics, lineIndex: parsed.lineIndex };
   const transformed = applyTransforms(parsed.graph, [...builtinTransforms, ...(options.transforms ?? [])], {
     params: options.params ?? {},
-    readFile: (file) => {
-      try {
-        return fs.readFileSync(file, 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
+    readFile: tryReadFileChecked,
   });
   const check = options.mode === 'lint' ? lint : validate;
   const diagnostics = [...parsed.diagnostics, ...transformed.diagnostics, ...check(transformed.graph, parsed.lineIndex, options)];

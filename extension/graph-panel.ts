@@ -1,7 +1,6 @@
 // The graph view's controller: one webview panel showing one pipeline, fed by whichever run is
 // attached (a debug session, a local run, or a run directory opened from disk).
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import * as vscode from 'vscode';
 import { parseDot } from '../engine';
 import { renderWebviewHtml } from '../webview/html';
@@ -9,6 +8,7 @@ import { parseWebviewMessage, type ExtensionToWebviewMessage, type GateAnswer, t
 import { visitArtifactsMessage } from '../webview/run-files';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
+import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 export type GateResponder = (answer: GateAnswer) => void;
 
@@ -209,7 +209,7 @@ export class GraphPanel implements vscode.Disposable {
 
 function readIfFile(uri: vscode.Uri): string | undefined {
   try {
-    return uri.scheme === 'file' ? fs.readFileSync(uri.fsPath, 'utf8') : undefined;
+    return uri.scheme === 'file' ? readFileChecked(uri.fsPath, READ_LIMITS.pipeline) : undefined;
   } catch {
     return undefined;
   }

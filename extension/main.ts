@@ -22,6 +22,7 @@ import { llmBackend, llmBackendFactory, setApiKeyCommand } from './secrets';
 import { readSettings, type ExtensionSettings } from './settings';
 import { RunStatusBar } from './status-bar';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 let client: LanguageClient | undefined;
 
@@ -143,7 +144,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!fs.existsSync(source)) return void vscode.window.showErrorMessage(`${runDir} is not a run directory (no pipeline.dot).`);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(source));
     // The trace's edges are matched against the graph the run walked: the copy kept in the run directory.
-    const graph = parseDot(fs.readFileSync(fs.existsSync(copy) ? copy : source, 'utf8'), {}).graph;
+    const graph = parseDot(readFileChecked(fs.existsSync(copy) ? copy : source, READ_LIMITS.pipeline), {}).graph;
     await panel.show(document);
     panel.attachRun(runDir);
     const status = summary.status === 'succeeded' ? 'succeeded' : summary.status === 'failed' ? 'failed' : 'paused';

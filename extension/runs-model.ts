@@ -3,6 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../engine/model/json';
+import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
+import { readTrace } from '../engine/runtime/run-directory';
+import type { RunUsageTotal } from '../engine/runtime/usage';
+import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
 
 type RunSummaryStatus = 'running' | 'succeeded' | 'failed' | 'unreadable';
 
@@ -15,6 +19,8 @@ export interface RunSummary {
   readonly iteration?: number;
   readonly durationMs?: number;
   readonly startedAt?: string;
+  /** Over the run's visits so far (trace.jsonl); absent when no node called a model. */
+  readonly usage?: RunUsageTotal;
   /** Why the entry could not be read, for unreadable ones. */
   readonly problem?: string;
 }
@@ -37,14 +43,24 @@ export function listRuns(root: string): RunSummary[] {
 
 export function summarizeRun(directory: string): RunSummary {
   const name = path.basename(directory);
-  const manifest = readJson(path.join(directory, 'manifest.json'));
-  const checkpoint = readJson(path.join(directory, 'checkpoint.json'));
+  const manifest = readJson(path.join(directory, 'manifest.json')).value;
+  const checkpointRead = readJson(path.join(directory, 'checkpoint.json'));
+  const checkpoint = checkpointRead.value;
   const graphName = stringField(checkpoint, 'graphName') ?? stringField(manifest, 'graph_name');
   const sourcePath = stringField(checkpoint, 'sourcePath') ?? stringField(manifest, 'source_path');
   const startedAt = stringField(checkpoint, 'startedAt') ?? stringField(manifest, 'start_time');
-  const base = { directory, name, ...(graphName ? { graphName } : {}), ...(sourcePath ? { sourcePath } : {}), ...(startedAt ? { startedAt } : {}) };
+  const usage = runUsageTotal(readTrace(directory));
+  const base = {
+    directory,
+    name,
+    ...(graphName ? { graphName } : {}),
+    ...(sourcePath ? { sourcePath } : {}),
+    ...(startedAt ? { startedAt } : {}),
+    ...(usage.llm_requests > 0 ? { usage } : {}),
+  };
   if (!checkpoint) {
     // A run that has not finished its first node has a manifest only.
+    if (checkpointRead.problem) return { ...base, status: 'unreadable', problem: checkpointRead.problem };
     return manifest ? { ...base, status: 'running' } : { ...base, status: 'unreadable', problem: 'no readable checkpoint.json or manifest.json' };
   }
   const rawStatus = stringField(checkpoint, 'status');
@@ -75,15 +91,30 @@ export function describeRun(run: RunSummary): string {
   const parts: string[] = [run.status];
   if (run.iteration !== undefined) parts.push(`iteration ${run.iteration}`);
   if (run.durationMs !== undefined) parts.push(formatDuration(run.durationMs));
+  if (run.usage) parts.push(describeUsage(run.usage));
   return parts.join(' · ');
 }
 
-function readJson(file: string): Record<string, unknown> | undefined {
+/** "12,345 tokens · $0.0123" (or "unknown" for either): the run total a Runs item shows. */
+function describeUsage(usage: RunUsageTotal): string {
+  const { input_tokens: input, output_tokens: output, cost_usd: cost } = usage;
+  const tokens = input === 'unknown' || output === 'unknown' ? 'unknown tokens' : `${(input + output).toLocaleString('en-US')} tokens`;
+  return `${tokens} · ${cost === 'unknown' ? 'cost unknown' : `$${cost.toFixed(4)}`}`;
+}
+
+/** The full total for a tooltip. */
+export function usageDetail(usage: RunUsageTotal): string {
+  return `usage: ${formatRunUsage(usage)}`;
+}
+
+/** A JSON object file; a missing one is neither value nor problem, an unusable one is a problem. */
+function readJson(file: string): { readonly value?: Record<string, unknown>; readonly problem?: string } {
+  if (!fs.existsSync(file)) return {};
   try {
-    const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
+    const value: unknown = JSON.parse(readFileChecked(file, READ_LIMITS.runRecord));
+    return isRecord(value) ? { value } : { problem: `${path.basename(file)} is not a JSON object` };
+  } catch (error) {
+    return { problem: error instanceof SyntaxError ? `${path.basename(file)} is not valid JSON (${error.message})` : (error as Error).message };
   }
 }
 

@@ -35,6 +35,11 @@ export function oneOf<const T extends readonly string[]>(values: T): Check<T[num
   return (value, path) => (typeof value === 'string' && values.includes(value) ? ok(value as T[number]) : fail(path, `one of ${values.join(', ')}`, value));
 }
 
+/** A figure its source may not know (usage a server never reported): the literal 'unknown' or the value. */
+export function orUnknown<T>(check: Check<T>): Check<T | 'unknown'> {
+  return (value, path) => (value === 'unknown' ? ok('unknown' as const) : check(value, path));
+}
+
 export function nullable<T>(check: Check<T>): Check<T | null> {
   return (value, path) => (value === null ? ok(null) : check(value, path));
 }

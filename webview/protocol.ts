@@ -1,7 +1,7 @@
 // The one message protocol between the extension and the graph webview. Both sides import these
 // types; each side validates what it receives with the checks below and never trusts the other.
 import { stageStatuses } from '../engine/runtime/outcome';
-import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, tagged, text, type CheckResult, type Infer } from './guards';
+import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, orUnknown, tagged, text, type CheckResult, type Infer } from './guards';
 
 const id = text(10_000);
 const label = text(100_000);
@@ -36,8 +36,10 @@ const traceEntry = object(
   {
     preferred_label: label,
     attempt: count,
-    tokens: count,
-    cost: finiteNumber,
+    input_tokens: orUnknown(count),
+    output_tokens: orUnknown(count),
+    cost_usd: orUnknown(finiteNumber),
+    llm_requests: count,
     /** The parallel branch or sub-pipeline the visit ran in; absent on the main walk. */
     scope: id,
     failure_reason: label,

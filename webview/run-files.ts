@@ -6,9 +6,10 @@ import type { Graph } from '../engine/model/graph';
 import type { TraceRecord } from '../engine/runtime/events';
 import { RunDirectory, readTrace } from '../engine/runtime/run-directory';
 import type { GraphStateMessage, NodeRunState, RunStatus, TakenEdge, VisitArtifactsMessage } from './protocol';
+import { readFileHead } from '../engine/io/read-file-checked';
 
 /** Larger files are cut: the panel shows text, and megabytes of it help no one. */
-const MAX_FILE_CHARS = 1_000_000;
+const MAX_FILE_BYTES = 1_000_000;
 const VISIT_FILES = { prompt: 'prompt.md', response: 'response.md', status: 'status.json' } as const;
 
 export function traceEntriesMessage(runDirectory: string): { type: 'traceEntries'; entries: TraceRecord[]; replace: true } {
@@ -52,11 +53,10 @@ export function graphStateFromTrace(graph: Graph, records: readonly TraceRecord[
 }
 
 function readText(file: string): string | undefined {
-  let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    const { text, omittedBytes } = readFileHead(file, MAX_FILE_BYTES);
+    return omittedBytes > 0 ? `${text}\n… (${omittedBytes} more bytes in ${file})` : text;
   } catch {
     return undefined;
   }
-  return text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n… (${text.length - MAX_FILE_CHARS} more characters in ${file})` : text;
 }

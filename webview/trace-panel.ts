@@ -7,6 +7,7 @@ import { summariseIterations } from './iterations';
 import type { TraceEntry, VisitArtifactsMessage } from './protocol';
 import { statusClass } from './status-colors';
 import { drawTimeline } from './timeline';
+import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
 
 const COLUMNS = ['iter', 'node', 'status', 'duration', 'attempt', 'explicit', 'label'];
 const USAGE_COLUMNS = ['tokens', 'cost'];
@@ -86,12 +87,13 @@ export class TracePanel {
     this.renderFilter();
     const nodeFilter = this.filter.value;
     const visible = nodeFilter === ALL_NODES ? this.entries : this.entries.filter((entry) => entry.node_id === nodeFilter);
-    this.showUsage = this.entries.some((entry) => entry.tokens !== undefined || entry.cost !== undefined);
+    this.showUsage = this.entries.some((entry) => entry.llm_requests !== undefined);
     const columns = this.showUsage ? [...COLUMNS, ...USAGE_COLUMNS] : COLUMNS;
     this.head.replaceChildren(...columns.map((name) => el('th', { scope: 'col', title: name === 'label' ? 'preferred_label' : undefined }, [name])));
     this.body.replaceChildren(...visible.map((entry) => this.row(entry)));
     const iterations = summariseIterations(visible, this.gateNodes);
-    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${plural(this.entries.length, 'visit')} · ${plural(iterations.length, 'iteration')}`;
+    const usage = this.showUsage ? ` · total ${formatRunUsage(runUsageTotal(this.entries))}` : '';
+    this.summary.textContent = this.entries.length === 0 ? 'no run yet' : `${plural(this.entries.length, 'visit')} · ${plural(iterations.length, 'iteration')}${usage}`;
     this.root.classList.toggle('empty', this.entries.length === 0);
     this.charts.replaceChildren(
       el('figure', {}, [drawDescentChart(summariseIterations(this.entries, this.gateNodes)), el('figcaption', {}, ['Descent: duration (bars), unsuccessful outcomes (line), gate verdicts (dots)'])]),
@@ -119,8 +121,8 @@ export class TracePanel {
       el('td', { class: 'num' }, [entry.attempt === undefined ? '' : String(entry.attempt)]),
       el('td', {}, [entry.is_explicit ? 'yes' : 'no']),
       el('td', {}, [entry.preferred_label ?? '', entry.forced_edge ? el('span', { class: 'muted' }, [` forced → ${entry.forced_edge.to}`]) : null]),
-      this.showUsage && el('td', { class: 'num' }, [entry.tokens === undefined ? '' : entry.tokens.toLocaleString('en-US')]),
-      this.showUsage && el('td', { class: 'num' }, [entry.cost === undefined ? '' : formatCost(entry.cost)]),
+      this.showUsage && el('td', { class: 'num' }, [tokensText(entry)]),
+      this.showUsage && el('td', { class: 'num' }, [entry.cost_usd === undefined ? '' : entry.cost_usd === 'unknown' ? 'unknown' : formatCost(entry.cost_usd)]),
     ]);
     row.title = entry.ts;
     row.addEventListener('click', () => this.select(entry));
@@ -143,4 +145,10 @@ export class TracePanel {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function tokensText(entry: TraceEntry): string {
+  const { input_tokens: input, output_tokens: output } = entry;
+  if (input === undefined || output === undefined) return '';
+  return input === 'unknown' || output === 'unknown' ? 'unknown' : (input + output).toLocaleString('en-US');
 }

@@ -4,7 +4,7 @@ import { createAdapter } from '../llm/adapter-factory';
 import type { DefaultModel, LlmSettings } from '../llm/provider-settings';
 import { inferProvider } from '../llm/model-catalog';
 import { credentialVariables, settingsFromEnv } from '../llm/provider-settings';
-import type { LlmResponse, ProviderName } from '../llm/types';
+import type { LlmResponse, ProviderName, ToolDefinition } from '../llm/types';
 import { providerNames } from '../llm/types';
 import { credentialsInInitialEnvironment } from './credentials';
 
@@ -106,6 +106,9 @@ function withoutUserInfo(url: string): string {
   }
 }
 
+/** One tool rides along: a model or server without tool calls refuses the probe, as it would refuse every LLM node. */
+const probeTool: ToolDefinition = { name: 'probe_ok', description: 'Confirms the probe. Takes no arguments.', parameters: { type: 'object', properties: {} } };
+
 async function probeCheck(provider: ProviderName, model: string, settings: LlmSettings): Promise<DoctorCheck> {
   const name = `probe ${provider}`;
   try {
@@ -113,10 +116,13 @@ async function probeCheck(provider: ProviderName, model: string, settings: LlmSe
     // The Responses API refuses max_output_tokens below 16.
     const maxTokens = adapter.api === 'responses' ? 16 : 1;
     let response: LlmResponse | undefined;
-    for await (const event of adapter.stream({ model, messages: [{ role: 'user', content: [{ kind: 'text', text: 'Reply with OK.' }] }], tools: [], maxTokens }, AbortSignal.timeout(probeTimeoutMs))) {
+    for await (const event of adapter.stream({ model, messages: [{ role: 'user', content: [{ kind: 'text', text: 'Reply with OK.' }] }], tools: [probeTool], maxTokens }, AbortSignal.timeout(probeTimeoutMs))) {
       if (event.type === 'finish') response = event.response;
     }
-    return { name, state: 'ok', detail: `${model} answered (${response?.usage.inputTokens ?? 0} in / ${response?.usage.outputTokens ?? 0} out tokens)` };
+    const usage = response?.usage;
+    // A stub or a misrouted proxy answers without counting anything: that is not a model.
+    if (!usage || usage.inputTokens + usage.outputTokens === 0) return { name, state: 'fail', detail: `${model}: the reply reported ${usage ? '0 tokens' : 'no usage'}: not an answer from a model` };
+    return { name, state: 'ok', detail: `${model} answered with one tool offered (${usage.inputTokens} in / ${usage.outputTokens} out tokens)` };
   } catch (error) {
     return { name, state: 'fail', detail: `${model}: ${(error as Error).message}` };
   }

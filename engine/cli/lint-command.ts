@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import type { Diagnostic } from '../model/diagnostics';
 import { preparePipeline } from '../prepare';
 import { diagnosticToJson, formatDiagnostic } from '../model/diagnostic-format';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export interface CheckOptions {
   readonly json?: boolean;
@@ -17,9 +17,9 @@ function check(files: readonly string[], mode: 'lint' | 'validate'): FileResult[
   return files.map((file) => {
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = readFileChecked(file, READ_LIMITS.pipeline);
     } catch (error) {
-      return { file, diagnostics: [{ rule: 'io', severity: 'error', message: `cannot read ${file}: ${(error as Error).message}` }] };
+      return { file, diagnostics: [{ rule: 'io', severity: 'error', message: (error as Error).message }] };
     }
     return { file, diagnostics: preparePipeline(text, { sourcePath: file, mode }).diagnostics };
   });

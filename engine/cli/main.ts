@@ -65,7 +65,7 @@ program
 program
   .command('doctor')
   .description('check the environment: node, provider keys (never printed), Graphviz WASM, run directory')
-  .option('--probe', 'send a 1-token request to each configured provider')
+  .option('--probe', 'send a 1-token request offering one tool to each configured provider; 0 tokens fails')
   .option('--openai-model <model>', 'model for the OpenAI probe (default gpt-4o-mini)')
   .option('--anthropic-model <model>', 'model for the Anthropic probe (default claude-haiku-4-5)')
   .option('--gemini-model <model>', 'model for the Gemini probe (default gemini-2.5-flash)')

@@ -1,12 +1,13 @@
 import { formatDuration } from '../model/duration';
 import type { TraceRecord } from '../runtime/events';
 import { readTrace } from '../runtime/run-directory';
+import { formatRunUsage, runUsageTotal } from '../runtime/usage';
 
 /** `attractor trace RUN_DIR`: the descent curve, iteration by iteration. Exit 0 even without a trace. */
 export function traceCommand(runDirectory: string, options: { json?: boolean }): number {
   const records = readTrace(runDirectory);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ records, iterations: summarize(records) })}\n`);
+    process.stdout.write(`${JSON.stringify({ records, iterations: summarize(records), usage_total: runUsageTotal(records) })}\n`);
     return 0;
   }
   if (records.length === 0) {
@@ -22,6 +23,7 @@ export function traceCommand(runDirectory: string, options: { json?: boolean }):
       process.stdout.write(`  ${r.node_id.padEnd(24)} ${r.status.padEnd(16)} ${formatDuration(r.duration_ms).padStart(8)}${retries}${label}${scope}\n`);
     }
   }
+  process.stdout.write(`total: ${formatRunUsage(runUsageTotal(records))}\n`);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { boolAttr, modelSelectionOf, promptOf, stringAttr } from '../runtime/node-config';
-import { buildPreamble, resolveThreadKey } from '../runtime/fidelity';
+import { buildPreamble, resolveThreadKey, threadContextKey } from '../runtime/fidelity';
 import { ensureFeedbackPlaceholder } from '../runtime/feedback';
 import { expandPrompt } from '../runtime/expand';
 import { outcomeFromResult } from '../runtime/verdict';
@@ -10,7 +10,7 @@ const LAST_RESPONSE_CHARS = 200;
 
 /** Canonical §4.5 with the ledger's verdict ladder, feedback delivery and full response.md. */
 export const codergenHandler: Handler = {
-  async execute({ node, context, services, signal, fidelity }) {
+  async execute({ node, context, services, signal, fidelity, retryReason }) {
     const { graph } = services;
     let template = promptOf(node);
     if (stringAttr(node, 'feedback_from')) template = ensureFeedbackPlaceholder(template, node.id);
@@ -25,7 +25,7 @@ export const codergenHandler: Handler = {
     const prompt = preamble ? `${preamble}\n\n---\n\n${body}` : body;
     services.runDirectory.writeStageFile(services.iteration, node.id, 'prompt.md', prompt);
 
-    const threadKey = resolveThreadKey(node, graph, services.incomingEdge?.attributes.get('thread_id')?.value, services.incomingEdge?.from);
+    const threadKey = resolveThreadKey(node, graph, services.incomingEdge, context);
     const schemaText = stringAttr(node, 'response_schema');
     const stageDir = services.runDirectory.stageDir(node.id);
     fs.mkdirSync(stageDir, { recursive: true });
@@ -40,6 +40,7 @@ export const codergenHandler: Handler = {
       history: fidelity === 'full' ? services.transcript(threadKey) : [],
       ...(schemaText ? { responseSchema: JSON.parse(schemaText) as Record<string, unknown> } : {}),
       goalGate,
+      ...(goalGate && retryReason ? { verdictRequired: retryReason } : {}),
       toolHooks: {
         ...optional('pre', stringAttr(node, 'tool_hooks.pre') ?? graph.attributes.get('tool_hooks.pre')?.value),
         ...optional('post', stringAttr(node, 'tool_hooks.post') ?? graph.attributes.get('tool_hooks.post')?.value),
@@ -51,9 +52,9 @@ export const codergenHandler: Handler = {
 
     if (result.responseText) services.runDirectory.writeStageFile(services.iteration, node.id, 'response.md', result.responseText);
     if (fidelity === 'full') {
-      services.recordExchange(threadKey, [
-        { role: 'user', content: body },
-        { role: 'assistant', content: result.responseText },
+      services.recordExchange(threadKey, result.exchange ?? [
+        { role: 'user', content: [{ kind: 'text', text: body }] },
+        { role: 'assistant', content: result.responseText ? [{ kind: 'text', text: result.responseText }] : [] },
       ]);
     }
     const outcome = outcomeFromResult(result, goalGate);
@@ -63,9 +64,10 @@ export const codergenHandler: Handler = {
         last_stage: node.id,
         last_response: result.responseText.slice(0, LAST_RESPONSE_CHARS),
         ...(result.structuredOutput !== undefined ? { [node.id]: result.structuredOutput } : {}),
-        ...(result.usage ? { [`internal.usage.${node.id}`]: result.usage } : {}),
+        ...(fidelity === 'full' ? { [threadContextKey(node.id)]: threadKey } : {}),
         ...outcome.contextUpdates,
       },
+      ...(result.usage ? { usage: result.usage } : {}),
     };
   },
 };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { GraphNode } from '../model/graph';
-import type { FidelityMode } from '../runtime/backend';
+import type { FidelityMode, Usage } from '../runtime/backend';
 import type { RunContext } from '../runtime/context';
 import { expandPrompt } from '../runtime/expand';
 import { candidateNamed, rankHeuristically, rankingPrompt } from '../runtime/fan-in-ranking';
@@ -26,9 +26,11 @@ export const fanInHandler: Handler = {
     const ranked = rankHeuristically(candidates);
     let best = ranked[0] as ParallelResult;
     let method = 'heuristic';
+    let usage: Usage | undefined;
     const instruction = stringAttr(node, 'prompt');
     if (instruction) {
       const choice = await askModel({ node, instruction, candidates, context, services, signal, fidelity });
+      usage = choice.usage;
       if (choice.kind === 'chosen') {
         best = choice.candidate;
         method = 'llm';
@@ -45,11 +47,13 @@ export const fanInHandler: Handler = {
         'parallel.fan_in.best_outcome': best.status,
         'parallel.fan_in.method': method,
       },
+      ...(usage ? { usage } : {}),
     };
   },
 };
 
-type ModelChoice = { readonly kind: 'chosen'; readonly candidate: ParallelResult } | { readonly kind: 'unusable'; readonly why: string };
+/** The ranking call's usage rides along either way: an unusable answer was still paid for. */
+type ModelChoice = ({ readonly kind: 'chosen'; readonly candidate: ParallelResult } | { readonly kind: 'unusable'; readonly why: string }) & { readonly usage?: Usage };
 
 interface ModelQuestion {
   readonly node: GraphNode;
@@ -82,8 +86,9 @@ async function askModel({ node, instruction, candidates, context, services, sign
   if (result.responseText) services.runDirectory.writeStageFile(services.iteration, node.id, 'response.md', result.responseText);
   const id = candidateNamed(result, candidates.map((c) => c.id));
   const candidate = candidates.find((c) => c.id === id);
-  if (!candidate) return { kind: 'unusable', why: 'the model named no candidate' };
+  const usage = result.usage ? { usage: result.usage } : {};
+  if (!candidate) return { kind: 'unusable', why: 'the model named no candidate', ...usage };
   // The model ranks among what worked; it cannot promote a failed branch over a successful one.
-  if (candidate.status === 'fail') return { kind: 'unusable', why: `the model chose ${candidate.id}, which failed, while other candidates did not` };
-  return { kind: 'chosen', candidate };
+  if (candidate.status === 'fail') return { kind: 'unusable', why: `the model chose ${candidate.id}, which failed, while other candidates did not`, ...usage };
+  return { kind: 'chosen', candidate, ...usage };
 }

@@ -75,6 +75,8 @@ export interface HandlerInput {
   readonly services: HandlerServices;
   /** 1-indexed attempt within the retry ladder. */
   readonly attempt: number;
+  /** Why the previous attempt in this retry ladder did not count (absent on a first attempt). */
+  readonly retryReason?: string;
   /** Aborted on cancel or when the node's timeout expires. */
   readonly signal: AbortSignal;
   readonly fidelity: FidelityMode;

@@ -4,6 +4,8 @@ import { childEnvironment } from '../runtime/child-environment';
 import type { RunContext } from '../runtime/context';
 import { expandCommand, lookup } from '../runtime/expand';
 import { runShellCommand } from '../runtime/process';
+import { LiveOutput } from '../runtime/live-output';
+import { formatBytes } from '../io/read-file-checked';
 import type { Handler } from './handler';
 import { isRecord } from '../model/json';
 
@@ -22,6 +24,7 @@ export const toolHandler: Handler = {
     if (!expansion.ok) return { status: 'fail', isExplicit: false, failureReason: `tool node ${node.id}: ${expansion.error}` };
     const { command, env: variables } = expansion.value;
     services.runDirectory.writeStageFile(services.iteration, node.id, 'command.sh', `${command}\n`);
+    const live = new LiveOutput((stream, text) => services.emit({ type: 'output', scope: services.scope, nodeId: node.id, stream, text }));
     const result = await runShellCommand(command, {
       cwd: services.cwd,
       env: {
@@ -35,11 +38,12 @@ export const toolHandler: Handler = {
       },
       outputCapBytes: OUTPUT_CAP_BYTES,
       signal,
-      onOutput: (stream, text) => services.emit({ type: 'output', scope: services.scope, nodeId: node.id, stream, text }),
+      onOutput: (stream, chunk) => live.push(stream, chunk),
       onSpawn: (group) => services.runDirectory.recordProcessGroup(node.id, group),
     });
     services.runDirectory.clearProcessGroup(node.id);
-    const truncated = result.truncated ? `\n[output truncated at ${OUTPUT_CAP_BYTES} bytes per stream]\n` : '';
+    live.finish((stream) => `${stream}.txt in ${services.runDirectory.stageDir(node.id)} keeps the first and last ${formatBytes(OUTPUT_CAP_BYTES / 2)}`);
+    const truncated = result.truncated ? `\n[output truncated to the first and last ${formatBytes(OUTPUT_CAP_BYTES / 2)} per stream]\n` : '';
     services.runDirectory.writeStageFile(services.iteration, node.id, 'stdout.txt', result.stdout + truncated);
     if (result.stderr) services.runDirectory.writeStageFile(services.iteration, node.id, 'stderr.txt', result.stderr + truncated);
     if (result.cancelled) return { status: 'fail', isExplicit: false, failureReason: signal.reason instanceof Error ? signal.reason.message : 'tool command was stopped' };

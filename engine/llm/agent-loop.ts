@@ -1,4 +1,6 @@
-import type { AgentEvent, ReportedOutcome, TranscriptMessage } from '../runtime/backend';
+import type { AgentEvent, ReportedOutcome, TranscriptMessage, Usage } from '../runtime/backend';
+import { ProviderError } from '../runtime/backend';
+import { addUsage, noUsage } from '../runtime/usage';
 import { linkedSignal } from './abort-link';
 import type { Clock } from './clock';
 import { FailureBreaker } from './failure-breaker';
@@ -12,8 +14,8 @@ import { dispatchToolCall } from './tool-dispatch';
 import type { InProcessToolHooks } from './tool-hooks';
 import type { AgentTool, ToolContext } from './tools/agent-tool';
 import { reportOutcomeDefinition, reportOutcomeToolName } from './tools/report-outcome';
-import type { LlmRequest, LlmResponse, Message, ProviderAdapter, ReasoningEffort, TokenUsage, ToolCallPart } from './types';
-import { addUsage, responseText, toolCalls } from './types';
+import type { LlmRequest, LlmResponse, Message, ProviderAdapter, ReasoningEffort, ToolCallPart, ToolChoice } from './types';
+import { responseText, toolCalls } from './types';
 
 export interface AgentLimits {
   /** Provider calls per node. */
@@ -31,6 +33,8 @@ export interface AgentSessionConfig {
   readonly prompt: string;
   readonly history: readonly TranscriptMessage[];
   readonly responseSchema?: Readonly<Record<string, unknown>>;
+  /** Why the last attempt did not count: told to the model, which must then end with report_outcome. */
+  readonly verdictRequired?: string;
   readonly tools: readonly AgentTool[];
   readonly toolContext: ToolContext;
   readonly inProcessHooks?: InProcessToolHooks;
@@ -53,14 +57,22 @@ export interface AgentSessionResult {
   readonly reportedOutcome?: ReportedOutcome;
   /** Present when the node had a response_schema and the final text parsed as JSON. */
   readonly structuredOutput?: { readonly value: unknown };
-  readonly usage: TokenUsage;
-  readonly costUsd: number | 'unknown';
+  /** Every provider request of the session, retried ones included. */
+  readonly usage: Usage;
   readonly turns: number;
   readonly toolRounds: number;
   readonly stopReason: AgentStopReason;
+  /** The session's messages from its prompt on, ending where every tool call has its result. */
+  readonly exchange: readonly Message[];
 }
 
 const finalAnswerRequest = 'Give your final answer now: only JSON matching the required schema, nothing else.';
+const verdictRequest = 'Your answer did not count: this node needs an explicit verdict. Call report_outcome now with your status.';
+
+export const limitDescriptions: Readonly<Record<'turn_limit' | 'tool_round_limit', (limits: AgentLimits) => string>> = {
+  turn_limit: (limits) => `the agent hit the turn limit (${limits.maxTurns} model calls) before it finished`,
+  tool_round_limit: (limits) => `the agent hit the tool-round limit (${limits.maxToolRounds} rounds) before it finished`,
+};
 
 /**
  * One node's agent session: call the model, run the tools it asks for, feed the results back,
@@ -74,11 +86,17 @@ export async function* runAgentSession(config: AgentSessionConfig): AsyncGenerat
     pending.push(config.recorder.record(event, data));
   };
   let endData: Record<string, unknown> = { status: 'abandoned' };
+  let usage: Usage = noUsage;
+  const spend = (spent: Usage): void => {
+    usage = addUsage(usage, spent);
+  };
   note('session:start', { node_id: config.nodeId, provider: config.adapter.provider, api: config.adapter.api, model: config.model });
   try {
     yield* pending.splice(0);
-    const messages: Message[] = [...config.history.map(transcriptMessage), { role: 'user', content: [{ kind: 'text', text: config.prompt }] }];
-    note('prompt:submit', { prompt: config.prompt, history_messages: config.history.length, model: config.model, provider: config.adapter.provider });
+    const prompt = config.verdictRequired ? `${config.prompt}\n\n---\n\nYour previous attempt at this node did not count: ${config.verdictRequired}. End this attempt by calling report_outcome with an explicit status.` : config.prompt;
+    const messages: Message[] = [...config.history, { role: 'user', content: [{ kind: 'text', text: prompt }] }];
+    const exchangeStart = config.history.length;
+    note('prompt:submit', { prompt, history_messages: config.history.length, model: config.model, provider: config.adapter.provider });
     yield* pending.splice(0);
 
     const dispatch: DispatchSettings = {
@@ -91,32 +109,38 @@ export async function* runAgentSession(config: AgentSessionConfig): AsyncGenerat
       record: note,
     };
     const toolDefinitions = [...config.tools.map((tool) => tool.definition), reportOutcomeDefinition];
-    let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-    let cost: number | 'unknown' = 0;
     let turns = 0;
     let toolRounds = 0;
     let report: ReportedOutcome | undefined;
     let final: LlmResponse | undefined;
     let stopReason: AgentStopReason = 'completed';
+    /** Where the exchange ends with every tool call answered (a limit can leave calls unrun). */
+    let answeredUpTo = messages.length;
 
-    const call = async (tools: LlmRequest['tools']): Promise<LlmResponse> => {
+    const call = async (tools: LlmRequest['tools'], toolChoice?: ToolChoice): Promise<LlmResponse> => {
       await config.beforeTurn?.(turns + 1);
       turns++;
       note('turn', { turn: turns });
-      const response = await complete(config, { model: config.model, system: config.system, messages, tools, responseSchema: config.responseSchema, reasoningEffort: config.reasoningEffort }, note);
+      const response = await complete(config, { model: config.model, system: config.system, messages, tools, ...(toolChoice ? { toolChoice } : {}), responseSchema: config.responseSchema, reasoningEffort: config.reasoningEffort }, note, spend);
       messages.push(response.message);
-      usage = addUsage(usage, response.usage);
-      cost = cost === 'unknown' || response.costUsd === 'unknown' ? 'unknown' : cost + response.costUsd;
+      if (toolCalls(response.message).length === 0) answeredUpTo = messages.length;
       note('usage', {
         turn: turns,
         model: response.model,
-        input_tokens: response.usage.inputTokens,
-        output_tokens: response.usage.outputTokens,
-        reasoning_tokens: response.usage.reasoningTokens,
-        cache_read_tokens: response.usage.cacheReadTokens,
+        input_tokens: response.usage?.inputTokens ?? 'unknown',
+        output_tokens: response.usage?.outputTokens ?? 'unknown',
+        reasoning_tokens: response.usage?.reasoningTokens,
+        cache_read_tokens: response.usage?.cacheReadTokens,
         cost_usd: response.costUsd,
       });
       return response;
+    };
+    const runTools = async (calls: readonly ToolCallPart[]): Promise<void> => {
+      const results = await runBatch(calls, dispatch);
+      if (config.signal.aborted) throw cancelledFrom(config.signal);
+      messages.push({ role: 'user', content: results.map((r) => r.result) });
+      answeredUpTo = messages.length;
+      report = results.reduce<ReportedOutcome | undefined>((last, r) => r.report ?? last, report);
     };
 
     for (;;) {
@@ -133,18 +157,27 @@ export async function* runAgentSession(config: AgentSessionConfig): AsyncGenerat
         break;
       }
       toolRounds++;
-      const results = await runBatch(calls, dispatch);
-      if (config.signal.aborted) throw cancelledFrom(config.signal);
-      messages.push({ role: 'user', content: results.map((r) => r.result) });
-      report = results.reduce<ReportedOutcome | undefined>((last, r) => r.report ?? last, report);
+      await runTools(calls);
       yield* pending.splice(0);
       // A successful report ends the node once the whole declared batch has run.
-      if (results.some((r) => r.report)) {
+      if (report) {
         stopReason = 'reported';
         break;
       }
     }
-    if (stopReason !== 'completed') note('turn', { limit: stopReason, turns, tool_rounds: toolRounds });
+    if (stopReason !== 'completed' && stopReason !== 'reported') note('turn', { limit: stopReason, turns, tool_rounds: toolRounds });
+
+    // A retried goal gate must not end in prose again: one call that can only report the verdict.
+    if (config.verdictRequired && stopReason === 'completed' && turns < config.limits.maxTurns) {
+      messages.push({ role: 'user', content: [{ kind: 'text', text: verdictRequest }] });
+      final = await call([reportOutcomeDefinition], { mode: 'named', name: reportOutcomeToolName });
+      const calls = toolCalls(final.message);
+      if (calls.length > 0) {
+        await runTools(calls);
+        if (report) stopReason = 'reported';
+      }
+      yield* pending.splice(0);
+    }
 
     let text = final ? responseText(final.message) : '';
     let structured = config.responseSchema ? parseJsonObjectText(text) : undefined;
@@ -159,10 +192,10 @@ export async function* runAgentSession(config: AgentSessionConfig): AsyncGenerat
       ...(report ? { reportedOutcome: report } : {}),
       ...(structured?.ok ? { structuredOutput: { value: structured.value } } : {}),
       usage,
-      costUsd: cost,
       turns,
       toolRounds,
       stopReason,
+      exchange: messages.slice(exchangeStart, answeredUpTo),
     };
     note('prompt:complete', {
       response_text: text,
@@ -172,20 +205,22 @@ export async function* runAgentSession(config: AgentSessionConfig): AsyncGenerat
       tool_rounds: toolRounds,
       reported_status: report?.status,
     });
-    endData = { status: 'completed', stop_reason: stopReason, turns, tool_rounds: toolRounds, input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cost_usd: cost };
+    endData = { status: 'completed', stop_reason: stopReason, turns, tool_rounds: toolRounds, ...usageData(usage) };
     yield* pending.splice(0);
     return result;
   } catch (error) {
     const cancelled = error instanceof CancelledError || config.signal.aborted;
-    endData = { status: cancelled ? 'cancelled' : 'error', error: (error as Error).message };
-    throw cancelled && !(error instanceof CancelledError) ? cancelledFrom(config.signal) : error;
+    endData = { status: cancelled ? 'cancelled' : 'error', error: (error as Error).message, ...usageData(usage) };
+    if (cancelled) throw error instanceof CancelledError ? error : cancelledFrom(config.signal);
+    // The engine sums a failed attempt's spending into the node's usage.
+    throw error instanceof ProviderError ? new ProviderError(error.message, error.provider, error.status, error.transient, error.retryAfterMs, usage) : error;
   } finally {
     config.recorder.record('session:end', endData);
   }
 }
 
-function transcriptMessage(message: TranscriptMessage): Message {
-  return { role: message.role, content: [{ kind: 'text', text: message.content }] };
+function usageData(usage: Usage): Record<string, unknown> {
+  return { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cost_usd: usage.costUsd, llm_requests: usage.requests };
 }
 
 /** Batches with report_outcome run in declared order (the last valid report wins); others run in parallel. */
@@ -201,12 +236,15 @@ async function complete(
   config: AgentSessionConfig,
   request: LlmRequest,
   note: (event: AgentEvent['event'], data: Record<string, unknown>) => void,
+  spend: (usage: Usage) => void,
 ): Promise<LlmResponse> {
   try {
     return await withRetries(
       async () => {
         let response: LlmResponse | undefined;
         const call = linkedSignal(config.signal);
+        // Every request counts, a failed one too; only a reply says what it cost.
+        spend({ ...noUsage, requests: 1 });
         try {
           for await (const event of config.adapter.stream(request, call.signal)) {
             if (event.type === 'text_delta') note('text:delta', { delta: event.delta });
@@ -217,6 +255,7 @@ async function complete(
         }
         if (config.signal.aborted) throw cancelledFrom(config.signal);
         if (!response) throw new Error(`${config.adapter.provider}: the stream ended without a response`);
+        spend({ inputTokens: response.usage?.inputTokens ?? 'unknown', outputTokens: response.usage?.outputTokens ?? 'unknown', costUsd: response.costUsd, requests: 0 });
         return response;
       },
       {

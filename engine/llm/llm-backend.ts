@@ -4,7 +4,7 @@ import { ProviderError } from '../runtime/backend';
 import type { GraphNode } from '../model/graph';
 import { createAdapter } from './adapter-factory';
 import type { AgentLimits, AgentSessionResult } from './agent-loop';
-import { runAgentSession } from './agent-loop';
+import { limitDescriptions, runAgentSession } from './agent-loop';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import type { LlmSettings, ModelResolution } from './provider-settings';
@@ -76,6 +76,7 @@ export class LlmBackend implements CodergenBackend {
     const { model, reasoningEffort } = route.value;
     const clock = this.options.clock ?? systemClock;
     const workspace = new Workspace(request.workDir);
+    const limits = this.options.limits ?? defaultAgentLimits;
     const recorder = new SessionRecorder(request.stageDir, randomUUID(), request.emit, () => clock.now());
     const session = runAgentSession({
       nodeId: request.node.id,
@@ -87,6 +88,7 @@ export class LlmBackend implements CodergenBackend {
       ...(request.beforeTurn ? { beforeTurn: request.beforeTurn } : {}),
       history: request.fidelity === 'full' ? request.history : [],
       responseSchema: request.responseSchema,
+      ...(request.verdictRequired ? { verdictRequired: request.verdictRequired } : {}),
       tools: workspaceTools,
       toolContext: {
         workspace,
@@ -97,7 +99,7 @@ export class LlmBackend implements CodergenBackend {
       },
       inProcessHooks: this.options.hooks,
       shellHooks: { ...request.toolHooks, timeoutMs: this.options.shellTimeoutMs ?? 120_000 },
-      limits: this.options.limits ?? defaultAgentLimits,
+      limits,
       retryPolicy: this.options.retryPolicy ?? defaultRetryPolicy,
       clock,
       random: this.options.random,
@@ -109,8 +111,10 @@ export class LlmBackend implements CodergenBackend {
       responseText: result.responseText,
       ...(result.reportedOutcome ? { reportedOutcome: result.reportedOutcome } : {}),
       ...(result.structuredOutput ? { structuredOutput: result.structuredOutput.value } : {}),
-      usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, ...(result.costUsd === 'unknown' ? {} : { costUsd: result.costUsd }) },
+      usage: result.usage,
       sessionId: recorder.sessionId,
+      exchange: result.exchange,
+      ...(result.stopReason === 'turn_limit' || result.stopReason === 'tool_round_limit' ? { limitReached: limitDescriptions[result.stopReason](limits) } : {}),
     };
   }
 

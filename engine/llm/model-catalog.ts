@@ -49,9 +49,10 @@ function withoutSnapshotDate(model: string): string {
   return model.replace(/-(\d{8}|\d{4}-\d{2}-\d{2}|\d{3})$/, '');
 }
 
-export function costUsd(model: string, usage: TokenUsage): number | 'unknown' {
+/** 'unknown' when the model has no price or the server reported no usage: never a guessed $0. */
+export function costUsd(model: string, usage: TokenUsage | undefined): number | 'unknown' {
   const listed = prices[model] ?? prices[withoutSnapshotDate(model)];
-  if (!listed) return 'unknown';
+  if (!listed || !usage) return 'unknown';
   const price = listed.longPrompt && usage.inputTokens > listed.longPrompt.aboveInputTokens ? listed.longPrompt : listed;
   const read = usage.cacheReadTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;

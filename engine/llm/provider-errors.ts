@@ -49,3 +49,12 @@ export function providerErrorFrom(provider: string, failure: HttpFailure, now: n
   const prefix = failure.status === undefined ? provider : `${provider} ${failure.status}`;
   return new ProviderError(`${prefix}: ${failure.message}`, provider, failure.status, transient, transient ? retryAfterMs(failure.headers, now) : undefined);
 }
+
+/**
+ * A stream that ended without its terminal event (`message_stop`, a `finish_reason`,
+ * `response.completed`): the connection dropped mid-answer. Transient, so it is retried; a partial
+ * answer is never taken for the whole one.
+ */
+export function incompleteStreamError(provider: string, missing: string): ProviderError {
+  return providerErrorFrom(provider, { status: undefined, headers: undefined, message: `the stream ended without ${missing} (incomplete response)`, transportFailure: true }, Date.now());
+}

@@ -1,5 +1,6 @@
 import { ProviderError } from '../runtime/backend';
 import type { Clock } from './clock';
+import { maxRetryAfterMs } from '../runtime/retry-policy';
 
 export interface RetryPolicy {
   /** Further attempts after the first. */
@@ -10,7 +11,7 @@ export interface RetryPolicy {
   readonly maxRetryAfterMs: number;
 }
 
-export const defaultRetryPolicy: RetryPolicy = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+export const defaultRetryPolicy: RetryPolicy = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs };
 
 /** Backoff before retry `attempt` (0-based): the server's Retry-After when given, else exponential with jitter. */
 export function backoffMs(policy: RetryPolicy, attempt: number, error: ProviderError, random: () => number): number {

@@ -2,7 +2,7 @@ import type { ReportedOutcome } from '../runtime/backend';
 import { isPlainObject } from './canonical-json';
 import type { FailureBreaker } from './failure-breaker';
 import type { InProcessToolHooks, ToolCallView, ToolOutput } from './tool-hooks';
-import { interpretPostHookResult, interpretPreHookResult, runShellHook } from './tool-hooks';
+import { interpretPostHookResult, interpretPreHookResult, interpretShellPreHookOutput, runShellHook } from './tool-hooks';
 import type { AgentTool, ToolContext } from './tools/agent-tool';
 import { parseReportedOutcome, reportOutcomeToolName } from './tools/report-outcome';
 import { ToolError } from './tools/tool-error';
@@ -36,9 +36,10 @@ export async function dispatchToolCall(call: ToolCallPart, settings: DispatchSet
 
   const decided = parsed.ok ? await preHooks(view, settings, preRecord) : { kind: 'blocked' as const, output: failure(`${call.name}: arguments are not a JSON object: ${parsed.error}`) };
   settings.record('tool:pre', preRecord);
+  // What actually ran: the post hook and the breaker see a hook's rewrite, not the model's original.
+  const effective: ToolCallView = decided.kind === 'proceed' ? { ...view, arguments: decided.arguments } : view;
   if (decided.kind === 'blocked') output = decided.output;
   else {
-    const effective: ToolCallView = { ...view, arguments: decided.arguments };
     const executed = await execute(effective, settings);
     output = executed.output;
     report = executed.report;
@@ -46,11 +47,11 @@ export async function dispatchToolCall(call: ToolCallPart, settings: DispatchSet
 
   const postRecord: Record<string, unknown> = { call_id: call.id, tool: call.name };
   if (output.isError) {
-    const breaker = settings.breaker.recordFailure(call.name, parsed.ok ? view.arguments : call.rawArguments, output.content);
+    const breaker = settings.breaker.recordFailure(call.name, parsed.ok ? effective.arguments : call.rawArguments, output.content);
     output = { content: breaker.text, isError: true };
     if (breaker.tripped) postRecord.breaker = { tripped: true, identical_failures: breaker.count };
   }
-  output = await postHooks(view, output, settings, postRecord);
+  output = await postHooks(effective, output, settings, postRecord);
   settings.record('tool:post', {
     ...postRecord,
     is_error: output.isError,
@@ -101,6 +102,11 @@ async function preHooks(view: ToolCallView, settings: DispatchSettings, record: 
     if (hook.exitCode !== 0) {
       record.skipped = true;
       return { kind: 'blocked', output: failure(`${view.name}: skipped by tool_hooks.pre (exit ${hook.exitCode ?? 'timeout'})${hook.output ? `: ${hook.output}` : ''}`) };
+    }
+    const verdict = interpretShellPreHookOutput({ ...view, arguments: args }, hook.stdout);
+    if (verdict.rewritten) {
+      record.rewritten_arguments = verdict.arguments;
+      args = verdict.arguments;
     }
   }
   return { kind: 'proceed', arguments: args };

@@ -47,7 +47,26 @@ export function interpretPostHookResult(output: ToolOutput, result: unknown): To
 
 export interface ShellHookRun {
   readonly exitCode: number | null;
+  /** stdout and stderr together, for the record and the model. */
   readonly output: string;
+  readonly stdout: string;
+}
+
+/**
+ * A shell pre hook that exits 0 may rewrite the call by printing `{"arguments": {...}}` on stdout
+ * (the same rule as an in-process hook's result). Any other stdout — log lines, nothing — leaves
+ * the call as the model made it; exit codes keep their meaning (non-zero skips the call).
+ */
+export function interpretShellPreHookOutput(call: ToolCallView, stdout: string): PreHookVerdict & { readonly kind: 'proceed' } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stdout);
+  } catch {
+    return { kind: 'proceed', arguments: call.arguments, rewritten: false };
+  }
+  const rewrite = isPlainObject(parsed) ? { arguments: parsed.arguments } : undefined;
+  const verdict = interpretPreHookResult(call, rewrite);
+  return verdict.kind === 'proceed' ? verdict : { kind: 'proceed', arguments: call.arguments, rewritten: false };
 }
 
 /**
@@ -76,5 +95,5 @@ export async function runShellHook(
     ...(payload.output ? { result: payload.output.content, is_error: payload.output.isError } : {}),
   });
   const result = await runShellCommand(command, { cwd: context.cwd, env, stdin, timeoutMs: context.timeoutMs, outputCapBytes: 16 * 1024, signal: context.signal });
-  return { exitCode: result.timedOut ? null : result.exitCode, output: `${result.stdout}${result.stderr}`.trim() };
+  return { exitCode: result.timedOut ? null : result.exitCode, output: `${result.stdout}${result.stderr}`.trim(), stdout: result.stdout.trim() };
 }

@@ -43,7 +43,7 @@ export interface ToolDefinition {
   readonly parameters: Readonly<Record<string, unknown>>;
 }
 
-type ToolChoice = { readonly mode: 'auto' } | { readonly mode: 'named'; readonly name: string };
+export type ToolChoice = { readonly mode: 'auto' } | { readonly mode: 'named'; readonly name: string };
 
 export type ReasoningEffort = 'low' | 'medium' | 'high';
 
@@ -77,7 +77,8 @@ export interface LlmResponse {
   readonly provider: string;
   readonly message: Extract<Message, { role: 'assistant' }>;
   readonly finishReason: FinishReason;
-  readonly usage: TokenUsage;
+  /** Absent when the server reported no usage (then `costUsd` is 'unknown' too). */
+  readonly usage?: TokenUsage;
   /** USD for this call, or 'unknown' when the model is not in the price table (never a guess). */
   readonly costUsd: number | 'unknown';
 }
@@ -95,18 +96,11 @@ export function toolCalls(message: { readonly content: readonly ContentPart[] })
   return message.content.filter((part): part is ToolCallPart => part.kind === 'tool_call');
 }
 
-export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  const sum = (x?: number, y?: number): number | undefined => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    reasoningTokens: sum(a.reasoningTokens, b.reasoningTokens),
-    cacheReadTokens: sum(a.cacheReadTokens, b.cacheReadTokens),
-    cacheWriteTokens: sum(a.cacheWriteTokens, b.cacheWriteTokens),
-  };
-}
-
-/** One provider API behind the neutral shapes. `stream` ends with exactly one `finish` event. */
+/**
+ * One provider API behind the neutral shapes. `stream` ends with exactly one `finish` event; a
+ * stream that ends without the API's terminal event throws `incompleteStreamError` instead, and a
+ * plain JSON body sent back to the streaming request is read as the whole response.
+ */
 export interface ProviderAdapter {
   /** A ProviderName, or the name of an injected adapter's source (e.g. `vscode-lm`). */
   readonly provider: string;

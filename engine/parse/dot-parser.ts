@@ -4,6 +4,7 @@ import type { Diagnostic } from '../model/diagnostics';
 import type { Attribute, Graph, GraphEdge, GraphNode, Subgraph } from '../model/graph';
 import { LineIndex, type SourceRange } from '../model/source';
 import { protectForParser, restoreBare, restoreQuoted, unescapeDotString } from './protect-strings';
+import { findLimitViolation, PARSE_LIMITS } from './parse-limits';
 
 export interface ParseResult {
   /** Absent only when the text has no usable graph at all (a syntax error, or no digraph). */
@@ -18,17 +19,18 @@ export interface ParseOptions {
 }
 
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// ts-graphviz caps AST nodes and edge-chain length to stop runaway inputs; pipelines of 10,000+
-// nodes and chains of thousands of steps are legitimate, so the caps sit far above them.
-const MAX_AST_NODES = 5_000_000;
-const MAX_EDGE_CHAIN_DEPTH = 100_000;
+const BYTE_ORDER_MARK = '\uFEFF';
 
 /** Parses DOT source into a Graph. Never throws: every problem is a located diagnostic. */
 export function parseDot(text: string, options: ParseOptions = {}): ParseResult {
   const lineIndex = new LineIndex(text);
+  // A UTF-8 byte-order mark (editors on Windows write one) becomes a space: offsets stay the same.
+  const parserText = protectForParser(text.startsWith(BYTE_ORDER_MARK) ? ` ${text.slice(1)}` : text);
+  const tooLarge = findLimitViolation(parserText);
+  if (tooLarge) return { diagnostics: [{ rule: 'syntax', severity: 'error', message: tooLarge.message, range: lineIndex.range(tooLarge.offset, tooLarge.offset + 2) }], lineIndex };
   let root: ASTNode;
   try {
-    root = parseAst(protectForParser(text), { maxASTNodes: MAX_AST_NODES, maxEdgeChainDepth: MAX_EDGE_CHAIN_DEPTH });
+    root = parseAst(parserText, { maxASTNodes: PARSE_LIMITS.astNodes, maxEdgeChainDepth: PARSE_LIMITS.edgeChainSteps, maxInputSize: PARSE_LIMITS.inputBytes });
   } catch (error) {
     return { diagnostics: [syntaxDiagnostic(error, lineIndex)], lineIndex };
   }
@@ -45,13 +47,25 @@ function syntaxDiagnostic(error: unknown, lineIndex: LineIndex): Diagnostic {
   return {
     rule: 'syntax',
     severity: 'error',
-    message: `DOT syntax error: ${describeSyntaxError(raw)}`,
+    message: tooLargeMessage(error, raw) ?? `DOT syntax error: ${describeSyntaxError(raw)}`,
     range: lineIndex.range(start, end),
   };
 }
 
 function describeSyntaxError(message: string): string {
   return message.replaceAll('\uE000', '\\n').replaceAll('\uE001', '\\r');
+}
+
+/** The parser's own limits, in the words of ours (its messages name options a user cannot set). */
+function tooLargeMessage(error: unknown, raw: string): string | undefined {
+  const input = /^Input size \((\d+) bytes\) exceeds maximum allowed size \((\d+) bytes\)/.exec(raw);
+  if (input) return `pipeline too large: ${input[1]} bytes (limit ${input[2]})`;
+  const nodes = /^AST node count \((\d+)\) exceeds maximum allowed \((\d+)\)/.exec(raw);
+  if (nodes) return `pipeline too large: more than ${nodes[1]} syntax nodes (limit ${nodes[2]})`;
+  const chain = /^Edge chain depth exceeds maximum allowed depth of (\d+)/.exec(raw);
+  if (chain) return `pipeline too large: an edge chain of more than ${chain[1]} steps (limit ${chain[1]}); write it as several edge statements`;
+  if (error instanceof Error && error.cause instanceof RangeError) return 'pipeline too large: nested deeper than the parser can follow; split long edge chains and flatten nested subgraphs';
+  return undefined;
 }
 
 interface Scope {

@@ -1,4 +1,5 @@
 import type { GraphNode } from '../model/graph';
+import type { Message } from '../llm/types';
 import type { StageStatus } from './outcome';
 
 /** The report_outcome tool's arguments, as the model sent them (validated by the verdict ladder). */
@@ -13,10 +14,11 @@ export interface ReportedOutcome {
 
 export type FidelityMode = 'full' | 'truncate' | 'compact' | 'summary:low' | 'summary:medium' | 'summary:high';
 
-export interface TranscriptMessage {
-  readonly role: 'user' | 'assistant';
-  readonly content: string;
-}
+/**
+ * One message of a `full`-fidelity thread, in the provider-neutral shape: assistant text and tool
+ * calls, tool results, user text. Each adapter replays it in its own API's shape.
+ */
+export type TranscriptMessage = Message;
 
 /** One event of a worker session, persisted to `<node>/sessions/<id>/events.jsonl`. */
 export interface AgentEvent {
@@ -44,6 +46,11 @@ export interface CodergenRequest {
   readonly history: readonly TranscriptMessage[];
   readonly responseSchema?: Readonly<Record<string, unknown>>;
   readonly goalGate: boolean;
+  /**
+   * Why the previous attempt of this node did not count (a goal gate that answered in prose): the
+   * model is told, and must end with an explicit verdict.
+   */
+  readonly verdictRequired?: string;
   readonly toolHooks: { readonly pre?: string; readonly post?: string };
   readonly signal: AbortSignal;
   readonly emit: (event: AgentEvent) => void;
@@ -51,10 +58,14 @@ export interface CodergenRequest {
   readonly beforeTurn?: (turn: number) => Promise<void>;
 }
 
-interface Usage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly costUsd?: number;
+/** What a node's model calls consumed. A count the server never reported is 'unknown', never 0. */
+export interface Usage {
+  readonly inputTokens: number | 'unknown';
+  readonly outputTokens: number | 'unknown';
+  /** USD, or 'unknown' when the model has no price or a call reported no usage. */
+  readonly costUsd: number | 'unknown';
+  /** Provider requests made, retried ones included. */
+  readonly requests: number;
 }
 
 export interface CodergenResult {
@@ -66,6 +77,10 @@ export interface CodergenResult {
   readonly structuredOutput?: unknown;
   readonly usage?: Usage;
   readonly sessionId?: string;
+  /** The agent hit a turn or tool-round limit before it finished: the node fails with this reason. */
+  readonly limitReached?: string;
+  /** This node's whole exchange (its prompt onward), for the `full`-fidelity thread. */
+  readonly exchange?: readonly TranscriptMessage[];
 }
 
 /** A provider failure. `transient` errors (429, 5xx, timeouts, resets) may be retried. */
@@ -76,6 +91,8 @@ export class ProviderError extends Error {
     readonly status: number | undefined,
     readonly transient: boolean,
     readonly retryAfterMs?: number,
+    /** What the failed node attempt consumed before the error (summed into the node's usage). */
+    readonly usage?: Usage,
   ) {
     super(message);
     this.name = 'ProviderError';

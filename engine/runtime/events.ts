@@ -1,11 +1,12 @@
+import type { UsageFields } from './usage';
 import type { AgentEvent } from './backend';
 import type { FailureKind, Outcome, StageStatus } from './outcome';
 import type { RunState } from './state';
 
 type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
 
-/** One line of trace.jsonl (ledger per-iteration records): a completed or skipped node visit. */
-export interface TraceRecord {
+/** One line of trace.jsonl (ledger per-iteration records): a completed or skipped node visit; LLM visits carry their usage. */
+export interface TraceRecord extends Partial<UsageFields> {
   readonly iteration: number;
   readonly node_id: string;
   readonly status: StageStatus;

@@ -1,6 +1,6 @@
 import type { Graph, GraphNode } from '../model/graph';
 import type { FidelityMode } from './backend';
-import type { ContextValues } from './context';
+import type { ContextValues, RunContext } from './context';
 import type { OutcomeRecord } from './state';
 
 const modes: readonly FidelityMode[] = ['full', 'truncate', 'compact', 'summary:low', 'summary:medium', 'summary:high'];
@@ -14,16 +14,34 @@ export function resolveFidelity(node: GraphNode, graph: Graph, edgeFidelity: str
   return asMode(edgeFidelity) ?? asMode(node.attributes.get('fidelity')?.value) ?? asMode(graph.attributes.get('default_fidelity')?.value) ?? 'compact';
 }
 
-/** Canonical §5.4 thread resolution: node thread_id, edge thread_id, graph default, subgraph class, previous node. */
-export function resolveThreadKey(node: GraphNode, graph: Graph, edgeThread: string | undefined, previousNodeId: string | undefined): string {
+/**
+ * Canonical §5.4 thread resolution: node thread_id, edge thread_id, graph default thread
+ * (`default_thread_id`, or the older graph `thread_id`), subgraph class, then the previous node —
+ * meaning the thread the previous node ran on (recorded in the context), so a chain of
+ * thread-less `full` nodes is one thread.
+ */
+export function resolveThreadKey(
+  node: GraphNode,
+  graph: Graph,
+  incomingEdge: { readonly from: string; readonly attributes: ReadonlyMap<string, { value: string }> } | undefined,
+  context: Pick<RunContext, 'get'>,
+): string {
+  const previousThread = incomingEdge ? context.get(threadContextKey(incomingEdge.from)) : undefined;
   return (
     node.attributes.get('thread_id')?.value ||
-    edgeThread ||
+    incomingEdge?.attributes.get('thread_id')?.value ||
+    graph.attributes.get('default_thread_id')?.value ||
     graph.attributes.get('thread_id')?.value ||
     node.derivedClasses[node.derivedClasses.length - 1] ||
-    previousNodeId ||
+    (typeof previousThread === 'string' ? previousThread : '') ||
+    incomingEdge?.from ||
     node.id
   );
+}
+
+/** Context key recording the thread a `full`-fidelity node ran on (read by the next node's fallback). */
+export function threadContextKey(nodeId: string): string {
+  return `internal.thread.${nodeId}`;
 }
 
 export interface PreambleInput {

@@ -10,6 +10,7 @@ import { hashSource, runPipeline } from './runner';
 import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
 import { modelSelectionOf } from './node-config';
 import { killProcessGroup } from './process';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export type LaunchResult = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: RunResult; readonly warnings: readonly Diagnostic[] };
 
@@ -22,9 +23,9 @@ export async function launchPipelineFile(file: string, options: LaunchOptions): 
   const { events } = options;
   let source: string;
   try {
-    source = fs.readFileSync(file, 'utf8');
+    source = readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
-    return { kind: 'refused', diagnostics: [], reason: `cannot read ${file}: ${(error as Error).message}` };
+    return { kind: 'refused', diagnostics: [], reason: (error as Error).message };
   }
   events.emit({ type: 'phase', phase: 'parse', state: 'start' });
   const prepared = preparePipeline(source, { sourcePath: path.resolve(file), ...(options.params ? { params: options.params } : {}), mode: 'validate' });
@@ -78,9 +79,9 @@ export async function resumeRun(runDirectory: string, options: ResumeOptions): P
   }
   let source: string;
   try {
-    source = fs.readFileSync(path.join(runDirectory, 'pipeline.dot'), 'utf8');
-  } catch {
-    return { kind: 'refused', diagnostics: [], reason: `${runDirectory} has no pipeline.dot: it is not a run directory this engine wrote` };
+    source = readFileChecked(path.join(runDirectory, 'pipeline.dot'), READ_LIMITS.pipeline);
+  } catch (error) {
+    return { kind: 'refused', diagnostics: [], reason: `${runDirectory} has no readable pipeline.dot (${(error as Error).message}): it is not a run directory this engine wrote` };
   }
   if (hashSource(source) !== state.graphHash) {
     return { kind: 'refused', diagnostics: [], reason: `the checkpoint in ${runDirectory} belongs to another pipeline (its graph hash does not match pipeline.dot)` };

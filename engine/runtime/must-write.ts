@@ -19,8 +19,23 @@ export function checkMustWrite(declared: string, cwd: string, nodeStartWallMs: n
   if (!(stat.mtimeMs > nodeStartWallMs)) {
     return { ok: false, axis: 'freshness', message: `must_write violated: ${declared} predates this node's start (stale artifact, modified ${new Date(stat.mtimeMs).toISOString()})` };
   }
-  if (!fs.readFileSync(file, 'utf8').trim()) return { ok: false, axis: 'non_trivial', message: `must_write violated: ${declared} is empty or only whitespace` };
+  if (!holdsNonBlankByte(file)) return { ok: false, axis: 'non_trivial', message: `must_write violated: ${declared} is empty or only whitespace` };
   return { ok: true };
+}
+
+/** Reads only until the first non-whitespace byte: an artifact may be gigabytes. */
+function holdsNonBlankByte(file: string): boolean {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      const read = fs.readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) return false;
+      if (/\S/.test(buffer.toString('utf8', 0, read))) return true;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**

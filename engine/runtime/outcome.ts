@@ -1,3 +1,4 @@
+import type { Usage } from './backend';
 /** Canonical §5.2 stage statuses, lower case as they appear in status.json and conditions. */
 export const stageStatuses = ['success', 'partial_success', 'retry', 'fail', 'skipped'] as const;
 export type StageStatus = (typeof stageStatuses)[number];
@@ -33,6 +34,8 @@ export interface Outcome {
   /** The full final response of an LLM node, written to response.md (never to context). */
   readonly responseText?: string;
   readonly sessionId?: string;
+  /** What the node's model calls consumed; the retry ladder sums it over the node's attempts. */
+  readonly usage?: Usage;
   /**
    * Where the walk continues instead of routing over this node's own edges: a fan-out continues
    * at its fan-in once the branches have joined. Set on a FAIL it only says "my edges are not

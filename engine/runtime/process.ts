@@ -17,11 +17,11 @@ export interface ProcessOptions {
   readonly stdin?: string;
   /** No limit when absent (a tool node's own `timeout` aborts `signal` instead). */
   readonly timeoutMs?: number;
-  /** Bytes kept per stream; the rest is dropped and reported as truncated. */
+  /** Bytes kept per stream, half from the start and half from the end; the middle is dropped and reported as truncated. */
   readonly outputCapBytes: number;
   readonly signal: AbortSignal;
   /** Live output, as it arrives. */
-  readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  readonly onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
   /** The process-group id once the command runs (recorded so a resume can reap an orphan). */
   readonly onSpawn?: (processGroup: number) => void;
 }
@@ -69,11 +69,11 @@ export function runShellCommand(command: string, options: ProcessOptions): Promi
 
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout.push(chunk);
-      options.onOutput?.('stdout', chunk.toString('utf8'));
+      options.onOutput?.('stdout', chunk);
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr.push(chunk);
-      options.onOutput?.('stderr', chunk.toString('utf8'));
+      options.onOutput?.('stderr', chunk);
     });
     child.stdin?.on('error', () => undefined); // the command may exit without reading its input
     child.stdin?.end(options.stdin);
@@ -102,26 +102,51 @@ export function killProcessGroup(pid: number | undefined, signal: NodeJS.Signals
   }
 }
 
+/**
+ * One stream's capture, bounded: the first half of the cap and a rolling last half. What the
+ * command printed last (a gate's verdict line) survives however much came before it.
+ */
 class CappedBuffer {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  truncated = false;
+  private readonly head: Buffer[] = [];
+  private headSize = 0;
+  private readonly tail: Buffer[] = [];
+  private tailSize = 0;
+  /** Bytes of whole chunks dropped from the front of the tail. */
+  private dropped = 0;
+  private readonly headCap: number;
+  private readonly tailCap: number;
 
-  constructor(private readonly cap: number) {}
+  constructor(cap: number) {
+    this.tailCap = Math.floor(cap / 2);
+    this.headCap = cap - this.tailCap;
+  }
+
+  get truncated(): boolean {
+    return this.dropped + Math.max(0, this.tailSize - this.tailCap) > 0;
+  }
 
   push(chunk: Buffer): void {
-    const room = this.cap - this.size;
-    if (room <= 0) {
-      this.truncated = true;
-      return;
+    const toHead = Math.min(chunk.length, this.headCap - this.headSize);
+    if (toHead > 0) {
+      this.head.push(chunk.subarray(0, toHead));
+      this.headSize += toHead;
     }
-    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    if (kept !== chunk) this.truncated = true;
-    this.chunks.push(kept);
-    this.size += kept.length;
+    if (toHead === chunk.length) return;
+    this.tail.push(chunk.subarray(toHead));
+    this.tailSize += chunk.length - toHead;
+    // Drop whole chunks while the rest still covers the tail: no copying on the hot path.
+    for (let first = this.tail[0]; first && this.tail.length > 1 && this.tailSize - first.length >= this.tailCap; first = this.tail[0]) {
+      this.tail.shift();
+      this.tailSize -= first.length;
+      this.dropped += first.length;
+    }
   }
 
   text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
+    const head = Buffer.concat(this.head).toString('utf8');
+    const excess = Math.max(0, this.tailSize - this.tailCap);
+    const tail = Buffer.concat(this.tail).subarray(excess).toString('utf8');
+    const omitted = this.dropped + excess;
+    return omitted === 0 ? head + tail : `${head}\n[… ${omitted} bytes omitted …]\n${tail}`;
   }
 }

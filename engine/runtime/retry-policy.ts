@@ -15,6 +15,9 @@ export const backoffPresets = {
   patient: { initialDelayMs: 2000, factor: 3, maxDelayMs: 60_000, jitter: true },
 } as const satisfies Record<string, Backoff>;
 
+/** A server's Retry-After longer than this is capped: a run does not sleep for an hour on one header. */
+export const maxRetryAfterMs = 120_000;
+
 export function delayForAttempt(attempt: number, backoff: Backoff, clock: Pick<Clock, 'random'>): number {
   const base = Math.min(backoff.initialDelayMs * backoff.factor ** (attempt - 1), backoff.maxDelayMs);
   return Math.round(backoff.jitter ? base * (0.5 + clock.random()) : base);

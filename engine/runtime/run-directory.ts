@@ -5,7 +5,12 @@ import type { TraceRecord } from './events';
 import type { Outcome } from './outcome';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
+import { checkpointShapeProblems } from './checkpoint-shape';
 import { isRecord } from '../model/json';
+import { READ_LIMITS, readFileChecked, tryReadFileChecked } from '../io/read-file-checked';
+import type { RunUsageTotal } from './usage';
+import { runUsageTotal } from './usage';
+import { threadsFromCheckpoint } from './transcript';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -19,6 +24,8 @@ export interface Manifest {
   readonly source_path?: string;
   readonly cwd: string;
   readonly backend: string;
+  /** Written at run end: the run's usage over trace.jsonl (`runUsageTotal`). */
+  readonly usage_total?: RunUsageTotal;
 }
 
 /** The run directory layout (canonical §5.6 plus the ledger's per-iteration records and trace). */
@@ -52,6 +59,18 @@ export class RunDirectory {
 
   writeManifest(manifest: Manifest): void {
     writeJsonAtomic(path.join(this.root, 'manifest.json'), manifest);
+  }
+
+  /** Adds the run's usage total (computed from trace.jsonl) to the manifest at run end. */
+  recordUsageTotal(): void {
+    const file = path.join(this.root, 'manifest.json');
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      return; // No manifest to complete (a resumed run whose directory lost it): the trace still has every record.
+    }
+    if (isRecord(manifest)) writeJsonAtomic(file, { ...manifest, usage_total: runUsageTotal(readTrace(this.root)) });
   }
 
   /** Writes the checkpoint (fsynced, compact: its size grows with the run) and returns its JSON. */
@@ -99,7 +118,8 @@ export class RunDirectory {
     for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const file = path.join(this.root, entry.name, PROCESS_GROUP_FILE);
-      const group = Number.parseInt(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '', 10);
+      const read = tryReadFileChecked(file, 64);
+      const group = Number.parseInt('text' in read ? read.text : '', 10);
       if (Number.isInteger(group) && group > 1) groups.push(group);
       fs.rmSync(file, { force: true });
     }
@@ -135,11 +155,12 @@ export class CheckpointError extends Error {
 /** Loads and checks a checkpoint; every way it can be unusable is a loud, specific error. */
 export function loadCheckpoint(root: string): RunState {
   const file = path.join(root, 'checkpoint.json');
+  if (!fs.existsSync(file)) throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new CheckpointError(`no checkpoint at ${file}: is ${root} a run directory?`);
+    text = readFileChecked(file, READ_LIMITS.runRecord);
+  } catch (error) {
+    throw new CheckpointError(`checkpoint unusable: ${(error as Error).message}`);
   }
   let data: unknown;
   try {
@@ -150,31 +171,20 @@ export function loadCheckpoint(root: string): RunState {
   if (!isRecord(data) || data.format !== CHECKPOINT_FORMAT) {
     throw new CheckpointError(`checkpoint ${file} is not an ${CHECKPOINT_FORMAT} checkpoint (written by another engine?)`);
   }
-  const required: Array<[string, string]> = [
-    ['runId', 'string'],
-    ['graphHash', 'string'],
-    ['nextNodeId', 'string'],
-    ['status', 'string'],
-    ['iteration', 'number'],
-    ['step', 'number'],
-    ['context', 'object'],
-    ['completedNodes', 'object'],
-    ['nodeOutcomes', 'object'],
-    ['retryCounts', 'object'],
-    ['visits', 'object'],
-    ['threads', 'object'],
-    ['cwd', 'string'],
-  ];
-  for (const [key, type] of required) {
-    if (typeof data[key] !== type || data[key] === null) throw new CheckpointError(`checkpoint ${file} is corrupt: \`${key}\` is missing or not a ${type}`);
+  const problems = checkpointShapeProblems(data);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).join('; ');
+    throw new CheckpointError(`checkpoint ${file} is corrupt: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. Nothing was run.`);
   }
-  return data as unknown as RunState;
+  const threads = threadsFromCheckpoint(data.threads as Record<string, unknown>);
+  if (!threads.ok) throw new CheckpointError(`checkpoint ${file} is corrupt: thread \`${threads.thread}\` is not a list of transcript messages`);
+  return { ...data, threads: threads.threads } as unknown as RunState;
 }
 
 export function readTrace(root: string): TraceRecord[] {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(root, 'trace.jsonl'), 'utf8');
+    text = readFileChecked(path.join(root, 'trace.jsonl'), READ_LIMITS.runRecord);
   } catch {
     return [];
   }

@@ -21,6 +21,7 @@ import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
 import type { WalkState } from './walker';
 import { CancelledError, Walker, freshWalkState } from './walker';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export interface RunOptions {
   /** The prepared (transformed and validated) graph. */
@@ -182,6 +183,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     const final = status === 'cancelled' ? view('running') : view(status, failureReason);
     try {
       directory.writeCheckpoint(final);
+      directory.recordUsageTotal();
     } catch {
       // The run's own result matters more than a last checkpoint the disk refused.
     }
@@ -240,9 +242,9 @@ function loadChildPipeline(dotFile: string, parent: Graph): { graph: Graph } | {
   const file = resolveDotFile(dotFile, parent);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
-    return { error: `cannot read sub-pipeline ${file}: ${(error as Error).message}` };
+    return { error: `cannot read sub-pipeline: ${(error as Error).message}` };
   }
   const prepared = preparePipeline(text, { sourcePath: file });
   const errors = prepared.diagnostics.filter((d) => d.severity === 'error');

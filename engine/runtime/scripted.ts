@@ -4,6 +4,7 @@ import type { CodergenBackend, CodergenRequest, CodergenResult, ReportedOutcome 
 import { ProviderError } from './backend';
 import type { Answer } from './interviewer';
 import { QueueInterviewer } from './interviewer';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 /**
  * The scripted backend and queue interviewer behind `--scripted FILE` (format: the conformance
@@ -28,7 +29,7 @@ export class ScriptError extends Error {
 export function loadScript(file: string): Script {
   let data: unknown;
   try {
-    data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    data = JSON.parse(readFileChecked(file, READ_LIMITS.script));
   } catch (error) {
     throw new ScriptError(`cannot read script ${file}: ${(error as Error).message}`);
   }

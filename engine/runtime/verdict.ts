@@ -12,6 +12,8 @@ export function outcomeFromResult(result: CodergenResult, goalGate: boolean): Ou
   const text = result.responseText;
   const responseText = text ? { responseText: text } : {};
   const session = result.sessionId ? { sessionId: result.sessionId } : {};
+  // An agent cut off by a limit never finished: whatever it said last is not its answer.
+  if (result.limitReached) return { status: 'fail', isExplicit: false, failureReason: result.limitReached, ...responseText, ...session };
 
   if (result.reportedOutcome) {
     const reported = verdictFrom(result.reportedOutcome);

@@ -2,7 +2,7 @@ import type { Adjacency, Graph, GraphEdge, GraphNode } from '../model/graph';
 import { buildAdjacency } from '../model/graph';
 import { isExitNode } from '../model/handler-types';
 import type { BranchResult, ChildPipelineHandle, ChildPipelineOptions, HandlerRegistry, HandlerServices } from '../handlers/handler';
-import type { CodergenBackend, TranscriptMessage } from './backend';
+import type { CodergenBackend, TranscriptMessage, Usage } from './backend';
 import { ProviderError } from './backend';
 import type { Clock } from './clock';
 import type { RunContext } from './context';
@@ -17,7 +17,9 @@ import { checkMustWrite, freshnessFloor } from './must-write';
 import { boolAttr, graphDurationMs, intAttr, listAttr, maxRetries, stringAttr, timeoutMs } from './node-config';
 import type { FailureKind, Outcome } from './outcome';
 import { isSuccessful } from './outcome';
-import { backoffPresets, delayForAttempt } from './retry-policy';
+import { backoffPresets, delayForAttempt, maxRetryAfterMs } from './retry-policy';
+import { addUsage, usageFields } from './usage';
+import { formatDuration } from '../model/duration';
 import type { RunDirectory } from './run-directory';
 import type { OutcomeRecord } from './state';
 
@@ -86,6 +88,13 @@ class NodeCancelled extends Error {
   override readonly name = 'NodeCancelled';
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** max_pipeline_duration ran out while a node was running: the node is stopped and the run fails. */
+class DeadlineExceeded extends Error {
+  override readonly name = 'DeadlineExceeded';
+}
+
 export class Walker {
   private readonly adjacency: Adjacency;
   /** Aborts the node running now; a walker runs one node at a time. */
@@ -111,13 +120,11 @@ export class Walker {
   async walk(): Promise<WalkResult> {
     const { graph, state } = this;
     const maxSteps = intAttr(graph.attributes, 'max_steps', 1000);
-    const maxDuration = graphDurationMs(graph, 'max_pipeline_duration', 'ms');
     let lastOutcome: Outcome | undefined;
     for (;;) {
       this.throwIfCancelled();
-      if (this.options.elapsedMs && maxDuration !== undefined && this.options.elapsedMs() > maxDuration) {
-        return this.finish('fail', `max_pipeline_duration_exceeded: the run took longer than ${maxDuration} ms`, lastOutcome);
-      }
+      const remaining = this.remainingBudgetMs();
+      if (remaining !== undefined && remaining < 0) return this.finish('fail', this.deadlineMessage(), lastOutcome);
       if (state.step >= maxSteps) return this.finish('fail', `max_steps_exceeded: ${maxSteps} node executions`, lastOutcome);
       const node = graph.nodes.get(state.nextNodeId);
       if (!node) return this.finish('fail', `node ${state.nextNodeId} does not exist`, lastOutcome);
@@ -137,7 +144,14 @@ export class Walker {
         return this.finish('success', undefined, lastOutcome);
       }
 
-      const outcome = await this.runNode(node);
+      let outcome: Outcome;
+      try {
+        outcome = await this.runNode(node);
+      } catch (error) {
+        if (!(error instanceof DeadlineExceeded)) throw error;
+        this.flushTrace();
+        return this.finish('fail', error.message, lastOutcome);
+      }
       lastOutcome = outcome;
       let route;
       try {
@@ -151,6 +165,18 @@ export class Walker {
 
   private finish(status: 'success' | 'fail', failureReason: string | undefined, lastOutcome: Outcome | undefined, failureKind?: FailureKind): WalkResult {
     return { kind: 'finished', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), ...(lastOutcome ? { lastOutcome } : {}) };
+  }
+
+  /** What is left of max_pipeline_duration, when the graph sets one and this walk keeps the run's clock. */
+  private remainingBudgetMs(): number | undefined {
+    const maxDuration = graphDurationMs(this.graph, 'max_pipeline_duration', 'ms');
+    if (maxDuration === undefined || !this.options.elapsedMs) return undefined;
+    return maxDuration - this.options.elapsedMs();
+  }
+
+  private deadlineMessage(stoppedNode?: string): string {
+    const maxDuration = graphDurationMs(this.graph, 'max_pipeline_duration', 'ms');
+    return `max_pipeline_duration_exceeded: the run took longer than ${maxDuration} ms${stoppedNode ? `; node ${stoppedNode} was stopped` : ''}`;
   }
 
   private throwIfCancelled(): void {
@@ -190,6 +216,8 @@ export class Walker {
       if (this.shared.signal.aborted) {
         const cancelled: Outcome = { status: 'skipped', isExplicit: false, notes: 'cancelled while running' };
         shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome: cancelled, durationMs: shared.clock.monotonic() - started });
+      } else if (error instanceof DeadlineExceeded) {
+        this.record(node, { status: 'fail', isExplicit: false, failureReason: error.message }, shared.clock.monotonic() - started);
       }
       throw error;
     }
@@ -218,16 +246,20 @@ export class Walker {
     const mustWrite = stringAttr(node, 'must_write');
     const allowPartial = boolAttr(node, 'allow_partial');
     let attempt = state.retryCounts[node.id] ?? 0;
+    let previousReason: string | undefined;
+    let usage: Usage | undefined;
     for (;;) {
       attempt++;
       state.retryCounts[node.id] = attempt - 1;
       shared.emit({ type: 'node:attempt', scope: this.options.scope, nodeId: node.id, attempt });
       const startWall = mustWrite ? freshnessFloor(this.options.runDirectory.stageDir(node.id)) : 0;
-      const result = await this.attemptOnce(node, attempt);
+      const result = await this.attemptOnce(node, attempt, previousReason);
+      const spent = result.kind === 'outcome' ? result.outcome.usage : result.usage;
+      if (spent) usage = usage ? addUsage(usage, spent) : spent;
       const finalAttempt = attempt >= maxAttempts;
       const stamp = (outcome: Outcome): Outcome => {
         delete state.retryCounts[node.id];
-        return { ...outcome, attemptCount: attempt };
+        return { ...outcome, attemptCount: attempt, ...(usage ? { usage } : {}) };
       };
 
       let retryReason: string | undefined;
@@ -235,7 +267,11 @@ export class Walker {
       if (result.kind === 'error') {
         if (!result.transient || finalAttempt) return stamp({ status: 'fail', isExplicit: false, failureReason: result.message });
         retryReason = result.message;
-        retryDelay = result.retryAfterMs;
+        if (result.retryAfterMs !== undefined) {
+          retryDelay = Math.min(result.retryAfterMs, maxRetryAfterMs);
+          // A server asking for more than the cap is not waited out in full, and the event says so.
+          if (result.retryAfterMs > maxRetryAfterMs) retryReason += ` (Retry-After ${formatDuration(result.retryAfterMs)} capped at ${formatDuration(maxRetryAfterMs)})`;
+        }
       } else {
         const outcome = result.outcome;
         if (outcome.status === 'fail' || outcome.status === 'skipped') return stamp(outcome);
@@ -257,17 +293,26 @@ export class Walker {
           retryReason = outcome.failureReason ?? 'the node asked to be retried';
         }
       }
+      previousReason = retryReason;
       const delayMs = retryDelay ?? delayForAttempt(attempt, backoffPresets.standard, shared.clock);
       shared.emit({ type: 'node:retry', scope: this.options.scope, nodeId: node.id, attempt, delayMs, reason: retryReason });
       state.retryCounts[node.id] = attempt;
       this.options.onBoundary?.(state);
-      await shared.clock.sleep(delayMs, shared.signal).catch(() => undefined);
+      // A backoff never sleeps past max_pipeline_duration; the next attempt then fails the run.
+      const remaining = this.remainingBudgetMs();
+      await shared.clock.sleep(remaining === undefined ? delayMs : Math.min(delayMs, Math.max(0, remaining)), shared.signal).catch(() => undefined);
       this.throwIfCancelled();
     }
   }
 
-  private async attemptOnce(node: GraphNode, attempt: number): Promise<{ kind: 'outcome'; outcome: Outcome } | { kind: 'error'; message: string; transient: boolean; retryAfterMs?: number }> {
+  private async attemptOnce(
+    node: GraphNode,
+    attempt: number,
+    retryReason: string | undefined,
+  ): Promise<{ kind: 'outcome'; outcome: Outcome } | { kind: 'error'; message: string; transient: boolean; retryAfterMs?: number; usage?: Usage }> {
     const { shared } = this;
+    const remaining = this.remainingBudgetMs();
+    if (remaining !== undefined && remaining <= 0) throw new DeadlineExceeded(this.deadlineMessage(node.id));
     const timeout = timeoutMs(node);
     // A referenced timer, unlike AbortSignal.timeout's: a node waiting on nothing but its timeout
     // (a human gate with a default choice) must keep the process alive until it fires.
@@ -275,7 +320,10 @@ export class Walker {
     const expiryTimer = expiry ? setTimeout(() => expiry.abort(new DOMException(`timed out after ${timeout} ms`, 'TimeoutError')), timeout) : undefined;
     const timer = expiry?.signal;
     const nodeSignal = this.nodeAbort.signal;
-    const signal = AbortSignal.any([shared.signal, nodeSignal, ...(timer ? [timer] : [])]);
+    const deadline = remaining !== undefined ? new AbortController() : undefined;
+    // setTimeout fires at once past 2^31-1 ms; a budget that long simply never interrupts a node.
+    const deadlineTimer = deadline && remaining !== undefined && remaining < MAX_TIMER_MS ? setTimeout(() => deadline.abort(new DeadlineExceeded(this.deadlineMessage(node.id))), remaining) : undefined;
+    const signal = AbortSignal.any([shared.signal, nodeSignal, ...(timer ? [timer] : []), ...(deadline ? [deadline.signal] : [])]);
     const incoming = this.state.incomingEdge ? this.graph.edges[this.state.incomingEdge.index] : undefined;
     try {
       const outcome = await shared.handlers.resolve(node).execute({
@@ -283,12 +331,14 @@ export class Walker {
         context: this.state.context,
         services: this.services(incoming),
         attempt,
+        ...(retryReason !== undefined ? { retryReason } : {}),
         signal,
         fidelity: resolveFidelity(node, this.graph, incoming?.attributes.get('fidelity')?.value),
       });
       // A handler interrupted by a cancel returns whatever it had (an aborted tool's FAIL, a gate's
       // default choice); that is not the node's result, so it is never recorded or routed on.
       this.throwIfCancelled();
+      if (deadline?.signal.aborted) throw deadline.signal.reason;
       if (nodeSignal.aborted) return { kind: 'outcome', outcome: this.nodeCancelled(nodeSignal) };
       // A handler that dealt with its own timeout (a human gate's default choice) keeps its result.
       if (timer?.aborted && !shared.signal.aborted && !isSuccessful(outcome.status)) {
@@ -297,14 +347,22 @@ export class Walker {
       return { kind: 'outcome', outcome };
     } catch (error) {
       this.throwIfCancelled();
+      if (deadline?.signal.aborted) throw deadline.signal.reason;
       if (nodeSignal.aborted) return { kind: 'outcome', outcome: this.nodeCancelled(nodeSignal) };
       if (timer?.aborted) return { kind: 'outcome', outcome: this.timedOut(node, timeout ?? 0) };
       if (error instanceof ProviderError) {
-        return { kind: 'error', message: error.message, transient: error.transient, ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
+        return {
+          kind: 'error',
+          message: error.message,
+          transient: error.transient,
+          ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+          ...(error.usage ? { usage: error.usage } : {}),
+        };
       }
       return { kind: 'error', message: `handler error: ${error instanceof Error ? error.message : String(error)}`, transient: false };
     } finally {
       clearTimeout(expiryTimer);
+      clearTimeout(deadlineTimer);
     }
   }
 
@@ -381,6 +439,7 @@ export class Walker {
       attempt: outcome.attemptCount ?? 1,
       ...(this.options.scope.kind !== 'main' ? { scope: this.options.scope.id } : {}),
       ...(outcome.failureReason ? { failure_reason: outcome.failureReason } : {}),
+      ...(outcome.usage ? usageFields(outcome.usage) : {}),
     };
   }
 

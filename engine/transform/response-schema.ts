@@ -4,6 +4,7 @@ import type { Attributes, Graph } from '../model/graph';
 import { setAttribute, withNodeAttributes } from '../model/graph';
 import type { Transform } from './transform';
 import { isRecord } from '../model/json';
+import { READ_LIMITS } from '../io/read-file-checked';
 
 /**
  * Ledger response_schema: an inline JSON object, or a path to one resolved beside the .dot file.
@@ -21,9 +22,10 @@ export const responseSchemaTransform: Transform = {
       const raw = attribute.value.trim();
       const fromFile = !raw.startsWith('{');
       const file = fromFile ? path.resolve(baseDir, raw) : undefined;
-      const text = file ? context.readFile(file) : raw;
-      const problem = text === undefined ? `cannot read ${file}` : schemaProblem(text);
-      if (problem) {
+      const read = file ? context.readFile(file, READ_LIMITS.schema) : { text: raw };
+      const text = 'text' in read ? read.text : undefined;
+      const problem = 'problem' in read ? read.problem : schemaProblem(read.text);
+      if (problem !== undefined || text === undefined) {
         diagnostics.push({
           rule: 'response_schema',
           severity: 'error',
@@ -33,7 +35,7 @@ export const responseSchemaTransform: Transform = {
         });
         continue;
       }
-      if (fromFile) updates.set(node.id, setAttribute(node.attributes, { ...attribute, value: text as string, origin: 'transform' }));
+      if (fromFile) updates.set(node.id, setAttribute(node.attributes, { ...attribute, value: text, origin: 'transform' }));
     }
     return { graph: withNodeAttributes(graph, updates), diagnostics };
   },

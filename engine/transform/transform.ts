@@ -4,8 +4,8 @@ import type { Graph } from '../model/graph';
 export interface TransformContext {
   /** Launch parameters (`--param k=v`); absent while authoring. */
   readonly params: Readonly<Record<string, string>>;
-  /** Reads a file relative to the graph's directory; undefined when it cannot be read. */
-  readonly readFile: (absolutePath: string) => string | undefined;
+  /** Reads a regular file of at most `limit` bytes; otherwise says why not (naming the file and the cap). */
+  readonly readFile: (absolutePath: string, limit: number) => { readonly text: string } | { readonly problem: string };
 }
 
 export interface TransformResult {
@@ -25,7 +25,7 @@ export function applyTransforms(graph: Graph, transforms: readonly Transform[], 
   for (const transform of transforms) {
     const result = transform.apply(current, context);
     current = result.graph;
-    diagnostics.push(...result.diagnostics);
+    for (const diagnostic of result.diagnostics) diagnostics.push(diagnostic);
   }
   return { graph: current, diagnostics };
 }

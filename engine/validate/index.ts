@@ -24,7 +24,8 @@ function run(graph: Graph, lineIndex: LineIndex, tiers: ReadonlySet<LintRule['ti
   };
   const diagnostics: Diagnostic[] = [];
   for (const rule of [...builtinRules, ...(options.extraRules ?? [])]) {
-    if (tiers.has(rule.tier)) diagnostics.push(...rule.check(context));
+    // One push per diagnostic: spreading a rule's output as arguments overflows the stack at ~120k.
+    if (tiers.has(rule.tier)) for (const diagnostic of rule.check(context)) diagnostics.push(diagnostic);
   }
   return sortDiagnostics(diagnostics);
 }

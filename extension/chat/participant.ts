@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { attractorify } from './attractorify';
 import type { ChatModel, ChatTurn } from './chat-model';
@@ -9,6 +8,7 @@ import { analyzePipeline, formatFacts } from './pipeline-facts';
 import type { PipelineToolInput } from './pipeline-input';
 import { runPipelineTool } from './run-tool';
 import { workspaceSummary } from './workspace-summary';
+import { READ_LIMITS, readFileChecked } from '../../engine/io/read-file-checked';
 
 /** The chat's selected model when there is one, else our configured provider, else none. */
 function chooseModel(request: ChatRequestLike, deps: ChatDeps, cancel: Cancellation): ChatModel | undefined {
@@ -95,9 +95,9 @@ async function explain(request: ChatRequestLike, stream: ResponseStreamLike, can
   const file = path.resolve(deps.workspaceRoot() ?? process.cwd(), target.dot_file);
   let source = active && path.resolve(active.path) === file ? active.text : undefined;
   try {
-    source ??= fs.readFileSync(file, 'utf8');
+    source ??= readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
-    stream.markdown(`Cannot read \`${file}\`: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    stream.markdown((error as Error).message);
     return;
   }
   const analysis = analyzePipeline(source, file);

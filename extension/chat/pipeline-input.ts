@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { READ_LIMITS, readFileChecked } from '../../engine/io/read-file-checked';
 
 /** The tools' input (JSON schema in package.json `contributes.languageModelTools`). */
 export interface PipelineToolInput {
@@ -29,8 +29,8 @@ export function resolvePipelineSource(input: PipelineToolInput, workspaceRoot: s
   if (typeof input.dot_file !== 'string' || input.dot_file.trim() === '') return { ok: false, message: 'dot_file (a path to a .dot file) or dot_source (DOT text) is required' };
   const sourcePath = path.resolve(cwd, input.dot_file);
   try {
-    return { ok: true, text: fs.readFileSync(sourcePath, 'utf8'), sourcePath, cwd, inline: false };
+    return { ok: true, text: readFileChecked(sourcePath, READ_LIMITS.pipeline), sourcePath, cwd, inline: false };
   } catch (error) {
-    return { ok: false, message: `cannot read ${sourcePath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+    return { ok: false, message: (error as Error).message };
   }
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { readFileHead } from '../../engine/io/read-file-checked';
 
 /** Files whose first lines say how a project is built and checked: the gate commands a draft should use. */
 const keyFiles = ['package.json', 'Makefile', 'pyproject.toml', 'setup.cfg', 'Cargo.toml', 'go.mod', 'pom.xml', 'build.gradle', 'README.md'];
@@ -20,7 +21,7 @@ export function workspaceSummary(root: string | undefined): string {
   for (const file of keyFiles) {
     let text: string;
     try {
-      text = fs.readFileSync(path.join(root, file), 'utf8');
+      text = readFileHead(path.join(root, file), 64 * 1024).text;
     } catch {
       continue;
     }

@@ -56,8 +56,7 @@ export class VscodeLmAdapter implements ProviderAdapter {
         provider: this.provider,
         message: { role: 'assistant', content },
         finishReason: calls ? 'tool_calls' : 'stop',
-        // The API reports no token counts; cost 'unknown' is what the run records.
-        usage: { inputTokens: 0, outputTokens: 0 },
+        // The API reports no token counts: no usage, so the run records tokens and cost as unknown.
         costUsd: 'unknown',
       },
     };

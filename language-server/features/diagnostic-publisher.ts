@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
 import type { Checker } from '../analysis/checker';
 import type { DocumentStore } from '../analysis/document-store';
@@ -6,6 +5,7 @@ import type { ChildReference } from './child-pipelines';
 import { checkChildren, childReferences, parentDiagnostic } from './child-pipelines';
 import { Debouncer } from './debounce';
 import { documentDiagnostics, toLspDiagnostic } from './diagnostics';
+import { READ_LIMITS, tryReadFileChecked } from '../../engine/io/read-file-checked';
 
 const documentStart = { start: { line: 0, character: 0, offset: 0 }, end: { line: 0, character: 0, offset: 0 } };
 
@@ -105,9 +105,6 @@ export class DiagnosticPublisher {
 }
 
 function readFile(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const read = tryReadFileChecked(file, READ_LIMITS.pipeline);
+  return 'text' in read ? read.text : undefined;
 }

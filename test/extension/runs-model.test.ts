@@ -1,5 +1,6 @@
 // The Runs view's model over real run directories written by the engine.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,4 +38,22 @@ test('durations read naturally', () => {
   assert.equal(formatDuration(250), '250 ms');
   assert.equal(formatDuration(1500), '1.5 s');
   assert.equal(formatDuration(125_000), '2 min 5 s');
+});
+
+test('a committed checkpoint.json symlinked to /dev/zero or a FIFO reads as unreadable, naming the file, without hanging', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'runs-model-hostile-'));
+  fs.mkdirSync(path.join(root, 'x'));
+  fs.symlinkSync('/dev/zero', path.join(root, 'x', 'checkpoint.json'));
+  fs.mkdirSync(path.join(root, 'y'));
+  execFileSync('mkfifo', [path.join(root, 'y', 'checkpoint.json')]);
+  fs.writeFileSync(path.join(root, 'y', 'manifest.json'), JSON.stringify({ graph_name: 'y' }));
+
+  const runs = listRuns(root);
+  const zero = runs.find((r) => r.name === 'x');
+  assert.equal(zero?.status, 'unreadable');
+  assert.match(zero?.problem ?? '', /checkpoint\.json: it is a character device, not a regular file/);
+  const fifo = runs.find((r) => r.name === 'y');
+  assert.equal(fifo?.status, 'unreadable');
+  assert.match(fifo?.problem ?? '', /checkpoint\.json: it is a FIFO \(named pipe\), not a regular file/);
+  assert.equal(fifo?.graphName, 'y');
 });

@@ -24,7 +24,7 @@ for (const flavour of flavours) {
       assert.equal(rig.server.pending, 0);
       assert.deepEqual(toolResultsSent(rig.server.requests[1]!.body).map((r) => [r.id, r.content]), [['call_w', 'wrote 6 bytes to out/hello.txt']]);
       const price = { openai: [2.5, 10], anthropic: [1, 5], gemini: [0.3, 2.5] }[flavour.provider];
-      assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 40, costUsd: (2 * (100 * price[0]! + 20 * price[1]!)) / 1e6 });
+      assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 40, costUsd: (2 * (100 * price[0]! + 20 * price[1]!)) / 1e6, requests: 2 });
       assert.ok(result.sessionId);
 
       const persisted = rig.sessionEvents(result.sessionId);
@@ -85,7 +85,7 @@ for (const flavour of flavours) {
     it('replays full-fidelity history before the prompt', async () => {
       rig = await startRig(flavour);
       rig.server.script(flavour.turn({ text: 'ok' }));
-      await rig.backend.run(rig.request({ fidelity: 'full', history: [{ role: 'user', content: 'earlier question' }, { role: 'assistant', content: 'earlier answer' }] }));
+      await rig.backend.run(rig.request({ fidelity: 'full', history: [{ role: 'user', content: [{ kind: 'text', text: 'earlier question' }] }, { role: 'assistant', content: [{ kind: 'text', text: 'earlier answer' }] }] }));
       const text = JSON.stringify(rig.server.requests[0]!.body);
       assert.ok(text.indexOf('earlier question') < text.indexOf('earlier answer') && text.indexOf('earlier answer') < text.indexOf('Do the task.'));
     });

@@ -59,10 +59,28 @@ describe('attractor doctor', () => {
       assert.equal(gemini.requests[0]!.path, '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
       assert.equal(gemini.requests[0]!.headers['x-goog-api-key'], 'gemini-very-secret');
       assert.deepEqual(gemini.requests[0]!.body.generationConfig, { maxOutputTokens: 1 });
-      assert.match(checks.find((c) => c.name === 'probe gemini')!.detail, /gemini-2\.5-flash answered \(5 in \/ 1 out tokens\)/);
+      assert.match(checks.find((c) => c.name === 'probe gemini')!.detail, /gemini-2\.5-flash answered with one tool offered \(5 in \/ 1 out tokens\)/);
+      // One tool rides along: a model without tool calls fails the probe as it would fail every node.
+      for (const server of [openai, anthropic]) assert.deepEqual((server.requests[0]!.body.tools as { name?: string; function?: { name: string } }[]).map((t) => t.function?.name ?? t.name), ['probe_ok']);
+      assert.deepEqual((gemini.requests[0]!.body.tools as { functionDeclarations: { name: string }[] }[]).flatMap((t) => t.functionDeclarations.map((d) => d.name)), ['probe_ok']);
       assert.deepEqual(fs.readdirSync(cwd), [], 'the run-directory check leaves nothing behind');
     } finally {
       await Promise.all([openai.stop(), anthropic.stop(), gemini.stop()]);
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('fails (exit 1) when the probe reply counts 0 tokens: a stub, not a model', async () => {
+    const openai = new FakeHttpServer();
+    const url = await openai.start();
+    openai.script(chatStream({ text: 'OK', usage: { input: 0, output: 0 } }, 'gpt-4o-mini'));
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'doctor-'));
+    try {
+      const result = await runCli(['doctor', '--probe', '--cwd', cwd], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${url}/v1` });
+      assert.equal(result.code, 1);
+      assert.match(result.stdout, /✗ probe openai: gpt-4o-mini: the reply reported 0 tokens: not an answer from a model/);
+    } finally {
+      await openai.stop();
       fs.rmSync(cwd, { recursive: true, force: true });
     }
   });

@@ -4,9 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { FakeHttpServer } from './fakes/fake-http-server';
-import { messageStream } from './fakes/anthropic-wire';
 import { geminiError, geminiStream } from './fakes/gemini-wire';
-import { chatStream } from './fakes/openai-wire';
 import { runCli } from './cli-process';
 
 /** Gemini pipelines through `attractor run`: the real runtime, Google's SDK, a Gemini wire server on 127.0.0.1. */
@@ -88,45 +86,6 @@ describe('attractor run on gemini', () => {
     );
     assert.equal(retries[0]!.data.delay_ms, 50, 'the 429 waits for the RetryInfo delay');
     assert.equal(sessionEvents('review')[0]!.data.provider, 'gemini');
-  });
-
-  it('shares one fidelity=full thread across Anthropic, Gemini and OpenAI nodes', async () => {
-    const anthropic = new FakeHttpServer();
-    const openai = new FakeHttpServer();
-    const [anthropicUrl, openaiUrl] = await Promise.all([anthropic.start(), openai.start()]);
-    try {
-      anthropic.script(messageStream({ text: 'Plan: write thread.txt.' }));
-      server.script(geminiStream({ toolCalls: [{ name: 'write_file', arguments: { path: 'thread.txt', content: 'threaded\n' } }] }), geminiStream({ text: 'Wrote thread.txt.' }));
-      openai.script(chatStream({ text: 'Reviewed: thread.txt is right.' }));
-      const result = await run(
-        `digraph mixed_thread {
-          graph [thread_id="work"]
-          node [fidelity=full]
-          start [shape=Mdiamond]
-          plan [llm_model="claude-haiku-4-5", prompt="Plan the change."]
-          build [llm_model="gemini-2.5-flash", prompt="Build it."]
-          review [llm_model="gpt-4o", prompt="Review it."]
-          done [shape=Msquare]
-          start -> plan -> build -> review -> done
-        }`,
-        { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: anthropicUrl, GEMINI_API_KEY: 'gemini-test-key', GEMINI_BASE_URL: baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${openaiUrl}/v1` },
-      );
-      assert.equal(result.code, 0, result.stderr);
-      assert.equal(fs.readFileSync(path.join(work, 'thread.txt'), 'utf8'), 'threaded\n');
-      const contents = server.requests[0]!.body.contents as { role: string; parts: { text?: string }[] }[];
-      assert.deepEqual(
-        contents.map((c) => c.role),
-        ['user', 'model', 'user'],
-        'the Anthropic exchange comes first, in Gemini roles',
-      );
-      assert.match(contents[0]!.parts.map((p) => p.text).join(''), /Plan the change\./);
-      assert.equal(contents[1]!.parts.map((p) => p.text).join(''), 'Plan: write thread.txt.');
-      assert.match(contents[2]!.parts.map((p) => p.text).join(''), /Build it\./);
-      const sentToOpenAi = JSON.stringify(openai.requests[0]!.body.messages);
-      assert.ok(sentToOpenAi.indexOf('Plan: write thread.txt.') < sentToOpenAi.indexOf('Wrote thread.txt.') && sentToOpenAi.indexOf('Wrote thread.txt.') < sentToOpenAi.indexOf('Review it.'), sentToOpenAi);
-    } finally {
-      await Promise.all([anthropic.stop(), openai.stop()]);
-    }
   });
 
   it('refuses to launch (exit 2) when no Gemini key is set, naming the node, the provider and both variables', async () => {

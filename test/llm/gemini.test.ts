@@ -104,12 +104,12 @@ describe('gemini generateContent on the wire', () => {
 
   it('a stream that ends without a finishReason is a transient error: retried, and the retry is answered', async () => {
     rig = await startRig(gemini);
-    rig.server.script(geminiStream({ text: 'I will now wri' }, { truncated: true }), geminiStream({ text: 'Complete answer.' }));
+    rig.server.script(geminiStream({ text: 'I will now wri', truncate: true }), geminiStream({ text: 'Complete answer.' }));
     const result = await rig.backend.run(rig.request());
     assert.equal(result.responseText, 'Complete answer.');
     assert.equal(rig.server.requests.length, 2);
     const retry = rig.sessionEvents(result.sessionId!).find((e) => e.data.provider_retry === 1);
-    assert.match(String(retry?.data.error), /gemini: the stream ended before a chunk with a finishReason: the reply is incomplete/);
+    assert.match(String(retry?.data.error), /^gemini: the stream ended without a final finishReason \(incomplete response\)$/);
   });
 
   it('follows a long decode the server splits into hops (continuationToken): one answer, no retry', async () => {
@@ -125,12 +125,12 @@ describe('gemini generateContent on the wire', () => {
 
   it('an incomplete stream that stays incomplete fails the node saying so, never as a partial answer', async () => {
     rig = await startRig(gemini, { retryPolicy: { maxRetries: 2, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 } });
-    const cut = geminiStream({ text: 'I will now wri', toolCalls: [{ name: 'write_file', arguments: { path: 'a', content: 'b' } }] }, { truncated: true });
+    const cut = geminiStream({ text: 'I will now wri', toolCalls: [{ name: 'write_file', arguments: { path: 'a', content: 'b' } }], truncate: true });
     rig.server.script(cut, cut, cut);
     const error = await rig.backend.run(rig.request()).catch((e: unknown) => e);
     assert.ok(error instanceof ProviderError, String(error));
     assert.equal(error.transient, true);
-    assert.match(error.message, /the reply is incomplete/);
+    assert.match(error.message, /the stream ended without a final finishReason \(incomplete response\)/);
     assert.deepEqual(rig.clock.sleeps, [1000, 2000]);
     assert.equal(rig.server.requests.length, 3);
   });
@@ -171,9 +171,9 @@ describe('gemini generateContent on the wire', () => {
 
   it('a reply without usageMetadata costs unknown, never $0', async () => {
     rig = await startRig(gemini);
-    rig.server.script(geminiStream({ text: 'ok' }, { withoutUsage: true }));
+    rig.server.script(geminiStream({ text: 'ok', usage: null }));
     const result = await rig.backend.run(rig.request());
-    assert.equal(result.usage?.costUsd, undefined);
+    assert.deepEqual(result.usage, { inputTokens: 'unknown', outputTokens: 'unknown', costUsd: 'unknown', requests: 1 });
     const usage = rig.sessionEvents(result.sessionId!).find((e) => e.event === 'usage');
     assert.equal(usage?.data.cost_usd, 'unknown');
   });
@@ -184,7 +184,7 @@ describe('gemini generateContent on the wire', () => {
     const last = { ...chunks.at(-1)!, usageMetadata: { promptTokenCount: 1000, cachedContentTokenCount: 400, candidatesTokenCount: 50, thoughtsTokenCount: 150, totalTokenCount: 1200 } };
     rig.server.script({ kind: 'sse', records: [...chunks.slice(0, -1), last].map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`) });
     const result = await rig.backend.run(rig.request());
-    assert.deepEqual(result.usage, { inputTokens: 1000, outputTokens: 200, costUsd: (600 * 0.3 + 400 * 0.03 + 200 * 2.5) / 1e6 });
+    assert.deepEqual(result.usage, { inputTokens: 1000, outputTokens: 200, costUsd: (600 * 0.3 + 400 * 0.03 + 200 * 2.5) / 1e6, requests: 1 });
     const usage = rig.sessionEvents(result.sessionId!).find((e) => e.event === 'usage');
     assert.equal(usage?.data.reasoning_tokens, 150);
     assert.equal(usage?.data.cache_read_tokens, 400);

@@ -32,10 +32,10 @@ function state(partial: Partial<GraphStateMessage>): GraphStateMessage {
 
 const trace: TraceEntry[] = [
   { iteration: 0, node_id: 'start', status: 'success', duration_ms: 1, ts: '2026-11-29T10:00:00Z', is_explicit: true },
-  { iteration: 0, node_id: 'plan', status: 'success', duration_ms: 5200, ts: '2026-11-29T10:00:05Z', is_explicit: true, attempt: 1, tokens: 1834, cost: 0.0123 },
-  { iteration: 0, node_id: 'implement', status: 'success', duration_ms: 42000, ts: '2026-11-29T10:00:47Z', is_explicit: true, attempt: 1, tokens: 9120, cost: 0.081 },
+  { iteration: 0, node_id: 'plan', status: 'success', duration_ms: 5200, ts: '2026-11-29T10:00:05Z', is_explicit: true, attempt: 1, input_tokens: 1500, output_tokens: 334, cost_usd: 0.0123, llm_requests: 2 },
+  { iteration: 0, node_id: 'implement', status: 'success', duration_ms: 42000, ts: '2026-11-29T10:00:47Z', is_explicit: true, attempt: 1, input_tokens: 9000, output_tokens: 120, cost_usd: 0.081, llm_requests: 3 },
   { iteration: 0, node_id: 'test_gate', status: 'fail', duration_ms: 3100, ts: '2026-11-29T10:00:50Z', is_explicit: true, preferred_label: 'gate_fail' },
-  { iteration: 1, node_id: 'implement', status: 'success', duration_ms: 21000, ts: '2026-11-29T10:01:11Z', is_explicit: true, attempt: 2, tokens: 5400, cost: 0.044, failure_reason: 'attempt 1: no status.json', forced_edge: { from: 'implement', to: 'test_gate' } },
+  { iteration: 1, node_id: 'implement', status: 'success', duration_ms: 21000, ts: '2026-11-29T10:01:11Z', is_explicit: true, attempt: 2, input_tokens: 5000, output_tokens: 400, cost_usd: 'unknown', llm_requests: 1, failure_reason: 'attempt 1: no status.json', forced_edge: { from: 'implement', to: 'test_gate' } },
   { iteration: 1, node_id: 'test_gate', status: 'success', duration_ms: 2900, ts: '2026-11-29T10:01:14Z', is_explicit: true, preferred_label: 'gate_pass' },
 ];
 
@@ -122,7 +122,7 @@ test('trace entries fill the table, the timeline and the descent chart; a row se
   const gates = await view.page.$$eval('.descent-chart .chart-gate', (dots) => dots.map((d) => d.getAttribute('class')));
   assert.deepEqual(gates, ['chart-gate status-fail', 'chart-gate status-success'], 'the goal gate test_gate decides each iteration');
   assert.equal(await view.page.locator('.timeline .timeline-visit').count(), 6);
-  assert.match((await view.page.textContent('.trace-summary')) ?? '', /6 visits · 2 iterations/);
+  assert.match((await view.page.textContent('.trace-summary')) ?? '', /6 visits · 2 iterations · total 15,500 in \/ 854 out tokens, cost unknown, 6 model request\(s\), 7 attempt\(s\)/);
 
   assert.equal(await view.page.textContent('.trace-table tbody tr:nth-child(5) td:nth-child(7)'), ' forced → test_gate');
   assert.equal(await view.page.getAttribute('.trace-table tbody tr:nth-child(5) .status-pill', 'title'), 'attempt 1: no status.json');

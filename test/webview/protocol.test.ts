@@ -28,7 +28,7 @@ test('valid extension messages pass and unknown fields are dropped', () => {
 test('every extension message type has a validator that accepts its documented shape', () => {
   const messages = [
     { type: 'document', uri: 'file:///a.dot', version: 1, text: 'digraph {}' },
-    { type: 'traceEntries', replace: false, entries: [{ iteration: 0, node_id: 'a', status: 'success', duration_ms: 1.5, ts: 't', is_explicit: true, preferred_label: 'go', attempt: 1, tokens: 3, cost: 0.1 }] },
+    { type: 'traceEntries', replace: false, entries: [{ iteration: 0, node_id: 'a', status: 'success', duration_ms: 1.5, ts: 't', is_explicit: true, preferred_label: 'go', attempt: 1, input_tokens: 3, output_tokens: 'unknown', cost_usd: 0.1, llm_requests: 2 }] },
     { type: 'visitArtifacts', iteration: 0, nodeId: 'a', prompt: 'p' },
     { type: 'humanGate', gateId: 'g', question: 'q', freeform: false, options: [{ key: 'Y', label: 'Yes', to: 'b' }], defaultChoice: 'Y', timeoutMs: 30000 },
     { type: 'traceEntries', replace: true, entries: [{ iteration: 1, node_id: 'b', status: 'fail', duration_ms: 2, ts: 't', is_explicit: false, preferred_label: '', attempt: 3, scope: 'main>branch:fan:b1', failure_reason: 'exit 1', forced_edge: { from: 'b', to: 'c' } }] },

@@ -1,10 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlockParam, Message as AnthropicMessage, MessageCreateParamsStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
-import { cancelledFrom, providerErrorFrom } from '../provider-errors';
+import { cancelledFrom, incompleteStreamError, providerErrorFrom } from '../provider-errors';
 import { structuredOutputToolName } from '../structured-output';
 import type { SdkClientOptions } from './sdk-client-options';
-import type { FinishReason, LlmRequest, Message, ProviderAdapter, StreamEvent, TextPart, TokenUsage, ToolCallPart } from '../types';
+import type { FinishReason, LlmRequest, LlmResponse, Message, ProviderAdapter, StreamEvent, TextPart, TokenUsage, ToolCallPart } from '../types';
+import { nonStreamBody } from './non-stream-body';
 
 const defaultMaxTokens = 8192;
 
@@ -23,19 +24,29 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
   }
 
   async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
-    const blocks = new Map<number, { kind: 'text'; text: string } | { kind: 'tool_use'; id: string; name: string; json: string }>();
+    const blocks = new Map<number, Block>();
     let id = '';
     let model = request.model;
     let stopReason: string | null = null;
-    let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+    let stopped = false;
+    let usage: TokenUsage | undefined;
     try {
-      const stream = await this.client.messages.create(messagesParams(request), { signal });
+      const { data: stream, response } = await this.client.messages.create(messagesParams(request), { signal }).withResponse();
+      const body = await nonStreamBody(response);
+      if (body !== undefined) {
+        const message = body as AnthropicMessage;
+        const whole = message.content.flatMap((block): Block[] =>
+          block.type === 'text' ? [{ kind: 'text', text: block.text }] : block.type === 'tool_use' ? [{ kind: 'tool_use', id: block.id, name: block.name, json: JSON.stringify(block.input) }] : [],
+        );
+        yield { type: 'finish', response: responseFrom(message.id, message.model || request.model, whole, message.stop_reason, reportedUsage(message.usage)) };
+        return;
+      }
       for await (const event of stream) {
         switch (event.type) {
           case 'message_start':
             id = event.message.id;
             model = event.message.model || model;
-            usage = promptUsage(event.message.usage.input_tokens, event.message.usage.cache_read_input_tokens, event.message.usage.cache_creation_input_tokens, event.message.usage.output_tokens);
+            usage = reportedUsage(event.message.usage);
             break;
           case 'content_block_start':
             if (event.content_block.type === 'text') blocks.set(event.index, { kind: 'text', text: event.content_block.text });
@@ -54,10 +65,12 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
           }
           case 'message_delta':
             stopReason = event.delta.stop_reason;
-            usage =
-              event.usage.input_tokens === null || event.usage.input_tokens === undefined
-                ? { ...usage, outputTokens: event.usage.output_tokens }
-                : promptUsage(event.usage.input_tokens, event.usage.cache_read_input_tokens, event.usage.cache_creation_input_tokens, event.usage.output_tokens);
+            // The delta's counts are cumulative; it repeats the prompt counts only sometimes.
+            if (typeof event.usage?.input_tokens === 'number') usage = reportedUsage({ ...event.usage, input_tokens: event.usage.input_tokens });
+            else if (event.usage) usage = usage && { ...usage, outputTokens: event.usage.output_tokens };
+            break;
+          case 'message_stop':
+            stopped = true;
             break;
           default:
             break;
@@ -68,29 +81,41 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
     }
     // The SDKs end a stream quietly when its request is aborted; a partial answer is not an answer.
     if (signal.aborted) throw cancelledFrom(signal);
+    if (!stopped) throw incompleteStreamError('anthropic', 'message_stop');
     const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
-    const structured = ordered.find((block) => block.kind === 'tool_use' && block.name === structuredOutputToolName);
-    const content: (TextPart | ToolCallPart)[] = [];
-    // A schema answer is the response: its JSON replaces any prose around it, as OpenAI's would.
-    if (structured?.kind === 'tool_use') content.push({ kind: 'text', text: structured.json || '{}' });
-    for (const block of ordered) {
-      if (block.kind === 'text') {
-        if (block.text && !structured) content.push({ kind: 'text', text: block.text });
-      } else if (block !== structured) content.push({ kind: 'tool_call', id: block.id, name: block.name, rawArguments: block.json || '{}' });
-    }
-    const hasCalls = content.some((part) => part.kind === 'tool_call');
-    yield {
-      type: 'finish',
-      response: { id, model, provider: 'anthropic', message: { role: 'assistant', content }, finishReason: finishReasonFrom(stopReason, hasCalls), usage, costUsd: costUsd(model, usage) },
-    };
+    yield { type: 'finish', response: responseFrom(id, model, ordered, stopReason, usage) };
   }
 }
 
-/** Anthropic counts cached prompt tokens apart from `input_tokens`; the neutral count includes them. */
-function promptUsage(uncached: number, read: number | null | undefined, written: number | null | undefined, output: number): TokenUsage {
+type Block = { kind: 'text'; text: string } | { kind: 'tool_use'; id: string; name: string; json: string };
+
+function responseFrom(id: string, model: string, ordered: readonly Block[], stopReason: string | null, usage: TokenUsage | undefined): LlmResponse {
+  const structured = ordered.find((block) => block.kind === 'tool_use' && block.name === structuredOutputToolName);
+  const content: (TextPart | ToolCallPart)[] = [];
+  // A schema answer is the response: its JSON replaces any prose around it, as OpenAI's would.
+  if (structured?.kind === 'tool_use') content.push({ kind: 'text', text: structured.json || '{}' });
+  for (const block of ordered) {
+    if (block.kind === 'text') {
+      if (block.text && !structured) content.push({ kind: 'text', text: block.text });
+    } else if (block !== structured) content.push({ kind: 'tool_call', id: block.id, name: block.name, rawArguments: block.json || '{}' });
+  }
+  const hasCalls = content.some((part) => part.kind === 'tool_call');
+  return { id, model, provider: 'anthropic', message: { role: 'assistant', content }, finishReason: finishReasonFrom(stopReason, hasCalls), ...(usage ? { usage } : {}), costUsd: costUsd(model, usage) };
+}
+
+/**
+ * Anthropic counts cached prompt tokens apart from `input_tokens`; the neutral count includes them.
+ * A server (a proxy) that sends no usage object leaves the usage unknown.
+ */
+function reportedUsage(
+  usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null } | undefined,
+): TokenUsage | undefined {
+  if (!usage) return undefined;
+  const read = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
   return {
-    inputTokens: uncached + (read ?? 0) + (written ?? 0),
-    outputTokens: output,
+    inputTokens: usage.input_tokens + read + written,
+    outputTokens: usage.output_tokens,
     ...(read ? { cacheReadTokens: read } : {}),
     ...(written ? { cacheWriteTokens: written } : {}),
   };

@@ -3,7 +3,7 @@ import type { Content, GenerateContentConfig, GenerateContentParameters, Generat
 import { FunctionCallingConfigMode, GoogleGenAI, ThinkingLevel } from '@google/genai';
 import { isRecord } from '../../model/json';
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
-import { cancelledFrom } from '../provider-errors';
+import { cancelledFrom, incompleteStreamError } from '../provider-errors';
 import { structuredOutputToolName } from '../structured-output';
 import type { FinishReason, LlmRequest, Message, ProviderAdapter, ReasoningEffort, StreamEvent, TextPart, TokenUsage, ToolCallPart } from '../types';
 import { geminiStreamFailure, translateGeminiError } from './gemini-errors';
@@ -26,8 +26,9 @@ const blockedFinishReasons = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROH
  * Gemini generateContent through Google's SDK (streamGenerateContent, `alt=sse`). Structured output
  * uses tool extraction, as on Anthropic: Gemini before 3 refuses a response schema beside tools.
  * A stream is complete only once a chunk carries a final finishReason; an incomplete stream reaches
- * the retry policy as a transient error. The SDK retries nothing; it only follows a long decode the
- * server splits into hops (continuationToken), which resumes the reply rather than repeating it.
+ * the retry policy as the shared transient `incompleteStreamError`. The SDK retries nothing; it
+ * only follows a long decode the server splits into hops (continuationToken), which resumes the
+ * reply rather than repeating it.
  */
 export class GeminiGenerateContentAdapter implements ProviderAdapter {
   readonly provider = 'gemini' as const;
@@ -92,13 +93,13 @@ export class GeminiGenerateContentAdapter implements ProviderAdapter {
     // The SDKs end a stream quietly when its request is aborted; a partial answer is not an answer.
     if (signal.aborted) throw cancelledFrom(signal);
     // CONTINUATION ends a hop of a long decode: the SDK gave up resuming it, so the reply is partial.
-    if (!finish || finish === 'CONTINUATION') throw geminiStreamFailure('the stream ended before a chunk with a finishReason: the reply is incomplete');
+    if (!finish || finish === 'CONTINUATION') throw incompleteStreamError('gemini', 'a final finishReason');
     const content: (TextPart | ToolCallPart)[] = [];
     // A schema answer is the response: its JSON replaces any prose around it.
     if (structured !== undefined) content.push({ kind: 'text', text: structured });
     else if (text.length > 0) content.push({ kind: 'text', text: text.join('') });
     content.push(...calls);
-    const tokens = tokenUsage(usage);
+    const tokens = usage && tokenUsage(usage);
     yield {
       type: 'finish',
       response: {
@@ -107,9 +108,8 @@ export class GeminiGenerateContentAdapter implements ProviderAdapter {
         provider: 'gemini',
         message: { role: 'assistant', content },
         finishReason: finishReasonFrom(finish, calls.length > 0),
-        usage: tokens,
-        // A reply without usageMetadata cost something nobody told us: never $0.
-        costUsd: usage ? costUsd(model, tokens) : 'unknown',
+        ...(tokens ? { usage: tokens } : {}),
+        costUsd: costUsd(model, tokens),
       },
     };
   }
@@ -127,12 +127,12 @@ function madeUpCallId(): string {
  * Gemini bills thinking as output and counts cached tokens inside the prompt; tool-use prompt
  * tokens (server-side tools) bill as input.
  */
-function tokenUsage(usage: GenerateContentResponseUsageMetadata | undefined): TokenUsage {
-  const thoughts = usage?.thoughtsTokenCount ?? 0;
-  const cached = usage?.cachedContentTokenCount ?? 0;
+function tokenUsage(usage: GenerateContentResponseUsageMetadata): TokenUsage {
+  const thoughts = usage.thoughtsTokenCount ?? 0;
+  const cached = usage.cachedContentTokenCount ?? 0;
   return {
-    inputTokens: (usage?.promptTokenCount ?? 0) + (usage?.toolUsePromptTokenCount ?? 0),
-    outputTokens: (usage?.candidatesTokenCount ?? 0) + thoughts,
+    inputTokens: (usage.promptTokenCount ?? 0) + (usage.toolUsePromptTokenCount ?? 0),
+    outputTokens: (usage.candidatesTokenCount ?? 0) + thoughts,
     ...(thoughts ? { reasoningTokens: thoughts } : {}),
     ...(cached ? { cacheReadTokens: cached } : {}),
   };

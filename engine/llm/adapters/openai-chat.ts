@@ -1,9 +1,11 @@
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
-import { cancelledFrom } from '../provider-errors';
+import { cancelledFrom, incompleteStreamError } from '../provider-errors';
 import { isStrictCompatible } from '../structured-output';
-import type { FinishReason, LlmRequest, Message, ProviderAdapter, StreamEvent, TextPart, ToolCallPart } from '../types';
+import type { FinishReason, LlmRequest, LlmResponse, Message, ProviderAdapter, StreamEvent, TextPart, TokenUsage, ToolCallPart } from '../types';
+import { nonStreamBody } from './non-stream-body';
 import type { SdkClientOptions } from './sdk-client-options';
 import { translateOpenAiError } from './openai-errors';
 
@@ -23,21 +25,19 @@ export class OpenAiChatAdapter implements ProviderAdapter {
     const calls = new Map<number, { id: string; name: string; args: string }>();
     let id = '';
     let model = request.model;
-    let finishReason: FinishReason = 'other';
-    let usage = { inputTokens: 0, outputTokens: 0 } as { inputTokens: number; outputTokens: number; reasoningTokens?: number; cacheReadTokens?: number };
+    let finishReason: FinishReason | undefined;
+    let usage: TokenUsage | undefined;
     try {
-      const stream = await this.client.chat.completions.create(chatParams(request), { signal });
+      const { data: stream, response } = await this.client.chat.completions.create(chatParams(request), { signal }).withResponse();
+      const body = await nonStreamBody(response);
+      if (body !== undefined) {
+        yield { type: 'finish', response: completionResponse(body as ChatCompletion, request.model) };
+        return;
+      }
       for await (const chunk of stream) {
         id ||= chunk.id;
         model = chunk.model || model;
-        if (chunk.usage) {
-          usage = {
-            inputTokens: chunk.usage.prompt_tokens,
-            outputTokens: chunk.usage.completion_tokens,
-            reasoningTokens: chunk.usage.completion_tokens_details?.reasoning_tokens,
-            cacheReadTokens: chunk.usage.prompt_tokens_details?.cached_tokens,
-          };
-        }
+        if (chunk.usage) usage = usageFrom(chunk.usage);
         const choice = chunk.choices[0];
         if (!choice) continue;
         if (choice.delta.content) {
@@ -60,6 +60,7 @@ export class OpenAiChatAdapter implements ProviderAdapter {
     }
     // The SDKs end a stream quietly when its request is aborted; a partial answer is not an answer.
     if (signal.aborted) throw cancelledFrom(signal);
+    if (!finishReason) throw incompleteStreamError('openai', 'a finish_reason');
     const content: (TextPart | ToolCallPart)[] = [];
     if (text.length > 0) content.push({ kind: 'text', text: text.join('') });
     for (const call of [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c)) {
@@ -67,9 +68,32 @@ export class OpenAiChatAdapter implements ProviderAdapter {
     }
     yield {
       type: 'finish',
-      response: { id, model, provider: 'openai', message: { role: 'assistant', content }, finishReason, usage, costUsd: costUsd(model, usage) },
+      response: { id, model, provider: 'openai', message: { role: 'assistant', content }, finishReason, ...(usage ? { usage } : {}), costUsd: costUsd(model, usage) },
     };
   }
+}
+
+function usageFrom(usage: CompletionUsage): TokenUsage {
+  return {
+    inputTokens: usage.prompt_tokens,
+    outputTokens: usage.completion_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens,
+    cacheReadTokens: usage.prompt_tokens_details?.cached_tokens,
+  };
+}
+
+/** A non-streamed completion (a server that ignored `stream: true`). */
+function completionResponse(completion: ChatCompletion, requestedModel: string): LlmResponse {
+  const choice = completion.choices[0];
+  const content: (TextPart | ToolCallPart)[] = [];
+  if (choice?.message.content) content.push({ kind: 'text', text: choice.message.content });
+  for (const call of choice?.message.tool_calls ?? []) {
+    if (call.type === 'function') content.push({ kind: 'tool_call', id: call.id, name: call.function.name, rawArguments: call.function.arguments });
+  }
+  const model = completion.model || requestedModel;
+  const usage = completion.usage ? usageFrom(completion.usage) : undefined;
+  const finishReason = choice?.finish_reason ? finishReasonFrom(choice.finish_reason) : content.some((part) => part.kind === 'tool_call') ? 'tool_calls' : 'stop';
+  return { id: completion.id, model, provider: 'openai', message: { role: 'assistant', content }, finishReason, ...(usage ? { usage } : {}), costUsd: costUsd(model, usage) };
 }
 
 function finishReasonFrom(reason: string): FinishReason {
@@ -104,7 +128,8 @@ function chatMessages(message: Message): ChatCompletionMessageParam[] {
     return [
       {
         role: 'assistant',
-        content: text || null,
+        // `content: null` is valid only beside tool_calls; an empty turn (a bare verdict call) sends ''.
+        content: text || (calls.length > 0 ? null : ''),
         ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.rawArguments } })) } : {}),
       },
     ];

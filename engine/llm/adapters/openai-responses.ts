@@ -1,11 +1,12 @@
 import OpenAI from 'openai';
 import type { Response as OpenAiResponse, ResponseCreateParamsStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
 import { acceptsReasoningEffort, costUsd } from '../model-catalog';
-import { cancelledFrom, providerErrorFrom } from '../provider-errors';
+import { cancelledFrom, incompleteStreamError, providerErrorFrom } from '../provider-errors';
 import { isStrictCompatible } from '../structured-output';
 import type { FinishReason, LlmRequest, LlmResponse, Message, ProviderAdapter, StreamEvent, TextPart, ToolCallPart } from '../types';
 import type { SdkClientOptions } from './sdk-client-options';
 import { translateOpenAiError } from './openai-errors';
+import { nonStreamBody } from './non-stream-body';
 
 /** OpenAI Responses API (stateless: the whole conversation is sent each turn, nothing stored). */
 export class OpenAiResponsesAdapter implements ProviderAdapter {
@@ -21,7 +22,12 @@ export class OpenAiResponsesAdapter implements ProviderAdapter {
   async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     let final: OpenAiResponse | undefined;
     try {
-      const stream = await this.client.responses.create(responsesParams(request), { signal });
+      const { data: stream, response } = await this.client.responses.create(responsesParams(request), { signal }).withResponse();
+      const body = await nonStreamBody(response);
+      if (body !== undefined) {
+        yield { type: 'finish', response: responseFrom(body as OpenAiResponse, request.model) };
+        return;
+      }
       for await (const event of stream) {
         if (event.type === 'response.output_text.delta') yield { type: 'text_delta', delta: event.delta };
         else if (event.type === 'response.output_item.added' && event.item.type === 'function_call') yield { type: 'tool_call_start', id: event.item.call_id, name: event.item.name };
@@ -34,7 +40,7 @@ export class OpenAiResponsesAdapter implements ProviderAdapter {
     }
     // The SDKs end a stream quietly when its request is aborted; a partial answer is not an answer.
     if (signal.aborted) throw cancelledFrom(signal);
-    if (!final) throw streamFailure('the stream ended without response.completed', 'server_error');
+    if (!final) throw incompleteStreamError('openai', 'response.completed');
     yield { type: 'finish', response: responseFrom(final, request.model) };
   }
 }
@@ -55,16 +61,16 @@ function responseFrom(response: OpenAiResponse, requestedModel: string): LlmResp
       content.push({ kind: 'tool_call', id: item.call_id, name: item.name, rawArguments: item.arguments });
     }
   }
-  const usage = {
-    inputTokens: response.usage?.input_tokens ?? 0,
-    outputTokens: response.usage?.output_tokens ?? 0,
-    reasoningTokens: response.usage?.output_tokens_details?.reasoning_tokens,
-    cacheReadTokens: response.usage?.input_tokens_details?.cached_tokens,
+  const usage = response.usage && {
+    inputTokens: response.usage.input_tokens,
+    outputTokens: response.usage.output_tokens,
+    reasoningTokens: response.usage.output_tokens_details?.reasoning_tokens,
+    cacheReadTokens: response.usage.input_tokens_details?.cached_tokens,
   };
   const hasCalls = content.some((part) => part.kind === 'tool_call');
   const finishReason: FinishReason = response.status === 'incomplete' ? 'length' : hasCalls ? 'tool_calls' : 'stop';
   const model = response.model || requestedModel;
-  return { id: response.id, model, provider: 'openai', message: { role: 'assistant', content }, finishReason, usage, costUsd: costUsd(model, usage) };
+  return { id: response.id, model, provider: 'openai', message: { role: 'assistant', content }, finishReason, ...(usage ? { usage } : {}), costUsd: costUsd(model, usage) };
 }
 
 function responsesParams(request: LlmRequest): ResponseCreateParamsStreaming {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AgentTool } from './agent-tool';
 import { numberArg, stringArg } from './agent-tool';
 import { ToolError } from './tool-error';
+import { readConfinedFile, writeConfinedFile } from './confined-file';
 
 const maxReadBytes = 256 * 1024;
 /** Larger files are refused outright rather than loaded into the engine's memory. */
@@ -32,9 +33,7 @@ export const readFileTool: AgentTool = {
   },
   async execute(args, { workspace }) {
     const file = workspace.resolve(args.path);
-    const stat = await fsCall(`read_file ${String(args.path)}`, () => fs.stat(file));
-    if (stat.size > maxFileBytes) throw new ToolError(`read_file ${String(args.path)}: ${stat.size} bytes is more than read_file loads (${maxFileBytes}); use grep or shell (head, sed -n) instead`);
-    const text = await fsCall(`read_file ${String(args.path)}`, () => fs.readFile(file, 'utf8'));
+    const text = await readConfinedFile(file, `read_file ${String(args.path)}`, maxFileBytes);
     const offset = numberArg(args, 'offset');
     const limit = numberArg(args, 'limit');
     const selected = offset !== undefined || limit !== undefined ? text.split('\n').slice((offset ?? 1) - 1, limit !== undefined ? (offset ?? 1) - 1 + limit : undefined).join('\n') : text;
@@ -53,10 +52,8 @@ export const writeFileTool: AgentTool = {
     const file = workspace.resolve(args.path);
     const content = stringArg(args, 'content');
     if (content === undefined) throw new ToolError('write_file: `content` (string) is required');
-    await fsCall(`write_file ${String(args.path)}`, async () => {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, content);
-    });
+    await fsCall(`write_file ${String(args.path)}`, () => fs.mkdir(path.dirname(file), { recursive: true }));
+    await writeConfinedFile(file, `write_file ${String(args.path)}`, content);
     return `wrote ${Buffer.byteLength(content)} bytes to ${workspace.relative(file)}`;
   },
 };
@@ -76,12 +73,12 @@ export const editFileTool: AgentTool = {
     const oldString = stringArg(args, 'old_string');
     const newString = stringArg(args, 'new_string');
     if (!oldString || newString === undefined) throw new ToolError('edit_file: non-empty `old_string` and `new_string` (strings) are required');
-    const text = await fsCall(`edit_file ${String(args.path)}`, () => fs.readFile(file, 'utf8'));
+    const text = await readConfinedFile(file, `edit_file ${String(args.path)}`, maxFileBytes);
     const occurrences = text.split(oldString).length - 1;
     if (occurrences === 0) throw new ToolError(`edit_file ${String(args.path)}: old_string not found`);
     if (occurrences > 1 && args.replace_all !== true) throw new ToolError(`edit_file ${String(args.path)}: old_string occurs ${occurrences} times; make it unique or set replace_all`);
     const updated = args.replace_all === true ? text.split(oldString).join(newString) : text.replace(oldString, () => newString);
-    await fsCall(`edit_file ${String(args.path)}`, () => fs.writeFile(file, updated));
+    await writeConfinedFile(file, `edit_file ${String(args.path)}`, updated);
     return `replaced ${args.replace_all === true ? occurrences : 1} occurrence(s) in ${workspace.relative(file)}`;
   },
 };

@@ -5,12 +5,15 @@ import { stringArg } from './agent-tool';
 import { BoundedRegex } from './bounded-regex';
 import { globToRegExp } from './glob-pattern';
 import { ToolError } from './tool-error';
+import { readConfinedFile } from './confined-file';
 import type { Workspace } from './workspace';
 
 const maxGlobResults = 1000;
 const maxGrepMatches = 200;
 const maxGrepFileBytes = 1024 * 1024;
 const grepBudgetMs = 10_000;
+const globBudgetMs = 2_000;
+const globBatchSize = 256;
 const skippedDirectories = new Set(['.git', 'node_modules']);
 
 /** Files under `dir` as '/'-separated paths relative to it; symlinks are not followed out of the tree. */
@@ -42,13 +45,21 @@ export const globTool: AgentTool = {
     const pattern = stringArg(args, 'pattern');
     if (!pattern) throw new ToolError('glob: `pattern` (string) is required');
     const root = await searchRoot(workspace, stringArg(args, 'path'));
-    const regex = globToRegExp(pattern);
+    // A glob like `*a*a*a*a*b` backtracks like a bad regex: it gets grep's time budget.
+    const matcher = new BoundedRegex('glob', globToRegExp(pattern).source, globBudgetMs);
     const found: string[] = [];
+    const batch: string[] = [];
+    const matchBatch = (): void => {
+      for (const i of matcher.matchingLines(batch)) found.push(workspace.relative(path.join(root, batch[i] as string)));
+      batch.length = 0;
+    };
     for await (const file of walkFiles(root, signal)) {
-      if (!regex.test(file)) continue;
-      if (found.length === maxGlobResults) return `${found.join('\n')}\n[more than ${maxGlobResults} matches; narrow the pattern]`;
-      found.push(workspace.relative(path.join(root, file)));
+      if (batch.push(file) < globBatchSize) continue;
+      matchBatch();
+      if (found.length > maxGlobResults) break;
     }
+    matchBatch();
+    if (found.length > maxGlobResults) return `${found.slice(0, maxGlobResults).join('\n')}\n[more than ${maxGlobResults} matches; narrow the pattern]`;
     return found.length > 0 ? found.join('\n') : 'no files match';
   },
 };
@@ -64,15 +75,14 @@ export const grepTool: AgentTool = {
     if (!pattern) throw new ToolError('grep: `pattern` (string) is required');
     const regex = new BoundedRegex('grep', pattern, grepBudgetMs);
     const include = stringArg(args, 'include');
-    const includeRegex = include ? globToRegExp(include.includes('/') ? include : `**/${include}`) : undefined;
+    const includeMatcher = include ? new BoundedRegex('grep include', globToRegExp(include.includes('/') ? include : `**/${include}`).source, globBudgetMs) : undefined;
     const root = await searchRoot(workspace, stringArg(args, 'path'));
     const matches: string[] = [];
     for await (const file of walkFiles(root, signal)) {
-      if (includeRegex && !includeRegex.test(file)) continue;
+      if (includeMatcher && includeMatcher.matchingLines([file]).length === 0) continue;
       const absolute = path.join(root, file);
-      const stat = await fs.stat(absolute).catch(() => undefined);
-      if (!stat || stat.size > maxGrepFileBytes) continue;
-      const text = await fs.readFile(absolute, 'utf8').catch(() => '');
+      // Unreadable, too large or hard-linked (see confined-file.ts): not searched.
+      const text = await readConfinedFile(absolute, 'grep', maxGrepFileBytes).catch(() => '');
       if (text.includes('\0')) continue;
       const lines = text.split('\n');
       for (const i of regex.matchingLines(lines)) {

@@ -20,7 +20,7 @@ export const shellTool: AgentTool = {
       outputCapBytes: context.outputCapBytes,
       signal: context.signal,
     });
-    const sections = [result.stdout && `stdout:\n${result.stdout}`, result.stderr && `stderr:\n${result.stderr}`, result.truncated && `[output truncated at ${context.outputCapBytes} bytes per stream]`].filter(Boolean);
+    const sections = [result.stdout && `stdout:\n${result.stdout}`, result.stderr && `stderr:\n${result.stderr}`, result.truncated && `[output truncated to its first and last ${context.outputCapBytes / 2} bytes per stream]`].filter(Boolean);
     const output = sections.join('\n') || '(no output)';
     if (result.cancelled) throw new ToolError(`shell: cancelled\n${output}`);
     if (result.timedOut) throw new ToolError(`shell: timed out after ${timeoutMs} ms; the process group was killed\n${output}`);

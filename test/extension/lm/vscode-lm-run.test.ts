@@ -82,6 +82,9 @@ describe('LLM nodes on VS Code language models', () => {
     assert.match(result.content?.[0]?.value ?? '', /wrote 3 bytes to hello\.txt/);
     const status = JSON.parse(fs.readFileSync(path.join(path.dirname(program), 'run', 'work', 'status.json'), 'utf8')) as { outcome: string; is_explicit: boolean };
     assert.equal(status.is_explicit, true);
+    // The API reports no token counts: the run books them as unknown, never as 0.
+    const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(program), 'run', 'manifest.json'), 'utf8')) as { usage_total: Record<string, unknown> };
+    assert.deepEqual(manifest.usage_total, { input_tokens: 'unknown', output_tokens: 'unknown', cost_usd: 'unknown', llm_requests: 2, attempts: 3 });
   });
 
   it('fails closed: a goal gate that answers in prose does not pass', async () => {

@@ -5,11 +5,11 @@ const event = (payload: Record<string, unknown>): string => `event: ${String(pay
 
 /** A streamed Messages reply: text block(s), tool_use blocks with input_json_delta pieces, message_delta with usage. */
 export function messageStream(turn: FakeTurn, model = 'claude-haiku-4-5'): Reply {
-  const usage = turn.usage ?? { input: 100, output: 20 };
+  const usage = turn.usage === null ? undefined : (turn.usage ?? { input: 100, output: 20 });
   const records = [
     event({
       type: 'message_start',
-      message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } },
+      message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, ...(usage ? { usage: { input_tokens: usage.input, output_tokens: 1 } } : {}) },
     }),
   ];
   let index = 0;
@@ -31,9 +31,32 @@ export function messageStream(turn: FakeTurn, model = 'claude-haiku-4-5'): Reply
     records.push(event({ type: 'content_block_stop', index }));
     index++;
   }
-  records.push(event({ type: 'message_delta', delta: { stop_reason: turn.toolCalls?.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output } }));
-  records.push(event({ type: 'message_stop' }));
+  records.push(event({ type: 'message_delta', delta: { stop_reason: turn.toolCalls?.length ? 'tool_use' : 'end_turn', stop_sequence: null }, ...(usage ? { usage: { output_tokens: usage.output } } : {}) }));
+  if (!turn.truncate) records.push(event({ type: 'message_stop' }));
   return { kind: 'sse', records };
+}
+
+/** A Messages reply sent as one JSON body although the request asked for a stream. */
+export function messageBody(turn: FakeTurn, model = 'claude-haiku-4-5'): Reply {
+  const usage = turn.usage === null ? undefined : (turn.usage ?? { input: 100, output: 20 });
+  const content = [
+    ...(turn.text ? [{ type: 'text', text: turn.text }] : []),
+    ...(turn.toolCalls ?? []).map((call, index) => ({ type: 'tool_use', id: call.id ?? `toolu_${index}`, name: call.name, input: typeof call.arguments === 'string' ? (JSON.parse(call.arguments) as unknown) : call.arguments })),
+  ];
+  return {
+    kind: 'json',
+    status: 200,
+    body: {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: turn.toolCalls?.length ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      ...(usage ? { usage: { input_tokens: usage.input, output_tokens: usage.output } } : {}),
+    },
+  };
 }
 
 export function anthropicError(status: number, type: string, message: string, headers?: Record<string, string>): Reply {

@@ -7,10 +7,6 @@ const argumentObject = (args: unknown): unknown => (typeof args === 'string' ? J
 
 export interface GeminiReplyOptions {
   readonly model?: string;
-  /** Leave usageMetadata out of every chunk. */
-  readonly withoutUsage?: boolean;
-  /** End the stream cleanly before the chunk that carries the finishReason. */
-  readonly truncated?: boolean;
   /** The thought signature on the first functionCall part (Gemini 3 signs each step's first call). */
   readonly signature?: string;
   readonly finishReason?: string;
@@ -28,11 +24,15 @@ const statusNames: Readonly<Record<number, string>> = {
   504: 'DEADLINE_EXCEEDED',
 };
 
-/** The GenerateContentResponse chunks one turn streams: text in two chunks, whole functionCalls, finishReason and usage last. */
+/**
+ * The GenerateContentResponse chunks one turn streams: text in two chunks, whole functionCalls,
+ * finishReason and usage last. `usage: null` leaves usageMetadata out of every chunk; `truncate`
+ * ends before the chunk that carries the finishReason.
+ */
 export function generateContentChunks(turn: FakeTurn, options: GeminiReplyOptions = {}): Record<string, unknown>[] {
   const base = { modelVersion: options.model ?? 'gemini-2.5-flash', responseId: 'resp-fake' };
-  const usage = turn.usage ?? { input: 100, output: 20 };
-  const running = (output: number): Record<string, unknown> => (options.withoutUsage ? {} : { usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: output, totalTokenCount: usage.input + output } });
+  const usage = turn.usage === null ? undefined : (turn.usage ?? { input: 100, output: 20 });
+  const running = (output: number): Record<string, unknown> => (usage ? { usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: output, totalTokenCount: usage.input + output } } : {});
   const chunk = (parts: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({ candidates: [{ content: { parts, role: 'model' }, index: 0, ...extra }], ...base });
   const chunks: Record<string, unknown>[] = [];
   if (turn.text) {
@@ -46,8 +46,8 @@ export function generateContentChunks(turn: FakeTurn, options: GeminiReplyOption
     ...(index === 0 && options.signature ? { thoughtSignature: options.signature } : {}),
   }));
   if (calls.length > 0) chunks.push({ ...chunk(calls), ...running(3) });
-  if (options.truncated) return chunks;
-  chunks.push({ ...chunk([], { finishReason: options.finishReason ?? 'STOP' }), ...running(usage.output) });
+  if (turn.truncate) return chunks;
+  chunks.push({ ...chunk([], { finishReason: options.finishReason ?? 'STOP' }), ...running(usage?.output ?? 0) });
   return chunks;
 }
 

@@ -9,9 +9,12 @@ interface FakeToolCall {
 export interface FakeTurn {
   readonly text?: string;
   readonly toolCalls?: readonly FakeToolCall[];
-  readonly usage?: { readonly input: number; readonly output: number };
+  /** `null`: the server reports no usage at all. */
+  readonly usage?: { readonly input: number; readonly output: number } | null;
   /** Stop after the first text chunk and keep the connection open. */
   readonly hang?: boolean;
+  /** End the stream cleanly, but before its terminal event (a connection a proxy cut mid-answer). */
+  readonly truncate?: boolean;
 }
 
 const data = (payload: unknown): string => `data: ${JSON.stringify(payload)}\n\n`;
@@ -34,9 +37,10 @@ export function chatStream(turn: FakeTurn, model = 'gpt-4o'): Reply {
     records.push(chunk({ tool_calls: [{ index, id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: args.slice(0, cut) } }] }));
     records.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(cut) } }] }));
   });
+  if (turn.truncate) return { kind: 'sse', records };
   records.push(chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
-  const usage = turn.usage ?? { input: 100, output: 20 };
-  records.push(data({ ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }));
+  const usage = usageOf(turn);
+  if (usage) records.push(data({ ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }));
   records.push('data: [DONE]\n\n');
   return { kind: 'sse', records };
 }
@@ -64,14 +68,53 @@ export function responsesStream(turn: FakeTurn, model = 'gpt-4o'): Reply {
     records.push(event({ type: 'response.output_item.done', output_index: output.length, item }));
     output.push(item);
   });
-  const usage = turn.usage ?? { input: 100, output: 20 };
-  records.push(
-    event({
-      type: 'response.completed',
-      response: { ...response('completed', output), usage: { input_tokens: usage.input, output_tokens: usage.output, total_tokens: usage.input + usage.output, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } },
-    }),
-  );
+  if (turn.truncate) return { kind: 'sse', records };
+  records.push(event({ type: 'response.completed', response: responseObject(turn, model) }));
   return { kind: 'sse', records };
+}
+
+const usageOf = (turn: FakeTurn): { input: number; output: number } | undefined => (turn.usage === null ? undefined : (turn.usage ?? { input: 100, output: 20 }));
+
+/** The finished Responses object: the body of response.completed, or of a non-streamed reply. */
+function responseObject(turn: FakeTurn, model: string): Record<string, unknown> {
+  const output: Record<string, unknown>[] = [];
+  if (turn.text) output.push({ id: 'msg_fake', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] });
+  (turn.toolCalls ?? []).forEach((call, index) => {
+    output.push({ id: `fc_${index}`, type: 'function_call', call_id: call.id ?? `call_${index}`, name: call.name, arguments: argumentText(call.arguments), status: 'completed' });
+  });
+  const usage = usageOf(turn);
+  return {
+    id: 'resp_fake',
+    object: 'response',
+    created_at: 1,
+    model,
+    status: 'completed',
+    output,
+    ...(usage ? { usage: { input_tokens: usage.input, output_tokens: usage.output, total_tokens: usage.input + usage.output, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } } : {}),
+  };
+}
+
+/** A Responses reply sent as one JSON body although the request asked for a stream. */
+export function responsesBody(turn: FakeTurn, model = 'gpt-4o'): Reply {
+  return { kind: 'json', status: 200, body: responseObject(turn, model) };
+}
+
+/** A Chat Completions reply sent as one JSON body although the request asked for a stream. */
+export function chatBody(turn: FakeTurn, model = 'gpt-4o'): Reply {
+  const calls = (turn.toolCalls ?? []).map((call, index) => ({ id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: argumentText(call.arguments) } }));
+  const usage = usageOf(turn);
+  return {
+    kind: 'json',
+    status: 200,
+    body: {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: 1,
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: turn.text ?? null, ...(calls.length ? { tool_calls: calls } : {}) }, finish_reason: calls.length ? 'tool_calls' : 'stop' }],
+      ...(usage ? { usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } } : {}),
+    },
+  };
 }
 
 export function openAiError(status: number, message: string, headers?: Record<string, string>): Reply {
