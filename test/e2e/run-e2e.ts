@@ -72,7 +72,7 @@ async function main(): Promise<void> {
 
     // 4. F5: the attractor debugger (claimed by language), stopped on `draft`, highlighted in the graph.
     await page.keyboard.press('F5');
-    const graph = await frameWith(page, '[id="node:draft"].selected', 20_000);
+    const graph = await frameWith(page, '[id="node:draft"].selected', 60_000); // the graph renders late on a busy machine
     assert.match(await graph.locator('body').innerText(), /paused/);
     await page.waitForSelector('.debug-toolbar');
     await page.waitForSelector('.monaco-editor .codicon-debug-stackframe');
