@@ -17,6 +17,33 @@ const commit = (() => {
   }
 })();
 
+/**
+ * The page starts its layout worker from a blob of the worker's bundle (a worker must be same-origin,
+ * and VS Code serves extension files from another origin): webview/layout-worker-source.ts is loaded
+ * as that bundle's text. Rebuilt on every build, so watch mode follows the worker's files too.
+ * @type {esbuild.Plugin}
+ */
+const layoutWorkerSource = {
+  name: 'layout-worker-source',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]webview[\\/]layout-worker-source\.ts$/ }, async () => {
+      const worker = await esbuild.build({
+        entryPoints: ['webview/layout-worker.ts'],
+        bundle: true,
+        write: false,
+        metafile: true,
+        format: 'iife',
+        platform: 'browser',
+        target: 'chrome120',
+        minify: production,
+        logLevel: 'warning',
+      });
+      const [bundle] = worker.outputFiles;
+      return { contents: `export const layoutWorkerSource = ${JSON.stringify(bundle.text)};`, loader: 'js', watchFiles: Object.keys(worker.metafile.inputs) };
+    });
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
@@ -27,7 +54,7 @@ const builds = [
     // its start fast (they load lazily, on the first model call or `doctor`). Editor bundles keep them in.
     external: ['openai', '@anthropic-ai/sdk', '@google/genai', '@hpcc-js/wasm-graphviz'],
   },
-  { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser' },
+  { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser', plugins: [layoutWorkerSource] },
   {
     entryPoints: { 'debug-adapter': 'debug-adapter/main.ts' },
     platform: 'node',

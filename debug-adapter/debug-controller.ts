@@ -2,6 +2,7 @@ import type { EdgeBoundary, EdgeDirective, NodeBoundary, RunController } from '.
 import type { WalkScope } from '../engine/runtime/events';
 import { resolveHandlerType } from '../engine/model/handler-types';
 import type { Outcome } from '../engine/runtime/outcome';
+import type { VisitFiles } from '../engine/runtime/workspace-snapshot';
 import { CancelledError } from '../engine/runtime/walker';
 import type { BreakpointBook } from './breakpoints';
 import type { ExceptionHit } from './exceptions';
@@ -91,11 +92,11 @@ export class DebugController implements RunController {
     if (stop) return this.halt(thread, { kind: 'node', boundary }, stop);
   }
 
-  afterNode(boundary: NodeBoundary & { readonly outcome: Outcome }): Promise<void> | void {
+  afterNode(boundary: NodeBoundary & { readonly outcome: Outcome; readonly files?: VisitFiles }): Promise<void> | void {
     if (this.aborted) throw new CancelledError('the debug session stopped the run');
     const thread = this.threadFor(boundary.scope);
     thread.lastNode = boundary;
-    thread.lastOutcome = { nodeId: boundary.nodeId, outcome: boundary.outcome };
+    thread.lastOutcome = { nodeId: boundary.nodeId, iteration: boundary.iteration, outcome: boundary.outcome, ...(boundary.files ? { files: boundary.files } : {}) };
     if (this.settings.exceptionFilters.size === 0) return;
     const hit = classifyOutcome(boundary.nodeId, boundary.outcome, this.settings.exceptionFilters);
     if (hit) return this.halt(thread, { kind: 'node-done', boundary, outcome: boundary.outcome }, { reason: 'exception', description: hit.description, exception: hit });

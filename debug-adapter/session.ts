@@ -5,6 +5,7 @@ import { BreakpointEvent, ContinuedEvent, DebugSession, Event, ExitedEvent, Hand
 import { formatDiagnostic } from '../engine/model/diagnostic-format';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { NodeBoundary } from '../engine/runtime/controller';
+import { existingWorkspaceStore, restoreWorkspaceForBranch } from '../engine/runtime/workspace-snapshot';
 import { EventBus } from '../engine/runtime/events';
 import type { RunEvent, WalkScope } from '../engine/runtime/events';
 import type { LaunchResult } from '../engine/runtime/launch';
@@ -30,8 +31,8 @@ import type { DebugThread, StepMode, StopReason } from './threads';
 import { MAIN_THREAD_ID } from './threads';
 import type { Boundary } from './time-travel';
 import { CheckpointHistory, forkRunDirectory, siblingRunDirectory } from './time-travel';
-import type { ScopeKind } from './variables';
-import { contextVariables, displayValue, nodeVariables, outcomeVariables, parseTypedValue, runVariables, scopeTitles } from './variables';
+import type { ScopeKind, VisitChanges } from './variables';
+import { contextVariables, displayValue, fileVariables, nodeVariables, outcomeVariables, parseTypedValue, runVariables, scopeTitles } from './variables';
 
 export interface AttractorDebugSessionOptions {
   /** Serves provider backends (`backend: "openai"` ...); without it only `scripted` runs. */
@@ -527,9 +528,12 @@ export class AttractorDebugSession extends DebugSession {
     if (!boundary) return this.sendErrorResponse(response, { id: 1006, format: 'there is no earlier node boundary to go back to' });
     const parent = await this.supersede();
     const target = siblingRunDirectory(this.originalLogsRoot, 'branch');
-    forkRunDirectory(parent?.logsRoot ?? this.originalLogsRoot, target, boundary, reason);
+    const parentRoot = parent?.logsRoot ?? this.originalLogsRoot;
+    forkRunDirectory(parentRoot, target, boundary, reason);
+    const workspace = restoreWorkspaceForBranch(parentRoot, target, boundary.state.cwd, boundary.state.workspaceSnapshot);
     this.sendResponse(response);
     this.sendConsole({ category: 'important', text: `${reason}: continuing from before ${boundary.state.nextNodeId} (step ${boundary.state.step}) in a new branch ${target}\n` });
+    if (!workspace.restored) this.sendConsole({ category: 'important', text: `${reason}: the working directory was NOT restored (${workspace.reason}); the files are as the run left them\n` });
     this.startRun({ kind: 'resume', directory: target, entryStop: landing, ...(parent ? { branch: { parent: parent.history, from: boundary } } : {}) });
   }
 
@@ -617,7 +621,7 @@ export class AttractorDebugSession extends DebugSession {
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
     const frame = this.frameRef(args.frameId);
-    const kinds: ScopeKind[] = !frame ? [] : frame.index === 0 ? ['context', 'node', 'outcome', 'run'] : ['node'];
+    const kinds: ScopeKind[] = !frame ? [] : frame.index === 0 ? ['context', 'node', 'outcome', 'files', 'run'] : ['node'];
     response.body = { scopes: kinds.map((kind) => new Scope(scopeTitles[kind], this.scopeHandles.create({ frame: frame as FrameRef, kind }), kind === 'node')) };
     this.sendResponse(response);
   }
@@ -650,6 +654,8 @@ export class AttractorDebugSession extends DebugSession {
       }
       case 'outcome':
         return outcomeVariables(thread.place?.kind === 'node-done' ? { nodeId: boundary.nodeId, outcome: thread.place.outcome } : thread.lastOutcome);
+      case 'files':
+        return fileVariables(this.lastVisitChanges(thread));
       case 'run': {
         const run = this.run;
         const last = thread.lastOutcome && thread.lastOutcome.nodeId === boundary.nodeId ? thread.lastOutcome.outcome : undefined;
@@ -666,6 +672,18 @@ export class AttractorDebugSession extends DebugSession {
           boundary.context,
         );
       }
+    }
+  }
+
+  private lastVisitChanges(thread: DebugThread): VisitChanges {
+    const last = thread.lastOutcome;
+    if (!last) return { kind: 'none-yet' };
+    const store = last.files && this.run ? existingWorkspaceStore(this.run.logsRoot, this.run.logsRoot) : undefined;
+    if (!last.files || !store) return { kind: 'not-snapshotted', nodeId: last.nodeId };
+    try {
+      return { kind: 'changes', nodeId: last.nodeId, iteration: last.iteration, changes: store.changes(last.files.before, last.files.after) };
+    } catch {
+      return { kind: 'not-snapshotted', nodeId: last.nodeId };
     }
   }
 

@@ -1,9 +1,17 @@
 import type { EdgeBoundary, NodeBoundary } from '../engine/runtime/controller';
 import type { GraphEdge } from '../engine/model/graph';
 import type { Outcome } from '../engine/runtime/outcome';
+import type { VisitFiles } from '../engine/runtime/workspace-snapshot';
 import type { ExceptionHit } from './exceptions';
 
 export const MAIN_THREAD_ID = 1;
+
+export interface LastVisit {
+  readonly nodeId: string;
+  readonly iteration: number;
+  readonly outcome: Outcome;
+  readonly files?: VisitFiles;
+}
 
 /** Where a paused thread is. Every place but `ended` has a node boundary to inspect. */
 export type StopPlace =
@@ -42,7 +50,8 @@ export class DebugThread {
   lastNode: NodeBoundary | undefined;
   /** The last boundary of the thread's own graph (outside sub-pipelines): what time travel restores around. */
   lastTopNode: NodeBoundary | undefined;
-  lastOutcome: { readonly nodeId: string; readonly outcome: Outcome } | undefined;
+  /** The last node that finished on this thread; `files` when its visit was snapshotted. */
+  lastOutcome: LastVisit | undefined;
   /** A step-in target: the edge to force out of `from` at its next edge boundary. */
   forcedEdge: { readonly from: string; readonly index: number } | undefined;
   /** An exception noticed between boundaries, reported at the next node boundary. */

@@ -3,14 +3,16 @@ import { stringifyContextValue } from '../engine/conditions/condition';
 import type { RunContext } from '../engine/runtime/context';
 import type { GraphNode } from '../engine/model/graph';
 import type { Outcome } from '../engine/runtime/outcome';
+import type { FileChange } from '../engine/runtime/workspace-snapshot';
 
-/** The four scopes of a paused node. Only Context is editable (like LangGraph's update_state). */
-export type ScopeKind = 'context' | 'node' | 'outcome' | 'run';
+/** The scopes of a paused node. Only Context is editable (like LangGraph's update_state). */
+export type ScopeKind = 'context' | 'node' | 'outcome' | 'files' | 'run';
 
 export const scopeTitles: Readonly<Record<ScopeKind, string>> = {
   context: 'Context',
   node: 'Node',
   outcome: 'Last outcome',
+  files: 'Files',
   run: 'Run',
 };
 
@@ -71,6 +73,20 @@ export function outcomeVariables(last: { readonly nodeId: string; readonly outco
     variable('attempts', outcome.attemptCount ?? 1),
     variable('response', response ?? ''),
   ];
+}
+
+/** What the last finished visit did to the workspace: its node first, then one variable per file (path → added/changed/deleted). */
+export type VisitChanges =
+  | { readonly kind: 'none-yet' }
+  | { readonly kind: 'not-snapshotted'; readonly nodeId: string }
+  | { readonly kind: 'changes'; readonly nodeId: string; readonly iteration: number; readonly changes: readonly FileChange[] };
+
+export function fileVariables(visit: VisitChanges): DebugProtocol.Variable[] {
+  if (visit.kind === 'none-yet') return [variable('(none)', 'no node has finished yet')];
+  if (visit.kind === 'not-snapshotted') return [variable('(visit)', visit.nodeId), variable('(none)', 'no workspace snapshots for this visit (snapshots are off, or it ran in a parallel branch)')];
+  const header = variable('(visit)', `${visit.nodeId}, iteration ${visit.iteration}`);
+  if (visit.changes.length === 0) return [header, variable('(none)', 'no file added, changed or deleted')];
+  return [header, ...visit.changes.map((change) => ({ name: change.path, value: change.kind, variablesReference: 0 }))];
 }
 
 /** Token totals are what the LLM nodes reported as usage (context keys `internal.usage.<node>`). */

@@ -8,6 +8,7 @@ import { parseWebviewMessage, type ExtensionToWebviewMessage, type GateAnswer, t
 import { visitArtifactsMessage } from '../webview/run-files';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
+import { openVisitFileDiff } from './snapshot-diff';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 export type GateResponder = (answer: GateAnswer) => void;
@@ -22,6 +23,8 @@ export class GraphPanel implements vscode.Disposable {
   private trace: ExtensionToWebviewMessage[] = [];
   private readonly openGates = new Map<string, { message: ExtensionToWebviewMessage; respond: GateResponder }>();
   private runDirectory: string | undefined;
+  /** Stops whatever feeds the attached run (a remote run's event stream) when another replaces it. */
+  private detachRun: (() => void) | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -64,10 +67,11 @@ export class GraphPanel implements vscode.Disposable {
     }
   }
 
-  /** Starts a new run's overlay (drops the previous run's state). */
-  attachRun(runDirectory: string | undefined): void {
+  /** Starts a new run's overlay (drops the previous run's state); `detach` is called once another run or document replaces it. */
+  attachRun(runDirectory: string | undefined, detach?: () => void): void {
     this.clearRun();
     this.runDirectory = runDirectory;
+    this.detachRun = detach;
   }
 
   setRunDirectory(runDirectory: string): void {
@@ -95,6 +99,9 @@ export class GraphPanel implements vscode.Disposable {
   }
 
   private clearRun(): void {
+    const detach = this.detachRun;
+    this.detachRun = undefined;
+    detach?.();
     this.lastGraphState = undefined;
     this.lastSelection = undefined;
     this.trace = [];
@@ -160,6 +167,9 @@ export class GraphPanel implements vscode.Disposable {
       }
       case 'requestVisit':
         if (this.runDirectory) this.post(visitArtifactsMessage(this.runDirectory, message.iteration, message.nodeId));
+        return;
+      case 'openFileDiff':
+        if (this.runDirectory) await openVisitFileDiff(this.runDirectory, message, message.path);
         return;
       case 'openRun':
         await vscode.commands.executeCommand('attractor.openRun');

@@ -14,12 +14,14 @@ import { dynamicConfigurations, initialConfigurations, type AttractorDebugConfig
 import { GraphPanel } from './graph-panel';
 import { looksLikeAttractorPipeline } from './language-detection';
 import { LANGUAGE_ID, startLanguageClient } from './language-client';
+import { RemoteServer } from './remote-server';
 import { RunCoordinator } from './runs';
 import { listRuns, summarizeRun } from './runs-model';
 import { RunsTreeProvider } from './runs-view';
 import { routeHoverAt } from './lm/route-hover';
 import { llmBackend, llmBackendFactory, setApiKeyCommand } from './secrets';
 import { readSettings, type ExtensionSettings } from './settings';
+import { registerSnapshotDocuments } from './snapshot-diff';
 import { RunStatusBar } from './status-bar';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
@@ -36,8 +38,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const examples = vscode.Uri.joinPath(context.globalStorageUri, 'examples');
   const runs = new RunCoordinator(panel, statusBar, log, context.secrets, settings, examples.fsPath);
   const runRoots = (): string[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => path.resolve(folder.uri.fsPath, settings().runDirectory));
-  const runsTree = new RunsTreeProvider(runRoots);
-  context.subscriptions.push(log, panel, statusBar, runs, runs.onDidChangeRuns(() => runsTree.refresh()));
+  const remote = new RemoteServer(context.secrets, panel, log);
+  const runsTree = new RunsTreeProvider(runRoots, remote);
+  context.subscriptions.push(log, panel, statusBar, runs, remote, runs.onDidChangeRuns(() => runsTree.refresh()), remote.onDidChange(() => runsTree.refresh()), registerSnapshotDocuments());
 
   // ---- debugger ----
   context.subscriptions.push(
@@ -128,7 +131,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await vscode.window.showTextDocument(vscode.Uri.file(trace), { preview: true });
   });
   register('attractor.setApiKey', () => setApiKeyCommand(context.secrets));
-  register('attractor.refreshRuns', () => runsTree.refresh());
+  register('attractor.refreshRuns', async () => {
+    await remote.server?.refresh();
+    runsTree.refresh();
+  });
+  register('attractor.connectServer', () => remote.connect());
+  register('attractor.disconnectServer', () => remote.disconnect());
+  register('attractor.openRemoteRun', (id) => remote.open(typeof id === 'string' ? id : undefined));
+  register('attractor.cancelRemoteRun', async (element) => {
+    const id = typeof element === 'string' ? element : remoteRunId(element);
+    if (id) await remote.cancel(id);
+  });
   register('attractor.openExample', async () => {
     await vscode.workspace.fs.createDirectory(examples);
     for (const name of ['human-review.dot', 'human-review.scripted.json']) {
@@ -174,6 +187,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openGraphView: async (uri) => panel.show(await vscode.workspace.openTextDocument(uri), { keepRun: true }),
   });
 
+  void remote.restore();
   client = await startLanguageClient(context, log);
 
   const memory = process.memoryUsage();
@@ -181,6 +195,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   log.info(
     `activated in ${(performance.now() - activateStarted).toFixed(1)} ms (activate(), language client started); extension host memory: rss ${mb(memory.rss)} MB, heapUsed ${mb(memory.heapUsed)} MB; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (runs disabled)'}`,
   );
+}
+
+/** The run id of a Runs view element handed to a context-menu command. */
+function remoteRunId(element: unknown): string | undefined {
+  if (typeof element !== 'object' || element === null || !('run' in element)) return undefined;
+  const { run } = element as { run: unknown };
+  return typeof run === 'object' && run !== null && 'id' in run && typeof run.id === 'string' ? run.id : undefined;
 }
 
 /** Another DOT extension may own `.dot`; a document that is an Attractor pipeline is taken over (setting `attractor.languageDetection`). */

@@ -7,17 +7,16 @@ import { DEBUG_TYPE, runDefaults, type AttractorLaunchArguments, type CustomEven
 import type { BackendFactory } from '../debug-adapter/backends';
 import type { Answer, HumanQuestion } from '../engine';
 import { launchPipelineFile, parseDot } from '../engine';
-import { optionCaption } from '../engine/model/accelerator';
 import { answerGateArguments, messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
-import { engineAnswer, localRunServices, runLocally } from './local-run';
+import { askInVsCode } from './gate-prompt';
+import { localRunServices, runLocally } from './local-run';
 import type { PipelineRunner } from './chat/run-tool';
 import { llmBackendFactory } from './secrets';
 import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './debug-configuration';
 import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
 import type { GateAnswer } from '../webview/protocol';
-import { humanGateMessage } from '../webview/run-projection';
 
 export class RunCoordinator implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -227,38 +226,7 @@ export class RunCoordinator implements vscode.Disposable {
     }
   }
 
-  /** The graph view and a quick pick ask together; the first answer wins and closes the other. */
   private ask(question: HumanQuestion, signal: AbortSignal): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const cancel = new vscode.CancellationTokenSource();
-      let settled = false;
-      const settle = (answer: GateAnswer): void => {
-        if (settled) return;
-        settled = true;
-        cancel.cancel();
-        resolve(engineAnswer(answer));
-      };
-      signal.addEventListener('abort', () => {
-        cancel.cancel();
-        if (!settled) reject(signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
-      }, { once: true });
-      this.panel.askGate(humanGateMessage(question), settle);
-      void this.quickPickAnswer(question, cancel.token).then((answer) => {
-        if (answer) settle(answer);
-      });
-    });
-  }
-
-  private async quickPickAnswer(question: HumanQuestion, token: vscode.CancellationToken): Promise<GateAnswer | undefined> {
-    if (question.options.length > 0) {
-      const picked = await vscode.window.showQuickPick(
-        question.options.map((option) => ({ label: optionCaption(option), description: `→ ${option.to}`, key: option.key })),
-        { title: `Attractor gate ${question.nodeId}`, placeHolder: question.text, ignoreFocusOut: true },
-        token,
-      );
-      return picked ? { type: 'option', key: picked.key } : undefined;
-    }
-    const text = await vscode.window.showInputBox({ title: `Attractor gate ${question.nodeId}`, prompt: question.text, ignoreFocusOut: true }, token);
-    return text === undefined ? undefined : { type: 'freeform', text };
+    return askInVsCode(this.panel, question, signal);
   }
 }

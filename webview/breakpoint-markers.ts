@@ -2,7 +2,7 @@
 import { ClassLayer } from './class-layer';
 import { svgEl } from './dom';
 import type { ElementIndex } from './element-index';
-import { edgeElementId, nodeElementId } from './render-dot';
+import { edgeElementId, nodeElementId } from '../engine/model/render-dot';
 
 export class BreakpointMarkers {
   private readonly classes = new ClassLayer();

@@ -1,5 +1,5 @@
 // The rendered SVG's node and edge groups by their stable ids, with what each one stands for.
-import type { ElementRef } from './render-dot';
+import type { ElementRef } from '../engine/model/render-dot';
 
 export class ElementIndex {
   private readonly byId = new Map<string, SVGGElement>();

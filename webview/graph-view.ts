@@ -5,8 +5,8 @@ import { ClassLayer } from './class-layer';
 import { el } from './dom';
 import { ElementIndex } from './element-index';
 import { Minimap } from './minimap';
-import type { ElementRef } from './render-dot';
-import { nodeElementId } from './render-dot';
+import type { ElementRef } from '../engine/model/render-dot';
+import { nodeElementId } from '../engine/model/render-dot';
 import { RunOverlay } from './run-overlay';
 import { Viewport } from './viewport';
 
@@ -92,6 +92,8 @@ export class GraphView {
     this.breakpoints.attach(index);
     this.selection.attach(index);
     this.search.attach(index);
+    // The edges to trace can differ when the picture shows another part of the graph.
+    this.select(this.selectedNode, false);
   }
 
   /** Selects a node and traces its edges: incoming and outgoing edges are marked. */

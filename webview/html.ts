@@ -1,5 +1,8 @@
 // The webview's page. Everything it loads comes from the extension's own files (cspSource); the
-// only script runs by nonce, and 'wasm-unsafe-eval' is there solely to compile WASM Graphviz.
+// only script runs by nonce, and 'wasm-unsafe-eval' is there solely to compile WASM Graphviz (in the
+// layout worker, which inherits this policy). The worker is started from a blob of its bundled script
+// that the page makes itself: VS Code serves extension files from another origin than the page's and
+// a worker must be same-origin, so `worker-src blob:` is the narrowest source that can start it.
 
 export interface WebviewHtmlOptions {
   /** `webview.cspSource`: the origin VS Code serves the extension's local resources from. */
@@ -14,6 +17,7 @@ export function contentSecurityPolicy({ cspSource, nonce }: Pick<WebviewHtmlOpti
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}' 'wasm-unsafe-eval'`,
+    'worker-src blob:',
     `style-src ${cspSource}`,
     `img-src ${cspSource} data:`,
     `font-src ${cspSource}`,

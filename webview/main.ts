@@ -3,22 +3,24 @@
 import type { Diagnostic } from '../engine/model/diagnostics';
 import type { Graph } from '../engine/model/graph';
 import type { SourceRange } from '../engine/model/source';
-import { renderDocument } from './document-renderer';
+import { renderDocument, type ViewScope } from './document-renderer';
 import { el } from './dom';
 import { ErrorBanner } from './error-banner';
 import { exportSvgMarkup, rasterisePng } from './export-image';
 import { GatePanel } from './gate-panel';
 import { GraphView } from './graph-view';
 import { Host } from './host';
+import { LayoutClient } from './layout-client';
+import { LayoutStatus } from './layout-status';
 import type { ExtensionToWebviewMessage, LayoutEngine, WireRange } from './protocol';
-import type { ElementRef } from './render-dot';
+import type { ElementRef } from '../engine/model/render-dot';
 import { findMatches } from './search';
 import { Toolbar } from './toolbar';
 import { TracePanel } from './trace-panel';
 import './webview.css';
 
 const RENDER_DEBOUNCE_MS = 150;
-/** Layout runs on the UI thread: on big graphs, wait about as long as a render takes so typing stays responsive. */
+/** On big graphs, wait about as long as a render takes: each keystroke would otherwise restart the layout worker. */
 const MAX_RENDER_DEBOUNCE_MS = 2000;
 
 const host = new Host();
@@ -27,6 +29,11 @@ let documentText: string | undefined;
 let documentVersion = 0;
 let engine: LayoutEngine = 'dot';
 let graph: Graph | undefined;
+let scope: ViewScope = { kind: 'whole' };
+/** The node a graph too large to lay out whole is shown around: the active node, else the last selected one. */
+let focus: string | undefined;
+const layout = new LayoutClient();
+const layoutStatus = new LayoutStatus();
 let renderSequence = 0;
 let renderTimer: ReturnType<typeof setTimeout> | undefined;
 let lastRenderMs = 0;
@@ -66,12 +73,14 @@ const toolbar = new Toolbar({
 
 const tracePanel = new TracePanel({
   selectVisit: (entry) => {
+    follow(entry.node_id);
     graphView.select(entry.node_id);
     const ref = graph?.nodes.get(entry.node_id);
     if (ref) host.post({ type: 'revealNode', uri: documentUri, nodeId: entry.node_id, range: toWire(ref.declarations[0] ?? ref.idRange) });
     host.post({ type: 'requestVisit', iteration: entry.iteration, nodeId: entry.node_id });
   },
   openRun: () => host.post({ type: 'openRun' }),
+  openFileDiff: (visit, path) => host.post({ type: 'openFileDiff', iteration: visit.iteration, nodeId: visit.nodeId, path }),
 });
 
 const gatePanel = new GatePanel((gateId, answer) => host.post({ type: 'answerGate', gateId, answer }));
@@ -82,7 +91,7 @@ document.body.append(
   toolbar.root,
   banner.root,
   rejected,
-  el('main', { class: 'layout' }, [el('div', { class: 'graph-area' }, [graphView.root, gatePanel.root]), tracePanel.root]),
+  el('main', { class: 'layout' }, [el('div', { class: 'graph-area' }, [graphView.root, layoutStatus.root, gatePanel.root]), tracePanel.root]),
 );
 
 const saved = host.savedState;
@@ -108,6 +117,7 @@ function handleMessage(message: ExtensionToWebviewMessage): void {
     case 'document':
       // Messages can overtake each other; an older version of the same document is stale.
       if (message.uri === documentUri && message.version < documentVersion) break;
+      if (message.uri !== documentUri) focus = undefined;
       documentUri = message.uri;
       documentText = message.text;
       documentVersion = message.version;
@@ -118,6 +128,7 @@ function handleMessage(message: ExtensionToWebviewMessage): void {
       break;
     case 'graphState':
       graphView.overlay.apply(message);
+      if (message.activeNode) follow(message.activeNode);
       toolbar.status.textContent = `${message.runStatus} · iteration ${message.iteration}${message.activeNode ? ` · ${message.activeNode}` : ''}`;
       break;
     case 'traceEntries':
@@ -133,6 +144,7 @@ function handleMessage(message: ExtensionToWebviewMessage): void {
       gatePanel.close(message.gateId);
       break;
     case 'selectNode':
+      if (message.nodeId !== null) follow(message.nodeId);
       graphView.select(message.nodeId);
       break;
     case 'breakpoints':
@@ -158,10 +170,21 @@ async function render(): Promise<void> {
   const sequence = ++renderSequence;
   const version = documentVersion;
   const started = performance.now();
-  const result = await renderDocument(documentText, engine);
-  if (sequence !== renderSequence) return;
-  if (result.ok) {
+  const result = await renderDocument({
+    text: documentText,
+    engine,
+    focus,
+    layout,
+    onLayoutStart: (nodes) => {
+      layoutStatus.layingOut(nodes);
+      document.body.dataset.renderState = 'laying-out';
+    },
+  });
+  // A newer render took over the layout worker; it reports when it ends.
+  if (result.kind === 'superseded' || sequence !== renderSequence) return;
+  if (result.kind === 'rendered') {
     graph = result.graph;
+    scope = result.scope;
     graphView.show(result.svg, result.refs);
     banner.hide();
     tracePanel.setGateNodes(new Set([...result.graph.nodes.values()].filter((node) => node.attributes.get('goal_gate')?.value === 'true').map((node) => node.id)));
@@ -169,10 +192,17 @@ async function render(): Promise<void> {
   } else {
     banner.show(result.diagnostic, graph !== undefined);
   }
+  layoutStatus.done(scope);
   // Lets tests and benches wait for a given document version to be on screen, and time it.
   lastRenderMs = performance.measure('attractor:render', { start: started, end: performance.now() }).duration;
   document.body.dataset.renderedVersion = String(version);
-  document.body.dataset.renderState = result.ok ? 'rendered' : 'error';
+  document.body.dataset.renderState = result.kind;
+}
+
+/** Keeps `nodeId` in view: a neighbourhood that does not hold it is laid out again around it. */
+function follow(nodeId: string): void {
+  focus = nodeId;
+  if (scope.kind === 'neighbourhood' && !scope.shown.has(nodeId) && graph?.nodes.has(nodeId)) scheduleRender();
 }
 
 function runSearch(query: string, next: boolean): void {

@@ -51,6 +51,9 @@ export type TraceEntry = Infer<typeof traceEntry>;
 
 const gateOption = object({ key: text(100), label, to: id });
 
+const fileChange = object({ kind: oneOf(['added', 'changed', 'deleted'] as const), path: text(10_000) });
+export type WireFileChange = Infer<typeof fileChange>;
+
 const extensionMessages = {
   document: object({ uri: text(10_000), version: count, text: text() }),
   graphState: object(
@@ -64,8 +67,11 @@ const extensionMessages = {
   ),
   /** `replace` starts over (a new run, or a finished run opened from disk); otherwise entries append. */
   traceEntries: object({ entries: list(traceEntry), replace: boolean }),
-  /** The files of one visit; a missing file is absent rather than empty. */
-  visitArtifacts: object({ iteration: count, nodeId: id }, { prompt: text(), response: text(), status: text() }),
+  /**
+   * The files of one visit; a missing file is absent rather than empty. `fileChanges`: what the
+   * visit did to the workspace, absent when it was not snapshotted.
+   */
+  visitArtifacts: object({ iteration: count, nodeId: id }, { prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000) }),
   humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count }),
   humanGateClosed: object({ gateId: id }),
   selectNode: object({ nodeId: nullable(id) }),
@@ -85,6 +91,8 @@ const webviewMessages = {
   toggleBreakpoint: object({ uri: text(10_000), target: breakpointTarget }),
   answerGate: object({ gateId: id, answer: gateAnswer }),
   requestVisit: object({ iteration: count, nodeId: id }),
+  /** Open one file of a visit in the diff editor: the workspace before ↔ after that visit. */
+  openFileDiff: object({ iteration: count, nodeId: id, path: text(10_000) }),
   openRun: object({}),
   /** SVG as markup, PNG as a `data:image/png;base64,` URL. */
   exportImage: object({ format: oneOf(['svg', 'png'] as const), data: text() }),

@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { Graph } from '../engine/model/graph';
 import type { TraceRecord } from '../engine/runtime/events';
 import { RunDirectory, readTrace } from '../engine/runtime/run-directory';
+import type { VisitFiles } from '../engine/runtime/workspace-snapshot';
+import { existingWorkspaceStore } from '../engine/runtime/workspace-snapshot';
 import type { GraphStateMessage, NodeRunState, RunStatus, TakenEdge, VisitArtifactsMessage } from './protocol';
 import { readFileHead } from '../engine/io/read-file-checked';
 
@@ -22,12 +24,21 @@ export function visitArtifactsMessage(runDirectory: string, iteration: number, n
   const candidates = [directory.iterationStageDir(iteration, nodeId), directory.stageDir(nodeId)];
   const stageDir = candidates.find((dir) => fs.existsSync(dir));
   const message: { -readonly [K in keyof VisitArtifactsMessage]: VisitArtifactsMessage[K] } = { type: 'visitArtifacts', iteration, nodeId };
+  const files = visitSnapshots(runDirectory, iteration, nodeId);
+  const store = files && existingWorkspaceStore(runDirectory, runDirectory);
+  if (files && store) message.fileChanges = store.changes(files.before, files.after);
   if (!stageDir) return message;
   for (const [field, file] of Object.entries(VISIT_FILES) as Array<[keyof typeof VISIT_FILES, string]>) {
     const text = readText(path.join(stageDir, file));
     if (text !== undefined) message[field] = text;
   }
   return message;
+}
+
+/** The workspace snapshots around a main-walk visit (its last one in that iteration), when the run took them. */
+export function visitSnapshots(runDirectory: string, iteration: number, nodeId: string): VisitFiles | undefined {
+  const visits = readTrace(runDirectory).filter((record) => record.scope === undefined && record.iteration === iteration && record.node_id === nodeId);
+  return visits.at(-1)?.files;
 }
 
 /**

@@ -5,7 +5,7 @@ import { ClassLayer } from './class-layer';
 import { svgEl } from './dom';
 import type { ElementIndex } from './element-index';
 import type { GraphStateMessage, NodeRunState } from './protocol';
-import { edgeElementId, nodeElementId } from './render-dot';
+import { edgeElementId, nodeElementId } from '../engine/model/render-dot';
 import { statusClass } from './status-colors';
 
 export class RunOverlay {

@@ -1,7 +1,7 @@
 // Search over the graph model: a plain query matches node ids and any attribute value (labels,
 // prompts, commands) and edge labels and conditions; `key=value` matches one attribute.
 import type { Attributes, Graph } from '../engine/model/graph';
-import { edgeElementId, nodeElementId } from './render-dot';
+import { edgeElementId, nodeElementId } from '../engine/model/render-dot';
 
 export function findMatches(graph: Graph, query: string): string[] {
   const matcher = compile(query.trim());

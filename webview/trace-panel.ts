@@ -1,10 +1,11 @@
 // The run's trace: a filterable table of visits, a timeline and the descent chart, plus the
-// selected visit's prompt, response and status files. Works the same live or for a finished run.
+// selected visit's prompt, response and status files and the workspace files it changed. Works the
+// same live or for a finished run.
 import { drawDescentChart } from './descent-chart';
 import { el } from './dom';
 import { formatCost, formatMs } from './format';
 import { summariseIterations } from './iterations';
-import type { TraceEntry, VisitArtifactsMessage } from './protocol';
+import type { TraceEntry, VisitArtifactsMessage, WireFileChange } from './protocol';
 import { statusClass } from './status-colors';
 import { drawTimeline } from './timeline';
 import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
@@ -16,7 +17,11 @@ const ALL_NODES = '';
 export interface TracePanelIntents {
   selectVisit(entry: TraceEntry): void;
   openRun(): void;
+  /** Show one file before ↔ after the visit. */
+  openFileDiff(visit: { readonly iteration: number; readonly nodeId: string }, path: string): void;
 }
+
+const CHANGE_MARKS: Readonly<Record<WireFileChange['kind'], string>> = { added: 'A', changed: 'M', deleted: 'D' };
 
 export class TracePanel {
   readonly root = el('section', { class: 'trace-panel', 'aria-label': 'Run trace' });
@@ -62,7 +67,7 @@ export class TracePanel {
     if (message && (message.iteration !== this.selectedVisit?.iteration || message.nodeId !== this.selectedVisit.nodeId)) return;
     this.artifacts.replaceChildren();
     if (!message) return;
-    this.artifacts.append(el('h3', {}, [`${message.nodeId} · iteration ${message.iteration}`]));
+    this.artifacts.append(el('h3', {}, [`${message.nodeId} · iteration ${message.iteration}`]), this.fileChanges(message));
     const files: Array<[string, string | undefined]> = [
       ['prompt.md', message.prompt],
       ['response.md', message.response],
@@ -71,6 +76,23 @@ export class TracePanel {
     for (const [name, content] of files) {
       this.artifacts.append(el('details', { open: content !== undefined }, [el('summary', {}, [content === undefined ? `${name} (none)` : name]), el('pre', {}, [content ?? ''])]));
     }
+  }
+
+  /** The workspace files the visit added, changed and deleted; each opens its diff. */
+  private fileChanges(message: VisitArtifactsMessage): HTMLElement {
+    const changes = message.fileChanges;
+    if (!changes) return el('details', { class: 'visit-file-changes' }, [el('summary', {}, ['workspace files (not snapshotted)'])]);
+    const visit = { iteration: message.iteration, nodeId: message.nodeId };
+    const items = changes.map((change) => {
+      const open = el('button', { type: 'button', class: `file-change ${change.kind}`, title: `Open the diff of ${change.path} (before ↔ after this visit)` }, [
+        el('span', { class: 'change-mark', 'aria-label': change.kind }, [CHANGE_MARKS[change.kind]]),
+        ` ${change.path}`,
+      ]);
+      open.addEventListener('click', () => this.intents.openFileDiff(visit, change.path));
+      return el('li', {}, [open]);
+    });
+    const summary = changes.length === 0 ? 'workspace files (none changed)' : `workspace files (${changes.length} changed)`;
+    return el('details', { open: changes.length > 0, class: 'visit-file-changes' }, [el('summary', {}, [summary]), el('ul', {}, items)]);
   }
 
   /** Appends arrive in bursts during a run; one render per frame is enough. */

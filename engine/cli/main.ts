@@ -1,8 +1,11 @@
 import { Command } from 'commander';
 import { takeCredentials } from './credentials';
+import { diffCommand } from './diff-command';
 import { doctorCommand } from './doctor-command';
 import { runCheckCommand } from './lint-command';
 import { resumeCommand, runCommand } from './run-command';
+import { DEFAULT_MAX_BODY_BYTES } from '../server/serve-one-run';
+import { DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT, serveCommand } from './serve-command';
 import { traceCommand } from './trace-command';
 
 let environment: NodeJS.ProcessEnv;
@@ -49,18 +52,42 @@ withExecutionOptions(
   'scripted LLM answers and human answers (conformance case.json format)',
 )
   .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
+  .option('--serve <port|socket>', 'also follow this run over the `attractor serve` API, on 127.0.0.1:PORT or a Unix socket (its URL goes to stderr)')
   .action((file: string, options) => exitWith(() => runCommand(file, options, environment)));
 
 withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
   .option('--json', 'print the result as JSON')
   .action((runDir: string, options) => exitWith(() => resumeCommand(runDir, options, environment)));
 
+withExecutionOptions(
+  program
+    .command('serve')
+    .description('run pipelines for HTTP clients (canonical §9.5); a bind other than loopback requires a bearer token')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--port <n>', 'port (0: any free one; the URL is printed)', DEFAULT_SERVE_PORT)
+    .option('--root <dir>', 'a directory whose pipelines and cwds the server may run (repeatable; default: the current directory)', collect)
+    .option('--logs-root <dir>', 'where run directories go, one per run (default: <first root>/.attractor-runs)')
+    .option('--token-file <file>', 'require the bearer token in FILE, generated there (mode 0600) when missing; implied by a non-loopback bind (default file: ~/.config/attractor/serve-token)')
+    .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY_BYTES))
+    .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS),
+  'scripted LLM answers for every run (human gates are answered over HTTP)',
+).action((options) => exitWith(() => serveCommand(options, environment)));
+
 program
   .command('trace')
   .description('show the path a run took, iteration by iteration (the descent curve)')
   .argument('<run-dir>', 'the run directory')
   .option('--json', 'print the records and per-iteration summary as JSON')
-  .action((runDir: string, options: { json?: boolean }) => exitWith(() => traceCommand(runDir, options)));
+  .option('--files', 'list the files each visit added (A), changed (M) and deleted (D)')
+  .action((runDir: string, options: { json?: boolean; files?: boolean }) => exitWith(() => traceCommand(runDir, options)));
+
+program
+  .command('diff')
+  .description("what one node visit did to the workspace: files added/changed/deleted and a unified diff")
+  .argument('<run-dir>', 'the run directory')
+  .argument('<node>', 'NODE or NODE@N (its N-th visit, 1-based; default: the last)')
+  .option('--json', 'print {"node_id","visit","changes","diff",...} as one JSON line')
+  .action((runDir: string, node: string, options: { json?: boolean }) => exitWith(() => diffCommand(runDir, node, options)));
 
 program
   .command('doctor')

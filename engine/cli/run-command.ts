@@ -13,6 +13,8 @@ import type { LaunchResult } from '../runtime/launch';
 import { launchPipelineFile, resumeRun } from '../runtime/launch';
 import { ScriptedBackend, loadScript, scriptedInterviewer } from '../runtime/scripted';
 import { formatDiagnostic } from '../model/diagnostic-format';
+import type { ListenTarget } from '../server/pipeline-server';
+import { launchServedFile } from '../server/serve-one-run';
 
 /** What `run` and `resume` share: the backend and the run-level defaults. */
 export interface ExecutionOptions {
@@ -27,6 +29,7 @@ export interface RunCommandOptions extends ExecutionOptions {
   readonly param?: string[];
   readonly cwd?: string;
   readonly logsRoot?: string;
+  readonly serve?: string;
 }
 
 /** Exit codes of the conformance README: 0 success, 1 failed, 2 refused to start. */
@@ -45,7 +48,7 @@ function parseParams(pairs: readonly string[] = []): Record<string, string> {
 class UsageError extends Error {}
 
 /** The backend, interviewer and fan-out default of a run or resume, from its options. */
-function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
+export function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number } {
   const defaultMaxParallel = parseMaxParallel(options.maxParallel);
   const parallel = defaultMaxParallel === undefined ? {} : { defaultMaxParallel };
   if (options.scripted) {
@@ -74,6 +77,17 @@ function parseMaxParallel(text: string | undefined): number | undefined {
   return value;
 }
 
+/** `--serve PORT` (on 127.0.0.1) or `--serve PATH` (a Unix socket). */
+function listenTarget(text: string): ListenTarget {
+  return /^\d+$/.test(text) ? { port: integerOption('--serve', text, 0, 65_535), host: '127.0.0.1' } : { socket: path.resolve(text) };
+}
+
+export function integerOption(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} expects an integer from ${min} to ${max}, got "${text}"`);
+  return value;
+}
+
 function progressPrinter(enabled: boolean): (event: RunEvent) => void {
   if (!enabled) return () => undefined;
   const started = new Map<string, number>();
@@ -92,6 +106,11 @@ function progressPrinter(enabled: boolean): (event: RunEvent) => void {
       process.stderr.write(`── iteration ${event.iteration} ──\n`);
     }
   };
+}
+
+/** Warnings (snapshots off, a fan-in's fallback) are shown whatever the terminal. */
+function warningPrinter(event: RunEvent): void {
+  if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`);
 }
 
 function report(outcome: LaunchResult, file: string, json: boolean | undefined): number {
@@ -123,16 +142,23 @@ function withCancellation(): AbortController {
 export async function runCommand(file: string, options: RunCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
+  events.on(warningPrinter);
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const logsRoot = path.resolve(options.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(file, '.dot')}-${stamp}`));
-  const outcome = await launchPipelineFile(file, { cwd, logsRoot, params: parseParams(options.param), ...execution(options, env), events, signal: withCancellation().signal });
-  return report(outcome, file, options.json);
+  const { interviewer, ...backend } = execution(options, env);
+  const launch = { cwd, logsRoot, params: parseParams(options.param), ...backend, events, signal: withCancellation().signal };
+  if (options.serve === undefined) return report(await launchPipelineFile(file, { ...launch, interviewer }), file, options.json);
+  // Over HTTP gates are asked always; on this terminal only when someone can type (a stdin at its end would skip them at once).
+  const local = options.scripted || process.stdin.isTTY ? { interviewer } : {};
+  const announce = (url: string) => process.stderr.write(`attractor run: following this run at ${url}\n`);
+  return report(await launchServedFile(file, listenTarget(options.serve), { ...launch, ...local }, announce), file, options.json);
 }
 
 export async function resumeCommand(runDirectory: string, options: ExecutionOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
+  events.on(warningPrinter);
   const outcome = await resumeRun(path.resolve(runDirectory), { ...execution(options, env), events, signal: withCancellation().signal });
   return report(outcome, path.join(runDirectory, 'pipeline.dot'), options.json);
 }

@@ -2,12 +2,20 @@ import { formatDuration } from '../model/duration';
 import type { TraceRecord } from '../runtime/events';
 import { readTrace } from '../runtime/run-directory';
 import { formatRunUsage, runUsageTotal } from '../runtime/usage';
+import { formatChange, runStore, visitChanges } from './visit-files';
 
-/** `attractor trace RUN_DIR`: the descent curve, iteration by iteration. Exit 0 even without a trace. */
-export function traceCommand(runDirectory: string, options: { json?: boolean }): number {
+/**
+ * `attractor trace RUN_DIR`: the descent curve, iteration by iteration. Exit 0 even without a trace.
+ * With `files`, each visit of the main walk also lists the files it added (A), changed (M) and deleted (D).
+ */
+export function traceCommand(runDirectory: string, options: { json?: boolean; files?: boolean }): number {
   const records = readTrace(runDirectory);
+  const store = options.files ? runStore(runDirectory) : undefined;
+  const changesOf = (record: TraceRecord) => (store ? visitChanges(store, record) : undefined);
+  if (options.files && !store) process.stderr.write(`attractor: ${runDirectory} has no workspace snapshots (they were off for this run); no file changes to show\n`);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ records, iterations: summarize(records), usage_total: runUsageTotal(records) })}\n`);
+    const listed = store ? records.map((record) => ({ ...record, ...(record.files ? { file_changes: changesOf(record) } : {}) })) : records;
+    process.stdout.write(`${JSON.stringify({ records: listed, iterations: summarize(records), usage_total: runUsageTotal(records) })}\n`);
     return 0;
   }
   if (records.length === 0) {
@@ -21,6 +29,7 @@ export function traceCommand(runDirectory: string, options: { json?: boolean }):
       const label = r.preferred_label ? ` → ${r.preferred_label}` : '';
       const scope = r.scope ? ` [${r.scope}]` : '';
       process.stdout.write(`  ${r.node_id.padEnd(24)} ${r.status.padEnd(16)} ${formatDuration(r.duration_ms).padStart(8)}${retries}${label}${scope}\n`);
+      for (const change of changesOf(r) ?? []) process.stdout.write(`      ${formatChange(change)}\n`);
     }
   }
   process.stdout.write(`total: ${formatRunUsage(runUsageTotal(records))}\n`);

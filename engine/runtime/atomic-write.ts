@@ -5,12 +5,13 @@ let counter = 0;
 
 /**
  * Writes a file so that a reader sees the old content or the new, never half. `durable` adds an
- * fsync before the rename, for what a resume after a power loss depends on (the checkpoint).
+ * fsync before the rename, for what a resume after a power loss depends on (the checkpoint). `mode`
+ * is set at creation, so a secret is never readable by others, not even for a moment.
  */
-export function writeFileAtomic(file: string, content: string, durable = false): void {
+export function writeFileAtomic(file: string, content: string, durable = false, mode = 0o666): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${++counter}.tmp`;
-  const fd = fs.openSync(temp, 'w');
+  const fd = fs.openSync(temp, 'w', mode);
   try {
     fs.writeSync(fd, content);
     if (durable) fs.fsyncSync(fd);

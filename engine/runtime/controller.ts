@@ -2,6 +2,7 @@ import type { Graph, GraphEdge } from '../model/graph';
 import type { RunContext } from './context';
 import type { WalkScope } from './events';
 import type { Outcome } from './outcome';
+import type { VisitFiles } from './workspace-snapshot';
 
 /** A node boundary as a controller sees it. The context is live: edits apply to the walk. */
 export interface NodeBoundary {
@@ -39,7 +40,8 @@ export interface EdgeDirective {
  */
 export interface RunController {
   beforeNode?(boundary: NodeBoundary): Promise<void> | void;
-  afterNode?(boundary: NodeBoundary & { readonly outcome: Outcome }): Promise<void> | void;
+  /** `files`: the workspace snapshots around the visit (main walk, snapshots on). */
+  afterNode?(boundary: NodeBoundary & { readonly outcome: Outcome; readonly files?: VisitFiles }): Promise<void> | void;
   beforeEdge?(boundary: EdgeBoundary): Promise<EdgeDirective | undefined | void> | EdgeDirective | undefined | void;
   /** Before each model call of an LLM node's agent loop (the debugger's step-in into a node). */
   beforeAgentTurn?(boundary: NodeBoundary & { readonly turn: number }): Promise<void> | void;

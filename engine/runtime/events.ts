@@ -2,6 +2,7 @@ import type { UsageFields } from './usage';
 import type { AgentEvent } from './backend';
 import type { FailureKind, Outcome, StageStatus } from './outcome';
 import type { RunState } from './state';
+import type { VisitFiles } from './workspace-snapshot';
 
 type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
 
@@ -20,6 +21,8 @@ export interface TraceRecord extends Partial<UsageFields> {
   /** Set when the debugger forced the route out of this node. */
   readonly forced_edge?: { readonly from: string; readonly to: string };
   readonly failure_reason?: string;
+  /** Workspace snapshots (git tree ids in the run's workspace.git) before and after the visit. */
+  readonly files?: VisitFiles;
 }
 
 export interface EdgeIdentity {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../model/diagnostics';
+import type { Graph } from '../model/graph';
 import { resolveHandlerType } from '../model/handler-types';
 import { preparePipeline } from '../prepare';
 import type { CodergenBackend } from './backend';
@@ -20,15 +21,31 @@ export interface LaunchOptions extends Omit<RunOptions, 'graph' | 'source' | 're
 
 /** PARSE → TRANSFORM → VALIDATE with phase events, a backend preflight, then the run. */
 export async function launchPipelineFile(file: string, options: LaunchOptions): Promise<LaunchResult> {
-  const { events } = options;
   let source: string;
   try {
     source = readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
     return { kind: 'refused', diagnostics: [], reason: (error as Error).message };
   }
+  const admission = admitPipeline(source, { ...options, sourcePath: path.resolve(file) });
+  if (admission.kind === 'refused') return admission;
+  const result = await runPipeline({ ...options, graph: admission.graph, source });
+  return { kind: 'ran', result, warnings: admission.warnings };
+}
+
+export type Admission = Exclude<LaunchResult, { kind: 'ran' }> | { readonly kind: 'admitted'; readonly graph: Graph; readonly warnings: readonly Diagnostic[] };
+
+export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'params'> {
+  /** Where the source lives (sub-pipelines and prompt files resolve from it); absent for inline DOT. */
+  readonly sourcePath?: string;
+}
+
+/** The checks before a fresh run, with their phase events: it validates, its backend can serve it, its run directory is free. */
+export function admitPipeline(source: string, options: AdmissionOptions): Admission {
+  const { events } = options;
+  const name = options.sourcePath ? path.basename(options.sourcePath) : 'the pipeline';
   events.emit({ type: 'phase', phase: 'parse', state: 'start' });
-  const prepared = preparePipeline(source, { sourcePath: path.resolve(file), ...(options.params ? { params: options.params } : {}), mode: 'validate' });
+  const prepared = preparePipeline(source, { ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}), ...(options.params ? { params: options.params } : {}), mode: 'validate' });
   events.emit({ type: 'phase', phase: 'parse', state: 'end' });
   events.emit({ type: 'phase', phase: 'transform', state: 'start' });
   events.emit({ type: 'phase', phase: 'transform', state: 'end' });
@@ -36,15 +53,14 @@ export async function launchPipelineFile(file: string, options: LaunchOptions): 
   const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
   events.emit({ type: 'phase', phase: 'validate', state: 'end' });
   if (!prepared.graph || errors.length > 0) {
-    return { kind: 'refused', diagnostics: prepared.diagnostics, reason: `${path.basename(file)} has ${errors.length} error(s); the pipeline was not started` };
+    return { kind: 'refused', diagnostics: prepared.diagnostics, reason: `${name} has ${errors.length} error(s); the pipeline was not started` };
   }
   const problems = preflight(options.backend, prepared.graph);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
   if (holdsRun(options.logsRoot)) {
     return { kind: 'refused', diagnostics: [], reason: `${options.logsRoot} already holds a run: resume it with \`attractor resume\`, or choose another --logs-root` };
   }
-  const result = await runPipeline({ ...options, graph: prepared.graph, source });
-  return { kind: 'ran', result, warnings: prepared.diagnostics };
+  return { kind: 'admitted', graph: prepared.graph, warnings: prepared.diagnostics };
 }
 
 /** A fresh run never writes over another run's records. */
@@ -52,7 +68,7 @@ function holdsRun(logsRoot: string): boolean {
   return ['checkpoint.json', 'trace.jsonl'].some((name) => fs.existsSync(path.join(logsRoot, name)));
 }
 
-function preflight(backend: CodergenBackend, graph: NonNullable<ReturnType<typeof preparePipeline>['graph']>): string | undefined {
+function preflight(backend: CodergenBackend, graph: Graph): string | undefined {
   const llmNodes = [...graph.nodes.values()]
     .filter((node) => resolveHandlerType(node) === 'codergen')
     .map((node) => ({ node, model: modelSelectionOf(node, graph) }));

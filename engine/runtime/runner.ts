@@ -19,6 +19,8 @@ import { RunDirectory } from './run-directory';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
+import { WorkspaceSnapshotter } from './workspace-snapshotter';
+import type { SnapshotBudget } from './workspace-snapshot';
 import type { WalkState } from './walker';
 import { CancelledError, Walker, freshWalkState } from './walker';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
@@ -42,6 +44,8 @@ export interface RunOptions {
   readonly resume?: RunState;
   /** max_parallel of fan-outs that do not set their own (default 4, canonical §4.8); an integer ≥ 1. */
   readonly defaultMaxParallel?: number;
+  /** Budget of the per-visit workspace snapshots, or false to take none. */
+  readonly workspaceSnapshots?: SnapshotBudget | false;
 }
 
 export interface RunResult {
@@ -97,6 +101,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     });
   }
   const graphHash = hashSource(options.source);
+  const snapshotter = new WorkspaceSnapshotter(directory.root, options.cwd, options.workspaceSnapshots, (message) => events.emit({ type: 'warning', message }));
   // The live state, viewed as a RunState without copying it: it is serialised at once (a checkpoint
   // grows with the run, and copying it at every node would make a long walk quadratic).
   const view = (status: RunState['status'], failureReason?: string): RunState => ({
@@ -112,6 +117,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     ...positionOf(state),
     context: state.context.snapshot(),
     threads: state.threads,
+    ...snapshotter.checkpointField(),
     startedAt,
     elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart),
     updatedAt: new Date(clock.now()).toISOString(),
@@ -158,6 +164,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         state,
         exitSemantics: true,
         onBoundary: checkpoint,
+        snapshotVisit: () => snapshotter.visit(),
         elapsedMs: () => elapsedBefore + (clock.monotonic() - monoStart),
       },
     );

@@ -49,6 +49,8 @@ export interface RunState {
   readonly pendingFailure?: string;
   /** `full`-fidelity transcripts by thread key. */
   readonly threads: Readonly<Record<string, readonly TranscriptMessage[]>>;
+  /** The workspace at this boundary (a tree id in the run's workspace.git); absent when snapshots are off. */
+  readonly workspaceSnapshot?: string;
   readonly startedAt: string;
   /** Wall time spent before this process took over (resume), for max_pipeline_duration. */
   readonly elapsedBeforeMs: number;

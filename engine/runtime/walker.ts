@@ -22,6 +22,7 @@ import { addUsage, usageFields } from './usage';
 import { formatDuration } from '../model/duration';
 import type { RunDirectory } from './run-directory';
 import type { OutcomeRecord } from './state';
+import type { VisitFiles } from './workspace-snapshot';
 
 /** Services shared by every walk of one run (main walk, branches, sub-pipelines). */
 export interface RunShared {
@@ -80,6 +81,8 @@ export interface WalkOptions {
   /** Called after every node boundary with the state to persist (the main walk checkpoints). */
   readonly onBoundary?: (state: WalkState) => void;
   readonly elapsedMs?: () => number;
+  /** Snapshots the workspace after a node ran: the visit's before/after (the main walk only). */
+  readonly snapshotVisit?: () => VisitFiles | undefined;
 }
 
 /** Walks one graph: run node, record, route, repeat (canonical §3.2 as the ledger amends it). */
@@ -223,8 +226,8 @@ export class Walker {
     }
 
     const durationMs = shared.clock.monotonic() - started;
-    this.record(node, outcome, durationMs);
-    await shared.controller.afterNode?.({ ...this.boundary(node), outcome });
+    const files = this.record(node, outcome, durationMs);
+    await shared.controller.afterNode?.({ ...this.boundary(node), outcome, ...(files ? { files } : {}) });
     return outcome;
   }
 
@@ -399,7 +402,8 @@ export class Walker {
     return result;
   }
 
-  private record(node: GraphNode, outcome: Outcome, durationMs: number): void {
+  /** Returns the workspace snapshots around the visit, when taken. */
+  private record(node: GraphNode, outcome: Outcome, durationMs: number): VisitFiles | undefined {
     const { state, shared } = this;
     state.context.apply(outcome.contextUpdates);
     state.context.set('outcome', outcome.status);
@@ -423,8 +427,10 @@ export class Walker {
     state.completedNodes.push(node.id);
     state.lastCompletedNodeId = node.id;
     this.options.runDirectory.writeStatus(state.iteration, node.id, outcome);
-    this.pendingTrace = this.traceRecord(node.id, outcome, durationMs);
+    const files = this.options.snapshotVisit?.();
+    this.pendingTrace = { ...this.traceRecord(node.id, outcome, durationMs), ...(files ? { files } : {}) };
     shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome, durationMs });
+    return files;
   }
 
   private traceRecord(nodeId: string, outcome: Outcome, durationMs: number): TraceRecord {

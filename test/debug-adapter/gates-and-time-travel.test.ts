@@ -236,3 +236,50 @@ describe('debug adapter: time travel, restart and terminate', () => {
     assert.ok(!fs.existsSync(path.join(dir, OVERLAPS_FILE)), 'one branch at a time');
   });
 });
+
+describe('debug adapter: time travel restores the working directory', () => {
+  before(ensureTestBundle);
+  after(stopAll);
+
+  it('reverseContinue and stepBack put the files back as they were at that point', async () => {
+    const dir = workspace(path.join(fixtures, 'attempts'));
+    const program = path.join(dir, 'pipeline.dot');
+    const work = () => fs.readFileSync(path.join(dir, 'work.txt'), 'utf8');
+    const s = await session();
+    await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'gate [shape') }] } });
+    await s.events.next('stopped');
+    assert.equal((await scopeValues(s, 'Run')).values['iteration'], '0');
+    assert.equal(work(), 'draft\nattempt\n', 'the iteration-0 gate sees the first attempt');
+    assert.deepEqual((await scopeValues(s, 'Files')).values, { '(visit)': '"implement, iteration 0"', 'work.txt': 'changed' }, 'the Files scope shows what the last visit did');
+
+    // Retry: the gate asks, the loop restarts, implement appends the second attempt.
+    await s.client.continueRequest({ threadId: 1 });
+    const gate = (await s.events.next('humanGate')).body as HumanGateEventBody;
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', key: 'R' } });
+    for (;;) {
+      const stopped = await s.events.next<DebugProtocol.StoppedEvent>('stopped');
+      if (stopped.body.reason === 'breakpoint') break;
+    }
+    assert.equal((await scopeValues(s, 'Run')).values['iteration'], '1');
+    assert.equal(work(), 'draft\nattempt\nattempt\n', 'the iteration-1 gate sees the second attempt');
+
+    await s.client.reverseContinueRequest({ threadId: 1 });
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'gate');
+    assert.equal((await scopeValues(s, 'Run')).values['iteration'], '0');
+    assert.equal(work(), 'draft\nattempt\n', 'back at iteration 0, the second attempt is gone');
+
+    await s.client.stepBackRequest({ threadId: 1 });
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'implement');
+    assert.equal(work(), 'draft\n', 'before implement ran, the file is as it was');
+
+    // The branches keep their own snapshots; the original run's trace names both of its visits.
+    const original = fs.readFileSync(path.join(dir, '.run', 'trace.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { node_id: string; files?: { before: string; after: string } });
+    const implementVisits = original.filter((r) => r.node_id === 'implement');
+    assert.equal(implementVisits.length, 2);
+    for (const visit of implementVisits) assert.ok(visit.files && visit.files.before !== visit.files.after, 'a visit that wrote a file has distinct before/after snapshots');
+    await s.client.terminateRequest({});
+    await s.events.next('terminated');
+  });
+});

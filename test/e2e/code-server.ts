@@ -97,7 +97,8 @@ export async function startCodeServer(options: StartOptions): Promise<CodeServer
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, server, serverLog);
     browser = await launchChromium(['--no-sandbox', '--disable-gpu']);
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.goto(url, { timeout: 120_000 }); // the workbench loads slowly on a busy machine
+    // The workbench page is megabytes of script: on a loaded machine its load event takes minutes, like the workbench itself.
+    await page.goto(url, { timeout: 120_000 });
     await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
     return { url, userDataDir, workspace, page, browser, stop };
   } catch (error) {

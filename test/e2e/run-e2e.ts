@@ -1,8 +1,9 @@
 // End to end in a real VS Code (code-server): install the packaged .vsix, open an example, see
 // its lint warning in Problems, set a breakpoint on a node (F9), debug (F5), stop there with the
 // node highlighted in the graph view, continue to the human gate, answer it in the panel, and see
-// the run finish with its trace, then find it in the Runs view; then run LLM nodes on the editor's
-// own (scripted) chat model with no API key. Screenshots of each step go to docs/e2e/.
+// the run finish with its trace, then find it in the Runs view and open the diff of a file a node
+// wrote; then run LLM nodes on the editor's own (scripted) chat model with no API key. Screenshots of
+// each step go to docs/e2e/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -106,6 +107,16 @@ async function main(): Promise<void> {
     await runRow.click();
     await graph.waitForSelector('tr[data-node="done"]');
     await shot(page, '07-runs-view');
+
+    // 7b. What did `publish` do to the files? Its trace row lists published.md; clicking it opens
+    // VS Code's diff editor on the workspace before ↔ after that visit.
+    await graph.click('tr[data-node="publish"]');
+    const published = graph.locator('.visit-file-changes .file-change.added', { hasText: 'published.md' });
+    await published.waitFor({ timeout: 30_000 });
+    await published.click();
+    await page.waitForSelector('.tab:has-text("published.md (publish, iteration 0")', { timeout: 30_000 });
+    await page.waitForSelector('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines:has-text("# 2.0")', { timeout: 30_000 });
+    await shot(page, '07b-visit-file-diff');
 
     // 8. The Run lens on a fan-out without max_parallel: attractor.maxParallel=1 runs its branches one at a time.
     await page.click('.monaco-editor .view-lines'); // the graph view had the focus (and would swallow Ctrl+P)

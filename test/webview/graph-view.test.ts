@@ -139,12 +139,42 @@ test('trace entries fill the table, the timeline and the descent chart; a row se
 
   await view.send({ type: 'visitArtifacts', iteration: 1, nodeId: 'implement', prompt: 'Follow **plan.md**', status: '{"status":"success"}' });
   await view.page.waitForSelector('.visit-artifacts pre');
-  const files = await view.page.$$eval('.visit-artifacts details', (ds) => ds.map((d) => [d.querySelector('summary')?.textContent, d.querySelector('pre')?.textContent]));
+  const files = await view.page.$$eval('.visit-artifacts details:not(.visit-file-changes)', (ds) => ds.map((d) => [d.querySelector('summary')?.textContent, d.querySelector('pre')?.textContent]));
   assert.deepEqual(files, [
     ['prompt.md', 'Follow **plan.md**'],
     ['response.md (none)', ''],
     ['status.json', '{"status":"success"}'],
   ]);
+  assert.equal(await view.page.textContent('.visit-file-changes summary'), 'workspace files (not snapshotted)');
+});
+
+test("a visit's workspace file changes are listed, and each opens its before ↔ after diff", async () => {
+  const view = await openExample();
+  await view.send({ type: 'traceEntries', entries: trace, replace: true });
+  await view.page.waitForFunction(() => document.querySelectorAll('.trace-table tbody tr').length === 6);
+  await view.page.click('.trace-table tbody tr[data-node="implement"][data-iteration="0"]');
+  await view.waitForPost((m) => m.type === 'requestVisit');
+  const fileChanges = [
+    { kind: 'added', path: 'src/<b>new</b>.ts' },
+    { kind: 'changed', path: 'notes.txt' },
+    { kind: 'deleted', path: 'gone.txt' },
+  ] as const;
+  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'implement', fileChanges: [...fileChanges] });
+  await view.page.waitForSelector('.visit-file-changes li');
+  assert.equal(await view.page.textContent('.visit-file-changes summary'), 'workspace files (3 changed)');
+  const listed = await view.page.$$eval('.visit-file-changes .file-change', (buttons) => buttons.map((b) => [b.className, b.textContent]));
+  assert.deepEqual(listed, [
+    ['file-change added', 'A src/<b>new</b>.ts'],
+    ['file-change changed', 'M notes.txt'],
+    ['file-change deleted', 'D gone.txt'],
+  ]);
+
+  await view.clearPosted();
+  await view.page.click('.visit-file-changes .file-change.changed');
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'openFileDiff'), { type: 'openFileDiff', iteration: 0, nodeId: 'implement', path: 'notes.txt' });
+
+  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'implement', fileChanges: [] });
+  await view.page.waitForFunction(() => document.querySelector('.visit-file-changes summary')?.textContent === 'workspace files (none changed)');
 });
 
 test('a human gate round-trips an answer by button, by accelerator key and as free text', async () => {
@@ -209,10 +239,11 @@ test('labels, questions and artifacts holding markup stay text: no script runs, 
   await view.send({ type: 'traceEntries', replace: true, entries: [{ iteration: 0, node_id: 'evil', status: 'success', duration_ms: 1, ts: 't', is_explicit: false, preferred_label: image }] });
   await view.page.waitForSelector('.trace-table tbody tr');
   await view.page.click('.trace-table tbody tr');
-  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'evil', prompt: script, response: image });
+  await view.send({ type: 'visitArtifacts', iteration: 0, nodeId: 'evil', prompt: script, response: image, fileChanges: [{ kind: 'added', path: image }] });
   await view.page.waitForSelector('.visit-artifacts pre');
   assert.equal(await view.page.textContent('#gate-question'), image);
-  assert.equal(await view.page.textContent('.visit-artifacts details:nth-of-type(2) pre'), image);
+  assert.equal(await view.page.textContent('.visit-artifacts details:nth-of-type(3) pre'), image);
+  assert.equal(await view.page.textContent('.visit-file-changes .file-change'), `A ${image}`);
   await view.page.waitForTimeout(200);
   assert.equal(await view.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'no injected script ran');
   assert.equal(await view.page.locator('img:not(.minimap img)').count(), 0, 'no <img> element was created from text');

@@ -14,6 +14,7 @@ test('the page carries a strict CSP and loads only its nonce script and styleshe
   assert.equal(directives.get('style-src'), options.cspSource);
   assert.equal(directives.get('img-src'), `${options.cspSource} data:`);
   assert.equal(directives.get('connect-src'), "'none'");
+  assert.equal(directives.get('worker-src'), 'blob:', 'only the layout worker the page starts from its own bundled script');
   assert.ok(!csp.includes('unsafe-inline') && !csp.includes("'unsafe-eval'"));
   assert.equal(html.match(/<script/g)?.length, 1);
   assert.ok(html.includes(`<script nonce="${options.nonce}" src="${options.scriptUri}"></script>`));

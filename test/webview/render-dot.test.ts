@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
 import { layoutSvg } from '../../webview/graphviz';
-import { buildRenderDot, quote } from '../../webview/render-dot';
+import { buildRenderDot, quote } from '../../engine/model/render-dot';
 
 /**
  * The Graphviz builds the render DOT must lay out with: the WASM build the graph view ships (from
@@ -98,3 +98,18 @@ for (const { name, skip, svg: layout } of graphvizBuilds) {
     assert.equal(svg.match(/>A<\/text>/g)?.length, 1, 'the inner cluster does not repeat its parent label');
   });
 }
+
+test('a shown subset draws only its nodes, the edges among them and the clusters holding them; its edge nodes are marked', () => {
+  const { graph } = parseDot(`digraph g {
+    subgraph cluster_far { label="Far"; x; y }
+    subgraph cluster_near { label="Near"; a; b }
+    a -> b -> c -> x -> y
+  }`);
+  assert.ok(graph);
+  const { dot, elements } = buildRenderDot(graph, new Set(['a', 'b', 'c']));
+  assert.deepEqual([...elements.keys()].sort(), ['edge:0', 'edge:1', 'node:a', 'node:b', 'node:c']);
+  assert.match(dot, /"c" \[id="node:c", label="c", class="handler-codergen view-boundary"\]/, 'c has an edge to x, which is not shown');
+  assert.match(dot, /"b" \[id="node:b", label="b", class="handler-codergen"\]/);
+  assert.match(dot, /cluster_near/);
+  assert.ok(!dot.includes('cluster_far') && !dot.includes('"x"'), 'nothing of the part not shown reaches Graphviz');
+});

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
 import { parseExtensionMessage } from '../../webview/protocol';
-import { graphStateFromTrace, traceEntriesMessage, visitArtifactsMessage } from '../../webview/run-files';
+import { existingWorkspaceStore } from '../../engine/runtime/workspace-snapshot';
+import { graphStateFromTrace, traceEntriesMessage, visitArtifactsMessage, visitSnapshots } from '../../webview/run-files';
 import { loopWithGate } from './engine-run';
 import { runDot } from '../engine/runtime/harness';
 
@@ -23,6 +24,7 @@ test('a finished run directory yields its trace, per-visit files and the graph s
   assert.match(first.prompt ?? '', /Try again: converge/);
   assert.equal(first.response, 'first answer');
   assert.equal(second.response, 'second answer');
+  assert.deepEqual(first.fileChanges, [], 'a scripted LLM visit was snapshotted and changed no workspace file');
   assert.equal(JSON.parse(second.status ?? '{}').outcome, 'success');
   assert.deepEqual(visitArtifactsMessage(logs, 7, 'nowhere'), { type: 'visitArtifacts', iteration: 7, nodeId: 'nowhere' });
 
@@ -36,4 +38,30 @@ test('a finished run directory yields its trace, per-visit files and the graph s
   assert.ok(loopEdge && state.takenEdges.some((e) => e.index === loopEdge.index), 'the loop back edge is inferred from gate → work');
   const reviewToDone = graph.edges.find((e) => e.from === 'review' && e.to === 'done');
   assert.ok(reviewToDone && state.takenEdges.some((e) => e.index === reviewToDone.index));
+});
+
+test("a visit's workspace changes, and each file's text before and after it, are read from the run's store", async () => {
+  const pipeline = `digraph w {
+    start [shape=Mdiamond]
+    done [shape=Msquare]
+    edit [shape=parallelogram, tool_command="printf 'new\\n' > notes.txt && rm gone.txt && echo hi > added.txt"]
+    start -> edit -> done
+  }`;
+  const run = await runDot(pipeline, { files: { 'notes.txt': 'old\n', 'gone.txt': 'bye\n' } });
+  assert.equal(run.result.status, 'success', run.result.failureReason);
+  const logs = run.result.logsRoot;
+  const message = visitArtifactsMessage(logs, 0, 'edit');
+  assert.ok(parseExtensionMessage(message).ok);
+  assert.deepEqual(message.fileChanges, [
+    { kind: 'added', path: 'added.txt' },
+    { kind: 'deleted', path: 'gone.txt' },
+    { kind: 'changed', path: 'notes.txt' },
+  ]);
+  const files = visitSnapshots(logs, 0, 'edit');
+  const store = existingWorkspaceStore(logs, logs);
+  assert.ok(files && store);
+  assert.equal(store.fileAt(files.before, 'notes.txt'), 'old\n');
+  assert.equal(store.fileAt(files.after, 'notes.txt'), 'new\n');
+  assert.equal(store.fileAt(files.before, 'added.txt'), undefined);
+  assert.equal(store.fileAt(files.after, 'gone.txt'), undefined);
 });

@@ -1,9 +1,9 @@
 // Builds the DOT that Graphviz lays out from the parsed Graph model, not from the user's text: only
 // attributes that affect the picture survive, labels are re-escaped, and every node and edge gets a
 // stable SVG id the overlay, the search and the reveal messages key on.
-import { attributeValue, type Graph, type GraphNode } from '../engine/model/graph';
-import type { SourceRange } from '../engine/model/source';
-import { resolveHandlerType } from '../engine/model/handler-types';
+import { attributeValue, type Graph, type GraphNode } from './graph';
+import type { SourceRange } from './source';
+import { resolveHandlerType } from './handler-types';
 
 export type ElementRef =
   | { readonly kind: 'node'; readonly nodeId: string; readonly range: SourceRange }
@@ -26,7 +26,19 @@ export const nodeElementId = (nodeId: string): string => `node:${nodeId}`;
 export const edgeElementId = (edgeIndex: number): string => `edge:${edgeIndex}`;
 const clusterElementId = (subgraphId: string): string => `cluster:${subgraphId}`;
 
-export function buildRenderDot(graph: Graph): RenderDot {
+/**
+ * `shown`: draw only these nodes and the edges between them (a part of a graph too large to lay out
+ * whole); a drawn node with edges to undrawn ones gets the class `view-boundary`.
+ */
+export function buildRenderDot(graph: Graph, shown?: ReadonlySet<string>): RenderDot {
+  const isShown = (nodeId: string): boolean => !shown || shown.has(nodeId);
+  const boundary = new Set<string>();
+  const edges = graph.edges.filter((edge) => {
+    const from = isShown(edge.from);
+    const to = isShown(edge.to);
+    if (from !== to) boundary.add(from ? edge.from : edge.to);
+    return from && to;
+  });
   const elements = new Map<string, ElementRef>();
   const lines = ['digraph attractor {', '  graph [bgcolor="transparent", fontname="sans-serif", pad="0.2"];', '  node [fontname="sans-serif", fontsize=12, shape=box];', '  edge [fontname="sans-serif", fontsize=10];'];
   const graphAttributes = keep(graph.attributes, GRAPH_ATTRIBUTES);
@@ -36,10 +48,11 @@ export function buildRenderDot(graph: Graph): RenderDot {
     const svgId = nodeElementId(node.id);
     elements.set(svgId, { kind: 'node', nodeId: node.id, range: node.declarations[0] ?? node.idRange });
     const labelText = attributeValue(node.attributes, 'label') || node.id;
-    const attrs = [`id=${quote(svgId)}`, `label=${quote(truncate(labelText))}`, `class=${quote(`handler-${cssToken(resolveHandlerType(node))}`)}`, keep(node.attributes, NODE_ATTRIBUTES)];
+    const classes = [`handler-${cssToken(resolveHandlerType(node))}`, ...(boundary.has(node.id) ? ['view-boundary'] : [])];
+    const attrs = [`id=${quote(svgId)}`, `label=${quote(truncate(labelText))}`, `class=${quote(classes.join(' '))}`, keep(node.attributes, NODE_ATTRIBUTES)];
     return `${indent}${quote(node.id)} [${attrs.filter(Boolean).join(', ')}];`;
   };
-  const clusters = clusterTree(graph);
+  const clusters = clusterTree(graph, isShown);
   const emit = (cluster: string | undefined, indent: string): void => {
     for (const node of clusters.nodesIn.get(cluster) ?? []) lines.push(nodeLine(node, indent));
     for (const child of clusters.childrenOf.get(cluster) ?? []) {
@@ -52,7 +65,7 @@ export function buildRenderDot(graph: Graph): RenderDot {
   };
   emit(undefined, '  ');
 
-  for (const edge of graph.edges) {
+  for (const edge of edges) {
     const svgId = edgeElementId(edge.index);
     elements.set(svgId, { kind: 'edge', edgeIndex: edge.index, from: edge.from, to: edge.to, range: edge.range });
     const attrs = [`id=${quote(svgId)}`, keep(edge.attributes, EDGE_ATTRIBUTES)];
@@ -76,12 +89,13 @@ interface ClusterTree {
  * The subgraphs Graphviz draws as boxes: by its own convention those whose name starts with
  * `cluster`, nested as written. Other subgraphs only scope defaults and classes, and are not drawn.
  */
-function clusterTree(graph: Graph): ClusterTree {
+function clusterTree(graph: Graph, isShown: (nodeId: string) => boolean): ClusterTree {
   const isCluster = (id: string): boolean => id.startsWith('cluster');
   const nodesIn = new Map<string | undefined, GraphNode[]>();
   const childrenOf = new Map<string | undefined, string[]>();
   const seen = new Set<string>();
   for (const node of graph.nodes.values()) {
+    if (!isShown(node.id)) continue;
     const path = node.subgraphs.filter(isCluster);
     path.forEach((cluster, depth) => {
       if (seen.has(cluster)) return;

@@ -1,0 +1,54 @@
+import os from 'node:os';
+import path from 'node:path';
+import { isLoopback, loadOrCreateToken } from '../server/bearer-token';
+import { PipelineServer } from '../server/pipeline-server';
+import { Roots } from '../server/roots';
+import type { ExecutionOptions } from './run-command';
+import { execution, integerOption } from './run-command';
+
+export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
+  readonly host: string;
+  readonly port: string;
+  readonly root?: string[];
+  readonly logsRoot?: string;
+  readonly tokenFile?: string;
+  readonly maxBody: string;
+  readonly maxRuns: string;
+}
+
+export const DEFAULT_SERVE_PORT = '8474';
+export const DEFAULT_MAX_RUNS = '8';
+
+/** `attractor serve`: runs until SIGINT/SIGTERM, then cancels its runs (each keeps a resumable checkpoint) and exits 0. */
+/** `env`: the environment with the provider keys, which the CLI keeps out of process.env (credentials.ts). */
+export async function serveCommand(options: ServeCommandOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  const port = integerOption('--port', options.port, 0, 65_535);
+  const maxBodyBytes = integerOption('--max-body', options.maxBody, 1, 1024 ** 3);
+  const maxRunning = integerOption('--max-runs', options.maxRuns, 1, 10_000);
+  const roots = new Roots(options.root?.length ? options.root : [process.cwd()]);
+  // Fails now, not on the first submission, when --scripted names a bad file.
+  execution(options, env);
+  // Loopback is open to every user of this machine: naming a token file asks for the token there too.
+  const secured = !isLoopback(options.host) || options.tokenFile !== undefined;
+  const token = secured ? bearerToken(options.tokenFile ?? path.join(os.homedir(), '.config', 'attractor', 'serve-token')) : undefined;
+  const server = new PipelineServer({
+    launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), execution: () => execution(options, env), maxRunning },
+    ...(token ? { token } : {}),
+    maxBodyBytes,
+  });
+  const url = await server.listen({ port, host: options.host });
+  process.stdout.write(`attractor serve: listening on ${url} (roots: ${roots.dirs.join(', ')})\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}
+
+/** The token of a non-loopback bind: shown once, when it is generated; afterwards it lives only in its file. */
+function bearerToken(file: string): string {
+  const { token, created } = loadOrCreateToken(path.resolve(file));
+  process.stderr.write(created ? `attractor serve: bearer token (stored in ${file}, mode 0600): ${token}\n` : `attractor serve: bearer token from ${file}\n`);
+  return token;
+}

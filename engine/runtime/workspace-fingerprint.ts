@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * How long before a snapshot began a change must have happened for its stat to be trusted: file
+ * system timestamps come from a coarse clock that lags the wall clock by up to a scheduler tick.
+ */
+const RACY_MARGIN_MS = 50;
+
+/**
+ * The lstat of every file and directory a snapshot saw, so "nothing changed since" is answered
+ * without a child process (git's own index does the same, one process later). Directories are
+ * watched for entries appearing; inside a directory git listed as wholly untracked (an ignored
+ * dist/) only the directories are watched, so a file that is not ignored appearing anywhere in it
+ * is still seen. A stat changed at or after the snapshot began ("racy", as git
+ * calls it) could hide a change git did not see, so such a fingerprint never vouches for anything.
+ */
+export class StatFingerprint {
+  private constructor(
+    /** Absolute path and stat signature of each watched path. */
+    private readonly entries: readonly (readonly [string, string])[],
+    private readonly trusted: boolean,
+  ) {}
+
+  /** `listing`: git ls-files --cached --others --directory of the snapshot, less what is never snapshotted (dirs end with '/'). */
+  static capture(root: string, listing: readonly string[], snapshotStartedMs: number): StatFingerprint {
+    const watched = new Set<string>(['']);
+    for (const entry of listing) {
+      const untrackedDirectory = entry.endsWith('/');
+      const trimmed = untrackedDirectory ? entry.slice(0, -1) : entry;
+      watched.add(trimmed);
+      for (let dir = path.posix.dirname(trimmed); dir !== '.' && !watched.has(dir); dir = path.posix.dirname(dir)) watched.add(dir);
+      if (untrackedDirectory) for (const sub of subdirectories(root, trimmed)) watched.add(sub);
+    }
+    const entries: [string, string][] = [];
+    let trusted = true;
+    for (const relative of watched) {
+      const absolute = path.join(root, relative);
+      const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
+      if (!stat) return new StatFingerprint([], false);
+      if (stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) trusted = false;
+      entries.push([absolute, signature(stat)]);
+    }
+    return new StatFingerprint(entries, trusted);
+  }
+
+  /** True only when every watched path still has the stat it had. */
+  unchanged(): boolean {
+    if (!this.trusted) return false;
+    for (const [absolute, recorded] of this.entries) {
+      const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
+      if (!stat || signature(stat) !== recorded) return false;
+    }
+    return true;
+  }
+}
+
+/** Millisecond timestamps as doubles keep sub-microsecond precision for today's dates. */
+function signature(stat: fs.Stats): string {
+  return `${stat.mode}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+}
+
+/** Every directory below `relative` (posix, relative to `root`); symbolic links are not followed. */
+function subdirectories(root: string, relative: string): string[] {
+  const found: string[] = [];
+  const pending = [relative];
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(root, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const sub = `${dir}/${entry.name}`;
+      found.push(sub);
+      pending.push(sub);
+    }
+  }
+  return found;
+}

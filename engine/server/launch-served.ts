@@ -1,0 +1,39 @@
+import type { CodergenBackend } from '../runtime/backend';
+import type { Interviewer } from '../runtime/interviewer';
+import type { Admission } from '../runtime/launch';
+import { admitPipeline } from '../runtime/launch';
+import { runPipeline } from '../runtime/runner';
+import { FirstAnswerInterviewer } from './first-answer-interviewer';
+import type { ServedRun } from './served-run';
+
+export interface ServedLaunchOptions {
+  readonly backend: CodergenBackend;
+  readonly params: Readonly<Record<string, string>>;
+  readonly defaultMaxParallel?: number;
+  /** Asked besides the run's HTTP clients (the CLI's terminal); the first answer wins. */
+  readonly interviewer?: Interviewer;
+  /** Cancels the run besides `POST …/cancel` (the CLI's SIGINT). */
+  readonly signal?: AbortSignal;
+}
+
+/** Admits the served run's source and, when admitted, starts it; the admission phases land in its event log. */
+export function launchServed(run: ServedRun, options: ServedLaunchOptions): Admission {
+  const { source, sourcePath, cwd, logsRoot } = run.spec;
+  const admission = admitPipeline(source, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}) });
+  if (admission.kind === 'refused') return admission;
+  run.start(
+    runPipeline({
+      graph: admission.graph,
+      source,
+      cwd,
+      logsRoot,
+      params: options.params,
+      backend: options.backend,
+      interviewer: options.interviewer ? new FirstAnswerInterviewer([options.interviewer, run.interviewer]) : run.interviewer,
+      events: run.events,
+      signal: options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal,
+      ...(options.defaultMaxParallel === undefined ? {} : { defaultMaxParallel: options.defaultMaxParallel }),
+    }),
+  );
+  return admission;
+}

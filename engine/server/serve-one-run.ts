@@ -1,0 +1,44 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Interviewer } from '../runtime/interviewer';
+import type { LaunchOptions, LaunchResult } from '../runtime/launch';
+import { launchServed } from './launch-served';
+import type { ListenTarget } from './pipeline-server';
+import { PipelineServer } from './pipeline-server';
+import { ServedRun } from './served-run';
+
+/** The largest request body a server takes unless told otherwise (an answer, or a pipeline's DOT). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * `attractor run --serve`: the run as `launchPipelineFile` runs it, while the server's API follows
+ * it (no token: loopback or a Unix socket only). Gates are asked over HTTP and by `interviewer`
+ * (the terminal) if given; the first answer wins. The server stops when the run ends.
+ */
+export async function launchServedFile(file: string, target: ListenTarget, options: Omit<LaunchOptions, 'interviewer'> & { readonly interviewer?: Interviewer }, announce: (url: string) => void): Promise<LaunchResult> {
+  let source: string;
+  try {
+    source = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    return { kind: 'refused', diagnostics: [], reason: `cannot read ${file}: ${(error as Error).message}` };
+  }
+  const run = new ServedRun({ id: crypto.randomUUID(), source, sourcePath: path.resolve(file), cwd: options.cwd, logsRoot: options.logsRoot }, options.events);
+  const server = new PipelineServer({ maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
+  server.adopt(run);
+  const url = await server.listen(target);
+  try {
+    announce(`${url}/pipelines/${run.spec.id}`);
+    const admission = launchServed(run, {
+      backend: options.backend,
+      params: options.params ?? {},
+      ...(options.interviewer ? { interviewer: options.interviewer } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.defaultMaxParallel === undefined ? {} : { defaultMaxParallel: options.defaultMaxParallel }),
+    });
+    if (admission.kind === 'refused') return admission;
+    return { kind: 'ran', result: await run.result, warnings: admission.warnings };
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,167 @@
+import { EventBus } from '../runtime/events';
+import type { RunEvent } from '../runtime/events';
+import type { StageStatus } from '../runtime/outcome';
+import type { RunResult } from '../runtime/runner';
+import type { RunState } from '../runtime/state';
+import { EventLog } from './event-log';
+import { HttpInterviewer } from './http-interviewer';
+
+export type ServedStatus = RunResult['status'] | 'running';
+
+/** How a node of the main walk stands, for the status and the graph picture. */
+export type NodeProgress = StageStatus | 'running';
+
+/** What `GET /pipelines/{id}` answers (and each entry of `GET /pipelines`). */
+export interface PipelineSummary {
+  readonly id: string;
+  readonly status: ServedStatus;
+  readonly failureReason?: string;
+  readonly graphName: string | null;
+  readonly runId: string | null;
+  readonly logsRoot: string;
+  readonly cwd: string;
+  readonly sourcePath: string | null;
+  readonly createdAt: string;
+  readonly currentNodes: readonly string[];
+  readonly completedNodes: readonly string[];
+  readonly iteration: number;
+  readonly pendingQuestions: number;
+  /** The id of the latest event: where a client's event stream would resume. */
+  readonly lastEventId: number;
+}
+
+export interface ServedRunSpec {
+  readonly id: string;
+  readonly source: string;
+  readonly sourcePath?: string;
+  readonly cwd: string;
+  readonly logsRoot: string;
+}
+
+/**
+ * One pipeline the server runs: its event log, its pending questions and what the events say
+ * about it (status, latest checkpoint, node progress). Everything here comes from the engine's
+ * events and result, never from the run directory.
+ */
+export class ServedRun {
+  readonly log = new EventLog();
+  readonly interviewer = new HttpInterviewer();
+  readonly createdAt = new Date().toISOString();
+  private readonly abort = new AbortController();
+  private currentStatus: ServedStatus = 'running';
+  private failureReason: string | undefined;
+  private runId: string | undefined;
+  private graphName: string | undefined;
+  /** The latest checkpoint event (its state is parsed only when asked for), then the run's final state. */
+  private latestCheckpoint: { readonly state: RunState } | undefined;
+  private readonly progress = new Map<string, NodeProgress>();
+  private settled: Promise<void> = Promise.resolve();
+  private outcome: Promise<RunResult> | undefined;
+
+  /** `events` is the bus the run emits on; the served run records everything emitted from now on. */
+  constructor(
+    readonly spec: ServedRunSpec,
+    readonly events = new EventBus(),
+  ) {
+    this.events.on((event) => {
+      this.observe(event);
+      this.log.append(event);
+    });
+  }
+
+  /** Settles once the engine's run has returned (at once when it never started). */
+  get finished(): Promise<void> {
+    return this.settled;
+  }
+
+  /** The engine's result; only for a started run. */
+  get result(): Promise<RunResult> {
+    if (!this.outcome) throw new Error(`pipeline ${this.spec.id} was never started`);
+    return this.outcome;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get status(): ServedStatus {
+    return this.currentStatus;
+  }
+
+  get checkpoint(): RunState | undefined {
+    return this.latestCheckpoint?.state;
+  }
+
+  get nodeProgress(): ReadonlyMap<string, NodeProgress> {
+    return this.progress;
+  }
+
+  /** False once the run has finished: there is nothing left to cancel. */
+  cancel(): boolean {
+    if (this.currentStatus !== 'running') return false;
+    this.abort.abort(new Error('cancelled over HTTP'));
+    return true;
+  }
+
+  /** Follows the engine's run: once it returns (or throws) the status is final and the event stream ends. */
+  start(running: Promise<RunResult>): void {
+    this.outcome = running;
+    this.settled = running.then(
+      (result) => {
+        this.latestCheckpoint = { state: result.state };
+        this.finish(result.status, result.failureReason);
+      },
+      (error: unknown) => this.finish('fail', error instanceof Error ? error.message : String(error)),
+    );
+  }
+
+  private finish(status: RunResult['status'], failureReason: string | undefined): void {
+    this.currentStatus = status;
+    this.failureReason = failureReason;
+    this.log.close();
+  }
+
+  summary(): PipelineSummary {
+    const checkpoint = this.checkpoint;
+    return {
+      id: this.spec.id,
+      status: this.currentStatus,
+      ...(this.failureReason ? { failureReason: this.failureReason } : {}),
+      graphName: this.graphName ?? null,
+      runId: this.runId ?? null,
+      logsRoot: this.spec.logsRoot,
+      cwd: this.spec.cwd,
+      sourcePath: this.spec.sourcePath ?? null,
+      createdAt: this.createdAt,
+      currentNodes: [...this.progress].filter(([, state]) => state === 'running').map(([node]) => node),
+      completedNodes: checkpoint?.completedNodes ?? [],
+      iteration: checkpoint?.iteration ?? 0,
+      pendingQuestions: this.interviewer.pending().length,
+      lastEventId: this.log.size,
+    };
+  }
+
+  private observe(event: RunEvent): void {
+    switch (event.type) {
+      case 'run:start':
+        this.runId = event.runId;
+        this.graphName = event.graphName;
+        break;
+      case 'checkpoint':
+        this.latestCheckpoint = event;
+        break;
+      case 'node:start':
+        if (event.scope.kind === 'main') this.progress.set(event.nodeId, 'running');
+        break;
+      case 'node:end':
+        if (event.scope.kind === 'main') this.progress.set(event.nodeId, event.outcome.status);
+        break;
+      case 'run:end':
+        this.currentStatus = event.status;
+        this.failureReason = event.failureReason;
+        break;
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { bundledCli } from '../../test-bundle';
+
+let cli = '';
+
+function attractor(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', env });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** write creates two files (and one in node_modules), edit changes one, deletes one, adds one; count runs twice. */
+const pipeline = String.raw`digraph w {
+  start [shape=Mdiamond]
+  done [shape=Msquare]
+  write [shape=parallelogram, tool_command="printf 'one\ntwo\n' > notes.txt && echo bye > gone.txt && mkdir -p node_modules/dep && echo x > node_modules/dep/index.js"]
+  edit [shape=parallelogram, tool_command="printf 'one\nthree\n' > notes.txt && rm gone.txt && mkdir -p sub && echo new > sub/new.txt"]
+  count [shape=parallelogram, tool_command="echo x >> n.txt && wc -l < n.txt"]
+  check [shape=diamond]
+  start -> write -> edit -> count -> check
+  check -> count [condition="context.tool.last_line!=2"]
+  check -> done [condition="context.tool.last_line=2"]
+}`;
+
+function ranWorkspace(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-files-'));
+  fs.writeFileSync(path.join(dir, 'p.dot'), pipeline);
+  const run = attractor(dir, ['run', 'p.dot', '--logs-root', 'run']);
+  assert.equal(run.status, 0, run.stderr);
+  return dir;
+}
+
+describe('attractor trace --files | diff (CLI)', () => {
+  before(() => {
+    cli = bundledCli();
+  });
+
+  it('trace --files lists what each visit added, changed and deleted, leaving out node_modules and the run directory', () => {
+    const dir = ranWorkspace();
+    const trace = attractor(dir, ['trace', 'run', '--files']);
+    assert.equal(trace.status, 0, trace.stderr);
+    const lines = trace.stdout.split('\n');
+    const after = (node: string, nth = 1) => {
+      let seen = 0;
+      const at = lines.findIndex((line) => line.startsWith(`  ${node} `) && ++seen === nth);
+      assert.ok(at >= 0, `no line for ${node} in\n${trace.stdout}`);
+      const files: string[] = [];
+      for (const line of lines.slice(at + 1)) {
+        if (!line.startsWith('      ')) break;
+        files.push(line.trim());
+      }
+      return files;
+    };
+    assert.deepEqual(after('start'), []);
+    assert.deepEqual(after('write'), ['A gone.txt', 'A notes.txt']);
+    assert.deepEqual(after('edit'), ['D gone.txt', 'M notes.txt', 'A sub/new.txt']);
+    assert.deepEqual(after('count', 1), ['A n.txt']);
+    assert.deepEqual(after('count', 2), ['M n.txt']);
+    assert.doesNotMatch(trace.stdout, /node_modules|run\//);
+
+    const json = JSON.parse(attractor(dir, ['trace', 'run', '--files', '--json']).stdout) as { records: { node_id: string; file_changes?: { kind: string; path: string }[] }[] };
+    assert.deepEqual(json.records.find((r) => r.node_id === 'edit')?.file_changes, [
+      { kind: 'deleted', path: 'gone.txt' },
+      { kind: 'changed', path: 'notes.txt' },
+      { kind: 'added', path: 'sub/new.txt' },
+    ]);
+  });
+
+  it('diff RUN NODE[@visit] prints the changed files and a unified diff of that visit', () => {
+    const dir = ranWorkspace();
+    const edit = attractor(dir, ['diff', 'run', 'edit']);
+    assert.equal(edit.status, 0, edit.stderr);
+    assert.match(edit.stdout, /^edit@1 \(iteration 0\): 3 file\(s\) changed\n {2}D gone\.txt\n {2}M notes\.txt\n {2}A sub\/new\.txt\n/);
+    assert.match(edit.stdout, /--- a\/notes\.txt\n\+\+\+ b\/notes\.txt\n@@ -1,2 \+1,2 @@\n one\n-two\n\+three\n/);
+    assert.match(edit.stdout, /\+\+\+ b\/sub\/new\.txt\n@@ -0,0 \+1 @@\n\+new\n/);
+
+    assert.match(attractor(dir, ['diff', 'run', 'count@1']).stdout, /^count@1 \(iteration 0\): 1 file\(s\) changed\n {2}A n\.txt\n/);
+    const last = attractor(dir, ['diff', 'run', 'count']);
+    assert.match(last.stdout, /^count@2 /);
+    assert.match(last.stdout, /@@ -1 \+1,2 @@\n x\n\+x\n/);
+    assert.match(attractor(dir, ['diff', 'run', 'check']).stdout, /^check@2 \(iteration 0\): no file changes\n$/);
+  });
+
+  it('diff refuses an unknown node, a visit that never happened and a malformed visit, with exit 2', () => {
+    const dir = ranWorkspace();
+    const unknown = attractor(dir, ['diff', 'run', 'nope']);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /nope has no visit in the trace of run/);
+    const missing = attractor(dir, ['diff', 'run', 'count@3']);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /count was visited 2 time\(s\); there is no visit 3/);
+    assert.match(attractor(dir, ['diff', 'run', 'count@x']).stderr, /the visit after @ must be a whole number from 1/);
+  });
+
+  it('without git the run still succeeds, warns that snapshots are off, and trace --files says so', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-files-'));
+    fs.writeFileSync(path.join(dir, 'p.dot'), 'digraph g {\n  start [shape=Mdiamond]\n  a [shape=parallelogram, tool_command="echo hi > a.txt"]\n  done [shape=Msquare]\n  start -> a -> done\n}\n');
+    // A PATH holding bash (the tool runner) and nothing else.
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-nogit-'));
+    fs.symlinkSync('/bin/bash', path.join(bin, 'bash'));
+    fs.symlinkSync('/bin/bash', path.join(bin, 'sh'));
+    const env = { ...process.env, PATH: bin };
+    const run = attractor(dir, ['run', 'p.dot', '--logs-root', 'run'], env);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /warning: workspace snapshots are off for this run: git is not installed .*time travel will not restore files/);
+    assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'hi\n');
+    const trace = attractor(dir, ['trace', 'run', '--files'], env);
+    assert.equal(trace.status, 0);
+    assert.match(trace.stderr, /run has no workspace snapshots/);
+    assert.equal(attractor(dir, ['diff', 'run', 'a'], env).status, 2);
+  });
+});
