@@ -105,8 +105,7 @@ function chooseBackend(config: Partial<AttractorDebugConfiguration>, program: st
   if (config.backend !== undefined || config.scripted !== undefined) return { ok: true, value: { ...(config.backend !== undefined ? { backend: config.backend } : {}), ...(config.scripted !== undefined ? { scripted: config.scripted } : {}) } };
   if (context.settings.backend === 'llm') return { ok: true, value: { backend: SECRET_LLM_BACKEND } };
   const script = demoScriptFor(program);
-  if (!context.fileExists(script)) {
-    return { ok: false, message: `The demo backend replays ${path.basename(script)} beside the pipeline, and there is none. Add one, or set "attractor.backend" to "llm" and store a key with "Attractor: Set API key".` };
-  }
+  // A pipeline without a demo script runs its LLM nodes for real: on VS Code's models unless a key is stored.
+  if (!context.fileExists(script)) return { ok: true, value: { backend: SECRET_LLM_BACKEND } };
   return { ok: true, value: { backend: 'scripted', scripted: script } };
 }

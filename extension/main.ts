@@ -18,7 +18,8 @@ import { RemoteServer } from './remote-server';
 import { RunCoordinator } from './runs';
 import { isResumable, listRuns, summarizeRun, type RunSummary } from './runs-model';
 import { RunsTreeProvider } from './runs-view';
-import { llmSettingsFromSecrets, secretBackendFactory, setApiKeyCommand } from './secrets';
+import { routeHoverAt } from './lm/route-hover';
+import { llmBackend, llmBackendFactory, setApiKeyCommand } from './secrets';
 import { readSettings, type ExtensionSettings } from './settings';
 import { registerSnapshotDocuments } from './snapshot-diff';
 import { RunStatusBar } from './status-bar';
@@ -58,8 +59,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       vscode.DebugConfigurationProviderTriggerKind.Dynamic,
     ),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
-      // Inline: the adapter shares the extension host, and LLM keys reach it from SecretStorage.
-      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: secretBackendFactory(await llmSettingsFromSecrets(context.secrets, settings())) })),
+      // Inline: the adapter shares the extension host; LLM keys reach it from SecretStorage, and VS Code's models through vscode.lm.
+      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: await llmBackendFactory(context.secrets, settings()) })),
     }),
   );
 
@@ -168,6 +169,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.window.registerTreeDataProvider('attractor.runs', runsTree),
     vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, new PipelineCodeLensProvider()),
+    // Beside the language server's hover: where an LLM node would run needs the editor's models and the stored keys.
+    vscode.languages.registerHoverProvider({ language: LANGUAGE_ID }, {
+      provideHover: async (document, position) => {
+        const text = routeHoverAt(document.getText(), position.line, position.character, await llmBackend(context.secrets, settings()));
+        return text ? new vscode.Hover(new vscode.MarkdownString(text)) : undefined;
+      },
+    }),
     vscode.workspace.onDidOpenTextDocument((document) => claimIfPipeline(document, settings())),
   );
   for (const document of vscode.workspace.textDocuments) claimIfPipeline(document, settings());

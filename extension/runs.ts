@@ -12,7 +12,7 @@ import { messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
 import { localRunServices, runLocally } from './local-run';
 import type { PipelineRunner } from './chat/run-tool';
-import { llmSettingsFromSecrets, secretBackendFactory } from './secrets';
+import { llmBackendFactory } from './secrets';
 import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './debug-configuration';
 import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
@@ -139,10 +139,10 @@ export class RunCoordinator implements vscode.Disposable {
     }
   }
 
-  /** LLM backends with SecretStorage keys; the environment's settings may be malformed (ATTRACTOR_* variables). */
+  /** LLM backends with SecretStorage keys and VS Code's models; the environment's settings may be malformed (ATTRACTOR_* variables). */
   private async secretBackends(): Promise<{ ok: true; factory: BackendFactory } | { ok: false; message: string }> {
     try {
-      return { ok: true, factory: secretBackendFactory(await llmSettingsFromSecrets(this.secrets, this.settings())) };
+      return { ok: true, factory: await llmBackendFactory(this.secrets, this.settings()) };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { BackendFactory } from '../debug-adapter/backends';
 import { LlmBackend, type LlmSettings } from '../engine';
 import { SECRET_LLM_BACKEND } from './debug-configuration';
+import { editorModelRouter } from './lm/model-source';
 import { extensionLlmSettings } from './llm-settings';
 import type { ExtensionSettings } from './settings';
 
@@ -33,15 +34,23 @@ export async function setApiKeyCommand(secrets: vscode.SecretStorage): Promise<v
 }
 
 /** The LLM settings with the keys stored in SecretStorage (see extensionLlmSettings). */
-export async function llmSettingsFromSecrets(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmSettings> {
+async function llmSettingsFromSecrets(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmSettings> {
   const stored = await Promise.all(providers.map(async ({ id }) => [id, await secrets.get(secretKey(id))] as const));
   return extensionLlmSettings(process.env, Object.fromEntries(stored.filter(([, key]) => key)), settings);
 }
 
+/** The backend of `llm` runs: SecretStorage keys and VS Code's chat models, per `attractor.llm.source`. */
+export async function llmBackend(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmBackend> {
+  const llm = await llmSettingsFromSecrets(secrets, settings);
+  const router = await editorModelRouter(settings, llm.defaultModel);
+  return new LlmBackend({ settings: llm, ...(router ? { router } : {}) });
+}
+
 /** Serves the backend name the configuration resolver gives `llm` runs; any other name is unknown. */
-export function secretBackendFactory(settings: LlmSettings): BackendFactory {
+export async function llmBackendFactory(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<BackendFactory> {
+  const backend = await llmBackend(secrets, settings);
   return (name) => {
     if (name !== SECRET_LLM_BACKEND) throw new Error(`unknown backend "${name}": use "llm" or "scripted"`);
-    return new LlmBackend({ settings });
+    return backend;
   };
 }

@@ -5,6 +5,8 @@ import { layoutEngines, type LayoutEngine } from '../webview/protocol';
 
 const backendKinds = ['demo', 'llm'] as const;
 type BackendKind = (typeof backendKinds)[number];
+const llmSources = ['auto', 'vscode', 'api-keys'] as const;
+type LlmSource = (typeof llmSources)[number];
 const languageDetectionModes = ['auto', 'off'] as const;
 type LanguageDetection = (typeof languageDetectionModes)[number];
 
@@ -21,6 +23,10 @@ export interface ExtensionSettings {
   readonly defaultProvider?: ProviderName;
   /** max_parallel of fan-outs that set none. */
   readonly maxParallel: number;
+  /** Where LLM nodes run: VS Code's chat models, the stored API keys, or a key when the node's provider has one, else VS Code's model. */
+  readonly llmSource: LlmSource;
+  /** The VS Code chat model (id, family or name) of nodes whose model is no Claude, GPT or Gemini model; empty: none. */
+  readonly vscodeModel: string;
 }
 
 export const defaultSettings: ExtensionSettings = {
@@ -30,6 +36,8 @@ export const defaultSettings: ExtensionSettings = {
   languageDetection: 'auto',
   defaultModel: '',
   maxParallel: DEFAULT_MAX_PARALLEL,
+  llmSource: 'auto',
+  vscodeModel: '',
 };
 
 /** `get(key)` returns the raw configured value (or undefined); anything malformed falls back to the default. */
@@ -52,5 +60,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     defaultModel: str('defaultModel', defaultSettings.defaultModel),
     ...(typeof provider === 'string' && isProviderName(provider) ? { defaultProvider: provider } : {}),
     maxParallel: isMaxParallel(maxParallel) ? maxParallel : defaultSettings.maxParallel,
+    llmSource: oneOf('llm.source', llmSources, defaultSettings.llmSource),
+    vscodeModel: str('llm.vscodeModel', defaultSettings.vscodeModel),
   };
 }

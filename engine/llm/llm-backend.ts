@@ -7,7 +7,7 @@ import type { AgentLimits, AgentSessionResult } from './agent-loop';
 import { limitDescriptions, runAgentSession } from './agent-loop';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
-import type { LlmSettings } from './provider-settings';
+import type { LlmSettings, ModelResolution } from './provider-settings';
 import { resolveModel, settingsFromEnv } from './provider-settings';
 import { childEnvironment } from '../runtime/child-environment';
 import type { RetryPolicy } from './retry-policy';
@@ -17,7 +17,24 @@ import { workerSystemPrompt } from './system-prompt';
 import type { InProcessToolHooks } from './tool-hooks';
 import { workspaceTools } from './tools';
 import { Workspace } from './tools/workspace';
-import type { ProviderAdapter, ProviderName } from './types';
+import type { ProviderAdapter, ProviderName, ReasoningEffort } from './types';
+
+/** The model a node runs on and the adapter that serves it. */
+export interface RoutedModel {
+  readonly adapter: () => Promise<ProviderAdapter>;
+  readonly model: string;
+  /** Where it runs: a ProviderName (with the settings' key) or an injected source (e.g. `vscode-lm`). */
+  readonly source: string;
+  readonly reasoningEffort?: ReasoningEffort;
+}
+
+export type ModelRoute = { readonly ok: true; readonly value: RoutedModel } | Extract<ModelResolution, { ok: false }>;
+
+/**
+ * Chooses where a node's model runs. `sdk` is the default routing (the SDK providers with the
+ * settings' keys), for a router that serves only some nodes itself.
+ */
+export type ModelRouter = (nodeId: string, selection: ModelSelection, sdk: (nodeId: string, selection: ModelSelection) => ModelRoute) => ModelRoute;
 
 export interface LlmBackendOptions {
   /** Keys, base URLs and the OpenAI API choice; read from the environment when absent. */
@@ -30,11 +47,13 @@ export interface LlmBackendOptions {
   readonly shellTimeoutMs?: number;
   readonly outputCapBytes?: number;
   readonly createAdapter?: (provider: ProviderName, settings: LlmSettings) => ProviderAdapter | Promise<ProviderAdapter>;
+  /** Routes nodes to adapters other than the SDK providers (VS Code's language models). */
+  readonly router?: ModelRouter;
 }
 
 const defaultAgentLimits: AgentLimits = { maxTurns: 60, maxToolRounds: 50 };
 
-/** The codergen backend that runs each LLM node as an agent session on OpenAI or Anthropic. */
+/** The codergen backend that runs each LLM node as an agent session on a provider adapter (OpenAI, Anthropic, Gemini, or an injected router's). */
 export class LlmBackend implements CodergenBackend {
   readonly name = 'llm';
   private readonly settings: LlmSettings;
@@ -46,22 +65,22 @@ export class LlmBackend implements CodergenBackend {
 
   preflight(nodes: readonly { node: GraphNode; model: ModelSelection }[]): PreflightProblem[] {
     return nodes.flatMap(({ node, model }) => {
-      const resolution = resolveModel(node.id, model, this.settings);
-      return resolution.ok ? [] : [{ nodeId: node.id, provider: resolution.provider, message: resolution.message }];
+      const route = this.route(node.id, model);
+      return route.ok ? [] : [{ nodeId: node.id, provider: route.provider, message: route.message }];
     });
   }
 
   async run(request: CodergenRequest): Promise<CodergenResult> {
-    const resolution = resolveModel(request.node.id, request.model, this.settings);
-    if (!resolution.ok) throw new ProviderError(resolution.message, resolution.provider, undefined, false);
-    const { provider, model, reasoningEffort } = resolution.value;
+    const route = this.route(request.node.id, request.model);
+    if (!route.ok) throw new ProviderError(route.message, route.provider, undefined, false);
+    const { model, reasoningEffort } = route.value;
     const clock = this.options.clock ?? systemClock;
     const workspace = new Workspace(request.workDir);
     const limits = this.options.limits ?? defaultAgentLimits;
     const recorder = new SessionRecorder(request.stageDir, randomUUID(), request.emit, () => clock.now());
     const session = runAgentSession({
       nodeId: request.node.id,
-      adapter: await this.adapter(provider),
+      adapter: await route.value.adapter(),
       model,
       reasoningEffort,
       system: workerSystemPrompt({ nodeId: request.node.id, workDir: workspace.root, structured: request.responseSchema !== undefined, goalGate: request.goalGate }),
@@ -97,6 +116,17 @@ export class LlmBackend implements CodergenBackend {
       exchange: result.exchange,
       ...(result.stopReason === 'turn_limit' || result.stopReason === 'tool_round_limit' ? { limitReached: limitDescriptions[result.stopReason](limits) } : {}),
     };
+  }
+
+  /** Where a node's model runs (the preflight, each run and the editor's hover ask the same question). */
+  route(nodeId: string, selection: ModelSelection): ModelRoute {
+    const sdk = (id: string, chosen: ModelSelection): ModelRoute => {
+      const resolution = resolveModel(id, chosen, this.settings);
+      if (!resolution.ok) return resolution;
+      const { provider, ...rest } = resolution.value;
+      return { ok: true, value: { ...rest, source: provider, adapter: () => this.adapter(provider) } };
+    };
+    return this.options.router ? this.options.router(nodeId, selection, sdk) : sdk(nodeId, selection);
   }
 
   private adapter(provider: ProviderName): Promise<ProviderAdapter> {

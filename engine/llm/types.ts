@@ -73,7 +73,8 @@ export interface TokenUsage {
 export interface LlmResponse {
   readonly id: string;
   readonly model: string;
-  readonly provider: ProviderName;
+  /** A ProviderName, or the name of an injected adapter's source (e.g. `vscode-lm`). */
+  readonly provider: string;
   readonly message: Extract<Message, { role: 'assistant' }>;
   readonly finishReason: FinishReason;
   /** Absent when the server reported no usage (then `costUsd` is 'unknown' too). */
@@ -101,7 +102,8 @@ export function toolCalls(message: { readonly content: readonly ContentPart[] })
  * plain JSON body sent back to the streaming request is read as the whole response.
  */
 export interface ProviderAdapter {
-  readonly provider: ProviderName;
+  /** A ProviderName, or the name of an injected adapter's source (e.g. `vscode-lm`). */
+  readonly provider: string;
   readonly api: string;
   stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
 }

@@ -1,5 +1,5 @@
 import { buildAdjacency, isConditional } from '../../engine/model/graph';
-import type { Graph, GraphEdge } from '../../engine/model/graph';
+import type { Adjacency, Graph, GraphEdge } from '../../engine/model/graph';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import { shapes } from '../../engine/model/handler-types';
 import { preparePipeline } from '../../engine/prepare';
@@ -26,6 +26,8 @@ export interface PipelineFacts {
   readonly budgets: readonly string[];
   readonly gates: readonly string[];
   readonly feedback: readonly string[];
+  /** Paths on which an LLM worker of a gated loop reaches the exit without passing any of its gates. */
+  readonly ungatedExits: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -41,7 +43,8 @@ export function analyzePipeline(text: string, sourcePath?: string): PipelineAnal
 }
 
 function factsOf(graph: Graph, lineIndex: Parameters<typeof analyze>[0]['lineIndex'], diagnostics: readonly Diagnostic[]): PipelineFacts {
-  const analysis = analyze({ graph, adjacency: buildAdjacency(graph), lineIndex, knownHandlerTypes: new Set(), fileExists: () => true });
+  const adjacency = buildAdjacency(graph);
+  const analysis = analyze({ graph, adjacency, lineIndex, knownHandlerTypes: new Set(), fileExists: () => true });
   const value = (attributes: Graph['attributes'], key: string) => attributes.get(key)?.value;
   const nodes = [...graph.nodes.values()];
   const loops = analysis.cycles.map((cycle): LoopFacts => ({
@@ -71,8 +74,38 @@ function factsOf(graph: Graph, lineIndex: Parameters<typeof analyze>[0]['lineInd
       value(node.attributes, 'goal_gate') === 'true' ? [`${node.id} is a goal gate${value(node.attributes, 'retry_target') ? ` (retry_target=${value(node.attributes, 'retry_target')})` : ''}`] : [],
     ),
     feedback: nodes.flatMap((node) => (value(node.attributes, 'feedback_from') ? [`${node.id} gets ${value(node.attributes, 'feedback_from')}'s output on every loop_restart`] : [])),
+    ungatedExits: ungatedExits(graph, adjacency, analysis, loops),
     diagnostics,
   };
+}
+
+/** For each LLM worker in a gated loop, the shortest path to the exit that passes none of the loop gates. */
+function ungatedExits(graph: Graph, adjacency: Adjacency, analysis: ReturnType<typeof analyze>, loops: readonly LoopFacts[]): string[] {
+  const gates = new Set(loops.flatMap((loop) => loop.toolGates));
+  const exit = analysis.exit?.id;
+  if (exit === undefined || gates.size === 0) return [];
+  const isWorker = (id: string): boolean => {
+    const node = graph.nodes.get(id);
+    return node !== undefined && analysis.handlerOf(node) === 'codergen';
+  };
+  const workers = loops.filter((loop) => loop.toolGates.length > 0).flatMap((loop) => loop.nodes.filter(isWorker));
+  return [...new Set(workers)].flatMap((worker) => {
+    const cameFrom = new Map<string, string | undefined>([[worker, undefined]]);
+    const queue = [worker];
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      if (id === exit) {
+        const path: string[] = [];
+        for (let step: string | undefined = id; step !== undefined; step = cameFrom.get(step)) path.unshift(step);
+        return [path.join(' -> ')];
+      }
+      for (const edge of adjacency.outgoing.get(id) ?? []) {
+        if (gates.has(edge.to) || cameFrom.has(edge.to)) continue;
+        cameFrom.set(edge.to, id);
+        queue.push(edge.to);
+      }
+    }
+    return [];
+  });
 }
 
 function describeEdge(edge: GraphEdge): string {
@@ -112,5 +145,6 @@ export function convergenceProblems(facts: PipelineFacts): string[] {
   if (!facts.loops.some((loop) => loop.toolGates.length > 0)) {
     return ['no loop is gated by a shell node (shape=parallelogram with tool_command) whose conditional edge leaves the loop: the exit must depend on machine-checkable evidence'];
   }
-  return [];
+  // Question 3: one bad answer from a worker must not be able to end the run.
+  return facts.ungatedExits.map((path) => `the worker reaches the exit without passing the gate (${path}): route every path to the exit through the shell gate's pass edge`);
 }

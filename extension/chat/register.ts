@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { settingsFromEnv } from '../../engine/llm/provider-settings';
 import { isProviderName } from '../../engine/llm/types';
-import type { ChatModel, VscodeLanguageModel } from './chat-model';
+import type { ChatModel } from './chat-model';
 import { providerChatModel } from './chat-model';
 import type { ChatDeps, ChatHistoryTurn } from './chat-types';
 import { savePipelineCommand } from './chat-types';
@@ -11,8 +11,7 @@ import { formatLintResult, lintPipelineTool } from './lint-tool';
 import { handleChatRequest } from './participant';
 import type { PipelineToolInput } from './pipeline-input';
 import type { PipelineRunner } from './run-tool';
-import { describeRun, formatRunResult, runPipelineTool } from './run-tool';
-import { lmToolsHost } from './vscode-lm-tools';
+import { describeRun, formatRunResult, runPipelineTool, untrustedRefusal } from './run-tool';
 
 const participantId = 'attractor.chat';
 
@@ -44,28 +43,28 @@ export function registerChat(context: vscode.ExtensionContext, deps: RegisterCha
     messages: vscode.LanguageModelChatMessage,
   };
 
-  const tools = lmToolsHost(vscode);
-  if (tools) {
-    context.subscriptions.push(
-      tools.registerTool<PipelineToolInput>('run_pipeline', {
-        prepareInvocation: ({ input }) => {
-          const { title, message } = describeRun(input, chatDeps.workspaceRoot());
-          return { invocationMessage: 'Running Attractor pipeline', confirmationMessages: { title, message: new vscode.MarkdownString(message) } };
-        },
-        invoke: async ({ input }, token) => {
-          const result = await runPipelineTool(input, { trusted: chatDeps.trusted(), workspaceRoot: chatDeps.workspaceRoot(), runner: deps.runner, signal: abortSignalOf(token) });
-          return tools.textResult(formatRunResult(result));
-        },
-      }),
-      tools.registerTool<PipelineToolInput>('lint_pipeline', {
-        invoke: ({ input }) => tools.textResult(formatLintResult(lintPipelineTool(input, chatDeps.workspaceRoot()))),
-      }),
-    );
-  }
+  const textResult = (text: string): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+  context.subscriptions.push(
+    vscode.lm.registerTool<PipelineToolInput>('run_pipeline', {
+      prepareInvocation: ({ input }) => {
+        // Asking to confirm a run that invoke will refuse would be a question with no answer.
+        if (!chatDeps.trusted()) return { invocationMessage: `Attractor: ${untrustedRefusal}` };
+        const { title, message } = describeRun(input, chatDeps.workspaceRoot());
+        return { invocationMessage: 'Running Attractor pipeline', confirmationMessages: { title, message: new vscode.MarkdownString(message) } };
+      },
+      invoke: async ({ input }, token) => {
+        const result = await runPipelineTool(input, { trusted: chatDeps.trusted(), workspaceRoot: chatDeps.workspaceRoot(), runner: deps.runner, signal: abortSignalOf(token) });
+        return textResult(formatRunResult(result));
+      },
+    }),
+    vscode.lm.registerTool<PipelineToolInput>('lint_pipeline', {
+      invoke: ({ input }) => textResult(formatLintResult(lintPipelineTool(input, chatDeps.workspaceRoot()))),
+    }),
+  );
 
   const participant = vscode.chat.createChatParticipant(participantId, (request, chatContext, stream, token) =>
     handleChatRequest(
-      { prompt: request.prompt, command: request.command, ...selectedModel(request) },
+      { prompt: request.prompt, command: request.command, model: request.model },
       chatContext.history as readonly ChatHistoryTurn[],
       stream,
       { signal: abortSignalOf(token), token },
@@ -84,12 +83,6 @@ export function registerChat(context: vscode.ExtensionContext, deps: RegisterCha
       await deps.openGraphView(target);
     }),
   );
-}
-
-/** `request.model` exists from VS Code 1.95 on. */
-function selectedModel(request: vscode.ChatRequest): { model?: VscodeLanguageModel } {
-  const model = (request as { model?: VscodeLanguageModel }).model;
-  return model ? { model } : {};
 }
 
 function configuredProviderModel(): ChatModel | undefined {

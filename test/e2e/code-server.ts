@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
+import { keyVariables } from '../../engine/llm/provider-settings';
 import { launchChromium } from '../browser';
 import { node24 } from '../node24';
 
@@ -28,6 +29,8 @@ export interface CodeServer {
 
 export interface StartOptions {
   readonly vsix: string;
+  /** More .vsix files installed beside it (test-only extensions). */
+  readonly alsoInstall?: readonly string[];
   /** Files of the workspace folder, by relative path. */
   readonly files: Readonly<Record<string, string>>;
   readonly userSettings?: Readonly<Record<string, unknown>>;
@@ -69,13 +72,16 @@ export async function startCodeServer(options: StartOptions): Promise<CodeServer
   const codeServer = findCodeServer();
   const common = ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
   const node = node24();
-  const install = spawnSync(node, [codeServer, ...common, '--install-extension', options.vsix], { encoding: 'utf8' });
-  if (install.status !== 0) throw new Error(`installing ${options.vsix} failed:\n${install.stdout}\n${install.stderr}`);
+  for (const vsix of [options.vsix, ...(options.alsoInstall ?? [])]) {
+    const install = spawnSync(node, [codeServer, ...common, '--install-extension', vsix], { encoding: 'utf8' });
+    if (install.status !== 0) throw new Error(`installing ${vsix} failed:\n${install.stdout}\n${install.stderr}`);
+  }
   const port = await freePort();
   const server = spawn(node, [codeServer, ...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...(options.trusted === false ? [] : ['--disable-workspace-trust']), workspace], {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
-    env: { ...process.env, PATH: `${path.dirname(node)}:${process.env.PATH ?? ''}` },
+    // No provider key reaches VS Code: LLM nodes can only run on the editor's models.
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !keyVariables.includes(name))), PATH: `${path.dirname(node)}:${process.env.PATH ?? ''}` },
   });
   const serverLog: string[] = [];
   server.stdout?.on('data', (chunk: Buffer) => serverLog.push(chunk.toString()));
@@ -126,6 +132,15 @@ export async function openFile(page: Page, name: string, expectText: string): Pr
   await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`);
   await page.keyboard.press('Enter');
   await page.waitForSelector(`.monaco-editor .view-lines:has-text("${expectText}")`);
+}
+
+/** Runs a command by its palette title (F1). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
+  await page.keyboard.type(title);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`);
+  await page.keyboard.press('Enter');
 }
 
 /**

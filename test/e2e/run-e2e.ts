@@ -2,13 +2,16 @@
 // its lint warning in Problems, set a breakpoint on a node (F9), debug (F5), stop there with the
 // node highlighted in the graph view, continue to the human gate, answer it in the panel, and see
 // the run finish with its trace, then find it in the Runs view and open the diff of a file a node
-// wrote. Screenshots of each step go to docs/e2e/.
+// wrote; then run LLM nodes on the editor's own (scripted) chat model with no API key. Screenshots of
+// each step go to docs/e2e/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
-import { clickRunLens, frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
+import { clickRunLens, frameWith, openFile, readAttractorLog, runCommand, startCodeServer } from './code-server';
+import type { LmScript } from './scripted-lm-extension/script';
+import { packageScriptedLm } from './scripted-lm-vsix';
 
 const repo = path.resolve(__dirname, '..', '..');
 const shots = path.join(repo, 'docs', 'e2e');
@@ -70,7 +73,7 @@ async function main(): Promise<void> {
 
     // 4. F5: the attractor debugger (claimed by language), stopped on `draft`, highlighted in the graph.
     await page.keyboard.press('F5');
-    const graph = await frameWith(page, '[id="node:draft"].selected', 20_000);
+    const graph = await frameWith(page, '[id="node:draft"].selected', 60_000); // the graph renders late on a busy machine
     assert.match(await graph.locator('body').innerText(), /paused/);
     await page.waitForSelector('.debug-toolbar');
     await page.waitForSelector('.monaco-editor .codicon-debug-stackframe');
@@ -162,10 +165,103 @@ async function untrustedWorkspace(): Promise<void> {
   }
 }
 
+/** An LLM node that writes a file through the tool loop, then one whose model never answers. */
+const editorModelFiles = (): Record<string, string> => {
+  const script: LmScript = {
+    replies: [
+      { text: 'Writing it.', toolCalls: [{ name: 'write_file', input: { path: 'hello.txt', content: 'hi\n' } }] },
+      { toolCalls: [{ name: 'report_outcome', input: { status: 'success', notes: 'wrote hello.txt' } }] },
+      { hang: true },
+    ],
+  };
+  const pipeline = (name: string, prompt: string): string => `digraph ${name} {
+  graph [llm_model="claude-sonnet-4-5"]
+  start [shape=Mdiamond]
+  done  [shape=Msquare]
+  work  [prompt="${prompt}"]
+  start -> work -> done
+}
+`;
+  return { 'hello.dot': pipeline('hello', 'Write hello.txt saying hi.'), 'stuck.dot': pipeline('stuck', 'Think for a long time.'), 'attractor-scripted-lm.json': JSON.stringify(script, null, 2) };
+};
+
+interface LmLogEntry {
+  readonly event: 'request' | 'cancelled';
+  readonly tools?: readonly string[];
+}
+
+/**
+ * LLM nodes on the editor's model, with no API key anywhere: the test-only extension registers a
+ * chat model provider (vscode.lm.registerLanguageModelChatProvider) that answers from a script.
+ */
+async function editorModel(): Promise<void> {
+  const vscode = await startCodeServer({ vsix, alsoInstall: [await packageScriptedLm()], files: editorModelFiles() });
+  const { page } = vscode;
+  const lmLog = (): LmLogEntry[] => {
+    const file = path.join(vscode.workspace, 'attractor-scripted-lm.log.jsonl');
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LmLogEntry) : [];
+  };
+  const runsRoot = path.join(vscode.workspace, '.attractor-runs');
+  const finished = (prefix: string): { run: string; status: string } | undefined => {
+    for (const run of fs.existsSync(runsRoot) ? fs.readdirSync(runsRoot) : []) {
+      const checkpoint = path.join(runsRoot, run, 'checkpoint.json');
+      if (!run.startsWith(prefix) || !fs.existsSync(checkpoint)) continue;
+      const { status } = JSON.parse(fs.readFileSync(checkpoint, 'utf8')) as { status: string };
+      if (status !== 'running') return { run, status };
+    }
+    return undefined;
+  };
+  try {
+    // 1. Run: the node writes hello.txt through write_file and reports success on "Scripted Claude".
+    await openFile(page, 'hello.dot', 'Write hello.txt');
+    await page.keyboard.press('Control+Shift+M');
+    await page.waitForSelector('.markers-panel', { timeout: 30_000 }); // the language server is up
+    await page.click('.monaco-editor .view-lines');
+    await clickRunLens(page, 'hello.dot', 'Write hello.txt');
+    const graph = await frameWith(page, 'tr[data-node="done"]', 120_000);
+    const hello = await waitFor(() => finished('hello'), 60_000);
+    assert.equal(hello?.status, 'success', readAttractorLog(vscode.userDataDir));
+    assert.equal(fs.readFileSync(path.join(vscode.workspace, 'hello.txt'), 'utf8'), 'hi\n');
+    const traceNodes = await graph.locator('tr[data-node]').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.node));
+    assert.deepEqual(traceNodes, ['start', 'work', 'done']);
+    const requests = lmLog().filter((entry) => entry.event === 'request');
+    assert.equal(requests.length, 2, 'two model turns: the write_file call, then report_outcome');
+    assert.ok(['write_file', 'shell', 'report_outcome'].every((tool) => requests[0]?.tools?.includes(tool)), JSON.stringify(requests[0]));
+    const status = JSON.parse(fs.readFileSync(path.join(runsRoot, hello!.run, 'work', 'status.json'), 'utf8')) as { is_explicit: boolean };
+    assert.equal(status.is_explicit, true, 'the verdict came from report_outcome');
+    await shot(page, '09-editor-model-run');
+
+    // 2. A model that never answers: Stop run cancels the request.
+    await page.click('.monaco-editor .view-lines');
+    await openFile(page, 'stuck.dot', 'Think for a long time');
+    await clickRunLens(page, 'stuck.dot', 'Think for a long time');
+    assert.ok(await waitFor(() => (lmLog().filter((entry) => entry.event === 'request').length === 3 ? true : undefined), 60_000), 'the third request reached the model');
+    await runCommand(page, 'Attractor: Stop run');
+    assert.ok(await waitFor(() => (lmLog().some((entry) => entry.event === 'cancelled') ? true : undefined), 30_000), 'the model saw its request cancelled');
+    // A cancelled run stays resumable (its checkpoint says running); VS Code says it was cancelled.
+    await page.waitForSelector('.notifications-toasts:has-text("stuck.dot was cancelled")', { timeout: 30_000 }).catch(async () => {
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+Shift+N');
+      await page.waitForSelector('.notifications-center:has-text("stuck.dot was cancelled")', { timeout: 10_000 });
+    });
+    await shot(page, '10-editor-model-cancelled');
+  } catch (error) {
+    await page.screenshot({ path: path.join(shots, 'failure.png') }).catch(() => undefined);
+    console.error(readAttractorLog(vscode.userDataDir));
+    throw error;
+  } finally {
+    await vscode.stop();
+  }
+}
+
 main()
   .then(() => (process.exitCode ? undefined : untrustedWorkspace()))
   .then(() => {
     if (!process.exitCode) console.log('e2e (untrusted workspace): passed');
+  })
+  .then(() => (process.exitCode ? undefined : editorModel()))
+  .then(() => {
+    if (!process.exitCode) console.log('e2e (LLM nodes on the editor\'s model): passed');
   })
   .catch((error: unknown) => {
   console.error(error);

@@ -73,16 +73,19 @@ test('maxParallel comes from launch.json, else from the attractor.maxParallel se
   assert.match(bad.message, /"maxParallel" must be an integer of at least 1 \(got 1\.5\)/);
 });
 
-test('refusals say why: untrusted workspace, no pipeline, no demo script', () => {
+test('refusals say why: untrusted workspace, no pipeline', () => {
   const untrusted = resolveDebugConfiguration({}, context({ trusted: false }));
   assert.ok(!untrusted.ok);
   assert.match(untrusted.message, /trusted workspace/);
   const none = resolveDebugConfiguration({}, context({ activeProgram: undefined }));
   assert.ok(!none.ok);
   assert.match(none.message, /Open a \.dot pipeline/);
+});
+
+test('a pipeline without a demo script runs on the LLM backend (VS Code\'s models unless a key is stored), nothing to configure', () => {
   const noScript = resolveDebugConfiguration({}, context({ fileExists: () => false }));
-  assert.ok(!noScript.ok);
-  assert.match(noScript.message, /review\.scripted\.json/);
+  assert.ok(noScript.ok);
+  assert.equal(noScript.configuration.backend, SECRET_LLM_BACKEND);
 });
 
 test('initial and dynamic configurations', () => {

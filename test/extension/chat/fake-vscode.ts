@@ -1,7 +1,9 @@
-// A stand-in for the `vscode` module, bundled in place of it by register.test.ts: just the API
-// registerChat touches, recording what was registered on globalThis.fakeVscode for the test.
+// A stand-in for the `vscode` module, bundled in place of it by register.test.ts and
+// vscode-lm-run.test.ts: just the API the extension touches there, recording what was registered
+// on globalThis.fakeVscode for the test, and a `vscode.lm` whose chat models answer from a script.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ScriptedReply } from '../../e2e/scripted-lm-extension/script';
 
 export interface FakeVscodeState {
   workspaceRoot: string;
@@ -11,9 +13,24 @@ export interface FakeVscodeState {
   participants: Map<string, { handler: (...args: unknown[]) => unknown; iconPath?: unknown }>;
   commands: Map<string, (...args: unknown[]) => unknown>;
   shownDocuments: string[];
+  /** What `vscode.lm.selectChatModels()` offers. */
+  chatModels?: ScriptedChatModel[];
+  /** Every `sendRequest`, in order. */
+  lmRequests?: { modelId: string; messages: unknown[]; options: { justification?: string; tools?: { name: string }[]; toolMode?: number } }[];
+  /** Requests whose cancellation token fired. */
+  lmCancelled?: number;
+}
+
+export interface ScriptedChatModel {
+  readonly id: string;
+  readonly vendor: string;
+  readonly family: string;
+  readonly name: string;
+  readonly replies: ScriptedReply[];
 }
 
 const state = (globalThis as unknown as { fakeVscode: FakeVscodeState }).fakeVscode;
+const disposable = { dispose: () => undefined };
 
 export class Uri {
   private constructor(readonly fsPath: string) {}
@@ -34,15 +51,56 @@ export class ThemeIcon {
 export class LanguageModelTextPart {
   constructor(readonly value: string) {}
 }
+export class LanguageModelToolCallPart {
+  constructor(
+    readonly callId: string,
+    readonly name: string,
+    readonly input: object,
+  ) {}
+}
+export class LanguageModelToolResultPart {
+  constructor(
+    readonly callId: string,
+    readonly content: unknown[],
+  ) {}
+}
+export enum LanguageModelChatToolMode {
+  Auto = 1,
+  Required = 2,
+}
+export class LanguageModelError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+type Listener = () => void;
+export class CancellationTokenSource {
+  private readonly listeners: Listener[] = [];
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: (listener: Listener) => {
+      this.listeners.push(listener);
+      return disposable;
+    },
+  };
+  cancel(): void {
+    if (this.token.isCancellationRequested) return;
+    this.token.isCancellationRequested = true;
+    for (const listener of this.listeners) listener();
+  }
+  dispose(): void {}
+}
 export class LanguageModelToolResult {
   constructor(readonly content: unknown[]) {}
 }
 export const LanguageModelChatMessage = {
-  User: (text: string) => ({ role: 'user', text }),
-  Assistant: (text: string) => ({ role: 'assistant', text }),
+  User: (content: string | unknown[]) => (typeof content === 'string' ? { role: 'user', text: content } : { role: 'user', content }),
+  Assistant: (content: string | unknown[]) => (typeof content === 'string' ? { role: 'assistant', text: content } : { role: 'assistant', content }),
 };
-
-const disposable = { dispose: () => undefined };
 
 export const workspace = {
   get workspaceFolders() {
@@ -61,7 +119,36 @@ export const window = {
   showTextDocument: async (uri: Uri) => state.shownDocuments.push(uri.fsPath),
 };
 
+type Token = CancellationTokenSource['token'];
+
+/** A `LanguageModelChat` that answers each request with the next scripted reply. */
+function chatModel(spec: ScriptedChatModel) {
+  return {
+    id: spec.id,
+    vendor: spec.vendor,
+    family: spec.family,
+    name: spec.name,
+    version: '1',
+    maxInputTokens: 100_000,
+    sendRequest: async (messages: unknown[], options: NonNullable<FakeVscodeState['lmRequests']>[number]['options'], token: Token) => {
+      (state.lmRequests ??= []).push({ modelId: spec.id, messages, options });
+      token.onCancellationRequested(() => (state.lmCancelled = (state.lmCancelled ?? 0) + 1));
+      const reply = spec.replies.shift();
+      if (!reply) throw new LanguageModelError(`${spec.id}: no scripted reply left`, 'Unknown');
+      if ('error' in reply) throw new LanguageModelError(reply.message, reply.error);
+      const parts = 'hang' in reply ? [] : [...(reply.text ? [new LanguageModelTextPart(reply.text)] : []), ...(reply.toolCalls ?? []).map((call, i) => new LanguageModelToolCallPart(`call_${state.lmRequests?.length}_${i}`, call.name, call.input))];
+      async function* stream(): AsyncIterable<unknown> {
+        yield* parts;
+        // A hanging model answers nothing until the caller cancels, then ends its stream as VS Code does.
+        if ('hang' in reply!) await new Promise<void>((resolve) => (reply.ignoresCancellation ? undefined : token.onCancellationRequested(resolve)));
+      }
+      return { stream: stream(), text: (async function* () {})() };
+    },
+  };
+}
+
 export const lm = {
+  selectChatModels: async () => (state.chatModels ?? []).map(chatModel),
   registerTool: (name: string, tool: FakeVscodeState['tools'] extends Map<string, infer T> ? T : never) => {
     state.tools.set(name, tool);
     return disposable;

@@ -71,6 +71,20 @@ describe('@attractor /attractorify', () => {
     assert.ok(sent?.[1]?.text.includes('README.md'), 'the workspace listing is in the request');
   });
 
+  it('rejects, with the path as its reason, a draft whose worker can reach the exit without passing the gate (question 3)', async () => {
+    // The critic may declare victory: a bad day of one LLM node ends the run "successfully".
+    const bypass = bugFixAnswer.replace('  test_gate -> done ', '  critic -> done [condition="outcome=success", label="looks good"]\n  test_gate -> done ');
+    assert.notEqual(bypass, bugFixAnswer);
+    const model = new ScriptedLanguageModel([bypass, bypass]);
+    const stream = new FakeResponseStream();
+    await handleChatRequest({ prompt: '', command: 'attractorify', model }, bugFixHistory, stream, cancel, deps({ workspaceRoot: () => bugFixWorkspace() }));
+    const reason = /the worker reaches the exit without passing the gate \(implement -> critic -> done\)/;
+    assert.match(model.received[1]?.at(-1)?.text ?? '', reason, 'the reason went back to the model');
+    assert.match(stream.text, /still fails our checks/);
+    assert.match(stream.text, reason);
+    assert.equal(stream.buttons.length, 0, 'not offered for saving');
+  });
+
   describe('through our own provider (fake OpenAI and Anthropic servers)', () => {
     const server = new FakeHttpServer();
     let baseUrl = '';

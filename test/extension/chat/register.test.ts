@@ -1,30 +1,18 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { build } from 'esbuild';
 import type { RegisterChatDeps, registerChat as RegisterChat } from '../../../extension/chat/register';
 import type { RunRequest } from '../../../extension/chat/run-tool';
 import { engineRunner } from '../../../extension/chat/run-tool';
 import { ScriptedBackend, loadScript, scriptedInterviewer } from '../../../engine/runtime/scripted';
+import { bundleWithFakeVscode } from '../fake-vscode-bundle';
 import type { FakeVscodeState } from './fake-vscode';
 import { FakeResponseStream, ScriptedLanguageModel, repoRoot, tempWorkspace } from './chat-fakes';
 
 /** registerChat bundled as the extension bundles it, with `vscode` resolved to the fake. */
 async function loadRegisterChat(): Promise<typeof RegisterChat> {
-  const outfile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-chat-bundle-')), 'register.js');
-  await build({
-    entryPoints: [path.join(repoRoot, 'extension/chat/register.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile,
-    logLevel: 'silent',
-    plugins: [{ name: 'fake-vscode', setup: (b) => b.onResolve({ filter: /^vscode$/ }, () => ({ path: path.join(import.meta.dirname, 'fake-vscode.ts') })) }],
-  });
-  return (createRequire(import.meta.url)(outfile) as { registerChat: typeof RegisterChat }).registerChat;
+  return (await bundleWithFakeVscode<{ registerChat: typeof RegisterChat }>(path.join(repoRoot, 'extension/chat/register.ts'))).registerChat;
 }
 
 const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
@@ -70,9 +58,12 @@ describe('registerChat', () => {
     assert.equal(runs.length, 1, 'ran through the runner the extension injected');
   });
 
-  it('run_pipeline refuses once the workspace is untrusted', async () => {
+  it('run_pipeline refuses once the workspace is untrusted, before it asks for confirmation', async () => {
     state.trusted = false;
     try {
+      const prepared = (await state.tools.get('run_pipeline')?.prepareInvocation?.({ input: { dot_file: 'convergence-loop.dot' } }, token)) as { invocationMessage: string; confirmationMessages?: unknown };
+      assert.equal(prepared.confirmationMessages, undefined, 'no confirmation dialog');
+      assert.match(prepared.invocationMessage, /not trusted/);
       const result = (await state.tools.get('run_pipeline')?.invoke({ input: { dot_file: 'convergence-loop.dot' }, toolInvocationToken: undefined }, token)) as { content: { value: string }[] };
       assert.equal((JSON.parse(result.content[0]?.value ?? '{}') as { status: string }).status, 'refused');
     } finally {

@@ -1,0 +1,6 @@
+// What vscode-lm-run.test.ts bundles with the fake `vscode`: the extension's run path and its LLM backends, in one bundle.
+export { runLocally } from '../../../extension/local-run';
+export { llmBackendFactory } from '../../../extension/secrets';
+export { SECRET_LLM_BACKEND } from '../../../extension/debug-configuration';
+export { llmBackend } from '../../../extension/secrets';
+export { routeHoverAt } from '../../../extension/lm/route-hover';
