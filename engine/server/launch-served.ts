@@ -1,5 +1,6 @@
 import type { CodergenBackend } from '../runtime/backend';
 import type { Interviewer } from '../runtime/interviewer';
+import type { RunnerIdentity } from '../runtime/run-directory';
 import type { Admission } from '../runtime/launch';
 import { admitPipeline, runAdmitted } from '../runtime/launch';
 import { FirstAnswerInterviewer } from './first-answer-interviewer';
@@ -13,6 +14,8 @@ export interface ServedLaunchOptions {
   readonly interviewer?: Interviewer;
   /** Cancels the run besides `POST …/cancel` (the CLI's SIGINT). */
   readonly signal?: AbortSignal;
+  /** Ledger §28: the front end that started the run, for the manifest. */
+  readonly runner?: RunnerIdentity;
 }
 
 /** Admits the served run's source and, when admitted, starts it; the admission phases land in its event log. */
@@ -32,6 +35,7 @@ export function launchServed(run: ServedRun, options: ServedLaunchOptions): Admi
       events: run.events,
       signal: options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal,
       ...(options.defaultMaxParallel === undefined ? {} : { defaultMaxParallel: options.defaultMaxParallel }),
+      ...(options.runner ? { runner: options.runner } : {}),
     }),
   );
   return admission;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { RunnerIdentity } from '../runtime/run-directory';
 import type { CodergenBackend } from '../runtime/backend';
 import { carriesToken, isLoopback } from './bearer-token';
 import { renderRunSvg } from './graph-svg';
@@ -20,7 +21,7 @@ export interface Launcher {
   /** Each run writes its run directory under it, named by the run's server id. */
   readonly logsRoot: string;
   /** A fresh backend (and fan-out default) for each run. */
-  readonly execution: () => { readonly backend: CodergenBackend; readonly defaultMaxParallel?: number };
+  readonly execution: () => { readonly backend: CodergenBackend; readonly defaultMaxParallel?: number; readonly runner?: RunnerIdentity };
   /** Runs at once; a submission beyond it is refused (503), not queued. */
   readonly maxRunning: number;
 }
@@ -172,8 +173,8 @@ export class PipelineServer {
     const id = crypto.randomUUID();
     const run = new ServedRun({ id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id) });
     // Only the backend: a submitted run's gates are asked over HTTP alone.
-    const { backend, defaultMaxParallel } = launcher.execution();
-    const admission = launchServed(run, { backend, params: submission.params, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }) });
+    const { backend, defaultMaxParallel, runner } = launcher.execution();
+    const admission = launchServed(run, { backend, params: submission.params, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(runner ? { runner } : {}) });
     if (admission.kind === 'refused') throw new HttpError(422, admission.reason, { diagnostics: admission.diagnostics });
     this.runs.set(id, run);
     response.setHeader('location', `/pipelines/${id}`);

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 import type { Interviewer } from '../runtime/interviewer';
 import type { LaunchOptions, LaunchResult } from '../runtime/launch';
 import { launchServed } from './launch-served';
@@ -17,9 +17,9 @@ import { ServedRun } from './served-run';
 export async function launchServedFile(file: string, target: ListenTarget, options: Omit<LaunchOptions, 'interviewer'> & { readonly interviewer?: Interviewer }, announce: (url: string) => void): Promise<LaunchResult> {
   let source: string;
   try {
-    source = fs.readFileSync(file, 'utf8');
+    source = readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
-    return { kind: 'refused', diagnostics: [], reason: `cannot read ${file}: ${(error as Error).message}` };
+    return { kind: 'refused', diagnostics: [], reason: (error as Error).message };
   }
   const run = new ServedRun({ id: crypto.randomUUID(), source, sourcePath: path.resolve(file), cwd: options.cwd, logsRoot: options.logsRoot }, options.events);
   const server = new PipelineServer({ maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
@@ -33,6 +33,7 @@ export async function launchServedFile(file: string, target: ListenTarget, optio
       ...(options.interviewer ? { interviewer: options.interviewer } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.defaultMaxParallel === undefined ? {} : { defaultMaxParallel: options.defaultMaxParallel }),
+      ...(options.runner ? { runner: options.runner } : {}),
     });
     if (admission.kind === 'refused') return admission;
     return { kind: 'ran', result: await run.result, warnings: admission.warnings };

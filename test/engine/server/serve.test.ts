@@ -95,6 +95,26 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     assert.deepEqual(listed.map((run) => run.id), [id]);
   });
 
+  it('a served run holds its run directory: `attractor resume` on it is refused while it waits at a gate', async () => {
+    const dir = workspace();
+    const { url } = await started(dir);
+    const submitted = await call(`${url}/pipelines`, { body: { path: 'gated.dot' } });
+    assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
+    const id = submitted.body.id as string;
+    await readEvents(`${url}/pipelines/${id}/events`, { until: (event) => event.type === 'human:question' });
+    const logsRoot = path.join(dir, '.attractor-runs', id);
+    const resume = spawn(process.execPath, [bundledCli(), 'resume', logsRoot], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    resume.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => resume.once('exit', resolve));
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /engine|lock/i);
+    assert.equal((await call(`${url}/pipelines/${id}`)).body.status, 'running', 'the served run goes on');
+    const manifest = JSON.parse(fs.readFileSync(path.join(logsRoot, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual([typeof manifest.runner_version, manifest.provider], ['string', 'none'], 'a served run stamps its runner (ledger §28)');
+    await call(`${url}/pipelines/${id}/cancel`, { method: 'POST' });
+  });
+
   it('cancels a running pipeline: its command stops, the run ends cancelled, a second cancel is refused', async () => {
     const dir = workspace();
     const { url } = await started(dir, '--max-runs', '1');
