@@ -14,6 +14,8 @@ test('settings: valid values are taken, malformed ones fall back to the defaults
     defaultModel: ' house-model ',
     defaultProvider: 'anthropic',
     maxParallel: 2,
+    'llm.source': 'vscode',
+    'llm.vscodeModel': ' gpt-4o ',
   };
   assert.deepEqual(readSettings((key) => values[key]), {
     backend: 'llm',
@@ -23,8 +25,10 @@ test('settings: valid values are taken, malformed ones fall back to the defaults
     defaultModel: 'house-model',
     defaultProvider: 'anthropic',
     maxParallel: 2,
+    llmSource: 'vscode',
+    vscodeModel: 'gpt-4o',
   });
-  const bad: Record<string, unknown> = { backend: 'gpt', runDirectory: 3, 'graph.layoutEngine': 'fancy', languageDetection: true, defaultModel: 5, defaultProvider: 'mistral', maxParallel: 0 };
+  const bad: Record<string, unknown> = { backend: 'gpt', runDirectory: 3, 'graph.layoutEngine': 'fancy', languageDetection: true, defaultModel: 5, defaultProvider: 'mistral', maxParallel: 0, 'llm.source': 'cloud', 'llm.vscodeModel': 7 };
   assert.deepEqual(readSettings((key) => bad[key]), defaultSettings);
 });
 
