@@ -7,20 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
+import { gated } from '../engine/server/serve-harness';
 
 const repo = path.resolve(__dirname, '..', '..');
 const shots = path.join(repo, 'docs', 'e2e');
 const vsix = path.join(repo, 'attractor.vsix');
-
-const gated = `digraph shipit {
-  start [shape=Mdiamond]
-  build [shape=parallelogram, tool_command="echo built > built.txt"]
-  gate [shape=hexagon, label="Ship it?"]
-  done [shape=Msquare]
-  start -> build -> gate
-  gate -> done [label="[Y] Yes"]
-  gate -> build [label="[N] No"]
-}`;
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(shots, `${name}.png`) });

@@ -118,7 +118,8 @@ async function main(): Promise<void> {
     await page.waitForSelector('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines:has-text("# 2.0")', { timeout: 30_000 });
     await shot(page, '07b-visit-file-diff');
     // Closed again, so that step 8 finds the pipeline's editor rather than the diff's two.
-    await page.locator('.tab.active .tab-actions .codicon-close').click();
+    await page.click('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines');
+    await runCommand(page, 'View: Close Editor');
     await page.waitForSelector('.monaco-diff-editor', { state: 'detached', timeout: 30_000 });
 
     // 8. The Run lens on a fan-out without max_parallel: attractor.maxParallel=1 runs its branches one at a time.

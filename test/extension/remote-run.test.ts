@@ -10,17 +10,7 @@ import { ServeClient } from '../../engine/server/serve-client';
 import { followRemoteRun } from '../../extension/remote-run';
 import { describeRemoteRun, remoteRunLabel, ServerRuns } from '../../extension/remote-runs-model';
 import { parseExtensionMessage, type ExtensionToWebviewMessage } from '../../webview/protocol';
-import { call, readEvents, serve, type Served } from '../engine/server/serve-harness';
-
-const gated = `digraph shipit {
-  start [shape=Mdiamond]
-  build [shape=parallelogram, tool_command="echo built > built.txt"]
-  gate [shape=hexagon, label="Ship it?"]
-  done [shape=Msquare]
-  start -> build -> gate
-  gate -> done [label="[Y] Yes"]
-  gate -> build [label="[N] No"]
-}`;
+import { call, readEvents, serve, type Served, gated } from '../engine/server/serve-harness';
 
 const servers: Served[] = [];
 async function started(): Promise<{ server: Served; client: ServeClient }> {

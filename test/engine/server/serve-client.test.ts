@@ -9,17 +9,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ServeClient, ServeRequestError, type StreamedEvent } from '../../../engine/server/serve-client';
 import { bundledCli } from '../../test-bundle';
-import { call, serve, type Served } from './serve-harness';
-
-const gated = `digraph shipit {
-  start [shape=Mdiamond]
-  build [shape=parallelogram, tool_command="echo built > built.txt"]
-  gate [shape=hexagon, label="Ship it?"]
-  done [shape=Msquare]
-  start -> build -> gate
-  gate -> done [label="[Y] Yes"]
-  gate -> build [label="[N] No"]
-}`;
+import { call, serve, type Served, gated } from './serve-harness';
 
 function workspace(): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-client-')));

@@ -4,6 +4,17 @@ import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { bundledCli } from '../../test-bundle';
 
+/** A pipeline that builds, then waits at a human gate (Y: done, N: build again). */
+export const gated = `digraph shipit {
+  start [shape=Mdiamond]
+  build [shape=parallelogram, tool_command="echo built > built.txt"]
+  gate [shape=hexagon, label="Ship it?"]
+  done [shape=Msquare]
+  start -> build -> gate
+  gate -> done [label="[Y] Yes"]
+  gate -> build [label="[N] No"]
+}`;
+
 export interface Served {
   /** http://127.0.0.1:PORT, whatever the bind address. */
   readonly url: string;

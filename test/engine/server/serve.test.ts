@@ -6,17 +6,7 @@ import { after, describe, it } from 'node:test';
 import { spawn } from 'node:child_process';
 import { bundledCli } from '../../test-bundle';
 import type { Served, SseEvent } from './serve-harness';
-import { call, rawCall, readEvents, serve } from './serve-harness';
-
-const gated = `digraph shipit {
-  start [shape=Mdiamond]
-  build [shape=parallelogram, tool_command="echo built > built.txt"]
-  gate [shape=hexagon, label="Ship it?"]
-  done [shape=Msquare]
-  start -> build -> gate
-  gate -> done [label="[Y] Yes"]
-  gate -> build [label="[N] No"]
-}`;
+import { call, rawCall, readEvents, serve, gated } from './serve-harness';
 
 const slow = `digraph slow {
   start [shape=Mdiamond]
