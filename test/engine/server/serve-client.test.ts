@@ -90,9 +90,10 @@ describe('ServeClient against attractor serve', () => {
       const server = net.connect(Number(upstream.port), upstream.hostname);
       socket.pipe(server);
       let cut = false;
-      socket.once('data', (head: Buffer) => {
+      // Every request on the connection: a client may send the reconnect over a kept-alive one.
+      socket.on('data', (head: Buffer) => {
         const request = head.toString();
-        if (!request.includes('/events')) return;
+        if (!/^GET \S*\/events/.test(request)) return;
         cut = ++streams === 1;
         resumedAfter.push(Number(/last-event-id: (\d+)/i.exec(request)?.[1]));
       });
