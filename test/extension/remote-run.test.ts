@@ -1,43 +1,28 @@
 // VS Code attached to `attractor serve`: the Runs view's server model and a remote run followed into
 // graph-view messages, its gates answered over HTTP. The real server process on 127.0.0.1.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { HumanQuestion } from '../../engine';
 import { ServeClient } from '../../engine/server/serve-client';
 import { followRemoteRun } from '../../extension/remote-run';
 import { describeRemoteRun, remoteRunLabel, ServerRuns } from '../../extension/remote-runs-model';
 import { parseExtensionMessage, type ExtensionToWebviewMessage } from '../../webview/protocol';
-import { call, readEvents, serve, type Served, gated } from '../engine/server/serve-harness';
+import { gated, readEvents, type Served } from '../engine/server/serve-harness';
+import { workspaceWith, started, submit } from '../engine/server/served-in-tests';
 
-const servers: Served[] = [];
-async function started(): Promise<{ server: Served; client: ServeClient }> {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'remote-run-')));
-  fs.writeFileSync(path.join(dir, 'gated.dot'), gated);
-  const server = await serve(dir);
-  servers.push(server);
+async function startedWithClient(): Promise<{ server: Served; client: ServeClient }> {
+  const server = await started(workspaceWith('remote-run-', { 'gated.dot': gated }));
   return { server, client: new ServeClient({ url: server.url }) };
-}
-after(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-});
-
-async function submit(url: string): Promise<string> {
-  const reply = await call(`${url}/pipelines`, { body: { path: 'gated.dot' } });
-  assert.equal(reply.status, 201, JSON.stringify(reply.body));
-  return reply.body.id as string;
 }
 
 describe('VS Code attached to attractor serve', () => {
   it('the server\'s runs: listed with their gate waiting, refreshed only on change, unreachable with the reason', async () => {
-    const { server, client } = await started();
+    const { server, client } = await startedWithClient();
     let changes = 0;
     const runs = new ServerRuns(client, () => changes++);
     await runs.refresh();
     assert.deepEqual(runs.state, { kind: 'listed', runs: [] });
-    const id = await submit(server.url);
+    const id = await submit(server.url, { path: 'gated.dot' });
     await readEvents(`${server.url}/pipelines/${id}/events`, { until: (event) => event.type === 'human:question' });
     await runs.refresh();
     await runs.refresh();
@@ -55,8 +40,8 @@ describe('VS Code attached to attractor serve', () => {
   });
 
   it('a remote run drives the graph view; its gate is asked here and the answer goes over HTTP', async () => {
-    const { server, client } = await started();
-    const id = await submit(server.url);
+    const { server, client } = await startedWithClient();
+    const id = await submit(server.url, { path: 'gated.dot' });
     const posted: ExtensionToWebviewMessage[] = [];
     const asked: HumanQuestion[] = [];
     const ending = await followRemoteRun(
@@ -83,8 +68,8 @@ describe('VS Code attached to attractor serve', () => {
   });
 
   it('a gate answered elsewhere stops the question here; stopping the follow leaves the run running', async () => {
-    const { server, client } = await started();
-    const id = await submit(server.url);
+    const { server, client } = await startedWithClient();
+    const id = await submit(server.url, { path: 'gated.dot' });
     const stop = new AbortController();
     let withdrawn: (() => void) | undefined;
     const questionWithdrawn = new Promise<void>((resolve) => (withdrawn = resolve));

@@ -79,7 +79,7 @@ export class CliRig {
     const file = path.join(this.dir, 'pipeline.dot');
     fs.writeFileSync(file, dot);
     const result = await runCli(['run', file, '--cwd', this.work, '--logs-root', this.logs, '--json'], env);
-    const last = result.stdout.trim().split('\n').at(-1) ?? '{}';
+    const last = result.stdout.trim().split('\n').at(-1) || '{}';
     return { ...result, summary: JSON.parse(last) as RunResult['summary'] };
   }
 

@@ -1,43 +1,22 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { FakeHttpServer } from './fakes/fake-http-server';
+import { CliRig } from './cli-rig';
 import { geminiError, geminiStream } from './fakes/gemini-wire';
-import { runCli } from './cli-process';
 
 /** Gemini pipelines through `attractor run`: the real runtime, Google's SDK, a Gemini wire server on 127.0.0.1. */
 describe('attractor run on gemini', () => {
-  let server: FakeHttpServer;
-  let baseUrl: string;
-  let dir: string;
-  let work: string;
-  let logs: string;
-
+  let rig: CliRig;
   beforeEach(async () => {
-    server = new FakeHttpServer();
-    baseUrl = await server.start();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-gemini-'));
-    work = path.join(dir, 'work');
-    logs = path.join(dir, 'logs');
-    fs.mkdirSync(work);
+    rig = await new CliRig().start();
   });
-  afterEach(async () => {
-    await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => rig.stop());
 
-  const run = (dot: string, env: Record<string, string>) => {
-    const file = path.join(dir, 'pipeline.dot');
-    fs.writeFileSync(file, dot);
-    return runCli(['run', file, '--cwd', work, '--logs-root', logs, '--json'], env);
-  };
-  const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as { status: string; failure_reason: string | null };
   const sessionEvents = (node: string) => {
-    const status = JSON.parse(fs.readFileSync(path.join(logs, node, 'status.json'), 'utf8')) as { session_id: string };
+    const status = JSON.parse(fs.readFileSync(path.join(rig.logs, node, 'status.json'), 'utf8')) as { session_id: string };
     return fs
-      .readFileSync(path.join(logs, node, 'sessions', status.session_id, 'events.jsonl'), 'utf8')
+      .readFileSync(path.join(rig.logs, node, 'sessions', status.session_id, 'events.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { event: string; data: Record<string, unknown> });
@@ -53,7 +32,7 @@ describe('attractor run on gemini', () => {
   }`;
 
   it('writes a file through the tool loop and succeeds, waiting out a 429 (RetryInfo) and a 503 on the way', async () => {
-    server.script(
+    rig.server.script(
       geminiError(429, 'Resource has been exhausted (e.g. check quota).', { 'retry-after': '0.05' }),
       geminiStream({ text: 'Writing it.', toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hello\n' } }] }),
       geminiError(503, 'The model is overloaded. Please try again later.'),
@@ -61,20 +40,20 @@ describe('attractor run on gemini', () => {
       geminiStream({ toolCalls: [{ name: 'read_file', arguments: { path: 'hello.txt' } }] }),
       geminiStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }),
     );
-    const result = await run(pipeline, { GEMINI_API_KEY: 'gemini-test-key', GEMINI_BASE_URL: baseUrl });
+    const result = await rig.run(pipeline, { GEMINI_API_KEY: 'gemini-test-key', GEMINI_BASE_URL: rig.baseUrl });
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(lastJson(result.stdout).status, 'success');
-    assert.equal(fs.readFileSync(path.join(work, 'hello.txt'), 'utf8'), 'hello\n');
+    assert.equal(result.summary.status, 'success');
+    assert.equal(fs.readFileSync(path.join(rig.work, 'hello.txt'), 'utf8'), 'hello\n');
     assert.deepEqual(
-      server.requests.map((r) => r.path),
+      rig.server.requests.map((r) => r.path),
       [
         ...Array(4).fill('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse'),
         ...Array(2).fill('/v1beta/models/learnlm-2.0-flash-experimental:streamGenerateContent?alt=sse'),
       ],
       'the stylesheet names the provider for write, the node itself for review',
     );
-    assert.ok(server.requests.every((r) => r.headers['x-goog-api-key'] === 'gemini-test-key'));
-    assert.match(JSON.stringify(server.requests[5]!.body.contents), /"functionResponse":\{"id":"[^"]+","name":"read_file","response":\{"output":"hello\\n"\}\}/);
+    assert.ok(rig.server.requests.every((r) => r.headers['x-goog-api-key'] === 'gemini-test-key'));
+    assert.match(JSON.stringify(rig.server.requests[5]!.body.contents), /"functionResponse":\{"id":"[^"]+","name":"read_file","response":\{"output":"hello\\n"\}\}/);
 
     const retries = sessionEvents('write').filter((e) => e.data.provider_retry !== undefined);
     assert.deepEqual(
@@ -89,17 +68,17 @@ describe('attractor run on gemini', () => {
   });
 
   it('refuses to launch (exit 2) when no Gemini key is set, naming the node, the provider and both variables', async () => {
-    const result = await run(pipeline, { OPENAI_API_KEY: 'sk-test', GEMINI_BASE_URL: baseUrl });
+    const result = await rig.run(pipeline, { OPENAI_API_KEY: 'sk-test', GEMINI_BASE_URL: rig.baseUrl });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /node write \(gemini\): node 'write' needs provider 'gemini' but GEMINI_API_KEY \(or GOOGLE_API_KEY\) is not set/);
     assert.match(result.stderr, /node review \(gemini\): node 'review' needs provider 'gemini'/);
-    assert.equal(server.requests.length, 0, 'nothing ran');
+    assert.equal(rig.server.requests.length, 0, 'nothing ran');
   });
 
   it('takes the key from GOOGLE_API_KEY too', async () => {
-    server.script(geminiStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }), geminiStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }));
-    const result = await run(pipeline, { GOOGLE_API_KEY: 'google-key', GEMINI_BASE_URL: baseUrl });
+    rig.server.script(geminiStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }), geminiStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }));
+    const result = await rig.run(pipeline, { GOOGLE_API_KEY: 'google-key', GEMINI_BASE_URL: rig.baseUrl });
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(server.requests[0]!.headers['x-goog-api-key'], 'google-key');
+    assert.equal(rig.server.requests[0]!.headers['x-goog-api-key'], 'google-key');
   });
 });

@@ -4,33 +4,15 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ServeClient, ServeRequestError, type StreamedEvent } from '../../../engine/server/serve-client';
 import { bundledCli } from '../../test-bundle';
-import { call, serve, type Served, gated } from './serve-harness';
+import { gated } from './serve-harness';
+import { workspaceWith, started, submit } from './served-in-tests';
 
 function workspace(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-client-')));
-  fs.writeFileSync(path.join(dir, 'gated.dot'), gated);
-  return dir;
-}
-
-const servers: Served[] = [];
-async function started(cwd: string, ...args: string[]): Promise<Served> {
-  const server = await serve(cwd, ...args);
-  servers.push(server);
-  return server;
-}
-after(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-});
-
-async function submit(url: string, body: Record<string, unknown>, token?: string): Promise<string> {
-  const reply = await call(`${url}/pipelines`, { body, ...(token ? { token } : {}) });
-  assert.equal(reply.status, 201, JSON.stringify(reply.body));
-  return reply.body.id as string;
+  return workspaceWith('attractor-serve-client-', { 'gated.dot': gated });
 }
 
 /** Follows a run, answering each question with the next of `answers` through the client. */

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { spawn } from 'node:child_process';
 import { bundledCli } from '../../test-bundle';
-import type { Served, SseEvent } from './serve-harness';
-import { call, rawCall, readEvents, serve, gated } from './serve-harness';
+import type { SseEvent } from './serve-harness';
+import { call, gated, rawCall, readEvents } from './serve-harness';
+import { workspaceWith, started } from './served-in-tests';
 
 const slow = `digraph slow {
   start [shape=Mdiamond]
@@ -16,22 +16,8 @@ const slow = `digraph slow {
 }`;
 
 function workspace(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-')));
-  fs.writeFileSync(path.join(dir, 'gated.dot'), gated);
-  fs.writeFileSync(path.join(dir, 'slow.dot'), slow);
-  return dir;
+  return workspaceWith('attractor-serve-', { 'gated.dot': gated, 'slow.dot': slow });
 }
-
-const servers: Served[] = [];
-async function started(cwd: string, ...args: string[]): Promise<Served> {
-  const server = await serve(cwd, ...args);
-  servers.push(server);
-  return server;
-}
-
-after(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-});
 
 describe('attractor serve (HTTP, canonical §9.5)', () => {
   it('streams a run as SSE, resumes the stream after Last-Event-ID, and takes a human gate answer over HTTP', async () => {
@@ -107,7 +93,8 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
 
   it('cancels a running pipeline: its command stops, the run ends cancelled, a second cancel is refused', async () => {
     const dir = workspace();
-    const { url } = await started(dir, '--max-runs', '1');
+    const server = await started(dir, '--max-runs', '1');
+    const { url } = server;
     const submitted = await call(`${url}/pipelines`, { body: { dot: slow } });
     assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
     const id = submitted.body.id as string;
@@ -130,7 +117,7 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     const other = (await call(`${url}/pipelines`, { body: { path: 'slow.dot' } })).body.id as string;
     await readEvents(`${url}/pipelines/${other}/events`, { until: (event) => event.type === 'node:start' && event.data.nodeId === 'wait' });
     const t1 = Date.now();
-    assert.equal(await servers.at(-1)?.stop(), 0);
+    assert.equal(await server.stop(), 0);
     assert.ok(Date.now() - t1 < 10_000);
   });
 
