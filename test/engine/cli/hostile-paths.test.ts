@@ -68,6 +68,16 @@ describe('hostile paths (CLI process)', () => {
     assert.match(pipeline.diagnostics[0]?.message ?? '', /fifo\.dot: it is a FIFO \(named pipe\), not a regular file/);
   });
 
+  it('run and run --serve refuse a FIFO as the pipeline with the reason instead of hanging', () => {
+    const dir = workspace();
+    execFileSync('mkfifo', [path.join(dir, 'fifo.dot')]);
+    for (const args of [['run', 'fifo.dot'], ['run', 'fifo.dot', '--serve', '0']]) {
+      const result = attractor(dir, ...args);
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /fifo\.dot: it is a FIFO \(named pipe\), not a regular file/, args.join(' '));
+    }
+  });
+
   it('a schema file over the cap is refused with its size and the cap, and a symlink to a device is followed and refused', () => {
     const dir = workspace();
     fs.writeFileSync(path.join(dir, 'big.json'), `{"description": "${'x'.repeat(2 * 1024 * 1024)}"}`);
