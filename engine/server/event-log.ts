@@ -2,7 +2,7 @@ import type { RunEvent } from '../runtime/events';
 import type { HeldState } from './run-hold';
 
 /** The server's own event: an attached debugger held the run (`held`) or released it (`null`). */
-export interface HoldEvent {
+interface HoldEvent {
   readonly type: 'hold';
   readonly held: HeldState | null;
 }

@@ -9,7 +9,7 @@ export interface HoldBreakpoints {
   readonly edges: readonly { readonly from: string; readonly to: string }[];
 }
 
-export type HoldReason = 'breakpoint' | 'step' | 'pause';
+type HoldReason = 'breakpoint' | 'step' | 'pause';
 
 /** The last node of the main walk that finished, as a held run reports it. */
 export interface HeldOutcome {

@@ -2,20 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { call, readEvents } from './serve-harness';
+import { call, heldPipeline, readEvents } from './serve-harness';
 import { started, submit, workspaceWith } from './served-in-tests';
 
-/** Waits at a gate first, so a test sets its breakpoints before any node it holds at has run. */
-export const heldPipeline = `digraph held {
-  start [shape=Mdiamond]
-  ready [shape=hexagon, label="Go?"]
-  build [shape=parallelogram, tool_command="echo built > built.txt"]
-  check [shape=parallelogram, tool_command="echo checked > checked.txt"]
-  done [shape=Msquare]
-  start -> ready
-  ready -> build [label="[G] Go"]
-  build -> check -> done
-}`;
 
 type Summary = Record<string, unknown> & { held: (Record<string, unknown> & { lastOutcome: Record<string, unknown> | null }) | null; status: string };
 
