@@ -852,13 +852,12 @@ export class AttractorDebugSession extends DebugSession {
     this.sendResponse(response);
   }
 
-  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
-    const frame = this.frameRef(args.frameId);
-    const boundary = frame?.thread.place?.boundary;
-    if (!boundary) return this.sendErrorResponse(response, { id: 1009, format: 'evaluate needs a paused node (its context is what expressions read)' });
+  protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
+    const context = this.attachment?.held ? await this.attachment.context().then((values) => new RunContext(values), () => undefined) : this.frameRef(args.frameId)?.thread.place?.boundary?.context;
+    if (!context) return this.sendErrorResponse(response, { id: 1009, format: 'evaluate needs a paused node (its context is what expressions read)' });
     const parsed = parseContextExpression(args.expression);
     if (!parsed.ok) return this.sendErrorResponse(response, { id: 1010, format: parsed.message });
-    const result = evaluateContextExpression(parsed.expression, boundary.context);
+    const result = evaluateContextExpression(parsed.expression, context);
     if (args.context === 'hover' && parsed.expression.kind === 'key' && result.value === undefined) {
       return this.sendErrorResponse(response, { id: 1011, format: `${args.expression} is not in the context` });
     }

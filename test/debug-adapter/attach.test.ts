@@ -65,6 +65,8 @@ describe('debug adapter: attach to a run on attractor serve (EXTENSIONS AT1)', (
     assert.equal(((await summaryOf(url, id)).held as { nodeId: string }).nodeId, 'build', 'the server holds the run');
     assert.ok(!fs.existsSync(path.join(dir, 'built.txt')));
     assert.equal((await scopeValues(s, 'Context')).values['human.gate.selected'], '"G"');
+    const evaluated = await s.client.evaluateRequest({ expression: 'human.gate.selected=G', frameId: (await topFrame(s)).id, context: 'watch' });
+    assert.equal(evaluated.body.result, 'true', 'watch expressions read the held context over HTTP');
     const outcome = (await scopeValues(s, 'Last outcome')).values;
     assert.deepEqual({ node: outcome.node, status: outcome.status }, { node: '"ready"', status: '"success"' });
     assert.equal((await scopeValues(s, 'Run')).values.pipeline_id, JSON.stringify(id));
