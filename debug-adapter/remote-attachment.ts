@@ -28,6 +28,8 @@ export interface AttachmentListener {
   /** The server let the run go without this debugger asking (another client, a cancel). */
   continued(): void;
   logpoint(message: string): void;
+  /** Something went wrong talking to the server; the attachment goes on. */
+  warning(message: string): void;
   /** Every engine event of the run, from its first (console, graph view, trace, gates). */
   runEvent(event: RunEvent): void;
   ended(end: AttachmentEnd): void;
@@ -174,10 +176,7 @@ export class RemoteAttachment {
   }
 
   private enqueueHold(held: HeldState | null): void {
-    this.holds = this.holds.then(
-      () => this.onHold(held),
-      () => this.onHold(held),
-    );
+    this.holds = this.holds.then(() => this.onHold(held)).catch((error: unknown) => this.listener.warning(`following the server's hold: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   private async onHold(held: HeldState | null): Promise<void> {

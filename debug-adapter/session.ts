@@ -265,6 +265,7 @@ export class AttractorDebugSession extends DebugSession {
         this.sendEvent(new ContinuedEvent(MAIN_THREAD_ID, true));
       },
       logpoint: (message: string) => this.sendConsole({ category: 'console', text: `${message}\n` }),
+      warning: (message: string) => this.sendConsole({ category: 'stderr', text: `attractor: ${message}\n` }),
       runEvent: (event: RunEvent) => {
         for (const line of consoleLines(event)) this.sendConsole(line);
         if (event.type === 'trace') this.sendCustom('traceEntry', { record: event.record, logsRoot });
