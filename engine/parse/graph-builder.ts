@@ -132,7 +132,7 @@ export class GraphBuilder {
   nodeEndpoint(ref: NodeRef, scope: Scope, edgeStatement: boolean): Endpoint {
     if (edgeStatement && ref.port) this.portIgnored(ref.port);
     const draft = this.touch(ref, scope);
-    return { nodes: draft ? [{ id: draft.id, range: this.range(ref.id.start, ref.id.end) }] : [] };
+    return { nodes: draft ? [{ id: draft.id, range: draft.references[draft.references.length - 1] as SourceRange }] : [] };
   }
 
   portIgnored(port: Literal): void {
@@ -204,14 +204,18 @@ export class GraphBuilder {
     if (value.kind === 'html') {
       this.report('html_value', 'error', `\`${key.text}\`: HTML-like values are not supported in pipelines; use a quoted string.`, this.range(value.start, value.end));
     }
+    const lineIndex = this.lineIndex;
+    // The three ranges share their ends: four positions instead of six.
+    const keyStart = lineIndex.positionAt(key.start);
+    const valueEnd = lineIndex.positionAt(value.end);
     return {
       key: key.text,
       value: value.text,
       quoted: value.kind === 'string',
       origin,
-      range: this.range(key.start, value.end),
-      keyRange: this.range(key.start, key.end),
-      valueRange: this.range(value.start, value.end),
+      range: { start: keyStart, end: valueEnd },
+      keyRange: { start: keyStart, end: lineIndex.positionAt(key.end) },
+      valueRange: { start: lineIndex.positionAt(value.start), end: valueEnd },
     };
   }
 
