@@ -73,6 +73,9 @@ async function shot(page: Page, name: string): Promise<void> {
 /** Types a request into the chat view's input and sends it. */
 async function ask(page: Page, text: string): Promise<void> {
   await page.click(`${chat} .interactive-input-editor`);
+  // @attractor is sticky: the input starts with it after its first answer.
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
   await page.keyboard.type(text);
   await page.keyboard.press('Enter');
 }
@@ -125,12 +128,12 @@ async function participantAndTools(): Promise<void> {
     const drafted = await lastResponse(page, /Save and open graph view/);
     assert.match(drafted, /Verdict: pipeline/);
     assert.match(drafted, /Linted with Attractor's own rules: no findings/);
-    assert.match(drafted, /digraph fix_parse_date/);
+    assert.match(drafted, /digraph\s+fix_parse_date/); // Monaco renders spaces as U+00A0
     await shot(page, 'chat-03-attractorify-drafts');
 
     // 4. /run: the LLM node writes hello.txt on the scripted model; the result comes back in the chat.
     await ask(page, '@attractor /run hello.dot');
-    const ran = await lastResponse(page, /"status": "success"/);
+    const ran = await lastResponse(page, /"status":\s*"success"/); // Monaco renders spaces as U+00A0
     assert.match(ran, /success\s*after 1 iteration/);
     assert.match(ran, /hello\.txt/);
     assert.equal(fs.readFileSync(path.join(root, 'hello.txt'), 'utf8'), 'hi\n');

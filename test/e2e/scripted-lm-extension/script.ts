@@ -8,7 +8,7 @@ export type ScriptedReply =
   | { readonly hang: true; readonly ignoresCancellation?: true };
 
 /** A tool the test extension's "Invoke LM tools" command calls with `vscode.lm.invokeTool`. */
-export interface ToolInvocation {
+interface ToolInvocation {
   readonly name: string;
   readonly input: object;
 }
