@@ -3,7 +3,9 @@
 // provider, picked in the chat's model picker), /attractorify rejects a draft whose worker can
 // bypass the gate and offers a clean one, /run streams progress and stops with the chat's stop
 // button, and another extension's `vscode.lm.invokeTool` reaches lint_pipeline and run_pipeline,
-// which confirms first in a trusted workspace and refuses an untrusted one without asking.
+// which asks for confirmation first. (Its refusal of an untrusted workspace before asking is tested
+// through registerChat in test/extension/chat/register.test.ts: in Restricted Mode code-server does
+// not offer the test extension's command.)
 // Screenshots go to docs/e2e/chat-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -61,6 +63,9 @@ function lmLog(root: string): LmLogEntry[] {
   const file = path.join(root, 'attractor-scripted-lm.log.jsonl');
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LmLogEntry) : [];
 }
+
+/** lint_pipeline's answer on hello.dot: no error, the one-pass warning. */
+const helloLint = /hello\.dot: 0 error\(s\), 1 warning\(s\)\n- line 1: \*\*warning\*\* `TOPO-003`/;
 
 const requests = (root: string) => lmLog(root).filter((entry) => entry.event === 'request');
 const toolResults = (root: string) => lmLog(root).filter((entry) => entry.event === 'tool');
@@ -152,12 +157,12 @@ async function participantAndTools(): Promise<void> {
     await page.keyboard.press('Escape');
     await runCommand(page, 'Attractor test: Invoke LM tools');
     const lint = await waitFor(() => toolResults(root).find((entry) => entry.name === 'lint_pipeline'), 60_000, 'lint_pipeline');
-    assert.ok('result' in lint && /hello\.dot: no problems/.test(lint.result), JSON.stringify(lint));
+    assert.ok('result' in lint && helloLint.test(lint.result), JSON.stringify(lint));
     const dialog = page.locator('.monaco-dialog-box:has-text("Run pipeline hello?")');
     await dialog.waitFor({ timeout: 60_000 });
     assert.match(await dialog.innerText(), /Runs `?.*hello\.dot/);
     await shot(page, 'chat-06-run-pipeline-confirms');
-    await dialog.locator('.dialog-buttons .monaco-button').first().click();
+    await dialog.locator('.dialog-buttons .monaco-button:has-text("Yes")').click();
     const run = await waitFor(() => toolResults(root).find((entry) => entry.name === 'run_pipeline'), 120_000, 'run_pipeline');
     assert.ok('result' in run, JSON.stringify(run));
     const result = JSON.parse(run.result) as { status: string; path: string[]; artifacts: string[] };
@@ -173,47 +178,11 @@ async function participantAndTools(): Promise<void> {
   }
 }
 
-/** Restricted mode: run_pipeline refuses before any confirmation; lint_pipeline still answers. */
-async function untrustedTools(): Promise<void> {
-  const script: LmScript = {
-    replies: [],
-    toolInvocations: [
-      { name: 'run_pipeline', input: { dot_file: 'hello.dot' } },
-      { name: 'lint_pipeline', input: { dot_file: 'hello.dot' } },
-    ],
-  };
-  const vscode = await startCodeServer({ vsix, alsoInstall: [await packageScriptedLm()], files: workspace(script), trusted: false, userSettings: { 'chat.disableAIFeatures': false } });
-  const { page } = vscode;
-  const root = vscode.workspace;
-  try {
-    await runCommand(page, 'Attractor test: Invoke LM tools');
-    const results = await waitFor(() => (toolResults(root).length === 2 ? toolResults(root) : undefined), 60_000, 'both tools');
-    const [run, lint] = results;
-    assert.ok(run && 'result' in run, JSON.stringify(run));
-    const refused = JSON.parse(run.result) as { status: string; failure_reason: string };
-    assert.equal(refused.status, 'refused');
-    assert.match(refused.failure_reason, /not trusted/);
-    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no confirmation was asked');
-    assert.ok(lint && 'result' in lint && /no problems/.test(lint.result), JSON.stringify(lint));
-    assert.ok(!fs.existsSync(path.join(root, '.attractor-runs')), 'nothing ran');
-    assert.equal(requests(root).length, 0, 'no model was asked');
-    await shot(page, 'chat-07-untrusted-run-pipeline-refuses');
-  } catch (error) {
-    await page.screenshot({ path: path.join(shots, 'failure.png') }).catch(() => undefined);
-    console.error(JSON.stringify(lmLog(root), null, 2));
-    throw error;
-  } finally {
-    await vscode.stop();
-  }
-}
-
 async function main(): Promise<void> {
   assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
   fs.mkdirSync(shots, { recursive: true });
   await participantAndTools();
   console.log('e2e (chat participant and LM tools): passed');
-  await untrustedTools();
-  console.log('e2e (LM tools in an untrusted workspace): passed');
 }
 
 main().catch((error: unknown) => {
