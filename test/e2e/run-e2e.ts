@@ -356,7 +356,7 @@ async function debugging(): Promise<void> {
     };
     assert.ok(await waitFor(() => (visitsOnDisk() === 5 ? true : undefined), 60_000), 'start, draft, review, note and the second draft ran');
     await pick.waitFor({ timeout: 60_000 });
-    await page.click('.debug-toolbar .codicon-debug-stop');
+    await page.locator('.debug-toolbar .codicon-debug-stop').dispatchEvent('click'); // the quick pick covers the toolbar
     await pick.waitFor({ state: 'detached', timeout: 30_000 });
     await page.waitForSelector('.debug-toolbar', { state: 'hidden', timeout: 30_000 });
 
