@@ -511,7 +511,6 @@ export class AttractorDebugSession extends DebugSession {
     // VS Code shows an `important` line as a notification too, where nothing else says it is ours.
     const text = line.category === 'important' ? `Attractor: ${line.text}` : line.text;
     const event = new OutputEvent(text, line.category) as DebugProtocol.OutputEvent;
-    if (line.group) event.body.group = line.group;
     const location = line.source ?? (line.node ? this.locateNode(line.node.scope, line.node.nodeId) : undefined);
     if (location) {
       event.body.source = this.sourceOf(location.file);

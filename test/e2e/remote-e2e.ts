@@ -7,18 +7,11 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
+import { frameWith, openFile, readAttractorLog, screenshots, shot, startCodeServer } from './code-server';
 import { gated, heldPipeline } from '../engine/server/serve-harness';
 
 const repo = path.resolve(__dirname, '..', '..');
-const shots = path.join(repo, 'docs', 'e2e');
 const vsix = path.join(repo, 'attractor.vsix');
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(shots, `${name}.png`) });
-  console.log(`  ✓ ${name}`);
-}
 
 /** `attractor serve` from the packaged CLI, on a free loopback port; resolves to its URL. */
 function startServer(root: string): { url: Promise<string>; stop: () => void } {
@@ -49,7 +42,6 @@ async function submit(url: string, file: string): Promise<string> {
 
 async function main(): Promise<void> {
   assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
-  fs.mkdirSync(shots, { recursive: true });
   const vscode = await startCodeServer({ vsix, files: { 'gated.dot': gated, 'held.dot': heldPipeline } });
   const server = startServer(vscode.workspace);
   const { page } = vscode;
@@ -77,20 +69,20 @@ async function main(): Promise<void> {
     const runRow = page.locator('.monaco-list-row:has-text("shipit")').filter({ hasText: 'question waiting' });
     if (!(await runRow.isVisible())) await page.click('.pane-header:has-text("Attractor Runs")');
     await runRow.waitFor({ timeout: 60_000 });
-    await shot(page, '09-server-runs');
+    await shot(page, '19-server-runs');
 
     // 3. Opening it follows the run in the graph view; its gate asks there.
     await runRow.click();
     const graph = await frameWith(page, '.gate-panel:not([hidden])', 60_000);
     assert.match(await graph.locator('.gate-panel').innerText(), /Ship it\?/);
-    await shot(page, '10-server-run-gate');
+    await shot(page, '20-server-run-gate');
 
     // 4. The answer goes over HTTP: the server's run finishes, and the graph view follows it there.
     await graph.click('.gate-option[data-key="Y"]');
     await graph.waitForSelector('tr[data-node="done"]', { timeout: 60_000 });
     assert.equal(await runStatus(url, submitted.id), 'success');
     await page.waitForSelector('.monaco-list-row:has-text("shipit"):has-text("success")', { timeout: 30_000 });
-    await shot(page, '11-server-run-finished');
+    await shot(page, '21-server-run-finished');
 
     // 5. F9 on held.dot's `build` node, then a run of it on the server, waiting at its first gate.
     await openFile(page, 'held.dot', 'digraph held');
@@ -114,15 +106,15 @@ async function main(): Promise<void> {
     // 7. The server holds the run at the breakpoint; VS Code shows it stopped there; Continue ends it.
     await page.waitForSelector('.monaco-editor .codicon-debug-stackframe', { timeout: 60_000 });
     assert.equal((await runSummary(url, heldId)).held?.nodeId, 'build');
-    await shot(page, '12-attached-at-server-breakpoint');
+    await shot(page, '22-attached-at-server-breakpoint');
     await page.click('.debug-toolbar .codicon-debug-continue');
     for (let i = 0; i < 300 && (await runStatus(url, heldId)) === 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(await runStatus(url, heldId), 'success');
     await page.waitForSelector('.debug-toolbar', { state: 'hidden', timeout: 30_000 });
-    await shot(page, '13-attached-run-finished');
+    await shot(page, '23-attached-run-finished');
     console.log('e2e (attached to attractor serve): passed');
   } catch (error) {
-    await page.screenshot({ path: path.join(shots, 'failure-remote.png') }).catch(() => undefined);
+    await page.screenshot({ path: path.join(screenshots, 'failure-remote.png') }).catch(() => undefined);
     console.error(readAttractorLog(vscode.userDataDir));
     throw error;
   } finally {
