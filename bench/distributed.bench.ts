@@ -19,6 +19,6 @@ export default async function distributedBench(): Promise<BenchReport> {
       're-runs of finished nodes': figures.finishedNodeReruns.length,
       'gates answered': figures.gatesAnswered,
     },
-    notes: `4 tool nodes of ~0.2 s and a gate per run; two workers on one 2-core machine (load average ${os.loadavg()[0]?.toFixed(0)}); ${[...figures.failures, ...figures.finishedNodeReruns, ...figures.gateProblems].slice(0, 3).join('; ')}`,
+    notes: `3 tool nodes of ~0.1 s and a gate per run; two workers on one 2-core machine (load average ${os.loadavg()[0]?.toFixed(0)}); ${[...figures.failures, ...figures.finishedNodeReruns, ...figures.gateProblems].slice(0, 3).join('; ')}`,
   };
 }
