@@ -10,11 +10,12 @@ export class DurableRunClient {
     readonly runId: string,
   ) {}
 
-  /** Starts the run's workflow; a run id already started is refused by Restate (its key is taken). */
-  async submit(request: RunRequest): Promise<void> {
+  /** Starts the run's workflow; a run id already started is refused. Returns Restate's invocation id (what its cancel takes). */
+  async submit(request: RunRequest): Promise<string> {
     const response = await this.post(`${this.handler('run')}/send`, request);
-    const body = (await response.json()) as { status?: string };
+    const body = (await response.json()) as { status?: string; invocationId?: string };
     if (body.status === 'PreviouslyAccepted') throw new Error(`a run with id ${this.runId} was already submitted`);
+    return body.invocationId ?? '';
   }
 
   /** The gate the run waits at, or null. */

@@ -15,6 +15,8 @@ export interface Cluster {
   /** Restate's ingress, as `run --on` takes it. */
   readonly on: string;
   readonly ingress: URL;
+  /** Restate's admin API. */
+  readonly admin: URL;
   readonly workers: readonly ClusterProcess[];
   stop(): void;
 }
@@ -75,7 +77,7 @@ export async function startCluster(cli: string, dir: string, workerCount: number
     launch(processes, 'haproxy', lb, ['-db', '-f', config], dir, {});
     const workers = workerPorts.map((port, i) => launch(processes, `worker${i + 1}`, process.execPath, [cli, 'worker', '--restate', `http://127.0.0.1:${admin}`, '--port', String(port), '--advertise', `http://127.0.0.1:${balancer}`], dir, {}));
     for (const worker of workers) await waitFor(() => worker.output().includes('attractor worker: serving'), worker, `${worker.name} to register`);
-    return { on: `restate://127.0.0.1:${ingress}`, ingress: new URL(`http://127.0.0.1:${ingress}/`), workers, stop };
+    return { on: `restate://127.0.0.1:${ingress}`, ingress: new URL(`http://127.0.0.1:${ingress}/`), admin: new URL(`http://127.0.0.1:${admin}/`), workers, stop };
   } catch (error) {
     stop();
     throw error;
