@@ -23,7 +23,7 @@ const commit = (() => {
 // loads the parser and the rules but never the runtime or the LLM clients. An `import('./X')` in
 // engine/cli/ of a module listed here stays a require of dist/<bundle>.js at run time. (CommonJS output
 // has no code splitting; the command bundles each carry their own copy of the engine modules they use.)
-const cliBundles = { 'cli-main': 'engine/cli/main.ts', 'cli-lint': 'engine/cli/lint-command.ts', 'cli-run': 'engine/cli/run-command.ts', 'cli-trace': 'engine/cli/trace-command.ts', 'cli-diff': 'engine/cli/diff-command.ts', 'cli-doctor': 'engine/cli/doctor-command.ts', 'cli-serve': 'engine/cli/serve-command.ts' };
+const cliBundles = { 'cli-main': 'engine/cli/main.ts', 'cli-lint': 'engine/cli/lint-command.ts', 'cli-run': 'engine/cli/run-command.ts', 'cli-trace': 'engine/cli/trace-command.ts', 'cli-diff': 'engine/cli/diff-command.ts', 'cli-doctor': 'engine/cli/doctor-command.ts', 'cli-serve': 'engine/cli/serve-command.ts', 'cli-worker': 'engine/cli/worker-command.ts', 'cli-restate-run': 'engine/cli/restate-run-command.ts' };
 const cliBundleOf = new Map(Object.entries(cliBundles).map(([bundle, file]) => [path.resolve(file), bundle]));
 
 /** @type {esbuild.Plugin} */
@@ -66,7 +66,7 @@ const layoutWorkerSource = {
 
 // The CLI runs beside its node_modules; loading the SDKs and the Graphviz WASM from there keeps
 // its start fast (they load lazily, on the first model call or `doctor`). Editor bundles keep them in.
-const cliExternal = ['openai', '@anthropic-ai/sdk', '@google/genai', '@hpcc-js/wasm-graphviz'];
+const cliExternal = ['openai', '@anthropic-ai/sdk', '@google/genai', '@hpcc-js/wasm-graphviz', '@restatedev/restate-sdk'];
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [

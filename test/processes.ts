@@ -21,6 +21,11 @@ export function isAlive(pid: number): boolean {
   return stat !== undefined && stat.state !== 'Z';
 }
 
+/** The running processes of a group. */
+export function processesOfGroup(group: number): number[] {
+  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && procStat(Number(entry))?.group === group && isAlive(Number(entry))).map(Number);
+}
+
 /** Whether any process of the group is still running. */
 export function groupIsAlive(group: number): boolean {
   return fs.readdirSync('/proc').some((entry) => /^\d+$/.test(entry) && procStat(Number(entry))?.group === group && isAlive(Number(entry)));

@@ -50,7 +50,11 @@ withExecutionOptions(
 )
   .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
   .option('--serve <port|socket>', 'also follow this run over the `attractor serve` API, on 127.0.0.1:PORT or a Unix socket (its URL goes to stderr)')
-  .action((file: string, options) => exitWith(async () => (await import('./run-command')).runCommand(file, options, environment)));
+  .option('--on <restate://host:port>', "submit the run to `attractor worker`s through Restate's ingress; --cwd and --logs-root must be on a file system every worker shares")
+  .option('--detach', 'with --on: print the run id and return once Restate accepted the run')
+  .action((file: string, options) =>
+    exitWith(async () => (options.on !== undefined ? (await import('./restate-run-command')).restateRunCommand(file, options) : (await import('./run-command')).runCommand(file, options, environment))),
+  );
 
 withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
   .option('--json', 'print the result as JSON')
@@ -69,6 +73,25 @@ withExecutionOptions(
     .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS),
   'scripted LLM answers for every run (human gates are answered over HTTP)',
 ).action((options) => exitWith(async () => (await import('./serve-command')).serveCommand(options, environment)));
+
+withExecutionOptions(
+  program
+    .command('worker')
+    .description('serve the engine as a Restate workflow: runs submitted with `run --on` take one durable step per node visit')
+    .requiredOption('--restate <admin-url>', "Restate's admin URL, where the worker registers (e.g. http://127.0.0.1:9070)")
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--port <n>', 'port of the worker (0: any free one)', '9080')
+    .option('--advertise <url>', 'the URL Restate reaches the workers at, e.g. a load balancer in front of several (default: http://HOST:PORT)'),
+  'scripted LLM answers for every run (human gates are answered through Restate)',
+).action((options) => exitWith(async () => (await import('./worker-command')).workerCommand(options, environment)));
+
+program
+  .command('answer')
+  .description('answer the human gate a run on Restate waits at')
+  .requiredOption('--on <restate://host:port>', "Restate's ingress")
+  .argument('<run-id>', 'the run id `run --on` printed')
+  .argument('<choice>', "an option's key, label or target node")
+  .action((runId: string, choice: string, options: { on: string }) => exitWith(async () => (await import('./restate-run-command')).answerCommand(runId, choice, options)));
 
 program
   .command('trace')

@@ -38,7 +38,7 @@ export interface RunCommandOptions extends ExecutionOptions {
 /** Exit codes of the conformance README: 0 success, 1 failed, 2 refused to start. */
 const EXIT = { success: 0, fail: 1, cancelled: 1, refused: 2 } as const;
 
-function parseParams(pairs: readonly string[] = []): Record<string, string> {
+export function parseParams(pairs: readonly string[] = []): Record<string, string> {
   const params: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');

@@ -1,4 +1,5 @@
 import { acceleratorKey, optionCaption } from '../model/accelerator';
+import type { Graph, GraphNode } from '../model/graph';
 import { outgoingEdges } from '../model/graph';
 import { normalizeLabel } from '../runtime/edge-selection';
 import type { HumanOption, HumanQuestion } from '../runtime/events';
@@ -16,29 +17,34 @@ export function matchOption(choice: string, options: readonly HumanOption[]): Hu
   );
 }
 
+/** The question a gate node asks: its outgoing edges are the options. */
+export function gateQuestion(graph: Graph, node: GraphNode, id: string): HumanQuestion {
+  const options: HumanOption[] = outgoingEdges(graph, node.id).map((edge) => {
+    const label = edge.attributes.get('label')?.value || edge.to;
+    return { key: acceleratorKey(label), label, to: edge.to };
+  });
+  const timeout = timeoutMs(node);
+  const defaultChoice = stringAttr(node, 'human.default_choice');
+  return {
+    id,
+    nodeId: node.id,
+    text: stringAttr(node, 'label') ?? 'Select an option:',
+    options,
+    freeform: boolAttr(node, 'human.freeform'),
+    ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+    ...(defaultChoice ? { defaultChoice } : {}),
+  };
+}
+
 /**
  * The human gate: the outgoing edges are the options. Unlike canonical §4.6, an answer that matches
  * no option fails the node instead of silently taking the first one (specs/EXTENSIONS.md).
  */
 export const humanHandler: Handler = {
   async execute({ node, services, signal }) {
-    const options: HumanOption[] = outgoingEdges(services.graph, node.id).map((edge) => {
-      const label = edge.attributes.get('label')?.value || edge.to;
-      return { key: acceleratorKey(label), label, to: edge.to };
-    });
-    if (options.length === 0) return { status: 'fail', isExplicit: false, failureReason: `human gate ${node.id} has no outgoing edges to offer` };
-    const timeout = timeoutMs(node);
-    const defaultChoice = stringAttr(node, 'human.default_choice');
-    const question: HumanQuestion = {
-      // Unique per visit: a node completes at most once per position in an iteration's walk.
-      id: `${services.runId}/${services.iteration}/${services.completedNodes.length}/${node.id}`,
-      nodeId: node.id,
-      text: stringAttr(node, 'label') ?? 'Select an option:',
-      options,
-      freeform: boolAttr(node, 'human.freeform'),
-      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
-      ...(defaultChoice ? { defaultChoice } : {}),
-    };
+    // Unique per visit: a node completes at most once per position in an iteration's walk.
+    const question = gateQuestion(services.graph, node, `${services.runId}/${services.iteration}/${services.completedNodes.length}/${node.id}`);
+    if (question.options.length === 0) return { status: 'fail', isExplicit: false, failureReason: `human gate ${node.id} has no outgoing edges to offer` };
     services.emit({ type: 'human:question', scope: services.scope, nodeId: node.id, question });
     const answer = await askWithTimeout(services.interviewer.ask.bind(services.interviewer), question, signal);
     services.emit({ type: 'human:answer', scope: services.scope, nodeId: node.id, answer: describeAnswer(answer) });

@@ -6,15 +6,23 @@ import { resolveHandlerType } from '../model/handler-types';
 import { preparePipeline } from '../prepare';
 import type { CodergenBackend } from './backend';
 import type { EventBus } from './events';
-import type { RunOptions, RunResult } from './runner';
-import { hashSource, runPipeline } from './runner';
+import type { PausedRun, RunOptions, RunResult } from './runner';
+import { hashSource, runPipeline, runPipelineStep } from './runner';
 import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
 import { modelSelectionOf } from './node-config';
 import { killProcessGroup } from './process';
 import { RunLock, RunLockedError } from './run-lock';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
-export type LaunchResult = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: RunResult; readonly warnings: readonly Diagnostic[] };
+export type LaunchResult<R = RunResult> = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: R; readonly warnings: readonly Diagnostic[] };
+
+/** How a run is walked once its directory is locked: to the end, or to a pause (`runPipelineStep`). */
+type Walk<R> = (options: RunOptions) => Promise<R>;
+
+/** Walks to the boundary before a node `pauseBefore` answers true for: one durable step of a Restate worker. */
+export function pausingWalk(pauseBefore: (nodeId: string) => boolean): Walk<RunResult | PausedRun> {
+  return (options) => runPipelineStep(options, pauseBefore);
+}
 
 export interface LaunchOptions extends Omit<RunOptions, 'graph' | 'source' | 'resume'> {
   readonly events: EventBus;
@@ -30,7 +38,7 @@ export async function launchPipelineFile(file: string, options: LaunchOptions): 
   }
   const admission = admitPipeline(source, { ...options, sourcePath: path.resolve(file) });
   if (admission.kind === 'refused') return admission;
-  return runLocked({ ...options, graph: admission.graph, source }, admission.warnings);
+  return runLocked({ ...options, graph: admission.graph, source }, admission.warnings, runPipeline);
 }
 
 /**
@@ -38,14 +46,22 @@ export async function launchPipelineFile(file: string, options: LaunchOptions): 
  * `launchPipelineFile` does; a directory another engine took since the admission rejects with its reason.
  */
 export async function runAdmitted(options: RunOptions): Promise<RunResult> {
-  const launched = await runLocked(options, []);
+  return ranOrThrow(await runLocked(options, [], runPipeline));
+}
+
+/** `runAdmitted` walking with `walk` (a pausing one). */
+export async function runAdmittedWith<R>(options: RunOptions, walk: Walk<R>): Promise<R> {
+  return ranOrThrow(await runLocked(options, [], walk));
+}
+
+function ranOrThrow<R>(launched: LaunchResult<R>): R {
   if (launched.kind !== 'ran') throw new Error(launched.reason);
   return launched.result;
 }
 
-function runLocked(options: RunOptions, warnings: readonly Diagnostic[]): Promise<LaunchResult> {
+function runLocked<R>(options: RunOptions, warnings: readonly Diagnostic[], walk: Walk<R>): Promise<LaunchResult<R>> {
   // Again under the lock: another engine may have started a run there since the admission.
-  return withRunLock(options.logsRoot, async () => runDirectoryTaken(options.logsRoot) ?? { kind: 'ran', result: await runPipeline(options), warnings });
+  return withRunLock(options.logsRoot, async () => runDirectoryTaken(options.logsRoot) ?? { kind: 'ran', result: await walk(options), warnings });
 }
 
 export type Admission = Exclude<LaunchResult, { kind: 'ran' }> | { readonly kind: 'admitted'; readonly graph: Graph; readonly warnings: readonly Diagnostic[] };
@@ -78,7 +94,7 @@ export function admitPipeline(source: string, options: AdmissionOptions): Admiss
 }
 
 /** Runs `engine` holding the run directory's lock; a directory another live engine holds is refused. */
-async function withRunLock(root: string, engine: () => Promise<LaunchResult>): Promise<LaunchResult> {
+async function withRunLock<R>(root: string, engine: () => Promise<LaunchResult<R>>): Promise<LaunchResult<R>> {
   let lock: RunLock;
   try {
     lock = RunLock.acquire(root);
@@ -122,11 +138,16 @@ export type ResumeOptions = Omit<LaunchOptions, 'logsRoot' | 'cwd' | 'params'>;
  * (the copy kept in the run directory); anything else fails loud.
  */
 export async function resumeRun(runDirectory: string, options: ResumeOptions): Promise<LaunchResult> {
-  if (!fs.existsSync(runDirectory)) return { kind: 'refused', diagnostics: [], reason: `no checkpoint at ${path.join(runDirectory, 'checkpoint.json')}: is ${runDirectory} a run directory?` };
-  return withRunLock(runDirectory, () => resumeLocked(runDirectory, options));
+  return resumeRunWith(runDirectory, options, runPipeline);
 }
 
-async function resumeLocked(runDirectory: string, options: ResumeOptions): Promise<LaunchResult> {
+/** `resumeRun` walking with `walk` (a pausing one). */
+export async function resumeRunWith<R>(runDirectory: string, options: ResumeOptions, walk: Walk<R>): Promise<LaunchResult<R>> {
+  if (!fs.existsSync(runDirectory)) return { kind: 'refused', diagnostics: [], reason: `no checkpoint at ${path.join(runDirectory, 'checkpoint.json')}: is ${runDirectory} a run directory?` };
+  return withRunLock(runDirectory, () => resumeLocked(runDirectory, options, walk));
+}
+
+async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, walk: Walk<R>): Promise<LaunchResult<R>> {
   let state;
   try {
     state = loadCheckpoint(runDirectory);
@@ -153,6 +174,6 @@ async function resumeLocked(runDirectory: string, options: ResumeOptions): Promi
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
   // The interrupted node runs again; the commands the killed engine left running must not race it.
   new RunDirectory(runDirectory).processGroups.reapOrphans((group) => killProcessGroup(group, 'SIGKILL'));
-  const result = await runPipeline({ ...options, graph: prepared.graph, source, cwd: state.cwd, logsRoot: runDirectory, resume: state });
+  const result = await walk({ ...options, graph: prepared.graph, source, cwd: state.cwd, logsRoot: runDirectory, resume: state });
   return { kind: 'ran', result, warnings: [] };
 }

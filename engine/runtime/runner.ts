@@ -66,11 +66,34 @@ export function hashSource(source: string): string {
   return crypto.createHash('sha256').update(source).digest('hex');
 }
 
+/** A run stopped at a node boundary by `runPipelineStep`: its checkpoint stays `running` there, and a resume continues it. */
+export interface PausedRun {
+  readonly status: 'paused';
+  readonly pausedAt: string;
+  readonly logsRoot: string;
+  readonly runId: string;
+  readonly state: RunState;
+}
+
 /**
  * INITIALIZE → EXECUTE → FINALIZE for a prepared graph. Writes the run directory, checkpoints
  * after every node, and always balances run:start with run:end (also on cancel and errors).
  */
 export async function runPipeline(options: RunOptions): Promise<RunResult> {
+  const result = await walkPipeline(options, undefined);
+  if (result.status === 'paused') throw new Error(`the run paused at ${result.pausedAt} with nothing asking it to pause`);
+  return result;
+}
+
+/**
+ * `runPipeline` that stops at the boundary before a main-walk node `pauseBefore` answers true for,
+ * without a run:end (the run is not over). The Restate worker runs one node visit per durable step this way.
+ */
+export function runPipelineStep(options: RunOptions, pauseBefore: (nodeId: string) => boolean): Promise<RunResult | PausedRun> {
+  return walkPipeline(options, pauseBefore);
+}
+
+async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) => boolean) | undefined): Promise<RunResult | PausedRun> {
   if (options.defaultMaxParallel !== undefined && !isMaxParallel(options.defaultMaxParallel)) {
     throw new RangeError(`defaultMaxParallel must be an integer of at least 1 (got ${options.defaultMaxParallel})`);
   }
@@ -161,7 +184,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   events.emit({ type: 'phase', phase: 'initialize', state: 'end' });
 
   events.emit({ type: 'run:start', runId, logsRoot: directory.root, graphName: graph.name, resumed: resumed !== undefined, history: resumed ? readTrace(directory.root) : [] });
-  let status: RunResult['status'] = 'fail';
+  let status: RunResult['status'] | 'paused' = 'fail';
+  let pausedAt = '';
   let failureReason: string | undefined;
   let failureKind: FailureKind | undefined;
   try {
@@ -187,6 +211,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
         runDirectory: directory,
         state,
         exitSemantics: true,
+        ...(pauseBefore ? { pauseBefore } : {}),
         onBoundary: () => checkpoint(),
         snapshotVisit: () => snapshotter.visit(),
         elapsedMs: () => elapsedBefore + (clock.monotonic() - monoStart),
@@ -197,6 +222,9 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       status = result.status;
       failureReason = result.failureReason;
       failureKind = result.failureKind;
+    } else if (pauseBefore) {
+      status = 'paused';
+      pausedAt = result.stoppedAt;
     } else {
       failureReason = `the walk stopped unexpectedly at ${result.stoppedAt}`;
     }
@@ -214,17 +242,24 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       // A cancelled run goes back to its last node boundary (the live state is mid-node), so
       // `attractor resume` redoes the node it was in.
       if (status === 'cancelled') directory.settle(cancelledAt(committedState()));
-      else commit(status, failureReason, true);
+      else commit(checkpointStatus(status), failureReason, true);
       directory.recordUsageTotal();
     } catch {
       // The run's own result matters more than a last checkpoint the disk refused.
     }
     directory.closeJournal();
     events.emit({ type: 'phase', phase: 'finalize', state: 'end' });
-    events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), durationMs: clock.monotonic() - monoStart });
+    // A paused run is not over: the step that resumes it emits its end.
+    if (status !== 'paused') events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), durationMs: clock.monotonic() - monoStart });
   }
-  const finalState = JSON.parse(JSON.stringify(status === 'cancelled' ? cancelledAt(committedState()) : view(status, failureReason))) as RunState;
+  const finalState = JSON.parse(JSON.stringify(status === 'cancelled' ? cancelledAt(committedState()) : view(checkpointStatus(status), failureReason))) as RunState;
+  if (status === 'paused') return { status, pausedAt, logsRoot: directory.root, runId, state: finalState };
   return { status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), logsRoot: directory.root, runId, state: finalState };
+}
+
+/** A paused run's checkpoint stays `running` at the boundary it paused at: resumable, not finished. */
+function checkpointStatus(status: RunResult['status'] | 'paused'): RunState['status'] {
+  return status === 'paused' ? 'running' : status;
 }
 
 function cancelledAt(boundary: RunState): RunState {

@@ -79,6 +79,8 @@ export interface WalkOptions {
   readonly exitSemantics: boolean;
   /** Branches stop before these nodes (the fan-in). */
   readonly stopAt?: ReadonlySet<string>;
+  /** The main walk stops at a node boundary before a node this answers true for (a durable worker's one step). */
+  readonly pauseBefore?: (nodeId: string) => boolean;
   /** Called after every node boundary with the state to persist (the main walk checkpoints). */
   readonly onBoundary?: (state: WalkState) => void;
   readonly elapsedMs?: () => number;
@@ -134,7 +136,7 @@ export class Walker {
       if (state.step >= maxSteps) return this.finish('fail', `max_steps_exceeded: ${maxSteps} node executions`, lastOutcome);
       const node = graph.nodes.get(state.nextNodeId);
       if (!node) return this.finish('fail', `node ${state.nextNodeId} does not exist`, lastOutcome);
-      if (this.options.stopAt?.has(node.id)) return { kind: 'stopped', stoppedAt: node.id, ...(lastOutcome ? { lastOutcome } : {}) };
+      if (this.options.stopAt?.has(node.id) || this.options.pauseBefore?.(node.id)) return { kind: 'stopped', stoppedAt: node.id, ...(lastOutcome ? { lastOutcome } : {}) };
 
       if (isExitNode(node) && this.options.exitSemantics) {
         const gate = firstUnsatisfiedGate(graph, state.nodeOutcomes);

@@ -1,0 +1,81 @@
+import * as restate from '@restatedev/restate-sdk';
+import { isRecord } from '../model/json';
+import type { HumanQuestion } from '../runtime/events';
+import type { Answer } from '../runtime/interviewer';
+import { parseAnswer } from '../server/requests';
+import type { StepEngine, StepOutcome } from './durable-step';
+import { advanceRun, cancelRun } from './durable-step';
+import { parseRunRequest } from './run-request';
+import { RESTATE_SERVICE } from './restate-address';
+
+/** How a run on Restate ended, as `run` returns it and `…/attach` hands it to whoever waits. */
+export type DurableRunResult = Extract<StepOutcome, { kind: 'finished' }>;
+
+/**
+ * The engine as a Restate workflow, one per run (the workflow key is the run id): `run` walks the
+ * pipeline one durable step (`ctx.run`) per node visit; a human gate is a durable promise that the
+ * shared `answer` handler resolves; Restate's cancel settles the run directory as `cancelled`.
+ */
+export function attractorWorkflow(engine: StepEngine) {
+  return restate.workflow({
+    name: RESTATE_SERVICE,
+    handlers: {
+      run: async (ctx: restate.WorkflowContext, input: unknown): Promise<DurableRunResult> => {
+        let request;
+        try {
+          request = parseRunRequest(input);
+        } catch (error) {
+          throw new restate.TerminalError((error as Error).message, { errorCode: 400 });
+        }
+        try {
+          let answer: Answer | undefined;
+          for (let step = 1; ; step++) {
+            const given = answer;
+            const outcome = await ctx.run(`step ${step}`, () => advanceRun(request, engine, `gate-${step}`, given));
+            answer = undefined;
+            if (outcome.kind === 'finished') return outcome;
+            if (outcome.kind === 'refused') throw new restate.TerminalError(outcome.reason, { errorCode: 422 });
+            if (outcome.kind === 'gate') answer = await awaitAnswer(ctx, outcome.question);
+          }
+        } catch (error) {
+          if (error instanceof restate.CancelledError) await ctx.run('cancel', () => cancelRun(request, engine));
+          throw error;
+        }
+      },
+      /** The gate the run waits at, or null. */
+      gate: async (ctx: restate.WorkflowSharedContext): Promise<HumanQuestion | null> => (await ctx.get<HumanQuestion>('gate')) ?? null,
+      /** `{"gate": id, "choice"|"text"|"skipped": …}`: the body of `attractor serve`'s answer plus the gate it answers. */
+      answer: async (ctx: restate.WorkflowSharedContext, input: unknown): Promise<void> => {
+        const { gate, answer } = parseGateAnswer(input);
+        const open = await ctx.get<HumanQuestion>('gate');
+        if (open?.id !== gate) throw new restate.TerminalError(`gate ${gate} is not open (the run waits at ${open ? open.id : 'no gate'})`, { errorCode: 409 });
+        if ((await ctx.promise<Answer>(gate).peek()) !== undefined) throw new restate.TerminalError(`gate ${gate} was already answered`, { errorCode: 409 });
+        await ctx.promise<Answer>(gate).resolve(answer);
+      },
+    },
+  });
+}
+
+async function awaitAnswer(ctx: restate.WorkflowContext, question: HumanQuestion): Promise<Answer> {
+  ctx.set('gate', question);
+  const asked = ctx.promise<Answer>(question.id).get();
+  let answer: Answer;
+  try {
+    answer = await (question.timeoutMs !== undefined ? asked.orTimeout(question.timeoutMs) : asked);
+  } catch (error) {
+    if (!(error instanceof restate.TimeoutError)) throw error;
+    answer = { kind: 'timeout' };
+  }
+  ctx.clear('gate');
+  return answer;
+}
+
+function parseGateAnswer(input: unknown): { gate: string; answer: Answer } {
+  if (!isRecord(input) || typeof input.gate !== 'string') throw new restate.TerminalError('an answer is {"gate": id, "choice"|"text"|"skipped": …}', { errorCode: 400 });
+  const { gate, ...rest } = input;
+  try {
+    return { gate, answer: parseAnswer(rest) };
+  } catch (error) {
+    throw new restate.TerminalError((error as Error).message, { errorCode: 400 });
+  }
+}
