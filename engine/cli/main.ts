@@ -52,7 +52,8 @@ withExecutionOptions(
   .option('--serve <port|socket>', 'also follow this run over the `attractor serve` API, on 127.0.0.1:PORT or a Unix socket (its URL goes to stderr)')
   .action((file: string, options) => exitWith(async () => (await import('./run-command')).runCommand(file, options, environment)));
 
-withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
+withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint, or --from a node visit in a new branch run').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
+  .option('--from <node>', 'NODE or NODE@N: a new branch run from before that visit (its state and working directory then); the run itself is left as it is')
   .option('--json', 'print the result as JSON')
   .action((runDir: string, options) => exitWith(async () => (await import('./run-command')).resumeCommand(runDir, options, environment)));
 
