@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from './atomic-write';
 import type { RunState } from './state';
+import type { TraceRecord } from './events';
+import { RunDirectory } from './run-directory';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 /** A node boundary a branch starts from: the state then, and how many trace.jsonl lines held the records up to it. */
@@ -31,9 +33,26 @@ export function forkRunDirectory(parentRoot: string, target: string, from: Branc
   }
   const lines = readTraceLines(parentRoot).slice(0, from.traceLines);
   writeFileAtomic(path.join(target, 'trace.jsonl'), lines.map((line) => `${line}\n`).join(''));
+  copyVisitDirectories(parentRoot, target, lines);
   const marker: BranchMarker = { parent_logs_root: parentRoot, from_step: from.state.step, from_node: from.state.nextNodeId, reason, created: new Date().toISOString() };
   writeJsonAtomic(path.join(target, 'branch.json'), marker);
   writeJsonAtomic(path.join(target, 'checkpoint.json'), { ...from.state, status: 'running' });
+}
+
+/**
+ * The records of the visits the branch inherits (`iteration_N/<node>[@K]/`), so its own visits are
+ * numbered on from them (a visit's number is the first directory without a status.json) and the
+ * trace panel shows the inherited visits' files too.
+ */
+function copyVisitDirectories(parentRoot: string, target: string, traceLines: readonly string[]): void {
+  const parent = new RunDirectory(parentRoot);
+  const branch = new RunDirectory(target);
+  for (const line of traceLines) {
+    const record = JSON.parse(line) as Pick<TraceRecord, 'scope' | 'iteration' | 'node_id' | 'visit'>;
+    if (record.scope !== undefined) continue;
+    const from = parent.visitStageDir(record.iteration, record.node_id, record.visit ?? 1);
+    if (fs.existsSync(from)) fs.cpSync(from, branch.visitStageDir(record.iteration, record.node_id, record.visit ?? 1), { recursive: true });
+  }
 }
 
 /** How many whole trace.jsonl lines the first `bytes` bytes of a run's trace hold. */

@@ -76,6 +76,11 @@ describe('attractor resume --from NODE[@visit] (CLI)', () => {
     assert.deepEqual(tracedNodes(dir, 'run.branch-1'), ['start', 'attempt', 'check', 'attempt', 'check', 'attempt', 'check', 'done']);
     const outputs = fs.readFileSync(path.join(branchRoot, 'trace.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { node_id: string; files?: { before: string; after: string } });
     assert.ok(outputs.slice(3, -1).every((r) => r.files), 'the branch snapshots its own visits (the exit node records none)');
+    // The branch numbers its visits on from the ones it inherited, each in a directory of its own.
+    const visits = (outputs as { node_id: string; visit?: number }[]).filter((r) => r.node_id === 'attempt').map((r) => r.visit ?? 1);
+    assert.deepEqual(visits, [1, 2, 3]);
+    assert.equal(fs.readFileSync(path.join(branchRoot, 'iteration_0', 'attempt', 'status.json'), 'utf8'), fs.readFileSync(path.join(dir, 'run', 'iteration_0', 'attempt', 'status.json'), 'utf8'));
+    assert.ok(fs.existsSync(path.join(branchRoot, 'iteration_0', 'attempt@3', 'status.json')));
     const diff = attractor(dir, ['diff', 'run.branch-1', 'attempt@2']);
     assert.match(diff.stdout, /^attempt@2 \(iteration 0\): 1 file\(s\) changed\n {2}M log\.txt\n/);
     assert.match(diff.stdout, /@@ -1 \+1,2 @@\n try\n\+try\n/);
