@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseDot } from '../engine/parse/dot-parser';
 import { preparePipeline } from '../engine/prepare';
+import { node24 } from '../test/node24';
 import type { BenchReport } from './report';
 
 const SIZES = [100, 1_000, 10_000] as const;
@@ -104,6 +105,18 @@ export default async function parseBench(): Promise<BenchReport> {
       record('dot -Tjson (parse+layout)', size, measure(() => graphviz('dot -Tjson', file), size >= 10_000 ? 1 : 3));
     }
   }
+  // The anchor: dot-language-support (the core of dot-language-server) parsing and validating the same files, under Node 24.
+  const anchorSizes = SIZES.filter((size) => size >= 1_000);
+  const side = spawnSync(node24(), [path.resolve('bench/language-server/dot-language-support-side.mjs'), JSON.stringify(anchorSizes.map((size) => ({ file: path.join(dir, `pipeline-${size}.dot`), offsets: [] })))], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const anchor = side.status === 0 ? (JSON.parse(side.stdout) as { diagnosticsCpu: number }[]) : [];
+  anchorSizes.forEach((size, k) => {
+    const cpu = anchor[k]?.diagnosticsCpu;
+    figures[`anchor dot-language-support parse+validate ${size} nodes (ms cpu)`] = cpu ?? `failed: ${side.stderr.slice(0, 200)}`;
+    figures[`parse+lint / anchor ${size} nodes (x, cpu)`] = ratio(measures['parse+lint']?.[size]?.cpu, cpu);
+  });
   for (const [name, bySize] of Object.entries(measures)) {
     for (const size of SIZES) {
       figures[`${name} ${size} nodes (ms cpu)`] = bySize[size]?.cpu ?? 'n/a';

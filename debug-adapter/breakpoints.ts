@@ -134,6 +134,22 @@ export class BreakpointBook {
     );
   }
 
+  /** The nodes and edges of `file` (whose edges are `edges`) that a breakpoint or logpoint is bound to: where a server must hold the run. */
+  placesIn(file: string, edges: readonly GraphEdge[]): { readonly nodes: string[]; readonly edges: { readonly from: string; readonly to: string }[] } {
+    const nodes = new Set<string>();
+    const arrows = new Map<string, { from: string; to: string }>();
+    for (const { where } of [...this.sourceBreakpoints(file), ...this.functions]) {
+      if (!where) continue;
+      if (where.kind === 'node') nodes.add(where.nodeId);
+      else if ('edgeIndices' in where) for (const index of where.edgeIndices) {
+        const edge = edges[index];
+        if (edge) arrows.set(`${edge.from}->${edge.to}`, { from: edge.from, to: edge.to });
+      }
+      else arrows.set(`${where.from}->${where.to}`, { from: where.from, to: where.to });
+    }
+    return { nodes: [...nodes], edges: [...arrows.values()] };
+  }
+
   private sourceBreakpoints(file: string | undefined): readonly Breakpoint[] {
     return file ? (this.bySource.get(path.resolve(file)) ?? []) : [];
   }

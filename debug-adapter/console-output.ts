@@ -2,11 +2,10 @@ import type { AgentEvent } from '../engine/runtime/backend';
 import type { RunEvent, WalkScope } from '../engine/runtime/events';
 import { formatDuration } from '../engine/model/duration';
 
-/** One Debug Console line (or group boundary), tied to a node's line when it concerns one. */
+/** One Debug Console line, tied to a node's line when it concerns one. */
 export interface ConsoleLine {
   readonly category: 'console' | 'stdout' | 'stderr' | 'important';
   readonly text: string;
-  readonly group?: 'start' | 'startCollapsed' | 'end';
   readonly node?: { readonly scope: WalkScope; readonly nodeId: string };
   /** A line no node anchors (an edge statement); zero-based. */
   readonly source?: { readonly file: string; readonly line: number };
@@ -19,15 +18,18 @@ function where(scope: WalkScope): string {
 }
 
 /**
- * The Debug Console view of the run: a collapsible group per node visit holding its tool output,
- * agent tool calls and verdict. Events the console does not show map to nothing.
+ * The Debug Console view of the run: a `▶` line heads each node visit, followed by its tool output,
+ * agent tool calls and verdict. No DAP output groups: VS Code's Debug Console keeps a group's
+ * children as they were when it first drew the group, so whatever a node printed later (a slow
+ * tool's output, a gate's answer, the verdict) never showed. Events the console does not show map
+ * to nothing.
  */
 export function consoleLines(event: RunEvent): ConsoleLine[] {
   switch (event.type) {
     case 'run:start':
       return [{ category: 'console', text: `${event.resumed ? 'resuming' : 'running'} ${event.graphName} (run ${event.runId})\nrun directory: ${event.logsRoot}\n` }];
     case 'node:start':
-      return [{ category: 'console', group: 'start', text: `${where(event.scope)}${event.nodeId} (iteration ${event.iteration}, visit ${event.visit})\n`, node: event }];
+      return [{ category: 'console', text: `▶ ${where(event.scope)}${event.nodeId} (iteration ${event.iteration}, visit ${event.visit})\n`, node: event }];
     case 'node:retry':
       return [{ category: 'console', text: `↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${event.reason}\n`, node: event }];
     case 'output':
@@ -39,10 +41,7 @@ export function consoleLines(event: RunEvent): ConsoleLine[] {
     case 'node:end': {
       const o = event.outcome;
       const verdict = `${mark[o.status] ?? '?'} ${o.status}${o.isExplicit ? '' : ' (defaulted)'}${o.preferredLabel ? ` [${o.preferredLabel}]` : ''} in ${formatDuration(event.durationMs)}${o.failureReason ? ` — ${o.failureReason}` : ''}\n`;
-      return [
-        { category: o.status === 'fail' ? 'stderr' : 'console', text: verdict, node: event },
-        { category: 'console', group: 'end', text: '', node: event },
-      ];
+      return [{ category: o.status === 'fail' ? 'stderr' : 'console', text: verdict, node: event }];
     }
     case 'edge':
       return event.forced ? [{ category: 'console', text: `→ forced route ${event.edge.from} -> ${event.edge.to}\n` }] : [];

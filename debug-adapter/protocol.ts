@@ -28,6 +28,31 @@ export interface AttractorLaunchArguments {
   readonly maxParallel?: number;
 }
 
+/** `attach` request arguments (launch.json `"request": "attach"`): follow a run on an `attractor serve` server (or `attractor run --serve`). */
+export interface AttractorAttachArguments {
+  /** The server: http(s)://host:port, or unix:/path/to.sock. */
+  readonly url: string;
+  /** The bearer token of a server that requires one; else ATTRACTOR_SERVER_TOKEN. */
+  readonly token?: string;
+  /** The server's id of the run; absent: the newest run still running. */
+  readonly runId?: string;
+  /** This machine's copy of the run's .dot file (for breakpoints and the stack); absent: the run's own file when it is here, else a copy of its source. */
+  readonly program?: string;
+}
+
+/** The environment variable the adapter reads a server's token from when `token` is not given. */
+export const SERVER_TOKEN_ENV = 'ATTRACTOR_SERVER_TOKEN';
+
+/** Validates `attach` arguments received over the wire. */
+export function parseAttachArguments(value: unknown): { ok: true; value: AttractorAttachArguments } | { ok: false; message: string } {
+  const args = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (typeof args.url !== 'string' || args.url === '') return { ok: false, message: 'an attach configuration needs "url": the server\'s address (http://127.0.0.1:8474, or unix:/path/to.sock)' };
+  for (const key of ['token', 'runId', 'program'] as const) {
+    if (args[key] !== undefined && (typeof args[key] !== 'string' || args[key] === '')) return { ok: false, message: `attach: "${key}" must be a non-empty string` };
+  }
+  return { ok: true, value: args as unknown as AttractorAttachArguments };
+}
+
 /** The engine's run-level defaults that launch arguments carry. */
 export function runDefaults(args: AttractorLaunchArguments): { readonly defaultMaxParallel?: number } {
   return args.maxParallel === undefined ? {} : { defaultMaxParallel: args.maxParallel };

@@ -26,7 +26,9 @@ import { GateDesk } from './human-gates';
 import { GraphStateTracker } from '../webview/graph-state';
 import { humanGateMessage } from '../webview/run-projection';
 import type { AttractorLaunchArguments, CustomEventBodies, CustomEventName, ExceptionFilterId } from './protocol';
-import { HUMAN_GATE_STOP_REASON, exceptionFilters, parseAnswerGateArguments, runDefaults } from './protocol';
+import { HUMAN_GATE_STOP_REASON, SERVER_TOKEN_ENV, exceptionFilters, parseAnswerGateArguments, parseAttachArguments, runDefaults } from './protocol';
+import type { AttachmentEnd, RemoteStop } from './remote-attachment';
+import { RemoteAttachment, findRun, localProgram } from './remote-attachment';
 import { SourceCatalog } from './source-catalog';
 import type { DebugThread, StepMode, StopReason } from './threads';
 import { MAIN_THREAD_ID } from './threads';
@@ -34,7 +36,7 @@ import type { Boundary } from './time-travel';
 import { CheckpointHistory } from './time-travel';
 import { forkRunDirectory, siblingRunDirectory } from '../engine/runtime/branch-run';
 import type { ScopeKind, VisitChanges } from './variables';
-import { contextVariables, displayValue, fileVariables, nodeVariables, outcomeVariables, parseTypedValue, runVariables, scopeTitles } from './variables';
+import { attachedRunVariables, contextVariables, displayValue, fileVariables, heldOutcomeVariables, nodeVariables, outcomeVariables, parseTypedValue, runVariables, scopeTitles } from './variables';
 
 export interface AttractorDebugSessionOptions {
   /** Serves provider backends (`backend: "openai"` ...); without it only `scripted` runs. */
@@ -71,6 +73,9 @@ interface ScopeRef {
   readonly kind: ScopeKind;
 }
 
+/** The scopes of a run followed on a server: what its HTTP API shows of a held boundary. */
+type AttachedScope = 'context' | 'outcome' | 'run';
+
 const FRAME_STRIDE = 1000;
 const GRAPH_STATE_INTERVAL_MS = 50;
 
@@ -95,6 +100,9 @@ export class AttractorDebugSession extends DebugSession {
   private backendChoice: BackendChoice | undefined;
   private backend: CodergenBackend | undefined;
   private run: ActiveRun | undefined;
+  /** Set by `attach`: the session follows a run on a server instead of running one. */
+  private attachment: RemoteAttachment | undefined;
+  private readonly attachedScopes = new Handles<AttachedScope>();
   private terminated = false;
   private graphStateTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -156,6 +164,7 @@ export class AttractorDebugSession extends DebugSession {
     );
     response.body = { breakpoints: statuses.map((s) => this.toDapBreakpoint(s, file)) };
     this.sendResponse(response);
+    this.pushAttachedBreakpoints();
   }
 
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
@@ -164,6 +173,7 @@ export class AttractorDebugSession extends DebugSession {
     );
     response.body = { breakpoints: statuses.map((s) => this.toDapBreakpoint(s)) };
     this.sendResponse(response);
+    this.pushAttachedBreakpoints();
   }
 
   protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
@@ -203,6 +213,99 @@ export class AttractorDebugSession extends DebugSession {
     this.sendResponse(response);
     const entryStop: StopReason | undefined = args.stopOnEntry ? 'entry' : undefined;
     this.startRun(args.resume ? { kind: 'resume', directory: path.resolve(args.resume), ...(entryStop ? { entryStop } : {}) } : { kind: 'fresh', logsRoot: this.originalLogsRoot }, entryStop);
+  }
+
+  // ---- attach: a run on a server ----
+
+  protected override async attachRequest(response: DebugProtocol.AttachResponse, rawArgs: DebugProtocol.AttachRequestArguments): Promise<void> {
+    const parsed = parseAttachArguments(rawArgs);
+    if (!parsed.ok) return this.sendErrorResponse(response, { id: 1016, format: parsed.message, showUser: true });
+    const args = parsed.value;
+    let attachment: RemoteAttachment;
+    try {
+      const { client, run } = await findRun(args, args.token ?? process.env[SERVER_TOKEN_ENV]);
+      const program = await localProgram(args, client, run);
+      this.programPath = program;
+      attachment = new RemoteAttachment(client, run, program, this.breakpoints, this.sources, this.attachmentListener(run.logsRoot));
+    } catch (error) {
+      return this.sendErrorResponse(response, { id: 1017, format: `attach to ${args.url}: ${error instanceof Error ? error.message : String(error)}`, showUser: true });
+    }
+    this.sources.invalidate(this.programPath);
+    for (const status of this.breakpoints.rebind(this.programPath)) this.sendEvent(new BreakpointEvent('changed', this.toDapBreakpoint(status, this.programPath)));
+    for (const status of this.breakpoints.setProgram(this.programPath)) this.sendEvent(new BreakpointEvent('changed', this.toDapBreakpoint(status)));
+    this.attachment = attachment;
+    await this.configurationDone;
+    try {
+      await attachment.start();
+    } catch (error) {
+      this.attachment = undefined;
+      return this.sendErrorResponse(response, { id: 1017, format: `attach to ${args.url}: ${error instanceof Error ? error.message : String(error)}`, showUser: true });
+    }
+    this.sendResponse(response);
+    this.sendConsole({ category: 'important', text: `attached to run ${attachment.run.id} on ${attachment.serverUrl}; disconnecting leaves it running\n` });
+  }
+
+  private attachmentListener(logsRoot: string) {
+    const graphState = new GraphStateTracker();
+    /** The open gate of each node: a human:answer names its node, the graph view its gate. */
+    const gates = new Map<string, string>();
+    const sendGraphState = () => this.sendCustom('graphState', { ...graphState.snapshot(), program: this.programPath, logsRoot });
+    return {
+      stopped: (stop: RemoteStop) => {
+        this.attachedScopes.reset();
+        graphState.setPaused(true, this.attachment?.held?.nodeId);
+        sendGraphState();
+        const event = new StoppedEvent(stop.reason, MAIN_THREAD_ID, stop.description) as DebugProtocol.StoppedEvent;
+        if (stop.hitBreakpointIds) event.body.hitBreakpointIds = [...stop.hitBreakpointIds];
+        event.body.allThreadsStopped = true;
+        this.sendEvent(event);
+      },
+      continued: () => {
+        graphState.setPaused(false);
+        sendGraphState();
+        this.sendEvent(new ContinuedEvent(MAIN_THREAD_ID, true));
+      },
+      logpoint: (message: string) => this.sendConsole({ category: 'console', text: `${message}\n` }),
+      warning: (message: string) => this.sendConsole({ category: 'stderr', text: `attractor: ${message}\n` }),
+      runEvent: (event: RunEvent) => {
+        for (const line of consoleLines(event)) this.sendConsole(line);
+        if (event.type === 'trace') this.sendCustom('traceEntry', { record: event.record, logsRoot });
+        if (event.type === 'human:question') {
+          gates.set(event.nodeId, event.question.id);
+          const { type: _type, ...gate } = humanGateMessage(event.question);
+          this.sendCustom('humanGate', { ...gate, threadId: MAIN_THREAD_ID });
+        }
+        const answered = event.type === 'human:answer' ? gates.get(event.nodeId) : undefined;
+        if (answered && event.type === 'human:answer') {
+          gates.delete(event.nodeId);
+          this.sendCustom('humanGateClosed', { gateId: answered });
+        }
+        if (graphState.apply(event)) this.scheduleGraphState(sendGraphState);
+      },
+      ended: (end: AttachmentEnd) => {
+        if (end.kind === 'lost') this.sendConsole({ category: 'stderr', text: `attractor: lost the server: ${end.message}\n` });
+        else this.sendEvent(new ExitedEvent(end.status === 'success' ? 0 : 1));
+        sendGraphState();
+        this.sendTerminated();
+      },
+    };
+  }
+
+  /** An attached session's breakpoints live on the server too: it holds the run where they are. */
+  private pushAttachedBreakpoints(): void {
+    this.attachment?.pushBreakpoints().catch((error: unknown) => this.sendConsole({ category: 'stderr', text: `attractor: the server did not take the breakpoints: ${error instanceof Error ? error.message : String(error)}\n` }));
+  }
+
+  /** Runs an execution request against the attached run, answering with the server's refusal if any. */
+  private async attachedControl(response: DebugProtocol.Response, act: (attachment: RemoteAttachment) => Promise<void>): Promise<void> {
+    const attachment = this.attachment as RemoteAttachment;
+    try {
+      await act(attachment);
+    } catch (error) {
+      return this.sendErrorResponse(response, { id: 1018, format: error instanceof Error ? error.message : String(error) });
+    }
+    this.attachedScopes.reset();
+    this.sendResponse(response);
   }
 
   private startRun(start: RunStart, entryStop?: StopReason): ActiveRun {
@@ -307,11 +410,16 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    if (this.attachment) return this.attachedControl(response, (attachment) => attachment.detach(true));
     this.sendResponse(response);
     await this.stopRun();
   }
 
-  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments | undefined): Promise<void> {
+    const attachment = this.attachment;
+    this.attachment = undefined;
+    // Attached, a disconnect detaches: the run goes on on its server unless the client asks to end it.
+    if (attachment) await attachment.detach(args?.terminateDebuggee === true).catch((error: unknown) => this.sendConsole({ category: 'stderr', text: `attractor: detaching: ${String(error)}\n` }));
     await this.stopRun();
     this.sendResponse(response);
     // Standalone: the process ends; inline in the extension host this is a no-op.
@@ -351,16 +459,18 @@ export class AttractorDebugSession extends DebugSession {
     for (const line of consoleLines(event)) this.sendConsole(line);
     if (run.graphState.apply(event)) {
       if (event.type === 'run:end') this.sendGraphState(run);
-      else this.scheduleGraphState(run);
+      else this.scheduleGraphState(() => {
+        if (!run.superseded) this.sendGraphState(run);
+      });
     }
   }
 
   /** The whole state is sent at most every GRAPH_STATE_INTERVAL_MS while running, so a long walk costs O(1) per node. */
-  private scheduleGraphState(run: ActiveRun): void {
+  private scheduleGraphState(send: () => void): void {
     if (this.graphStateTimer) return;
     this.graphStateTimer = setTimeout(() => {
       this.graphStateTimer = undefined;
-      if (!run.superseded) this.sendGraphState(run);
+      send();
     }, GRAPH_STATE_INTERVAL_MS);
   }
 
@@ -402,7 +512,6 @@ export class AttractorDebugSession extends DebugSession {
     // VS Code shows an `important` line as a notification too, where nothing else says it is ours.
     const text = line.category === 'important' ? `Attractor: ${line.text}` : line.text;
     const event = new OutputEvent(text, line.category) as DebugProtocol.OutputEvent;
-    if (line.group) event.body.group = line.group;
     const location = line.source ?? (line.node ? this.locateNode(line.node.scope, line.node.nodeId) : undefined);
     if (location) {
       event.body.source = this.sourceOf(location.file);
@@ -454,16 +563,20 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse, args: DebugProtocol.ContinueArguments): void {
+    if (this.attachment) return void this.attachedControl(response, (attachment) => attachment.continue());
     const gateWaits = this.run?.controller.allThreads().some((t) => t.place?.kind === 'gate') === true;
     response.body = { allThreadsContinued: args.singleThread !== true && !gateWaits };
     this.resumeThread(response, args.threadId, () => ({ kind: 'run' }), args.singleThread);
   }
 
   protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
+    if (this.attachment) return void this.attachedControl(response, (attachment) => attachment.next());
     this.resumeThread(response, args.threadId, (t) => ({ kind: 'next', depth: t.depth }), args.singleThread);
   }
 
   protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
+    // A server holds the run at node boundaries only: stepping in is stepping to the next one.
+    if (this.attachment) return void this.attachedControl(response, (attachment) => attachment.next());
     const thread = this.stoppedThread(args.threadId);
     if (args.targetId !== undefined) {
       const from = thread?.place?.kind === 'edge' ? thread.place.edgeBoundary.from : thread?.lastNode?.nodeId;
@@ -477,10 +590,12 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
+    if (this.attachment) return void this.attachedControl(response, (attachment) => attachment.continue());
     this.resumeThread(response, args.threadId, (t) => (t.depth > 0 ? { kind: 'stepOut', depth: t.depth } : { kind: 'run' }), args.singleThread);
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse, args: DebugProtocol.PauseArguments): void {
+    if (this.attachment) return void this.attachedControl(response, (attachment) => attachment.pause());
     const thread = this.run?.controller.thread(args.threadId);
     if (thread) this.run?.controller.pause(thread);
     this.sendResponse(response);
@@ -572,12 +687,23 @@ export class AttractorDebugSession extends DebugSession {
   // ---- inspection ----
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    const attached = this.attachment?.run;
+    if (attached) {
+      response.body = { threads: [new Thread(MAIN_THREAD_ID, `${attached.graphName ?? 'run'} (${attached.id})`)] };
+      return this.sendResponse(response);
+    }
     const threads = this.run?.controller.allThreads() ?? [];
     response.body = { threads: threads.length > 0 ? threads.map((t) => new Thread(t.id, t.name)) : [new Thread(MAIN_THREAD_ID, 'main')] };
     this.sendResponse(response);
   }
 
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
+    if (this.attachment) {
+      const at = this.attachment.location();
+      const frames = at ? [{ id: MAIN_THREAD_ID * FRAME_STRIDE, name: at.name, source: this.sourceOf(this.programPath), line: this.convertDebuggerLineToClient(at.line), column: this.convertDebuggerColumnToClient(0) }] : [];
+      response.body = { stackFrames: frames, totalFrames: frames.length };
+      return this.sendResponse(response);
+    }
     const thread = this.run?.controller.thread(args.threadId);
     const place = thread?.place;
     if (!thread || !place) {
@@ -622,16 +748,44 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    if (this.attachment) {
+      const kinds: AttachedScope[] = this.attachment.held ? ['context', 'outcome', 'run'] : [];
+      response.body = { scopes: kinds.map((kind) => new Scope(scopeTitles[kind], this.attachedScopes.create(kind), false)) };
+      return this.sendResponse(response);
+    }
     const frame = this.frameRef(args.frameId);
     const kinds: ScopeKind[] = !frame ? [] : frame.index === 0 ? ['context', 'node', 'outcome', 'files', 'run'] : ['node'];
     response.body = { scopes: kinds.map((kind) => new Scope(scopeTitles[kind], this.scopeHandles.create({ frame: frame as FrameRef, kind }), kind === 'node')) };
     this.sendResponse(response);
   }
 
-  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+  protected override async variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): Promise<void> {
+    if (this.attachment) {
+      try {
+        response.body = { variables: await this.attachedVariables(this.attachment, this.attachedScopes.get(args.variablesReference)) };
+      } catch (error) {
+        return this.sendErrorResponse(response, { id: 1019, format: `the server did not answer: ${error instanceof Error ? error.message : String(error)}` });
+      }
+      return this.sendResponse(response);
+    }
     const ref = this.scopeHandles.get(args.variablesReference);
     response.body = { variables: ref ? this.variablesOf(ref) : [] };
     this.sendResponse(response);
+  }
+
+  private async attachedVariables(attachment: RemoteAttachment, scope: AttachedScope | undefined): Promise<DebugProtocol.Variable[]> {
+    const held = attachment.held;
+    if (!held) return [];
+    switch (scope) {
+      case 'context':
+        return contextVariables(new RunContext(await attachment.context()));
+      case 'outcome':
+        return heldOutcomeVariables(held.lastOutcome);
+      case 'run':
+        return attachedRunVariables(attachment.run, attachment.serverUrl, held);
+      case undefined:
+        return [];
+    }
   }
 
   private variablesOf(ref: ScopeRef): DebugProtocol.Variable[] {
@@ -699,13 +853,12 @@ export class AttractorDebugSession extends DebugSession {
     this.sendResponse(response);
   }
 
-  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
-    const frame = this.frameRef(args.frameId);
-    const boundary = frame?.thread.place?.boundary;
-    if (!boundary) return this.sendErrorResponse(response, { id: 1009, format: 'evaluate needs a paused node (its context is what expressions read)' });
+  protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
+    const context = this.attachment?.held ? await this.attachment.context().then((values) => new RunContext(values), () => undefined) : this.frameRef(args.frameId)?.thread.place?.boundary?.context;
+    if (!context) return this.sendErrorResponse(response, { id: 1009, format: 'evaluate needs a paused node (its context is what expressions read)' });
     const parsed = parseContextExpression(args.expression);
     if (!parsed.ok) return this.sendErrorResponse(response, { id: 1010, format: parsed.message });
-    const result = evaluateContextExpression(parsed.expression, boundary.context);
+    const result = evaluateContextExpression(parsed.expression, context);
     if (args.context === 'hover' && parsed.expression.kind === 'key' && result.value === undefined) {
       return this.sendErrorResponse(response, { id: 1011, format: `${args.expression} is not in the context` });
     }
@@ -726,6 +879,7 @@ export class AttractorDebugSession extends DebugSession {
     if (command !== 'answerGate') return super.customRequest(command, response, args);
     const parsed = parseAnswerGateArguments(args);
     if (!parsed.ok) return this.sendErrorResponse(response, { id: 1013, format: parsed.message });
+    if (this.attachment) return void this.attachedControl(response, (attachment) => attachment.answer(parsed.value.gateId, parsed.value.answer));
     const result = this.run?.gates.answer(parsed.value.gateId, parsed.value.answer) ?? { ok: false as const, message: 'no run is active' };
     if (!result.ok) return this.sendErrorResponse(response, { id: 1014, format: result.message });
     this.sendResponse(response);

@@ -4,6 +4,8 @@ import type { RunContext } from '../engine/runtime/context';
 import type { GraphNode } from '../engine/model/graph';
 import type { Outcome } from '../engine/runtime/outcome';
 import type { FileChange } from '../engine/runtime/workspace-snapshot';
+import type { HeldOutcome, HeldState } from '../engine/server/run-hold';
+import type { PipelineSummary } from '../engine/server/served-run';
 
 /** The scopes of a paused node. Only Context is editable (like LangGraph's update_state). */
 export type ScopeKind = 'context' | 'node' | 'outcome' | 'files' | 'run';
@@ -114,5 +116,30 @@ export function runVariables(figures: RunFigures, context: RunContext): DebugPro
     variable('retries', figures.retries),
     variable('input_tokens', tokens.input),
     variable('output_tokens', tokens.output),
+  ];
+}
+
+/** The last finished node of a run held on a server, as its summary reports it. */
+export function heldOutcomeVariables(last: HeldOutcome | null): DebugProtocol.Variable[] {
+  if (!last) return [variable('(none)', 'no node has finished yet')];
+  return [
+    variable('node', last.nodeId),
+    variable('status', last.status),
+    variable('preferred_label', last.preferredLabel ?? ''),
+    variable('notes', last.notes ?? ''),
+    variable('failure_reason', last.failureReason ?? ''),
+  ];
+}
+
+/** Where a run followed on a server stands. */
+export function attachedRunVariables(run: PipelineSummary, serverUrl: string, held: HeldState): DebugProtocol.Variable[] {
+  return [
+    variable('server', serverUrl),
+    variable('pipeline_id', run.id),
+    ...(run.runId ? [variable('run_id', run.runId)] : []),
+    variable('logs_root', run.logsRoot),
+    variable('iteration', held.iteration),
+    ...(held.kind === 'node' ? [variable('step', held.step), variable('visit', held.visit)] : []),
+    variable('held_since', held.since),
   ];
 }

@@ -1,7 +1,7 @@
 // launch.json for the `attractor` debugger: initial and dynamic configurations, and how an
 // incomplete one (F5 without launch.json) is completed. Pure: file checks are injected.
 import path from 'node:path';
-import { DEBUG_TYPE, type AttractorLaunchArguments } from '../debug-adapter/protocol';
+import { DEBUG_TYPE, type AttractorAttachArguments, type AttractorLaunchArguments } from '../debug-adapter/protocol';
 import { isMaxParallel } from '../engine/runtime/join-policy';
 import type { ExtensionSettings } from './settings';
 
@@ -39,6 +39,39 @@ export function dynamicConfigurations(program: string): AttractorDebugConfigurat
     { type: DEBUG_TYPE, request: 'launch', name: `Run pipeline ${name}`, program, noDebug: true },
     { type: DEBUG_TYPE, request: 'launch', name: `Debug pipeline ${name}`, program },
   ];
+}
+
+export interface AttractorAttachConfiguration extends AttractorAttachArguments {
+  readonly type: string;
+  readonly request: 'attach';
+  readonly name: string;
+}
+
+/** The server VS Code is connected to (Attractor: Connect to server…) and its token from SecretStorage. */
+export interface ConnectedServer {
+  readonly url: string;
+  readonly token?: string;
+}
+
+/**
+ * Completes an attach configuration: the server defaults to the connected one, whose stored token
+ * goes with it; another server's token comes from launch.json or the adapter's environment.
+ */
+export function resolveAttachConfiguration(config: Partial<AttractorAttachConfiguration>, connected: ConnectedServer | undefined): { readonly ok: true; readonly configuration: AttractorAttachConfiguration } | { readonly ok: false; readonly message: string } {
+  const url = config.url ?? connected?.url;
+  if (!url) return { ok: false, message: 'Attach needs a server: set "url" in launch.json, or connect first (Attractor: Connect to server…).' };
+  const token = config.token ?? (connected && connected.url === url ? connected.token : undefined);
+  return {
+    ok: true,
+    configuration: {
+      ...config,
+      type: config.type ?? DEBUG_TYPE,
+      request: 'attach',
+      name: config.name ?? `Attach to ${config.runId ? `run ${config.runId}` : 'the newest run'} on ${url}`,
+      url,
+      ...(token ? { token } : {}),
+    },
+  };
 }
 
 export interface ResolveContext {

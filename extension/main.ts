@@ -10,7 +10,7 @@ import { readTrace } from '../engine/runtime/run-directory';
 import { graphStateFromTrace, traceEntriesMessage } from '../webview/run-files';
 import { registerChat } from './chat/register';
 import { PipelineCodeLensProvider } from './code-lens';
-import { dynamicConfigurations, initialConfigurations, type AttractorDebugConfiguration } from './debug-configuration';
+import { dynamicConfigurations, initialConfigurations, resolveAttachConfiguration, type AttractorAttachConfiguration, type AttractorDebugConfiguration } from './debug-configuration';
 import { GraphPanel } from './graph-panel';
 import { looksLikeAttractorPipeline } from './language-detection';
 import { LANGUAGE_ID, startLanguageClient } from './language-client';
@@ -47,7 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
       provideDebugConfigurations: () => initialConfigurations(),
-      resolveDebugConfiguration: (folder, config) => runs.resolve(config as Partial<AttractorDebugConfiguration>, folder),
+      resolveDebugConfiguration: async (folder, config) => (config.request === 'attach' ? resolveAttach(config as Partial<AttractorAttachConfiguration>) : runs.resolve(config as Partial<AttractorDebugConfiguration>, folder)),
     }),
     vscode.debug.registerDebugConfigurationProvider(
       DEBUG_TYPE,
@@ -64,6 +64,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: await llmBackendFactory(context.secrets, settings()) })),
     }),
   );
+
+  /** Attaching runs nothing here, so it needs no trust: the server decided what it runs. */
+  async function resolveAttach(config: Partial<AttractorAttachConfiguration>): Promise<AttractorAttachConfiguration | undefined> {
+    const resolution = resolveAttachConfiguration(config, await remote.connection());
+    if (resolution.ok) return resolution.configuration;
+    void vscode.window.showErrorMessage(resolution.message);
+    return undefined;
+  }
 
   // ---- commands ----
   const pipelineUri = (uri: unknown): vscode.Uri | undefined => (uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
@@ -149,6 +157,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register('attractor.cancelRemoteRun', async (element) => {
     const id = typeof element === 'string' ? element : remoteRunId(element);
     if (id) await remote.cancel(id);
+  });
+  register('attractor.attachDebugger', async (element) => {
+    const id = typeof element === 'string' ? element : remoteRunId(element);
+    if (id) await remote.attachDebugger(id);
   });
   register('attractor.openExample', async () => {
     await vscode.workspace.fs.createDirectory(examples);

@@ -3,8 +3,10 @@
 // live over SSE, its gates asked here and answered over HTTP.
 import fs from 'node:fs';
 import * as vscode from 'vscode';
+import { DEBUG_TYPE } from '../debug-adapter/protocol';
 import { ServeClient } from '../engine/server/serve-client';
 import type { PipelineSummary } from '../engine/server/served-run';
+import type { ConnectedServer } from './debug-configuration';
 import { askInVsCode } from './gate-prompt';
 import type { GraphPanel } from './graph-panel';
 import { LANGUAGE_ID } from './language-client';
@@ -95,6 +97,21 @@ export class RemoteServer implements vscode.Disposable {
     await this.secrets.delete(URL_KEY);
     await this.secrets.delete(TOKEN_KEY);
     this.detach();
+  }
+
+  /** The connected server and its stored token, for an attach configuration that names none. */
+  async connection(): Promise<ConnectedServer | undefined> {
+    const url = this.runs?.client.url;
+    if (!url) return undefined;
+    const token = await this.secrets.get(TOKEN_KEY);
+    return { url, ...(token ? { token } : {}) };
+  }
+
+  /** Starts the debugger on run `id` of the connected server (the Runs view's "Attach debugger"). */
+  async attachDebugger(id: string): Promise<void> {
+    const runs = this.runs;
+    if (!runs) return void vscode.window.showInformationMessage('Attractor: connect to a server first (Attractor: Connect to server…).');
+    await vscode.debug.startDebugging(undefined, { type: DEBUG_TYPE, request: 'attach', name: `Attach to run ${id}`, url: runs.client.url, runId: id });
   }
 
   /** Opens run `id` (or one picked from the server's runs) in the graph view and follows it live. */

@@ -13,6 +13,7 @@ export interface SourceRange {
 /** Maps offsets of one text to positions. Built once per text; lookups are a binary search. */
 export class LineIndex {
   private readonly lineStarts: number[] = [0];
+  private lastLine = 0;
 
   constructor(readonly text: string) {
     for (let i = 0; i < text.length; i++) {
@@ -28,6 +29,16 @@ export class LineIndex {
 
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
+    // Lookups mostly walk forward through the text (a parser, a rule over statements in order):
+    // the line of the last lookup or the one after it answers without a search.
+    const hint = this.lastLine;
+    for (let line = hint; line <= hint + 1 && line < this.lineStarts.length; line++) {
+      const start = this.lineStarts[line] as number;
+      if (start <= clamped && clamped < (this.lineStarts[line + 1] ?? Number.POSITIVE_INFINITY)) {
+        this.lastLine = line;
+        return { line, character: clamped - start, offset: clamped };
+      }
+    }
     let low = 0;
     let high = this.lineStarts.length - 1;
     while (low < high) {
@@ -35,6 +46,7 @@ export class LineIndex {
       if ((this.lineStarts[mid] ?? 0) <= clamped) low = mid;
       else high = mid - 1;
     }
+    this.lastLine = low;
     return { line: low, character: clamped - (this.lineStarts[low] ?? 0), offset: clamped };
   }
 

@@ -2,7 +2,7 @@
 // server's forgiving tokenizer rely on, so the two never disagree on where a token ends.
 
 /** `[A-Za-z0-9_]` by char code. */
-export function isAsciiIdentifierChar(code: number): boolean {
+function isAsciiIdentifierChar(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || (code >= 48 && code <= 57);
 }
 

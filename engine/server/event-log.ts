@@ -1,4 +1,14 @@
 import type { RunEvent } from '../runtime/events';
+import type { HeldState } from './run-hold';
+
+/** The server's own event: an attached debugger held the run (`held`) or released it (`null`). */
+interface HoldEvent {
+  readonly type: 'hold';
+  readonly held: HeldState | null;
+}
+
+/** What a run's event stream carries: the engine's events and the server's hold changes. */
+export type ServedEvent = RunEvent | HoldEvent;
 
 /** An event with its position in the run's stream: the SSE `id`, 1 for the first event. */
 export class LoggedEvent {
@@ -6,7 +16,7 @@ export class LoggedEvent {
 
   constructor(
     readonly id: number,
-    readonly event: RunEvent,
+    readonly event: ServedEvent,
   ) {}
 
   /** The event as JSON, serialised once however many clients follow (a checkpoint carries the whole run state). */
@@ -28,7 +38,7 @@ export class EventLog {
   private readonly closeListeners = new Set<() => void>();
   private closed = false;
 
-  append(event: RunEvent): void {
+  append(event: ServedEvent): void {
     if (this.closed) return;
     const entry = new LoggedEvent(this.entries.length + 1, event);
     this.entries.push(entry);

@@ -23,6 +23,8 @@ export function launchServed(run: ServedRun, options: ServedLaunchOptions): Admi
   const { source, sourcePath, cwd, logsRoot } = run.spec;
   const admission = admitPipeline(source, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}) });
   if (admission.kind === 'refused') return admission;
+  // A run held by an attached debugger must let go when the CLI is interrupted too.
+  options.signal?.addEventListener('abort', () => run.cancel(), { once: true });
   run.start(
     runAdmitted({
       graph: admission.graph,
@@ -33,6 +35,7 @@ export function launchServed(run: ServedRun, options: ServedLaunchOptions): Admi
       backend: options.backend,
       interviewer: options.interviewer ? new FirstAnswerInterviewer([options.interviewer, run.interviewer]) : run.interviewer,
       events: run.events,
+      controller: run.hold,
       signal: options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal,
       ...(options.defaultMaxParallel === undefined ? {} : { defaultMaxParallel: options.defaultMaxParallel }),
       ...(options.runner ? { runner: options.runner } : {}),

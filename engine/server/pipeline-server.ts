@@ -9,7 +9,7 @@ import { carriesToken, isLoopback } from './bearer-token';
 import { renderRunSvg } from './graph-svg';
 import { HttpError, readJsonObject, sendError, sendJson } from './http-io';
 import { launchServed } from './launch-served';
-import { parseAnswer, parseSubmission } from './requests';
+import { parseAnswer, parseBreakpoints, parseSubmission } from './requests';
 import type { Roots } from './roots';
 import { ServedRun } from './served-run';
 
@@ -152,7 +152,28 @@ export class PipelineServer {
       case 'checkpoint':
         return only('GET', (_req, res) => sendJson(res, 200, latestCheckpoint(run)));
       case 'context':
-        return only('GET', (_req, res) => sendJson(res, 200, latestCheckpoint(run).context));
+        // Held, the boundary's live context (edits of the node that just finished included) is the current one.
+        return only('GET', (_req, res) => sendJson(res, 200, run.hold.heldContext ?? latestCheckpoint(run).context));
+      case 'breakpoints':
+        return only('PUT', async (req, res) => {
+          const breakpoints = parseBreakpoints(await readJsonObject(req, this.options.maxBodyBytes));
+          refuseFinished(run);
+          run.hold.setBreakpoints(breakpoints);
+          sendJson(res, 200, run.summary());
+        });
+      case 'pause':
+        return only('POST', (_req, res) => {
+          refuseFinished(run);
+          run.hold.pause();
+          sendJson(res, 202, run.summary());
+        });
+      case 'continue':
+      case 'step':
+        return only('POST', (_req, res) => {
+          refuseFinished(run);
+          if (!run.hold.release(action === 'step' ? 'step' : 'run')) throw new HttpError(409, `pipeline ${id} is not held (pause it, or set breakpoints)`);
+          sendJson(res, 200, run.summary());
+        });
       default:
         throw new HttpError(404, `no such endpoint: ${url.pathname}`);
     }
@@ -214,6 +235,10 @@ function readPipeline(file: string): { readonly source: string; readonly sourceP
   } catch (error) {
     throw new HttpError(400, `cannot read ${file}: ${(error as Error).message}`);
   }
+}
+
+function refuseFinished(run: ServedRun): void {
+  if (run.status !== 'running') throw new HttpError(409, `pipeline ${run.spec.id} already finished (${run.status})`);
 }
 
 function latestCheckpoint(run: ServedRun) {

@@ -1,6 +1,7 @@
 import type { Answer } from '../runtime/interviewer';
 import { isRecord } from '../model/json';
 import { HttpError } from './http-io';
+import type { HoldBreakpoints } from './run-hold';
 
 /** What `POST /pipelines` asks for: exactly one of inline DOT or a path to a .dot file. */
 export interface Submission {
@@ -38,6 +39,27 @@ export function parseAnswer(body: Readonly<Record<string, unknown>>): Answer {
   if (typeof body.text === 'string') return { kind: 'freeform', text: body.text };
   if (body.skipped === true) return { kind: 'skipped' };
   throw new HttpError(400, '"choice" must be a non-empty string, "text" a string, "skipped" true');
+}
+
+/** More breakpoints than any pipeline needs is a malformed request, not a debugging session. */
+const MAX_BREAKPOINTS = 1000;
+const NODE_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `PUT …/breakpoints`: `{"nodes": [node id…], "edges": [{"from", "to"}…]}`, each list optional; replaces the run's set. */
+export function parseBreakpoints(body: Readonly<Record<string, unknown>>): HoldBreakpoints {
+  rejectUnknownKeys(body, new Set(['nodes', 'edges']));
+  const { nodes = [], edges = [] } = body;
+  if (!Array.isArray(nodes) || !nodes.every((node) => typeof node === 'string' && NODE_ID.test(node))) throw new HttpError(400, '"nodes" must be a list of node ids');
+  if (!Array.isArray(edges)) throw new HttpError(400, '"edges" must be a list of {"from", "to"}');
+  if (nodes.length + edges.length > MAX_BREAKPOINTS) throw new HttpError(400, `at most ${MAX_BREAKPOINTS} breakpoints`);
+  const parsedEdges = edges.map((edge: unknown, i) => {
+    if (!isRecord(edge)) throw new HttpError(400, `"edges[${i}]" must be {"from", "to"}`);
+    rejectUnknownKeys(edge, new Set(['from', 'to']));
+    const { from, to } = edge;
+    if (typeof from !== 'string' || !NODE_ID.test(from) || typeof to !== 'string' || !NODE_ID.test(to)) throw new HttpError(400, `"edges[${i}]": "from" and "to" must be node ids`);
+    return { from, to };
+  });
+  return { nodes: nodes as string[], edges: parsedEdges };
 }
 
 function rejectUnknownKeys(body: Readonly<Record<string, unknown>>, known: ReadonlySet<string>): void {

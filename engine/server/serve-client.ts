@@ -3,9 +3,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isRecord } from '../model/json';
-import type { RunEvent } from '../runtime/events';
+import type { ContextValues } from '../runtime/context';
 import type { Answer } from '../runtime/interviewer';
+import type { ServedEvent } from './event-log';
 import type { PendingQuestion } from './http-interviewer';
+import type { HoldBreakpoints, ReleaseMode } from './run-hold';
 import type { PipelineSummary } from './served-run';
 import { SseReader } from './sse-reader';
 
@@ -30,7 +32,7 @@ export type GivenAnswer = Exclude<Answer, { readonly kind: 'timeout' }>;
 
 export interface StreamedEvent {
   readonly id: number;
-  readonly event: RunEvent;
+  readonly event: ServedEvent;
 }
 
 export interface FollowOptions {
@@ -42,6 +44,8 @@ export interface FollowOptions {
   readonly reconnects?: number;
   readonly reconnectDelayMs?: number;
 }
+
+type HttpMethod = 'GET' | 'POST' | 'PUT';
 
 type Endpoint = { readonly kind: 'tcp'; readonly base: URL } | { readonly kind: 'socket'; readonly socketPath: string };
 
@@ -85,6 +89,26 @@ export class ServeClient {
   async answer(id: string, questionId: string, answer: GivenAnswer): Promise<void> {
     const body = answer.kind === 'option' ? { choice: answer.choice } : answer.kind === 'freeform' ? { text: answer.text } : { skipped: true };
     await this.json('POST', `${pipelinePath(id)}/questions/${encodeURIComponent(questionId)}/answer`, body);
+  }
+
+  /** Replaces where the server holds the run for an attached debugger. */
+  async setBreakpoints(id: string, breakpoints: HoldBreakpoints): Promise<PipelineSummary> {
+    return asSummary(await this.json('PUT', `${pipelinePath(id)}/breakpoints`, { nodes: breakpoints.nodes, edges: breakpoints.edges }));
+  }
+
+  /** Holds the run at its next node boundary. */
+  async pause(id: string): Promise<PipelineSummary> {
+    return asSummary(await this.json('POST', `${pipelinePath(id)}/pause`, {}));
+  }
+
+  /** Lets a held run go on: freely ('run'), or to its next node boundary ('step'); 409 when it is not held. */
+  async release(id: string, mode: ReleaseMode): Promise<PipelineSummary> {
+    return asSummary(await this.json('POST', `${pipelinePath(id)}/${mode === 'step' ? 'step' : 'continue'}`, {}));
+  }
+
+  /** The run's context: the held boundary's while held, else the latest checkpoint's. */
+  async context(id: string): Promise<ContextValues> {
+    return this.json('GET', `${pipelinePath(id)}/context`);
   }
 
   /**
@@ -143,14 +167,14 @@ export class ServeClient {
     });
   }
 
-  private async json(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async json(method: HttpMethod, path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
     const { text } = await this.call(method, path, body);
     const value: unknown = JSON.parse(text);
     if (!isRecord(value)) throw new ServeRequestError(502, `${method} ${path} answered ${text.slice(0, 80)}`);
     return value;
   }
 
-  private call(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<{ text: string }> {
+  private call(method: HttpMethod, path: string, body?: Record<string, unknown>): Promise<{ text: string }> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const request = this.request(method, path, payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
@@ -224,7 +248,7 @@ function asSummary(value: unknown): PipelineSummary {
 function streamedEvent(id: string | undefined, data: string): StreamedEvent {
   const event: unknown = JSON.parse(data);
   if (!/^\d+$/.test(id ?? '') || !isRecord(event) || typeof event.type !== 'string') throw new ServeRequestError(502, `not a run event: id ${id}, ${data.slice(0, 80)}`);
-  return { id: Number(id), event: event as unknown as RunEvent };
+  return { id: Number(id), event: event as unknown as ServedEvent };
 }
 
 /** False when `signal` stopped the wait. */

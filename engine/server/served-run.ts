@@ -5,6 +5,8 @@ import type { RunResult } from '../runtime/runner';
 import type { RunState } from '../runtime/state';
 import { EventLog } from './event-log';
 import { HttpInterviewer } from './http-interviewer';
+import type { HeldState, HoldBreakpoints } from './run-hold';
+import { RunHold } from './run-hold';
 
 export type ServedStatus = RunResult['status'] | 'running';
 
@@ -28,6 +30,9 @@ export interface PipelineSummary {
   readonly pendingQuestions: number;
   /** The id of the latest event: where a client's event stream would resume. */
   readonly lastEventId: number;
+  /** Where an attached debugger holds the run; null while it runs (or is over). */
+  readonly held: HeldState | null;
+  readonly breakpoints: HoldBreakpoints;
 }
 
 export interface ServedRunSpec {
@@ -48,6 +53,8 @@ export class ServedRun {
   readonly interviewer = new HttpInterviewer();
   readonly createdAt = new Date().toISOString();
   private readonly abort = new AbortController();
+  /** The run's controller: holds it where an attached debugger asks. */
+  readonly hold = new RunHold(this.abort.signal, (held) => this.log.append({ type: 'hold', held }));
   private currentStatus: ServedStatus = 'running';
   private failureReason: string | undefined;
   private runId: string | undefined;
@@ -138,6 +145,8 @@ export class ServedRun {
       iteration: checkpoint?.iteration ?? 0,
       pendingQuestions: this.interviewer.pending().length,
       lastEventId: this.log.size,
+      held: this.hold.held,
+      breakpoints: this.hold.breakpointSet,
     };
   }
 

@@ -39,9 +39,11 @@ export function removeAttributeEdit(lineIndex: LineIndex, attribute: Attribute):
   if (!range) return undefined;
   const text = lineIndex.text;
   let start = range.start.offset;
-  const end = range.end.offset;
-  const own = text.slice(start, end).trimEnd();
-  if (!own.endsWith(',') && !own.endsWith(';')) {
+  let end = range.end.offset;
+  let after = end;
+  while (after < text.length && /\s/.test(text[after] ?? '')) after++;
+  if (text[after] === ',' || text[after] === ';') end = after + 1;
+  else {
     // The last attribute of its list: take the separator before it instead.
     let i = start - 1;
     while (i >= 0 && /\s/.test(text[i] ?? '')) i--;

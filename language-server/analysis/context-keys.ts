@@ -49,18 +49,33 @@ function keysWrittenBy(node: FlowNode): string[] {
 
 /** Keys written by `from` or any node that can run before it. */
 export function contextKeysBefore(graph: Flow, from: readonly string[]): ContextKey[] {
-  const incoming = new Map<string, string[]>();
-  for (const edge of graph.edges) incoming.set(edge.to, [...(incoming.get(edge.to) ?? []), edge.from]);
+  const incoming = incomingOf(graph);
   const seen = new Set<string>();
   const queue = [...from];
   const found = new Map<string, ContextKey>(alwaysPresent.map((k) => [k.key, k]));
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
+  for (let next = 0; next < queue.length; next++) {
+    const id = queue[next] as string;
     if (seen.has(id)) continue;
     seen.add(id);
     const node = graph.nodes.get(id);
     if (node) for (const key of keysWrittenBy(node)) if (!found.has(key)) found.set(key, { key, writer: `node \`${id}\`` });
-    queue.push(...(incoming.get(id) ?? []));
+    for (const source of incoming.get(id) ?? []) queue.push(source);
   }
   return [...found.values()];
+}
+
+/** Each node's predecessors. A lent model's graph serves many completions in a row, so it is indexed once. */
+const incomingIndexes = new WeakMap<Flow, ReadonlyMap<string, readonly string[]>>();
+
+function incomingOf(graph: Flow): ReadonlyMap<string, readonly string[]> {
+  const known = incomingIndexes.get(graph);
+  if (known) return known;
+  const incoming = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    const sources = incoming.get(edge.to);
+    if (sources) sources.push(edge.from);
+    else incoming.set(edge.to, [edge.from]);
+  }
+  incomingIndexes.set(graph, incoming);
+  return incoming;
 }

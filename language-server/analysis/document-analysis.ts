@@ -151,17 +151,18 @@ export function analyzeDocument(input: AnalysisInput): DocumentAnalysis {
 }
 
 /**
- * A view without parsing: the current text's outline with the newest model known. Completion
- * answers from this, so typing never waits for a full parse and lint.
+ * A view without parsing: the current text's outline (given when updated from an earlier one)
+ * with the newest model known. Completion answers from this, so typing never waits for a full
+ * parse and lint.
  */
-export function quickView(input: Pick<AnalysisInput, 'uri' | 'version' | 'text' | 'sourcePath' | 'previousModel'>): DocumentView {
+export function quickView(input: Pick<AnalysisInput, 'uri' | 'version' | 'text' | 'sourcePath' | 'previousModel'> & { readonly outline?: Outline }): DocumentView {
   return {
     uri: input.uri,
     version: input.version,
     text: input.text,
     ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}),
     lineIndex: new LineIndex(input.text),
-    outline: buildOutline(input.text),
+    outline: input.outline ?? buildOutline(input.text),
     ...(input.previousModel ? { model: withProvenance(input.previousModel, 'stale') } : {}),
   };
 }

@@ -5,6 +5,8 @@ import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { Checker } from './checker';
 import type { DocumentAnalysis, DocumentView, PipelineModel } from './document-analysis';
 import { DeferredModel, isModelReady, quickView, withCheck } from './document-analysis';
+import type { TextEdit } from '../syntax/incremental-outline';
+import { updateOutline } from '../syntax/incremental-outline';
 
 interface OpenDocument {
   document: TextDocument;
@@ -14,6 +16,8 @@ interface OpenDocument {
   /** The check running for the current version, shared by everyone who asks. */
   inFlight?: InFlightCheck;
   quick?: DocumentView;
+  /** What changed since `quick`'s text, as one span: the next view updates its outline from there. */
+  changedSinceQuick?: TextEdit;
   /** The newest model that came from a text that parsed (or recovered); it may still be bytes. */
   lastGoodModel?: PipelineModel;
   /** The newest model already read into objects: what typing-time requests lend. */
@@ -28,8 +32,7 @@ const IDLE_READ_MS = 1000;
 
 interface InFlightCheck {
   readonly version: number;
-  readonly view: DocumentView;
-  readonly diagnostics: Promise<readonly Diagnostic[] | undefined>;
+  readonly diagnostics: Promise<{ view: DocumentView; diagnostics: readonly Diagnostic[] } | undefined>;
   readonly analysis: Promise<DocumentAnalysis | undefined>;
 }
 
@@ -48,9 +51,18 @@ export class DocumentStore {
     if (!entry) return;
     entry.readWhenQuiet = true;
     scheduleIdleRead(entry);
-    const last = changes.at(-1);
-    if (last && 'range' in last) entry.lastEditOffset = entry.document.offsetAt(last.range.start) + last.text.length;
-    entry.document = TextDocument.update(entry.document, [...changes], version);
+    for (const change of changes) {
+      if ('range' in change) {
+        const start = entry.document.offsetAt(change.range.start);
+        const oldEnd = entry.document.offsetAt(change.range.end);
+        entry.changedSinceQuick = widen(entry.changedSinceQuick, { start, oldEnd, newEnd: start + change.text.length });
+        entry.lastEditOffset = start + change.text.length;
+      } else {
+        entry.quick = undefined;
+        entry.changedSinceQuick = undefined;
+      }
+      entry.document = TextDocument.update(entry.document, [change], version);
+    }
   }
 
   close(uri: string): void {
@@ -99,32 +111,35 @@ export class DocumentStore {
     const entry = this.documents.get(uri);
     if (!entry) return undefined;
     if (entry.analysis?.version === entry.document.version) return { view: entry.analysis, diagnostics: entry.analysis.diagnostics };
-    const check = this.checkCurrent(uri, entry);
-    const diagnostics = await check.diagnostics;
-    return diagnostics ? { view: check.view, diagnostics } : undefined;
+    return this.checkCurrent(uri, entry).diagnostics;
   }
 
   private checkCurrent(uri: string, entry: OpenDocument): InFlightCheck {
     const { version } = entry.document;
     if (entry.inFlight?.version === version) return entry.inFlight;
     const sourcePath = sourcePathOf(uri);
+    const text = entry.document.getText();
     const handle = this.checker.check({
       uri,
       version,
-      text: entry.document.getText(),
+      text,
       ...(sourcePath ? { sourcePath } : {}),
       ...(entry.lastEditOffset !== undefined ? { lastEditOffset: entry.lastEditOffset } : {}),
     });
-    // The worker checks while this thread scans the outline.
-    const view = this.quickViewOf(uri, entry);
+    // Checks of a 5,000-node text queue for a second or more while typing goes on: a pending check
+    // holds only its text, and the view (an outline of tens of MB) is the document's own while the
+    // version is current, or built again in the rare case that a request still wants an old one.
+    const viewOfVersion = (): DocumentView =>
+      entry.document.version === version ? this.quickViewOf(uri, entry) : quickView({ uri, version, text, ...(sourcePath ? { sourcePath } : {}) });
+    const diagnostics = handle.diagnostics.then((found) => (found ? { view: viewOfVersion(), diagnostics: found } : undefined));
     const analysis = handle.result.then((check) => {
       if (!check) return undefined;
-      const result = withCheck(view, check, entry.lastGoodModel);
+      const result = withCheck(viewOfVersion(), check, entry.lastGoodModel);
       if (check.model) adoptModel(entry, check.model);
       if (entry.document.version === version) entry.analysis = result;
       return result;
     });
-    entry.inFlight = { version, view, diagnostics: handle.diagnostics, analysis };
+    entry.inFlight = { version, diagnostics, analysis };
     return entry.inFlight;
   }
 
@@ -133,15 +148,34 @@ export class DocumentStore {
     if (entry.quick?.version === document.version) return entry.quick;
     const sourcePath = sourcePathOf(uri);
     const previousModel = lendableModel(entry);
+    const text = document.getText();
+    const edit = entry.changedSinceQuick;
+    const outline = entry.quick && edit ? updateOutline(entry.quick.outline, edit, text) : undefined;
     entry.quick = quickView({
       uri,
       version: document.version,
-      text: document.getText(),
+      text,
       ...(sourcePath ? { sourcePath } : {}),
       ...(previousModel ? { previousModel } : {}),
+      ...(outline ? { outline } : {}),
     });
+    entry.changedSinceQuick = undefined;
     return entry.quick;
   }
+}
+
+/**
+ * Two edits as one span of the text before the first: `next` is in the coordinates after `previous`.
+ * Typing stays local, so the span stays small; the outline update re-reads only around it.
+ */
+function widen(previous: TextEdit | undefined, next: TextEdit): TextEdit {
+  if (!previous) return next;
+  const shift = previous.newEnd - previous.oldEnd;
+  const start = Math.min(previous.start, next.start);
+  // Where the combined span ends, in the text after `next`, and back in the text before `previous`.
+  const endAfter = Math.max(previous.newEnd + (next.newEnd - next.oldEnd), next.newEnd);
+  const oldEnd = Math.max(previous.oldEnd, next.oldEnd - shift);
+  return { start, oldEnd, newEnd: endAfter };
 }
 
 function adoptModel(entry: OpenDocument, model: PipelineModel): void {

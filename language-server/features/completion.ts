@@ -6,6 +6,7 @@ import { attributeSpec, attributesFor, attributeTable } from '../../engine/model
 import type { Graph } from '../../engine/model/graph';
 import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
 import { nodeClasses } from '../../engine/transform/apply-stylesheet';
+import type { Flow } from '../analysis/context-keys';
 import { contextKeysBefore } from '../analysis/context-keys';
 import type { DocumentView } from '../analysis/document-analysis';
 import { outlineFlow } from '../analysis/outline-flow';
@@ -207,9 +208,10 @@ export function nodeIdsOf(analysis: DocumentView): string[] {
 function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
   if (ids.length === 0) return [];
   const graph = analysis.model?.graph;
-  const typed = outlineFlow(analysis.outline);
+  // Reading the whole outline's flow costs milliseconds at thousands of nodes: only for a node the model lacks.
+  let typed: Flow | undefined;
   return ids.flatMap((id) => {
-    const node = graph?.nodes.get(id) ?? typed.nodes.get(id);
+    const node = graph?.nodes.get(id) ?? (typed ??= outlineFlow(analysis.outline)).nodes.get(id);
     return node ? [resolveHandlerType(node)] : [];
   });
 }

@@ -75,14 +75,25 @@ export class DiagnosticPublisher {
     this.run(uri).catch((error: unknown) => this.options.logError(`diagnostics for ${uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }
 
-  private async run(uri: string): Promise<void> {
+  /**
+   * The document's own findings, published first; sub-pipelines are a second phase that a newer
+   * version cancels. Returns what it published, not the view, which the second phase must not
+   * keep alive while it waits (a large document's outline is tens of MB).
+   */
+  private async publishOwn(uri: string): Promise<LspDiagnostic[] | undefined> {
     const { store } = this.options;
     const checked = await store.diagnostics(uri);
     // Superseded or closed meanwhile: the newer version publishes.
-    if (!checked || store.version(uri) !== checked.view.version) return;
+    if (!checked || store.version(uri) !== checked.view.version) return undefined;
     const diagnostics = documentDiagnostics(checked.view, checked.diagnostics, this.options.rulesDocUri);
-    // The document's own findings first; sub-pipelines are a second phase that a newer version cancels.
     this.options.publish({ uri, version: checked.view.version, diagnostics });
+    return diagnostics;
+  }
+
+  private async run(uri: string): Promise<void> {
+    const { store } = this.options;
+    const diagnostics = await this.publishOwn(uri);
+    if (!diagnostics) return;
     const analysis = await store.analysis(uri);
     if (!analysis || store.version(uri) !== analysis.version) return;
     const references = childReferences(analysis);

@@ -67,21 +67,70 @@ export interface Outline {
   readonly nodeIds: readonly NodeIdOccurrence[];
   readonly arrows: readonly Token[];
   readonly edges: readonly OutlineEdge[];
+  /** The tokens statements are read from: `tokens` without comments. */
+  readonly code: readonly Token[];
+  /** Where each statement of a root graph body starts (see StatementMarks): an edit re-reads from the one before it. */
+  readonly marks: StatementMarks;
+  /** Index in `tokens` of the first string left unclosed, or -1: where it ends depends on all the text after it. */
+  readonly firstOpenString: number;
+}
+
+/**
+ * Flat records of MARK_FIELDS numbers each: the statement's first code index, the record counts
+ * before it (blocks, lists, assignments, nodeIds, arrows, edges) and the index of its root block.
+ */
+type StatementMarks = readonly number[];
+export const MARK_FIELDS = 8;
+export const MARK_ROOT = 7;
+
+/** What reading statements needs to go on from a mark: the records so far and the open root block. */
+export interface StatementState {
+  readonly blocks: Block[];
+  readonly lists: AttributeList[];
+  readonly assignments: Assignment[];
+  readonly nodeIds: NodeIdOccurrence[];
+  readonly arrows: Token[];
+  readonly edges: OutlineEdge[];
+  readonly marks: number[];
+  /** The root block open at the mark (undefined before the first graph opens). */
+  readonly root?: OpenRoot;
+  /** The code index to read from. */
+  readonly at: number;
+}
+
+/** A root graph block while its body is read, and its index in `blocks`. */
+export interface OpenRoot {
+  readonly block: Block;
+  readonly index: number;
+}
+
+export function emptyStatementState(): StatementState {
+  return { blocks: [], lists: [], assignments: [], nodeIds: [], arrows: [], edges: [], marks: [], at: 0 };
 }
 
 export function buildOutline(text: string): Outline {
   const tokens = scan(text);
   const code = tokens.filter((t) => t.kind !== 'comment');
-  const blocks: Block[] = [];
-  const lists: AttributeList[] = [];
-  const assignments: Assignment[] = [];
-  const nodeIds: NodeIdOccurrence[] = [];
-  const arrows: Token[] = [];
-  const edges: OutlineEdge[] = [];
-  /** Open blocks, innermost last; `group` marks `{ ... }` used as an edge operand. */
-  const stack: { block: Block; index: number; group: boolean }[] = [];
-  let i = 0;
+  const state = emptyStatementState();
+  readStatements(text, code, state);
+  const { blocks, lists, assignments, nodeIds, arrows, edges, marks } = state;
+  return { text, tokens, code, blocks, lists, assignments, nodeIds, arrows, edges, marks, firstOpenString: tokens.findIndex(isOpenString) };
+}
 
+export function isOpenString(token: Token): boolean {
+  return token.kind === 'string' && !token.terminated;
+}
+
+/**
+ * Reads statements from `state.at` into the state's records. `stopAt` is asked at each statement
+ * of a root graph body (with the code index and the open root); when it says yes the reading
+ * stops there and that code index is returned.
+ */
+export function readStatements(text: string, code: readonly Token[], state: StatementState, stopAt?: (index: number, root: OpenRoot) => boolean): number | undefined {
+  const { blocks, lists, assignments, nodeIds, arrows, edges, marks } = state;
+  /** Open blocks, innermost last; `group` marks `{ ... }` used as an edge operand. */
+  const stack: { block: Block; index: number; group: boolean }[] = state.root ? [{ ...state.root, group: false }] : [];
+  let i = state.at;
   const peek = (offset = 0): Token | undefined => code[i + offset];
   const is = (token: Token | undefined, text: string): boolean => token !== undefined && token.kind === 'punct' && token.text === text;
   const isValueToken = (token: Token | undefined): token is Token => token !== undefined && (token.kind === 'id' || token.kind === 'string' || token.kind === 'html');
@@ -141,6 +190,11 @@ export function buildOutline(text: string): Outline {
   };
 
   while (i < code.length) {
+    const root = stack.length === 1 ? stack[0] : undefined;
+    if (root?.block.kind === 'graph' && !root.group) {
+      if (stopAt?.(i, root)) return i;
+      marks.push(i, blocks.length, lists.length, assignments.length, nodeIds.length, arrows.length, edges.length, root.index);
+    }
     const token = code[i] as Token;
     const lower = token.kind === 'id' ? token.text.toLowerCase() : '';
     if (stack.length === 0) {
@@ -202,7 +256,7 @@ export function buildOutline(text: string): Outline {
     while (is(peek(), '[')) readList(statementArrows.length > 0 ? 'edge' : 'node', subjects, statementArrows);
     if (i === start) i++; // a token no statement can start with
   }
-  return { text, tokens, blocks, lists, assignments, nodeIds, arrows, edges };
+  return undefined;
 }
 
 /** The innermost attribute list whose brackets surround the offset (an unterminated list runs to its last entry). */

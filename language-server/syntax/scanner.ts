@@ -29,11 +29,25 @@ const NUMERAL = /^-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)/;
 const PUNCTUATION = '{}[]=;,:';
 
 export function scan(text: string): Token[] {
+  return scanFrom(text, 0).tokens;
+}
+
+/**
+ * Tokens from `from` (a token boundary) on. With `stop`, scanning ends at the first token it
+ * accepts, which is returned apart: the incremental outline stops where the new tokens line up
+ * with the previous text's again.
+ */
+export function scanFrom(text: string, from: number, stop?: (token: Token) => boolean): { tokens: Token[]; stoppedAt?: Token } {
   const tokens: Token[] = [];
   const n = text.length;
-  let i = 0;
-  const push = (kind: TokenKind, start: number, end: number, terminated = true) => tokens.push({ kind, start, end, text: text.slice(start, end), terminated });
-  while (i < n) {
+  let i = from;
+  let stoppedAt: Token | undefined;
+  const push = (kind: TokenKind, start: number, end: number, terminated = true): void => {
+    const token: Token = { kind, start, end, text: ownCopy(text.slice(start, end)), terminated };
+    if (stop?.(token)) stoppedAt = token;
+    else tokens.push(token);
+  };
+  while (i < n && !stoppedAt) {
     const ch = text[i] as string;
     const next = text[i + 1];
     if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v') {
@@ -87,7 +101,15 @@ export function scan(text: string): Token[] {
       i = end;
     }
   }
-  return tokens;
+  return stoppedAt ? { tokens, stoppedAt } : { tokens };
+}
+
+/**
+ * V8 keeps a long slice as a view into the whole text. Tokens outlive their text (the incremental
+ * outline carries unchanged ones into later versions), so each keeps only its own characters.
+ */
+function ownCopy(slice: string): string {
+  return slice.length < 13 ? slice : (' ' + slice).slice(1);
 }
 
 function lineEnd(text: string, from: number): number {

@@ -11,18 +11,19 @@ describe('debug adapter: Debug Console, progress and graph-view events', () => {
   before(ensureTestBundle);
   after(stopAll);
 
-  it('groups each node visit in the console at its line, with tool output, verdicts and LLM progress', async () => {
+  it('heads each node visit in the console at its line, with tool output, verdicts and LLM progress, and no output groups', async () => {
     const dir = workspace(path.join(conformanceCases, 'convergence-loop'));
     const program = path.join(dir, 'pipeline.dot');
     const s = await session();
     await launch(s, { program, cwd: dir, logsRoot: path.join(dir, '.run'), backend: 'scripted', scripted: path.join(dir, 'case.json') }, { supportsProgressReporting: true });
     await s.events.next('terminated');
     const output = s.events.bodies<DebugProtocol.OutputEvent['body']>('output');
-    const starts = output.filter((o) => o.group === 'start');
-    const ends = output.filter((o) => o.group === 'end');
-    assert.equal(starts.length, ends.length);
-    assert.deepEqual(starts.map((o) => o.output.split(' ')[0]), ['start', 'implement', 'test_gate', 'implement', 'test_gate', 'done']);
-    const gateStart = starts.find((o) => o.output.startsWith('test_gate'));
+    // VS Code's Debug Console keeps a group's children as they were when it first drew the group:
+    // whatever a node prints after that (a slow tool's output, a gate's answer, the verdict) vanishes.
+    assert.deepEqual(output.filter((o) => o.group !== undefined), []);
+    const heads = output.filter((o) => o.output.startsWith('▶ '));
+    assert.deepEqual(heads.map((o) => o.output.split(' ')[1]), ['start', 'implement', 'test_gate', 'implement', 'test_gate', 'done']);
+    const gateStart = heads.find((o) => o.output.startsWith('▶ test_gate'));
     assert.equal(gateStart?.line, lineOf(program, 'test_gate [shape'));
     assert.equal(gateStart?.source?.path, program);
     assert.ok(output.some((o) => o.category === 'stdout' && o.output.includes('gate_fail') && o.line === lineOf(program, 'test_gate [shape')));

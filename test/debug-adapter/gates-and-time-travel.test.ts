@@ -56,7 +56,7 @@ describe('debug adapter: human gates', () => {
     // What the Debug Console shows for each answered gate: the answer and the verdict, at the gate's line.
     const output = s.events.bodies<DebugProtocol.OutputEvent['body']>('output');
     const reviewLine = lineOf(path.join(dir, 'pipeline.dot'), 'review [shape');
-    const atReview = output.filter((o) => o.line === reviewLine && o.group === undefined).map((o) => o.output.replace(/ in .*/s, ''));
+    const atReview = output.filter((o) => o.line === reviewLine && !o.output.startsWith('▶ ')).map((o) => o.output.replace(/ in .*/s, ''));
     assert.deepEqual(atReview, ['human answered R\n', '✓ success', 'human answered Approve\n', '✓ success']);
     const status = JSON.parse(fs.readFileSync(path.join(dir, '.run', 'review', 'status.json'), 'utf8')) as { context_updates: Record<string, unknown> };
     assert.deepEqual(status.context_updates['human.gate.attachments'], [notes]);

@@ -161,13 +161,18 @@ export function lineOf(file: string, text: string): number {
 }
 
 /** The sessions one test file starts, all stopped by its `after(stopAll)`. */
-export function sessionPool(): { start: () => Promise<Session>; stopAll: () => Promise<void> } {
+export function sessionPool(): { start: () => Promise<Session>; stopAll: () => Promise<void>; disconnect: (s: Session, args: DebugProtocol.DisconnectArguments) => Promise<void> } {
   const sessions: Session[] = [];
   return {
     start: async () => {
       const s = await startSession();
       sessions.push(s);
       return s;
+    },
+    /** Disconnects as a test step; the adapter then exits, so stopAll must not ask it to disconnect again (that request would wait forever). */
+    disconnect: async (s, args) => {
+      sessions.splice(sessions.indexOf(s), 1);
+      await s.client.disconnectRequest(args);
     },
     stopAll: async () => {
       await Promise.all(sessions.splice(0).map((s) => s.client.stop()));

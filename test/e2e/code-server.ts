@@ -134,12 +134,23 @@ export async function openFile(page: Page, name: string, expectText: string): Pr
   await page.waitForSelector(`.monaco-editor .view-lines:has-text("${expectText}")`);
 }
 
-/** Runs a command by its palette title (F1). */
+/**
+ * Runs a command by its palette title (F1). Right after the workbench loads, the palette may not
+ * list the extensions' commands yet: it is closed and asked again.
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
-  await page.keyboard.type(title);
-  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`);
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
+    await page.keyboard.type(title);
+    try {
+      await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`, { timeout: 20_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.keyboard.press('Enter');
 }
 
@@ -161,6 +172,58 @@ export async function clickRunLens(page: Page, name: string, expectText: string)
     await page.keyboard.press('Control+W');
     await openFile(page, name, expectText);
   }
+}
+
+/** Where the e2e suites keep their screenshots (named in the order the suites take them). */
+export const screenshots = path.resolve(__dirname, '..', '..', 'docs', 'e2e');
+
+export async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
+  console.log(`  ✓ ${name}`);
+}
+
+/** Polls `probe` every 250 ms until it gives a value or `timeoutMs` passes (then undefined). */
+export async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Ctrl+G to a one-based line of the active editor. */
+export async function goToLine(page: Page, line: number): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type(String(line));
+  await page.keyboard.press('Enter');
+}
+
+/** A notification with `text`: a toast, or (a toast can hide again under load before it is seen) the notification centre. */
+export async function waitForNotification(page: Page, text: string): Promise<void> {
+  await page.waitForSelector(`.notifications-toasts:has-text("${text}")`, { timeout: 60_000 }).catch(async () => {
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+Shift+N');
+    await page.waitForSelector(`.notifications-center:has-text("${text}")`, { timeout: 10_000 });
+  });
+}
+
+/**
+ * The Debug Console's lines, top to bottom, as VS Code renders them. The panel is left maximized:
+ * the console is a virtual list that renders only the rows in view.
+ */
+export async function debugConsoleLines(page: Page): Promise<string[]> {
+  await runCommand(page, 'Focus on Debug Console View');
+  await page.waitForSelector('.repl .monaco-list-row');
+  if ((await page.locator('.part.panel.maximized, .monaco-workbench.maximized-panel').count()) === 0) await runCommand(page, 'View: Toggle Maximized Panel');
+  await page.waitForTimeout(500); // the list re-lays out its rows for the new height
+  return page.locator('.repl .monaco-list-row').evaluateAll((rows) =>
+    rows
+      .map((row) => ({ top: Number.parseFloat((row as HTMLElement).style.top || '0'), text: (row as HTMLElement).innerText.replace(/\u00a0/g, ' ').trim() }))
+      .sort((a, b) => a.top - b.top)
+      .map((row) => row.text),
+  );
 }
 
 /** The first frame (webviews nest two deep) holding `selector`. */

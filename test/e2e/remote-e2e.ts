@@ -1,22 +1,17 @@
 // End to end, VS Code attached to `attractor serve` (issue 19): a server runs a gated pipeline;
 // *Attractor: Connect to server…* lists it in the Runs view; opening it follows the run in the graph
-// view; its gate is answered there and the server's run finishes. Screenshots go to docs/e2e/.
+// view; its gate is answered there and the server's run finishes. Then *Attach debugger* on a second
+// run: its gate is answered in VS Code, it stops at a breakpoint held on the server, and continues to
+// its end. Screenshots go to docs/e2e/.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
-import { gated } from '../engine/server/serve-harness';
+import { frameWith, openFile, readAttractorLog, screenshots, shot, startCodeServer } from './code-server';
+import { gated, heldPipeline } from '../engine/server/serve-harness';
 
 const repo = path.resolve(__dirname, '..', '..');
-const shots = path.join(repo, 'docs', 'e2e');
 const vsix = path.join(repo, 'attractor.vsix');
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(shots, `${name}.png`) });
-  console.log(`  ✓ ${name}`);
-}
 
 /** `attractor serve` from the packaged CLI, on a free loopback port; resolves to its URL. */
 function startServer(root: string): { url: Promise<string>; stop: () => void } {
@@ -33,19 +28,26 @@ function startServer(root: string): { url: Promise<string>; stop: () => void } {
   return { url, stop: () => void child.kill('SIGTERM') };
 }
 
+async function runSummary(url: string, id: string): Promise<{ status: string; held: { nodeId: string } | null }> {
+  return (await (await fetch(`${url}/pipelines/${id}`)).json()) as { status: string; held: { nodeId: string } | null };
+}
+
 async function runStatus(url: string, id: string): Promise<string> {
-  return ((await (await fetch(`${url}/pipelines/${id}`)).json()) as { status: string }).status;
+  return (await runSummary(url, id)).status;
+}
+
+async function submit(url: string, file: string): Promise<string> {
+  return ((await (await fetch(`${url}/pipelines`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: file }) })).json()) as { id: string }).id;
 }
 
 async function main(): Promise<void> {
   assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
-  fs.mkdirSync(shots, { recursive: true });
-  const vscode = await startCodeServer({ vsix, files: { 'gated.dot': gated } });
+  const vscode = await startCodeServer({ vsix, files: { 'gated.dot': gated, 'held.dot': heldPipeline } });
   const server = startServer(vscode.workspace);
   const { page } = vscode;
   try {
     const url = await server.url;
-    const submitted = (await (await fetch(`${url}/pipelines`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: 'gated.dot' }) })).json()) as { id: string };
+    const submitted = { id: await submit(url, 'gated.dot') };
 
     // 1. Attractor: Connect to server… with the server's URL and no token (loopback).
     await openFile(page, 'gated.dot', 'digraph');
@@ -67,23 +69,52 @@ async function main(): Promise<void> {
     const runRow = page.locator('.monaco-list-row:has-text("shipit")').filter({ hasText: 'question waiting' });
     if (!(await runRow.isVisible())) await page.click('.pane-header:has-text("Attractor Runs")');
     await runRow.waitFor({ timeout: 60_000 });
-    await shot(page, '09-server-runs');
+    await shot(page, '19-server-runs');
 
     // 3. Opening it follows the run in the graph view; its gate asks there.
     await runRow.click();
     const graph = await frameWith(page, '.gate-panel:not([hidden])', 60_000);
     assert.match(await graph.locator('.gate-panel').innerText(), /Ship it\?/);
-    await shot(page, '10-server-run-gate');
+    await shot(page, '20-server-run-gate');
 
     // 4. The answer goes over HTTP: the server's run finishes, and the graph view follows it there.
     await graph.click('.gate-option[data-key="Y"]');
     await graph.waitForSelector('tr[data-node="done"]', { timeout: 60_000 });
     assert.equal(await runStatus(url, submitted.id), 'success');
     await page.waitForSelector('.monaco-list-row:has-text("shipit"):has-text("success")', { timeout: 30_000 });
-    await shot(page, '11-server-run-finished');
+    await shot(page, '21-server-run-finished');
+
+    // 5. F9 on held.dot's `build` node, then a run of it on the server, waiting at its first gate.
+    await openFile(page, 'held.dot', 'digraph held');
+    // The graph view split the editor: F9 acts on the group held.dot opened in.
+    await page.click('.editor-group-container.active .monaco-editor .view-lines');
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(String(heldPipeline.split('\n').findIndex((line) => line.includes('build [')) + 1));
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F9');
+    await page.waitForSelector('.monaco-editor .codicon-debug-breakpoint');
+    const heldId = await submit(url, 'held.dot');
+
+    // 6. Attach debugger from the run's context menu; its gate asks in VS Code and is answered there.
+    const heldRow = page.locator('.monaco-list-row:has-text("held")').filter({ hasText: 'question waiting' });
+    await heldRow.waitFor({ timeout: 60_000 });
+    await heldRow.click({ button: 'right' });
+    await page.click('.monaco-menu .action-item:has-text("Attach debugger")');
+    await page.waitForSelector('.debug-toolbar', { timeout: 60_000 });
+    await page.click('.quick-input-list .monaco-list-row:has-text("Go")', { timeout: 60_000 });
+
+    // 7. The server holds the run at the breakpoint; VS Code shows it stopped there; Continue ends it.
+    await page.waitForSelector('.monaco-editor .codicon-debug-stackframe', { timeout: 60_000 });
+    assert.equal((await runSummary(url, heldId)).held?.nodeId, 'build');
+    await shot(page, '22-attached-at-server-breakpoint');
+    await page.click('.debug-toolbar .codicon-debug-continue');
+    for (let i = 0; i < 300 && (await runStatus(url, heldId)) === 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(await runStatus(url, heldId), 'success');
+    await page.waitForSelector('.debug-toolbar', { state: 'hidden', timeout: 30_000 });
+    await shot(page, '23-attached-run-finished');
     console.log('e2e (attached to attractor serve): passed');
   } catch (error) {
-    await page.screenshot({ path: path.join(shots, 'failure-remote.png') }).catch(() => undefined);
+    await page.screenshot({ path: path.join(screenshots, 'failure-remote.png') }).catch(() => undefined);
     console.error(readAttractorLog(vscode.userDataDir));
     throw error;
   } finally {

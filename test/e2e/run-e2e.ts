@@ -1,20 +1,25 @@
-// End to end in a real VS Code (code-server): install the packaged .vsix, open an example, see
-// its lint warning in Problems, set a breakpoint on a node (F9), debug (F5), stop there with the
-// node highlighted in the graph view, continue to the human gate, answer it in the panel, and see
-// the run finish with its trace, then find it in the Runs view and open the diff of a file a node
-// wrote; then run LLM nodes on the editor's own (scripted) chat model with no API key. Screenshots of
-// each step go to docs/e2e/.
+// End to end in a real VS Code (code-server) with the packaged .vsix, one scenario per fresh profile
+// (`run-e2e.ts NAME…` runs only those named):
+// - debug: an example with a lint warning in Problems, a breakpoint on a node (F9), F5 stopping there
+//   with the node highlighted in the graph view, the human gate answered in the panel, the run's trace,
+//   every line of it in the Debug Console, the Runs view, the diff of a file a node wrote;
+// - walkthrough: the example the walkthrough opens, highlighted by the TextMate grammar, and its
+//   gate asking the person when the walkthrough runs it;
+// - debugging: a breakpoint on a continuation line, a gate answered in a quick pick with the graph
+//   view closed, a run stopped at its gate and resumed with its whole history, two visits of a node;
+// - untrusted: Restricted Mode lints but does not run;
+// - editor-model: LLM nodes on the editor's own (scripted) chat model with no API key.
+// Screenshots of each step go to docs/e2e/, numbered in the order the suite takes them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
-import { clickRunLens, frameWith, openFile, readAttractorLog, runCommand, startCodeServer } from './code-server';
+import { clickRunLens, debugConsoleLines, frameWith, goToLine, openFile, readAttractorLog, runCommand, screenshots, shot, startCodeServer, waitFor, waitForNotification } from './code-server';
 import type { LmScript } from './scripted-lm-extension/script';
 import { packageScriptedLm } from './scripted-lm-vsix';
 
 const repo = path.resolve(__dirname, '..', '..');
-const shots = path.join(repo, 'docs', 'e2e');
 const vsix = path.join(repo, 'attractor.vsix');
 
 /** The human-review example with a misspelt attribute on `draft` (a lint warning, not an error). */
@@ -29,23 +34,8 @@ function workspaceFiles(): Record<string, string> {
   return { 'human-review.dot': pipeline, 'human-review.scripted.json': JSON.stringify(script, null, 2), 'fan.dot': overlappingFanOut, 'fan.scripted.json': '{}' };
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(shots, `${name}.png`) });
-  console.log(`  ✓ ${name}`);
-}
-
 async function main(): Promise<void> {
   assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
-  fs.mkdirSync(shots, { recursive: true });
   const files = workspaceFiles();
   const draftLine = files['human-review.dot']!.split('\n').findIndex((line) => line.includes('draft   [')) + 1;
   // One branch at a time: the fan-out in step 8 proves the setting reaches the engine.
@@ -64,9 +54,7 @@ async function main(): Promise<void> {
 
     // 3. F9 on the `draft` node statement.
     await page.click('.monaco-editor .view-lines');
-    await page.keyboard.press('Control+G');
-    await page.keyboard.type(String(draftLine));
-    await page.keyboard.press('Enter');
+    await goToLine(page, draftLine);
     await page.keyboard.press('F9');
     await page.waitForSelector('.monaco-editor .codicon-debug-breakpoint');
     await shot(page, '03-breakpoint');
@@ -100,13 +88,23 @@ async function main(): Promise<void> {
     assert.equal(fs.readFileSync(path.join(vscode.workspace, 'published.md'), 'utf8'), '# 2.0\n- things\n');
     await shot(page, '06-run-finished');
 
+    // 6b. What the Debug Console shows (VS Code dropped a node's later lines when they came in output groups).
+    const consoleLines = await debugConsoleLines(page);
+    const said = consoleLines.join('\n');
+    assert.deepEqual(consoleLines.filter((line) => line.startsWith('▶ ')).map((line) => line.split(' ')[1]), ['start', 'draft', 'review', 'publish', 'done'], said);
+    assert.equal(consoleLines.filter((line) => line.startsWith('✓ success')).length, 5, said);
+    assert.ok(consoleLines.some((line) => line.startsWith('human answered A')), said);
+    assert.ok(consoleLines.some((line) => line.startsWith('run succeeded')), said);
+    await shot(page, '07-debug-console');
+    await runCommand(page, 'View: Toggle Maximized Panel');
+
     // 7. The Runs view lists the run with its status; opening it shows it in the graph view.
     await page.click('.pane-header:has-text("Attractor Runs")');
     const runRow = page.locator('.monaco-list-row:has-text("human_review")').filter({ hasText: 'succeeded · iteration 0' });
     await runRow.waitFor({ timeout: 30_000 });
     await runRow.click();
     await graph.waitForSelector('tr[data-node="done"]');
-    await shot(page, '07-runs-view');
+    await shot(page, '08-runs-view');
 
     // 7b. What did `publish` do to the files? Its trace row lists published.md; clicking it opens
     // VS Code's diff editor on the workspace before ↔ after that visit.
@@ -116,7 +114,7 @@ async function main(): Promise<void> {
     await published.click();
     await page.waitForSelector('.tab:has-text("published.md (publish, iteration 0")', { timeout: 30_000 });
     await page.waitForSelector('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines:has-text("# 2.0")', { timeout: 30_000 });
-    await shot(page, '07b-visit-file-diff');
+    await shot(page, '09-visit-file-diff');
     // Closed again, so that step 8 finds the pipeline's editor rather than the diff's two.
     await page.click('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines');
     await runCommand(page, 'View: Close Editor');
@@ -134,9 +132,8 @@ async function main(): Promise<void> {
     const activation = /activated in ([\d.]+) ms.*rss ([\d.]+) MB, heapUsed ([\d.]+) MB/.exec(log);
     assert.ok(activation, `no activation line in the Attractor log:\n${log}`);
     console.log(`  activation ${activation[1]} ms, extension host rss ${activation[2]} MB, heapUsed ${activation[3]} MB`);
-    console.log('e2e: passed');
   } catch (error) {
-    await page.screenshot({ path: path.join(shots, 'failure.png') }).catch(() => undefined);
+    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
     console.error(readAttractorLog(vscode.userDataDir));
     throw error;
   } finally {
@@ -153,16 +150,11 @@ async function untrustedWorkspace(): Promise<void> {
     await page.keyboard.press('Control+Shift+M');
     await page.waitForSelector('.markers-panel .monaco-list-row:has-text("temprature")', { timeout: 60_000 });
     await clickRunLens(page, 'human-review.dot', 'human_review');
-    // A toast can hide again under load before it is seen; the notification centre keeps it.
-    await page.waitForSelector('.notifications-toasts:has-text("only in a trusted workspace")', { timeout: 60_000 }).catch(async () => {
-      await page.keyboard.press('Control+K');
-      await page.keyboard.press('Control+Shift+N');
-      await page.waitForSelector('.notifications-center:has-text("only in a trusted workspace")', { timeout: 10_000 });
-    });
+    await waitForNotification(page, 'only in a trusted workspace');
     assert.ok(!fs.existsSync(path.join(vscode.workspace, '.attractor-runs')), 'nothing ran');
-    await shot(page, '08-untrusted-refuses-to-run');
+    await shot(page, '16-untrusted-refuses-to-run');
   } catch (error) {
-    await page.screenshot({ path: path.join(shots, 'failure.png') }).catch(() => undefined);
+    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
     throw error;
   } finally {
     await vscode.stop();
@@ -233,7 +225,7 @@ async function editorModel(): Promise<void> {
     assert.ok(['write_file', 'shell', 'report_outcome'].every((tool) => requests[0]?.tools?.includes(tool)), JSON.stringify(requests[0]));
     const status = JSON.parse(fs.readFileSync(path.join(runsRoot, hello!.run, 'work', 'status.json'), 'utf8')) as { is_explicit: boolean };
     assert.equal(status.is_explicit, true, 'the verdict came from report_outcome');
-    await shot(page, '09-editor-model-run');
+    await shot(page, '17-editor-model-run');
 
     // 2. A model that never answers: Stop run cancels the request.
     await page.click('.monaco-editor .view-lines');
@@ -243,14 +235,10 @@ async function editorModel(): Promise<void> {
     await runCommand(page, 'Attractor: Stop run');
     assert.ok(await waitFor(() => (lmLog().some((entry) => entry.event === 'cancelled') ? true : undefined), 30_000), 'the model saw its request cancelled');
     // A cancelled run stays resumable (its checkpoint says running); VS Code says it was cancelled.
-    await page.waitForSelector('.notifications-toasts:has-text("stuck.dot was cancelled")', { timeout: 30_000 }).catch(async () => {
-      await page.keyboard.press('Control+K');
-      await page.keyboard.press('Control+Shift+N');
-      await page.waitForSelector('.notifications-center:has-text("stuck.dot was cancelled")', { timeout: 10_000 });
-    });
-    await shot(page, '10-editor-model-cancelled');
+    await waitForNotification(page, 'stuck.dot was cancelled');
+    await shot(page, '18-editor-model-cancelled');
   } catch (error) {
-    await page.screenshot({ path: path.join(shots, 'failure.png') }).catch(() => undefined);
+    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
     console.error(readAttractorLog(vscode.userDataDir));
     throw error;
   } finally {
@@ -258,16 +246,167 @@ async function editorModel(): Promise<void> {
   }
 }
 
-main()
-  .then(() => (process.exitCode ? undefined : untrustedWorkspace()))
-  .then(() => {
-    if (!process.exitCode) console.log('e2e (untrusted workspace): passed');
-  })
-  .then(() => (process.exitCode ? undefined : editorModel()))
-  .then(() => {
-    if (!process.exitCode) console.log('e2e (LLM nodes on the editor\'s model): passed');
-  })
-  .catch((error: unknown) => {
+const example = (name: string): string => fs.readFileSync(path.join(repo, 'examples', name), 'utf8');
+
+/** The one-based line of the first line of `text` that holds `fragment`. */
+function lineOf(text: string, fragment: string): number {
+  const index = text.split('\n').findIndex((line) => line.includes(fragment));
+  assert.ok(index >= 0, `no line holds ${fragment}: update the e2e fixture`);
+  return index + 1;
+}
+
+/** The trace rows' nodes, top to bottom. */
+async function traceNodes(graph: Frame): Promise<Array<string | undefined>> {
+  return graph.locator('tr[data-node]').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.node));
+}
+
+/** The open quick pick that asks `question`. */
+function gateQuickPick(page: Page, question: string): Locator {
+  return page.locator(`.quick-input-widget:not([style*="display: none"]):has(input[placeholder="${question}"])`);
+}
+
+/**
+ * The walkthrough as a new user takes it: *Open example pipeline* opens the bundled example,
+ * highlighted by the TextMate grammar before any semantic token; *Run pipeline* runs it on the demo
+ * backend, and its review gate asks the person, in the graph view and in a quick pick at once.
+ */
+async function walkthrough(): Promise<void> {
+  const vscode = await startCodeServer({ vsix, files: { 'README.md': '# an empty project\n' } });
+  const { page } = vscode;
+  try {
+    // 1. Open example pipeline; Developer: Inspect Editor Tokens and Scopes on `digraph` names the grammar's scopes.
+    await runCommand(page, 'Attractor: Open example pipeline');
+    await page.waitForSelector('.monaco-editor .view-lines:has-text("digraph human_review")');
+    await page.click('.monaco-editor .view-lines');
+    await goToLine(page, lineOf(example('human-review.dot'), 'digraph human_review'));
+    await runCommand(page, 'Developer: Inspect Editor Tokens and Scopes');
+    const inspector = page.locator('.token-inspect-widget:has-text("textmate scopes")');
+    await inspector.waitFor({ timeout: 30_000 });
+    assert.match(await inspector.innerText(), /storage\.type\.dot\s+source\.dot\.attractor/, 'the TextMate grammar scopes the keyword');
+    await shot(page, '10-textmate-scopes');
+    await page.keyboard.press('Escape');
+
+    // 2. Run pipeline: the demo backend answers the LLM node; the review gate asks the person.
+    await runCommand(page, 'Attractor: Run pipeline');
+    const graph = await frameWith(page, '.gate-panel:not([hidden])', 120_000);
+    assert.match(await graph.locator('.gate-panel').innerText(), /Publish these release notes\?/);
+    await gateQuickPick(page, 'Publish these release notes?').waitFor({ timeout: 30_000 });
+    await shot(page, '11-walkthrough-gate-asks');
+
+    // 3. Answered in the graph view: the quick pick closes, the run publishes and succeeds.
+    await graph.click('.gate-option[data-key="A"]');
+    await gateQuickPick(page, 'Publish these release notes?').waitFor({ state: 'detached', timeout: 30_000 });
+    await graph.waitForSelector('tr[data-node="done"]', { timeout: 60_000 });
+    assert.deepEqual(await traceNodes(graph), ['start', 'draft', 'review', 'publish', 'done']);
+    await waitForNotification(page, 'human-review.dot succeeded');
+  } catch (error) {
+    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
+    console.error(readAttractorLog(vscode.userDataDir));
+    throw error;
+  } finally {
+    await vscode.stop();
+  }
+}
+
+/**
+ * Under F5: a breakpoint on a statement's continuation line stops at that statement's node; with the
+ * graph view closed a gate asks in a quick pick; a run stopped at its gate resumes with its whole
+ * history, and each visit of a node that ran twice keeps its own row and files.
+ */
+async function debugging(): Promise<void> {
+  const files = { 'convergence-loop.dot': example('convergence-loop.dot'), 'convergence-loop.scripted.json': example('convergence-loop.scripted.json'), 'human-review.dot': example('human-review.dot'), 'human-review.scripted.json': example('human-review.scripted.json') };
+  const vscode = await startCodeServer({ vsix, files });
+  const { page } = vscode;
+  const question = 'Publish these release notes?';
+  try {
+    // 1. F9 on `feedback_from=test_gate]`, the second line of `implement`'s statement: F5 stops at implement.
+    await openFile(page, 'convergence-loop.dot', 'digraph');
+    await page.click('.monaco-editor .view-lines');
+    await goToLine(page, lineOf(files['convergence-loop.dot'], 'feedback_from=test_gate]'));
+    await page.keyboard.press('F9');
+    await page.waitForSelector('.monaco-editor .codicon-debug-breakpoint');
+    await page.keyboard.press('F5');
+    const convergenceGraph = await frameWith(page, '[id="node:implement"].selected', 60_000);
+    assert.equal(await convergenceGraph.locator('[id="node:test_gate"].selected').count(), 0);
+    await page.waitForSelector('.debug-call-stack .monaco-list-row:has-text("implement")', { timeout: 30_000 });
+    await shot(page, '12-breakpoint-on-continuation-line');
+    await page.click('.debug-toolbar .codicon-debug-stop');
+    await page.waitForSelector('.debug-toolbar', { state: 'hidden', timeout: 30_000 });
+
+    // 2. F5 on human-review.dot with the graph view closed: the gate asks in a quick pick; Revise there.
+    await openFile(page, 'human-review.dot', 'digraph');
+    await page.keyboard.press('F5');
+    const graphTab = page.locator('.tab:has-text("Graph: human-review.dot")');
+    await graphTab.waitFor({ timeout: 60_000 });
+    // A middle click closes a tab; dispatched, since the gate's quick pick may already cover the tab.
+    await graphTab.dispatchEvent('auxclick', { button: 1 });
+    await graphTab.waitFor({ state: 'detached' });
+    const pick = gateQuickPick(page, question);
+    await pick.waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('.tab:has-text("Graph:")').count(), 0, 'the graph view stays closed');
+    await shot(page, '13-gate-quick-pick-under-f5');
+    await pick.locator('.monaco-list-row:has-text("Revise")').click();
+
+    // 3. The reviewer's note, a second draft, the gate again: stop the session there.
+    const runsRoot = path.join(vscode.workspace, '.attractor-runs');
+    const visitsOnDisk = (): number => {
+      const run = fs.existsSync(runsRoot) ? fs.readdirSync(runsRoot).find((name) => name.startsWith('human-review-')) : undefined;
+      const trace = run && path.join(runsRoot, run, 'trace.jsonl');
+      return trace && fs.existsSync(trace) ? fs.readFileSync(trace, 'utf8').trim().split('\n').length : 0;
+    };
+    assert.ok(await waitFor(() => (visitsOnDisk() === 5 ? true : undefined), 60_000), 'start, draft, review, note and the second draft ran');
+    await pick.waitFor({ timeout: 60_000 });
+    await page.locator('.debug-toolbar .codicon-debug-stop').dispatchEvent('click'); // the quick pick covers the toolbar
+    await pick.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.waitForSelector('.debug-toolbar', { state: 'hidden', timeout: 30_000 });
+
+    // 4. Resume run…: the graph view shows the whole history at the gate, which asks again.
+    await runCommand(page, 'Attractor: Resume run');
+    await page.click('.quick-input-list .monaco-list-row:has-text("human")');
+    const graph = await frameWith(page, '.gate-panel:not([hidden])', 60_000);
+    assert.deepEqual(await traceNodes(graph), ['start', 'draft', 'review', 'note', 'draft']);
+    assert.match(await graph.locator('.trace-summary').innerText(), /5 visits/);
+    await shot(page, '14-resume-shows-history');
+
+    // 5. Approved in the graph view; both visits of `draft` keep their own row and their own files.
+    await graph.click('.gate-option[data-key="A"]');
+    await graph.waitForSelector('tr[data-node="done"]', { timeout: 60_000 });
+    assert.deepEqual(await traceNodes(graph), ['start', 'draft', 'review', 'note', 'draft', 'review', 'publish', 'done']);
+    for (const [visit, response] of [['0/1/draft', 'first draft'], ['0/2/draft', 'revised']] as const) {
+      await graph.click(`tr[data-visit="${visit}"]`);
+      await graph.waitForSelector(`.visit-artifacts pre:has-text("${response}")`, { timeout: 30_000 });
+      assert.equal(await graph.locator('tr.selected').count(), 1, 'one row highlights');
+    }
+    await shot(page, '15-two-visits-own-files');
+  } catch (error) {
+    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
+    console.error(readAttractorLog(vscode.userDataDir));
+    throw error;
+  } finally {
+    await vscode.stop();
+  }
+}
+
+/** The scenarios in the order they run; `run-e2e.ts NAME…` runs only those named. */
+const scenarios: ReadonlyArray<readonly [name: string, run: () => Promise<void>, passed: string]> = [
+  ['debug', main, 'e2e: passed'],
+  ['walkthrough', walkthrough, 'e2e (walkthrough): passed'],
+  ['debugging', debugging, 'e2e (breakpoints, gates and resume under F5): passed'],
+  ['untrusted', untrustedWorkspace, 'e2e (untrusted workspace): passed'],
+  ['editor-model', editorModel, "e2e (LLM nodes on the editor's model): passed"],
+];
+
+async function runScenarios(only: readonly string[]): Promise<void> {
+  const unknown = only.filter((name) => !scenarios.some(([known]) => known === name));
+  if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${scenarios.map(([name]) => name).join(', ')}`);
+  for (const [name, run, passed] of scenarios) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    await run();
+    console.log(passed);
+  }
+}
+
+runScenarios(process.argv.slice(2)).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

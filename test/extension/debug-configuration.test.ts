@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { demoScriptFor, dynamicConfigurations, initialConfigurations, resolveDebugConfiguration, SECRET_LLM_BACKEND, type ResolveContext } from '../../extension/debug-configuration';
+import { demoScriptFor, dynamicConfigurations, initialConfigurations, resolveAttachConfiguration, resolveDebugConfiguration, SECRET_LLM_BACKEND, type ResolveContext } from '../../extension/debug-configuration';
 import { defaultSettings } from '../../extension/settings';
 
 const program = path.resolve('/ws/pipelines/review.dot');
@@ -97,4 +97,28 @@ test('initial and dynamic configurations', () => {
       ['Debug pipeline review.dot', false],
     ],
   );
+});
+
+test('an attach configuration defaults to the connected server with its stored token; another server gets no token of ours', () => {
+  const connected = { url: 'http://10.0.0.5:8474', token: 'stored-secret' };
+  const bare = resolveAttachConfiguration({ type: 'attractor', request: 'attach' }, connected);
+  assert.ok(bare.ok);
+  assert.deepEqual(bare.configuration, { type: 'attractor', request: 'attach', name: 'Attach to the newest run on http://10.0.0.5:8474', url: connected.url, token: 'stored-secret' });
+
+  const named = resolveAttachConfiguration({ type: 'attractor', request: 'attach', url: connected.url, runId: 'r1' }, connected);
+  assert.ok(named.ok);
+  assert.equal(named.configuration.token, 'stored-secret');
+  assert.equal(named.configuration.name, 'Attach to run r1 on http://10.0.0.5:8474');
+
+  const elsewhere = resolveAttachConfiguration({ type: 'attractor', request: 'attach', url: 'http://127.0.0.1:9000' }, connected);
+  assert.ok(elsewhere.ok);
+  assert.equal(elsewhere.configuration.token, undefined, 'the connected server\'s token is never sent to another server');
+
+  const explicit = resolveAttachConfiguration({ type: 'attractor', request: 'attach', url: 'http://127.0.0.1:9000', token: 'given' }, connected);
+  assert.ok(explicit.ok);
+  assert.equal(explicit.configuration.token, 'given');
+
+  const nowhere = resolveAttachConfiguration({ type: 'attractor', request: 'attach' }, undefined);
+  assert.ok(!nowhere.ok);
+  assert.match(nowhere.message, /set "url" in launch.json, or connect first/);
 });

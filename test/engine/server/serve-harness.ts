@@ -15,6 +15,19 @@ export const gated = `digraph shipit {
   gate -> build [label="[N] No"]
 }`;
 
+/** Waits at a gate first, so a test sets its breakpoints before any node it holds at has run. */
+export const heldPipeline = `digraph held {
+  start [shape=Mdiamond]
+  ready [shape=hexagon, label="Go?"]
+  build [shape=parallelogram, tool_command="echo built > built.txt"]
+  check [shape=parallelogram, tool_command="echo checked > checked.txt"]
+  done [shape=Msquare]
+  start -> ready
+  ready -> build [label="[G] Go"]
+  build -> check
+  check -> done
+}`;
+
 export interface Served {
   /** http://127.0.0.1:PORT, whatever the bind address. */
   readonly url: string;

@@ -8,32 +8,10 @@ import { savePipelineCommand } from '../../../extension/chat/chat-types';
 import { handleChatRequest } from '../../../extension/chat/participant';
 import { analyzePipeline, convergenceProblems } from '../../../extension/chat/pipeline-facts';
 import { engineRunner } from '../../../extension/chat/run-tool';
+import { bugFixAnswer, bugFixBypassAnswer, bugFixDot } from '../../fixtures/bug-fix-draft';
 import { FakeHttpServer } from '../../llm/fakes/fake-http-server';
 import { anthropic, openAiChat } from '../../llm/harness';
 import { FakeResponseStream, ScriptedLanguageModel, cancel, deps, repoRoot, tempWorkspace } from './chat-fakes';
-
-const bugFixDot = `digraph fix_parse_date {
-  graph [goal="parseDate accepts ISO dates with a timezone offset; npm test passes"]
-  start     [shape=Mdiamond]
-  implement [prompt="Goal: $goal. If test_output.txt exists, read it first: it is the failing output of the last attempt.\\n\\nEarlier critiques:\\n$prior_critiques_implement", feedback_from=critic]
-  critic    [prompt="Read the diff of src/date.ts and name its single biggest risk in one sentence. Do not edit files."]
-  test_gate [shape=parallelogram, goal_gate=true, retry_target=implement,
-             tool_command="npm test > test_output.txt 2>&1 && echo gate_pass || { tail -n 40 test_output.txt; echo gate_fail; }"]
-  done      [shape=Msquare]
-  start -> implement -> critic -> test_gate
-  test_gate -> done      [condition="context.tool.last_line=gate_pass"]
-  test_gate -> implement [condition="context.tool.last_line=gate_fail", loop_restart=true]
-}`;
-
-const bugFixAnswer = `VERDICT: pipeline
-1. Cycle? Yes: fix, run the tests, fix again.
-2. Exit gated on external evidence? Yes: \`npm test\` decides, not the worker.
-3. Bad day? Yes: a wrong fix fails the tests and loops back with their output.
-
-\`\`\`dot
-${bugFixDot}
-\`\`\`
-The gate runs the project's test script.`;
 
 /** A recipe drawn as a graph: no cycle, no gate. */
 const recipeAnswer = `VERDICT: pipeline
@@ -73,9 +51,7 @@ describe('@attractor /attractorify', () => {
 
   it('rejects, with the path as its reason, a draft whose worker can reach the exit without passing the gate (question 3)', async () => {
     // The critic may declare victory: a bad day of one LLM node ends the run "successfully".
-    const bypass = bugFixAnswer.replace('  test_gate -> done ', '  critic -> done [condition="outcome=success", label="looks good"]\n  test_gate -> done ');
-    assert.notEqual(bypass, bugFixAnswer);
-    const model = new ScriptedLanguageModel([bypass, bypass]);
+    const model = new ScriptedLanguageModel([bugFixBypassAnswer, bugFixBypassAnswer]);
     const stream = new FakeResponseStream();
     await handleChatRequest({ prompt: '', command: 'attractorify', model }, bugFixHistory, stream, cancel, deps({ workspaceRoot: () => bugFixWorkspace() }));
     const reason = /the worker reaches the exit without passing the gate \(implement -> critic -> done\)/;

@@ -1,0 +1,259 @@
+// Builds our Graph from the grammar's statements as they are read: defaults in scope, subgraph
+// membership and derived classes, edge chains, and the model-level warnings of the parse.
+import type { Diagnostic } from '../model/diagnostics';
+import type { Attribute, Graph, GraphEdge, GraphNode, Subgraph } from '../model/graph';
+import type { LineIndex, SourceRange } from '../model/source';
+import type { Literal, NodeRef, ParsedAttribute } from './parsed-syntax';
+
+const NODE_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export interface SubgraphDraft {
+  readonly id: string;
+  readonly start: number;
+  end: number;
+  /** The first `label` set directly in the subgraph (canonical 2.10 derives a class from it). */
+  label?: string;
+  readonly nodeIds: Set<string>;
+  readonly children: SubgraphDraft[];
+}
+
+/** The statement context: defaults in scope and the enclosing subgraphs, outermost first. */
+export interface Scope {
+  readonly nodeDefaults: Map<string, Attribute>;
+  readonly edgeDefaults: Map<string, Attribute>;
+  readonly chain: readonly SubgraphDraft[];
+  readonly subgraph?: SubgraphDraft;
+}
+
+interface NodeDraft {
+  readonly id: string;
+  readonly attributes: Map<string, Attribute>;
+  readonly idRange: SourceRange;
+  readonly declarations: SourceRange[];
+  readonly references: SourceRange[];
+  /**
+   * The subgraph chains the node was written in. A subgraph's label may follow its statements, so
+   * the derived classes are read from these chains once the whole graph is read.
+   */
+  readonly chains: (readonly SubgraphDraft[])[];
+}
+
+/** One edge-chain operand: the nodes it stands for and where it is written. */
+export interface Endpoint {
+  readonly nodes: readonly { readonly id: string; readonly range: SourceRange }[];
+}
+
+export class GraphBuilder {
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly nodes = new Map<string, NodeDraft>();
+  private readonly edges: GraphEdge[] = [];
+  private readonly graphAttributes = new Map<string, Attribute>();
+  private readonly subgraphs: SubgraphDraft[] = [];
+  private anonymousSubgraphs = 0;
+
+  constructor(readonly lineIndex: LineIndex) {}
+
+  rootScope(): Scope {
+    return { nodeDefaults: new Map(), edgeDefaults: new Map(), chain: [] };
+  }
+
+  /** `key=value` at graph level or in a `graph [...]` list. */
+  graphAttribute(parsed: ParsedAttribute, scope: Scope): void {
+    if (scope.subgraph) {
+      // subgraph attributes (label, rank, style) only shape rendering and derived classes
+      if (scope.subgraph.label === undefined && parsed.key.text === 'label') scope.subgraph.label = parsed.value.text;
+      return;
+    }
+    const attribute = this.attribute(parsed, 'explicit');
+    const previous = this.graphAttributes.get(attribute.key);
+    if (previous && previous.value !== attribute.value) {
+      this.report('duplicate_attribute', 'warning', `Graph attribute \`${attribute.key}\` is set twice; the later value wins.`, attribute.range, undefined, previous.range);
+    }
+    this.graphAttributes.set(attribute.key, attribute);
+  }
+
+  defaults(kind: 'node' | 'edge', attributes: readonly ParsedAttribute[], scope: Scope): void {
+    const target = kind === 'node' ? scope.nodeDefaults : scope.edgeDefaults;
+    for (const parsed of attributes) {
+      const attribute = this.attribute(parsed, 'default');
+      target.set(attribute.key, attribute);
+    }
+  }
+
+  enterSubgraph(name: Literal | undefined, start: number, parent: Scope): Scope {
+    const draft: SubgraphDraft = { id: name ? name.text : `__anonymous_${++this.anonymousSubgraphs}`, start, end: start, nodeIds: new Set(), children: [] };
+    this.subgraphs.push(draft);
+    parent.subgraph?.children.push(draft);
+    return { nodeDefaults: new Map(parent.nodeDefaults), edgeDefaults: new Map(parent.edgeDefaults), chain: [...parent.chain, draft], subgraph: draft };
+  }
+
+  /** The node a statement or edge operand names, created on first mention. */
+  touch(ref: NodeRef, scope: Scope): NodeDraft | undefined {
+    const idRange = this.range(ref.id.start, ref.id.end);
+    if (ref.id.kind === 'html') {
+      this.report('node_id_syntax', 'error', 'HTML-like ids are not supported: use a bare identifier.', idRange);
+      return undefined;
+    }
+    const id = ref.id.text;
+    let draft = this.nodes.get(id);
+    if (!draft) {
+      if (!NODE_ID.test(id)) {
+        this.report('node_id_syntax', 'warning', `Node id \`${id}\` is not a bare identifier ([A-Za-z_][A-Za-z0-9_]*); put display text in \`label\`.`, idRange, id);
+      }
+      draft = { id, attributes: new Map(scope.nodeDefaults), idRange, declarations: [], references: [], chains: [] };
+      this.nodes.set(id, draft);
+    }
+    if (scope.chain.length > 0 && draft.chains.at(-1) !== scope.chain) draft.chains.push(scope.chain);
+    draft.references.push(idRange);
+    scope.subgraph?.nodeIds.add(id);
+    return draft;
+  }
+
+  nodeStatement(draft: NodeDraft, attributes: readonly ParsedAttribute[], start: number, end: number): void {
+    draft.declarations.push(this.range(start, end));
+    for (const parsed of attributes) {
+      const attribute = this.attribute(parsed, 'explicit');
+      const previous = draft.attributes.get(attribute.key);
+      if (previous?.origin === 'explicit' && previous.value !== attribute.value) {
+        this.report(
+          'duplicate_node_conflict',
+          'warning',
+          `Node \`${draft.id}\` sets \`${attribute.key}\` again with a different value ("${abbreviate(previous.value)}" → "${abbreviate(attribute.value)}"); the later one wins.`,
+          attribute.range,
+          draft.id,
+          previous.range,
+        );
+      }
+      draft.attributes.set(attribute.key, attribute);
+    }
+  }
+
+  /** An edge operand written as a node id: touched in the statement's scope. */
+  nodeEndpoint(ref: NodeRef, scope: Scope, edgeStatement: boolean): Endpoint {
+    if (edgeStatement && ref.port) this.portIgnored(ref.port);
+    const draft = this.touch(ref, scope);
+    return { nodes: draft ? [{ id: draft.id, range: draft.references[draft.references.length - 1] as SourceRange }] : [] };
+  }
+
+  portIgnored(port: Literal): void {
+    this.report('port_ignored', 'warning', `Port \`${port.text}\` is ignored: pipelines route between nodes, not ports.`, this.range(port.start, port.end));
+  }
+
+  /** Every node written in a subgraph (nested ones included), for a subgraph used as an edge operand. */
+  subgraphEndpoint(draft: SubgraphDraft): Endpoint {
+    const nodes: { id: string; range: SourceRange }[] = [];
+    const seen = new Set<string>();
+    const visit = (sub: SubgraphDraft): void => {
+      for (const id of sub.nodeIds) {
+        const node = this.nodes.get(id);
+        if (node && !seen.has(id)) {
+          seen.add(id);
+          nodes.push({ id, range: node.idRange });
+        }
+      }
+      for (const child of sub.children) visit(child);
+    };
+    visit(draft);
+    return { nodes };
+  }
+
+  edgeStatement(operands: readonly Endpoint[], attributes: readonly ParsedAttribute[], scope: Scope, start: number, end: number): void {
+    const explicit = attributes.map((parsed) => this.attribute(parsed, 'explicit'));
+    const range = this.range(start, end);
+    for (let i = 0; i + 1 < operands.length; i++) {
+      for (const from of operands[i]?.nodes ?? []) {
+        for (const to of operands[i + 1]?.nodes ?? []) {
+          const edgeAttributes = new Map(scope.edgeDefaults);
+          for (const attribute of explicit) edgeAttributes.set(attribute.key, attribute);
+          this.edges.push({ index: this.edges.length, from: from.id, to: to.id, attributes: edgeAttributes, range, fromRange: from.range, toRange: to.range });
+        }
+      }
+    }
+  }
+
+  finish(name: Literal | undefined, start: number, end: number, sourcePath: string | undefined): Graph {
+    return {
+      name: name ? name.text : '',
+      attributes: this.graphAttributes,
+      nodes: new Map([...this.nodes].map(([id, draft]) => [id, freezeNode(draft)])),
+      edges: this.edges,
+      subgraphs: this.subgraphs.map((draft) => this.freezeSubgraph(draft)),
+      range: this.range(start, end),
+      ...(name ? { nameRange: this.range(name.start, name.end) } : {}),
+      ...(sourcePath ? { sourcePath } : {}),
+    };
+  }
+
+  report(rule: string, severity: Diagnostic['severity'], message: string, range: SourceRange, nodeId?: string, relatedRange?: SourceRange): void {
+    this.diagnostics.push({
+      rule,
+      severity,
+      message,
+      range,
+      ...(nodeId !== undefined ? { nodeId } : {}),
+      ...(relatedRange ? { related: [{ message: 'first set here', range: relatedRange }] } : {}),
+    });
+  }
+
+  range(start: number, end: number): SourceRange {
+    return this.lineIndex.range(start, end);
+  }
+
+  private attribute(parsed: ParsedAttribute, origin: Attribute['origin']): Attribute & { range: SourceRange } {
+    const { key, value } = parsed;
+    if (value.kind === 'html') {
+      this.report('html_value', 'error', `\`${key.text}\`: HTML-like values are not supported in pipelines; use a quoted string.`, this.range(value.start, value.end));
+    }
+    const lineIndex = this.lineIndex;
+    // The three ranges share their ends: four positions instead of six.
+    const keyStart = lineIndex.positionAt(key.start);
+    const valueEnd = lineIndex.positionAt(value.end);
+    return {
+      key: key.text,
+      value: value.text,
+      quoted: value.kind === 'string',
+      origin,
+      range: { start: keyStart, end: valueEnd },
+      keyRange: { start: keyStart, end: lineIndex.positionAt(key.end) },
+      valueRange: { start: lineIndex.positionAt(value.start), end: valueEnd },
+    };
+  }
+
+  private freezeSubgraph(draft: SubgraphDraft): Subgraph {
+    return { id: draft.id, range: this.range(draft.start, draft.end), nodeIds: [...draft.nodeIds], ...(draft.label !== undefined ? { label: draft.label } : {}) };
+  }
+}
+
+function freezeNode(draft: NodeDraft): GraphNode {
+  const derivedClasses = new Set<string>();
+  const subgraphs = new Set<string>();
+  for (const chain of draft.chains) {
+    for (const sub of chain) {
+      subgraphs.add(sub.id);
+      const derived = sub.label !== undefined ? deriveClass(sub.label) : '';
+      if (derived) derivedClasses.add(derived);
+    }
+  }
+  return {
+    id: draft.id,
+    attributes: draft.attributes,
+    idRange: draft.idRange,
+    declarations: draft.declarations,
+    references: draft.references,
+    derivedClasses: [...derivedClasses],
+    subgraphs: [...subgraphs],
+  };
+}
+
+/** Canonical 2.10: lowercase, spaces to hyphens, drop everything but [a-z0-9-]. */
+function deriveClass(label: string): string {
+  return label
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/[^a-z0-9-]/g, '');
+}
+
+function abbreviate(value: string): string {
+  const oneLine = value.replace(/\s+/g, ' ');
+  return oneLine.length > 40 ? `${oneLine.slice(0, 37)}...` : oneLine;
+}
