@@ -33,7 +33,8 @@ import { SourceCatalog } from './source-catalog';
 import type { DebugThread, StepMode, StopReason } from './threads';
 import { MAIN_THREAD_ID } from './threads';
 import type { Boundary } from './time-travel';
-import { CheckpointHistory, forkRunDirectory, siblingRunDirectory } from './time-travel';
+import { CheckpointHistory } from './time-travel';
+import { forkRunDirectory, siblingRunDirectory } from '../engine/runtime/branch-run';
 import type { ScopeKind, VisitChanges } from './variables';
 import { attachedRunVariables, contextVariables, displayValue, fileVariables, heldOutcomeVariables, nodeVariables, outcomeVariables, parseTypedValue, runVariables, scopeTitles } from './variables';
 

@@ -6,7 +6,7 @@ import { parseDot } from '../engine';
 import { renderWebviewHtml } from '../webview/html';
 import type { GateReply } from '../engine';
 import { parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage, type WireRange } from '../webview/protocol';
-import { visitArtifactsMessage } from '../webview/run-files';
+import { rerunTarget, visitArtifactsMessage } from '../webview/run-files';
 import { pickAttachmentFiles } from './gate-attachments';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
@@ -179,6 +179,11 @@ export class GraphPanel implements vscode.Disposable {
       case 'openFileDiff':
         if (this.runDirectory) await openVisitFileDiff(this.runDirectory, message, message.path);
         return;
+      case 'rerunFrom': {
+        const target = this.runDirectory ? rerunTarget(this.runDirectory, message.iteration, message.nodeId, message.visit) : undefined;
+        if (target) await vscode.commands.executeCommand('attractor.rerunFrom', this.runDirectory, target);
+        return;
+      }
       case 'openRun':
         await vscode.commands.executeCommand('attractor.openRun');
         return;

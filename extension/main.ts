@@ -16,7 +16,8 @@ import { looksLikeAttractorPipeline } from './language-detection';
 import { LANGUAGE_ID, startLanguageClient } from './language-client';
 import { RemoteServer } from './remote-server';
 import { RunCoordinator } from './runs';
-import { isResumable, listRuns, summarizeRun, type RunSummary } from './runs-model';
+import { hasEnded, isResumable, listRuns, rerunChoices, summarizeRun, type RunSummary } from './runs-model';
+import type { VisitTarget } from '../engine/runtime/rerun';
 import { RunsTreeProvider } from './runs-view';
 import { routeHoverAt } from './lm/route-hover';
 import { llmBackend, llmBackendFactory, setApiKeyCommand } from './secrets';
@@ -131,6 +132,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const program = summarizeRun(runDir).sourcePath ?? path.join(runDir, 'pipeline.dot');
     await runs.debug(program, { resume: runDir, name: `Resume ${path.basename(runDir)}` });
   });
+  register('attractor.rerunFrom', async (directory, target) => {
+    if (!requireTrust()) return;
+    const runDir = runDirectoryOf(directory) ?? (await pickRun('Re-run from… (a run that ended)', hasEnded));
+    if (!runDir) return;
+    const visit = isVisitTarget(target) ? target : await pickVisit(runDir);
+    if (visit) await runs.rerunFrom(runDir, visit);
+  });
   register('attractor.openTrace', async (directory) => {
     const runDir = typeof directory === 'string' ? directory : await pickRun('Open trace', () => true);
     if (!runDir) return;
@@ -161,6 +169,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }
     await vscode.window.showTextDocument(vscode.Uri.joinPath(examples, 'human-review.dot'));
   });
+
+  async function pickVisit(runDir: string): Promise<VisitTarget | undefined> {
+    const choices = rerunChoices(runDir);
+    if (choices.length === 0) return void vscode.window.showWarningMessage(`Attractor: ${runDir} has no visits to re-run from.`);
+    const items = choices.map((choice) => ({ label: `${choice.nodeId}@${choice.visit}`, description: `iteration ${choice.iteration} · ${choice.status}`, target: { nodeId: choice.nodeId, visit: choice.visit } }));
+    const picked = await vscode.window.showQuickPick(items, { title: `Re-run ${path.basename(runDir)} from before…`, placeHolder: 'the visit to start the branch run before (its state and workspace files then)' });
+    return picked?.target;
+  }
 
   async function openRun(runDir: string): Promise<void> {
     const copy = path.join(runDir, 'pipeline.dot');
@@ -207,6 +223,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   log.info(
     `activated in ${(performance.now() - activateStarted).toFixed(1)} ms (activate(), language client started); extension host memory: rss ${mb(memory.rss)} MB, heapUsed ${mb(memory.heapUsed)} MB; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'untrusted (runs disabled)'}`,
   );
+}
+
+/** A run directory handed to a command: a path, a Uri, or a Runs view element. */
+function runDirectoryOf(argument: unknown): string | undefined {
+  if (typeof argument === 'string') return argument;
+  if (argument instanceof vscode.Uri) return argument.fsPath;
+  if (typeof argument !== 'object' || argument === null || !('run' in argument)) return undefined;
+  const { run } = argument as { run: unknown };
+  return typeof run === 'object' && run !== null && 'directory' in run && typeof run.directory === 'string' ? run.directory : undefined;
+}
+
+function isVisitTarget(value: unknown): value is VisitTarget {
+  if (typeof value !== 'object' || value === null || !('nodeId' in value) || typeof value.nodeId !== 'string') return false;
+  return !('visit' in value) || value.visit === undefined || (typeof value.visit === 'number' && Number.isInteger(value.visit) && value.visit >= 1);
 }
 
 /** The run id of a Runs view element handed to a context-menu command. */

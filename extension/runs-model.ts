@@ -5,6 +5,7 @@ import path from 'node:path';
 import { isRecord } from '../engine/model/json';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 import { readTrace } from '../engine/runtime/run-directory';
+import { numberedVisits } from '../engine/runtime/numbered-visits';
 import type { RunUsageTotal } from '../engine/runtime/usage';
 import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
 
@@ -77,6 +78,16 @@ export function summarizeRun(directory: string): RunSummary {
     ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),
     ...(status === 'unreadable' ? { problem: `checkpoint.json has status ${JSON.stringify(rawStatus)}` } : {}),
   };
+}
+
+/** Whether a run has ended, so "Re-run from here" may branch from one of its visits (a live run's files are its engine's). */
+export function hasEnded(status: RunSummaryStatus): boolean {
+  return status === 'succeeded' || status === 'failed' || status === 'cancelled' || status === 'interrupted';
+}
+
+/** Each main-walk visit of a run, as "Re-run from…" offers them: NODE@N (across the run), its iteration and status. */
+export function rerunChoices(directory: string): { readonly nodeId: string; readonly visit: number; readonly iteration: number; readonly status: string }[] {
+  return numberedVisits(readTrace(directory)).map(({ record, visit }) => ({ nodeId: record.node_id, visit, iteration: record.iteration, status: record.status }));
 }
 
 /** Whether `attractor resume` (or Resume run…) can continue a run in this state. */

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { PipelineSummary } from '../engine/server/served-run';
 import type { RemoteServer } from './remote-server';
 import { describeRemoteRun, remoteRunLabel } from './remote-runs-model';
-import { describeRun, isResumable, listRuns, type RunSummary, usageDetail } from './runs-model';
+import { describeRun, hasEnded, isResumable, listRuns, type RunSummary, usageDetail } from './runs-model';
 
 const STATUS_ICONS: Readonly<Record<RunSummary['status'], string>> = {
   running: 'sync~spin',
@@ -70,7 +70,8 @@ function localRunItem(run: RunSummary): vscode.TreeItem {
   item.description = describeRun(run);
   item.tooltip = new vscode.MarkdownString([`**${run.name}**`, run.sourcePath ? `pipeline: \`${run.sourcePath}\`` : '', `directory: \`${run.directory}\``, run.usage ? usageDetail(run.usage) : '', run.problem ?? ''].filter(Boolean).join('\n\n'));
   item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[run.status]);
-  item.contextValue = isResumable(run.status) ? 'attractorRun.resumable' : 'attractorRun';
+  // Context menus read these: `.resumable` offers Resume run, `.ended` Re-run from….
+  item.contextValue = ['attractorRun', ...(isResumable(run.status) ? ['resumable'] : []), ...(hasEnded(run.status) ? ['ended'] : [])].join('.');
   item.resourceUri = vscode.Uri.file(run.directory);
   item.command = { command: 'attractor.openRun', title: 'Open run', arguments: [run.directory] };
   item.id = path.resolve(run.directory);

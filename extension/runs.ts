@@ -17,6 +17,8 @@ import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './d
 import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
 import type { HumanGateMessage } from '../webview/protocol';
+import { branchFromVisit, type VisitTarget } from '../engine/runtime/rerun';
+import { summarizeRun } from './runs-model';
 
 export class RunCoordinator implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -137,6 +139,29 @@ export class RunCoordinator implements vscode.Disposable {
       this.statusBar.finished();
       this.onRunsChanged.fire();
     }
+  }
+
+  /**
+   * "Re-run from here": a new branch run beside `runDirectory` from before the chosen visit, with
+   * the state and the workspace files of then (the run itself stays as it is), run like "Run pipeline".
+   */
+  async rerunFrom(runDirectory: string, target: VisitTarget): Promise<void> {
+    if (this.localRun) {
+      void vscode.window.showWarningMessage(`Attractor: ${this.localRun.name} is still running.`);
+      return;
+    }
+    const branch = await branchFromVisit(runDirectory, target);
+    if (branch.kind === 'refused') {
+      void vscode.window.showErrorMessage(`Attractor: ${branch.reason}`);
+      return;
+    }
+    this.log.info(`re-run of ${runDirectory} from before ${branch.nodeId}@${branch.visit} (step ${branch.step}) in the branch ${branch.directory}`);
+    if (branch.workspaceNotRestored) {
+      this.log.warn(`the working directory was NOT restored: ${branch.workspaceNotRestored}`);
+      void vscode.window.showWarningMessage(`Attractor: the working directory was NOT restored (${branch.workspaceNotRestored}); the branch starts from the run's state only.`);
+    }
+    const program = summarizeRun(branch.directory).sourcePath ?? path.join(branch.directory, 'pipeline.dot');
+    await this.run(program, { resume: branch.directory });
   }
 
   /** LLM backends with SecretStorage keys and VS Code's models; the environment's settings may be malformed (ATTRACTOR_* variables). */

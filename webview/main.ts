@@ -81,6 +81,7 @@ const tracePanel = new TracePanel({
   },
   openRun: () => host.post({ type: 'openRun' }),
   openFileDiff: (visit, path) => host.post({ type: 'openFileDiff', iteration: visit.iteration, nodeId: visit.nodeId, path, ...(visit.visit > 1 ? { visit: visit.visit } : {}) }),
+  rerunFrom: (visit) => host.post({ type: 'rerunFrom', iteration: visit.iteration, nodeId: visit.nodeId, ...(visit.visit > 1 ? { visit: visit.visit } : {}) }),
 });
 
 const gatePanel = new GatePanel(
@@ -131,6 +132,7 @@ function handleMessage(message: ExtensionToWebviewMessage): void {
       break;
     case 'graphState':
       graphView.overlay.apply(message);
+      tracePanel.setRunStatus(message.runStatus);
       if (message.activeNode) follow(message.activeNode);
       toolbar.status.textContent = `${message.runStatus} · iteration ${message.iteration}${message.activeNode ? ` · ${message.activeNode}` : ''}`;
       break;

@@ -104,6 +104,8 @@ const webviewMessages = {
   requestVisit: object({ iteration: count, nodeId: id }, { visit: count }),
   /** Open one file of a visit in the diff editor: the workspace before ↔ after that visit. */
   openFileDiff: object({ iteration: count, nodeId: id, path: text(10_000) }, { visit: count }),
+  /** Re-run a finished run from before this visit: a new branch run with the state and workspace files of then. */
+  rerunFrom: object({ iteration: count, nodeId: id }, { visit: count }),
   openRun: object({}),
   /** SVG as markup, PNG as a `data:image/png;base64,` URL. */
   exportImage: object({ format: oneOf(['svg', 'png'] as const), data: text() }),

@@ -9,6 +9,8 @@ import type { VisitFiles } from '../engine/runtime/workspace-snapshot';
 import { existingWorkspaceStore } from '../engine/runtime/workspace-snapshot';
 import type { GraphStateMessage, NodeRunState, RunStatus, TakenEdge, VisitArtifactsMessage } from './protocol';
 import { readFileHead } from '../engine/io/read-file-checked';
+import { numberedVisits } from '../engine/runtime/numbered-visits';
+import type { VisitTarget } from '../engine/runtime/rerun';
 
 /** Larger files are cut: the panel shows text, and megabytes of it help no one. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -39,6 +41,12 @@ export function visitArtifactsMessage(runDirectory: string, iteration: number, n
 export function visitSnapshots(runDirectory: string, iteration: number, nodeId: string, visit = 1): VisitFiles | undefined {
   const record = readTrace(runDirectory).find((r) => r.scope === undefined && r.iteration === iteration && r.node_id === nodeId && (r.visit ?? 1) === visit);
   return record?.files;
+}
+
+/** A visit as the trace panel names it (iteration, node, visit within the iteration) as `resume --from` names it: NODE@N across the run. */
+export function rerunTarget(runDirectory: string, iteration: number, nodeId: string, visit = 1): VisitTarget | undefined {
+  const found = numberedVisits(readTrace(runDirectory)).find(({ record }) => record.iteration === iteration && record.node_id === nodeId && (record.visit ?? 1) === visit);
+  return found ? { nodeId, visit: found.visit } : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { drawDescentChart } from './descent-chart';
 import { el } from './dom';
 import { formatCost, formatMs } from './format';
 import { summariseIterations } from './iterations';
-import type { TraceEntry, VisitArtifactsMessage, WireFileChange } from './protocol';
+import type { RunStatus, TraceEntry, VisitArtifactsMessage, WireFileChange } from './protocol';
 import { statusClass } from './status-colors';
 import { drawTimeline } from './timeline';
 import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
@@ -26,7 +26,12 @@ export interface TracePanelIntents {
   openRun(): void;
   /** Show one file before ↔ after the visit. */
   openFileDiff(visit: VisitKey, path: string): void;
+  /** Start a new branch run from before the visit (a finished run's only). */
+  rerunFrom(visit: VisitKey): void;
 }
+
+/** A run in one of these states has ended: it can be re-run from one of its visits. */
+const ENDED: ReadonlySet<RunStatus> = new Set(['succeeded', 'failed', 'cancelled']);
 
 const CHANGE_MARKS: Readonly<Record<WireFileChange['kind'], string>> = { added: 'A', changed: 'M', deleted: 'D' };
 
@@ -45,11 +50,16 @@ export class TracePanel {
   private selectedVisit: VisitKey | undefined;
   private scheduled = false;
   private filterKey: string | undefined;
+  private runEnded = false;
+  private readonly rerun = el('button', { type: 'button', class: 'rerun-from', hidden: true, title: 'Start a new branch run from before this visit, with the run state and the workspace files of then; this run stays as it is' }, ['Re-run from here']);
 
   constructor(private readonly intents: TracePanelIntents) {
     const openRun = el('button', { type: 'button', title: 'Open a finished run directory' }, ['Open run…']);
     openRun.addEventListener('click', () => intents.openRun());
     this.filter.addEventListener('change', () => this.render());
+    this.rerun.addEventListener('click', () => {
+      if (this.selectedVisit && this.runEnded) intents.rerunFrom(this.selectedVisit);
+    });
     const table = el('table', { class: 'trace-table' }, [el('thead', {}, [this.head]), this.body]);
     this.root.append(
       el('header', { class: 'trace-header' }, [el('h2', {}, ['Trace']), this.summary, el('label', {}, ['Node ', this.filter]), openRun]),
@@ -64,6 +74,12 @@ export class TracePanel {
     this.schedule();
   }
 
+  /** The run's status: "Re-run from here" is offered once it ended. */
+  setRunStatus(status: RunStatus): void {
+    this.runEnded = ENDED.has(status);
+    this.rerun.hidden = !this.runEnded;
+  }
+
   add(entries: readonly TraceEntry[], replace: boolean): void {
     this.entries = replace ? [...entries] : [...this.entries, ...entries];
     if (replace) this.showArtifacts(undefined);
@@ -74,7 +90,7 @@ export class TracePanel {
     if (message && (!this.selectedVisit || visitId(this.selectedVisit) !== visitId(visitKey(message)))) return;
     this.artifacts.replaceChildren();
     if (!message) return;
-    this.artifacts.append(el('h3', {}, [visitCaption(visitKey(message))]), this.fileChanges(message));
+    this.artifacts.append(el('h3', {}, [visitCaption(visitKey(message))]), this.rerun, this.fileChanges(message));
     const files: Array<[string, string | undefined]> = [
       ['prompt.md', message.prompt],
       ['response.md', message.response],

@@ -1,22 +1,14 @@
 import { readTrace } from '../runtime/run-directory';
-import { formatChange, numberedVisits, runStore, visitChanges } from './visit-files';
+import { formatChange, parseVisitTarget, runStore, visitChanges } from './visit-files';
+import { numberedVisits } from '../runtime/numbered-visits';
 
 class DiffUsageError extends Error {
   override readonly name = 'DiffUsageError';
 }
 
-/** `NODE` or `NODE@N` (the N-th visit, 1-based; the last one when absent). */
-function parseTarget(target: string): { nodeId: string; visit?: number } {
-  const at = target.lastIndexOf('@');
-  if (at < 0) return { nodeId: target };
-  const visit = Number(target.slice(at + 1));
-  if (!Number.isInteger(visit) || visit < 1) throw new DiffUsageError(`"${target}": the visit after @ must be a whole number from 1`);
-  return { nodeId: target.slice(0, at), visit };
-}
-
 /** `attractor diff RUN NODE[@visit]`: the files one node visit added, changed and deleted, then a unified diff. */
 export function diffCommand(runDirectory: string, target: string, options: { json?: boolean }): number {
-  const { nodeId, visit } = parseTarget(target);
+  const { nodeId, visit } = parseVisitTarget(target);
   const visits = numberedVisits(readTrace(runDirectory)).filter((v) => v.record.node_id === nodeId);
   if (visits.length === 0) throw new DiffUsageError(`${nodeId} has no visit in the trace of ${runDirectory}`);
   const chosen = visit === undefined ? visits.at(-1) : visits.find((v) => v.visit === visit);

@@ -56,7 +56,8 @@ withExecutionOptions(
     exitWith(async () => (options.on !== undefined ? (await import('./restate-run-command')).restateRunCommand(file, options) : (await import('./run-command')).runCommand(file, options, environment))),
   );
 
-withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
+withExecutionOptions(program.command('resume').description('continue an interrupted run from its checkpoint, or --from a node visit in a new branch run').argument('<run-dir>', 'the run directory'), 'scripted answers, as for run')
+  .option('--from <node>', 'NODE or NODE@N: a new branch run from before that visit (its state and working directory then); the run itself is left as it is')
   .option('--json', 'print the result as JSON')
   .action((runDir: string, options) => exitWith(async () => (await import('./run-command')).resumeCommand(runDir, options, environment)));
 

@@ -18,6 +18,8 @@ import { engineCommit, engineVersion } from '../runtime/version';
 import { formatDiagnostic } from '../model/diagnostic-format';
 import type { ListenTarget } from '../server/pipeline-server';
 import { launchServedFile } from '../server/serve-one-run';
+import { branchFromVisit } from '../runtime/rerun';
+import { parseVisitTarget } from './visit-files';
 
 /** What `run` and `resume` share: the backend and the run-level defaults. */
 export interface ExecutionOptions {
@@ -170,10 +172,16 @@ export async function runCommand(file: string, options: RunCommandOptions, env: 
   return report(await launchServedFile(file, listenTarget(options.serve), { ...launch, ...local }, announce), file, options.json);
 }
 
-export async function resumeCommand(runDirectory: string, options: ExecutionOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function resumeCommand(runDirectory: string, options: ExecutionOptions & { readonly from?: string }, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
   events.on(warningPrinter);
-  const outcome = await resumeRun(path.resolve(runDirectory), { ...execution(options, env), events, signal: withCancellation().signal });
-  return report(outcome, path.join(runDirectory, 'pipeline.dot'), options.json);
+  const resumeOptions = { ...execution(options, env), events, signal: withCancellation().signal };
+  const pipelineFile = path.join(runDirectory, 'pipeline.dot');
+  if (options.from === undefined) return report(await resumeRun(path.resolve(runDirectory), resumeOptions), pipelineFile, options.json);
+  const branch = await branchFromVisit(runDirectory, parseVisitTarget(options.from));
+  if (branch.kind === 'refused') return report(branch, pipelineFile, options.json);
+  process.stderr.write(`resuming from before ${branch.nodeId}@${branch.visit} (step ${branch.step}) in a new branch run: ${branch.directory}\n`);
+  if (branch.workspaceNotRestored) process.stderr.write(`warning: the working directory was NOT restored (${branch.workspaceNotRestored}); time travel falls back to the run's state only, the files are as they are now\n`);
+  return report(await resumeRun(branch.directory, resumeOptions), path.join(branch.directory, 'pipeline.dot'), options.json);
 }

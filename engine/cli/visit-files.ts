@@ -1,23 +1,7 @@
 import type { TraceRecord } from '../runtime/events';
 import type { FileChange, WorkspaceStore } from '../runtime/workspace-snapshot';
 import { existingWorkspaceStore } from '../runtime/workspace-snapshot';
-
-/** A main-walk trace record with the number of its visit to its node (1-based, across iterations). */
-export interface NumberedVisit {
-  readonly record: TraceRecord;
-  readonly visit: number;
-}
-
-export function numberedVisits(records: readonly TraceRecord[]): NumberedVisit[] {
-  const seen = new Map<string, number>();
-  return records
-    .filter((record) => record.scope === undefined)
-    .map((record) => {
-      const visit = (seen.get(record.node_id) ?? 0) + 1;
-      seen.set(record.node_id, visit);
-      return { record, visit };
-    });
-}
+import type { VisitTarget } from '../runtime/rerun';
 
 /** The run's snapshot store; diffs between stored trees need no workspace, so the run directory stands in for it. */
 export function runStore(runDirectory: string): WorkspaceStore | undefined {
@@ -32,4 +16,13 @@ const MARK: Record<FileChange['kind'], string> = { added: 'A', changed: 'M', del
 
 export function formatChange(change: FileChange): string {
   return `${MARK[change.kind]} ${change.path}`;
+}
+
+/** `NODE` or `NODE@N` (the N-th visit, 1-based; absent: the command's default). */
+export function parseVisitTarget(target: string): VisitTarget {
+  const at = target.lastIndexOf('@');
+  if (at < 0) return { nodeId: target };
+  const visit = Number(target.slice(at + 1));
+  if (!Number.isInteger(visit) || visit < 1) throw new Error(`"${target}": the visit after @ must be a whole number from 1`);
+  return { nodeId: target.slice(0, at), visit };
 }

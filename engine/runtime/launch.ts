@@ -93,8 +93,10 @@ export function admitPipeline(source: string, options: AdmissionOptions): Admiss
   return runDirectoryTaken(options.logsRoot) ?? { kind: 'admitted', graph: prepared.graph, warnings: prepared.diagnostics };
 }
 
+export type RefusedLaunch = Extract<LaunchResult, { kind: 'refused' }>;
+
 /** Runs `engine` holding the run directory's lock; a directory another live engine holds is refused. */
-async function withRunLock<R>(root: string, engine: () => Promise<LaunchResult<R>>): Promise<LaunchResult<R>> {
+export async function withRunLock<T>(root: string, engine: () => Promise<T> | T): Promise<T | RefusedLaunch> {
   let lock: RunLock;
   try {
     lock = RunLock.acquire(root);

@@ -14,6 +14,7 @@ import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 import type { RunUsageTotal } from './usage';
 import { runUsageTotal } from './usage';
 import { threadsFromCheckpoint } from './transcript';
+import { BoundaryHistoryWriter, wholeLinesLength } from './boundary-history';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -140,6 +141,7 @@ export class RunDirectory {
     const { records, validBytes } = resuming ? readJournal(this.journalPath) : { records: [], validBytes: 0 };
     const tail = records.filter((record) => record.seq > snapshot.journalSeq);
     const traceFd = fs.openSync(this.tracePath, fs.constants.O_RDWR | fs.constants.O_CREAT);
+    // A trace written without a journal (a time-travel branch) counts up to its last whole line.
     const committedTrace = snapshot.traceBytes ?? wholeLinesLength(traceFd);
     fs.ftruncateSync(traceFd, committedTrace);
     const missing = tail.flatMap((record) => record.trace).map((record) => `${JSON.stringify(record)}\n`).join('');
@@ -153,6 +155,7 @@ export class RunDirectory {
       seq: tail.at(-1)?.seq ?? snapshot.journalSeq,
       pendingTrace: [],
       snapshotBytes: 0,
+      history: new BoundaryHistoryWriter(this.root),
     };
   }
 
@@ -170,8 +173,10 @@ export class RunDirectory {
     journal.pendingTrace = [];
     const line = journal.writer.append({ seq: ++journal.seq, trace, state: delta });
     if (trace.length > 0) journal.traceBytes += fs.writeSync(journal.traceFd, trace.map((record) => `${JSON.stringify(record)}\n`).join(''), journal.traceBytes);
-    if (!compact && journal.writer.size <= Math.max(MIN_JOURNAL_BYTES, journal.snapshotBytes)) return { line };
-    return { line, snapshot: this.compact(journal, fullState()) };
+    // A process's first boundary in the history is a whole state, so it is always a snapshot.
+    const snapshot = compact || journal.history.wantsBase || journal.writer.size > Math.max(MIN_JOURNAL_BYTES, journal.snapshotBytes) ? this.compact(journal, fullState()) : undefined;
+    journal.history.append(journal.traceBytes, line, snapshot);
+    return snapshot === undefined ? { line } : { line, snapshot };
   }
 
   /**
@@ -197,6 +202,7 @@ export class RunDirectory {
   closeJournal(): void {
     if (!this.journal) return;
     this.journal.writer.close();
+    this.journal.history.close();
     fs.closeSync(this.journal.traceFd);
     this.journal = undefined;
   }
@@ -290,6 +296,7 @@ interface OpenJournal {
   seq: number;
   pendingTrace: TraceRecord[];
   snapshotBytes: number;
+  readonly history: BoundaryHistoryWriter;
 }
 
 const JOURNAL_FILE = 'journal.jsonl';
@@ -310,15 +317,6 @@ function readSnapshotMark(file: string): { journalSeq: number; traceBytes?: numb
   if (!fs.existsSync(file)) return { journalSeq: 0, traceBytes: 0 };
   const state = readCheckpointFile(file);
   return { journalSeq: state.journalSeq ?? 0, ...(state.traceBytes !== undefined ? { traceBytes: state.traceBytes } : {}) };
-}
-
-/** The length of a trace written without a journal (a time-travel branch): up to its last whole line. */
-function wholeLinesLength(fd: number): number {
-  const size = fs.fstatSync(fd).size;
-  if (size === 0) return 0;
-  const buffer = Buffer.alloc(size);
-  fs.readSync(fd, buffer, 0, size, 0);
-  return buffer.lastIndexOf(0x0a) + 1;
 }
 
 /** Appendix C status file, plus the ledger's is_explicit, attempt_count, failed_step and cycle_index. */

@@ -17,8 +17,10 @@ const RACY_MARGIN_MS = 50;
  */
 export class StatFingerprint {
   private constructor(
-    /** Absolute path and stat signature of each watched path. */
-    private readonly entries: readonly (readonly [string, string])[],
+    /** Absolute path of each watched path. */
+    private readonly paths: readonly string[],
+    /** Its stat, FIELDS numbers per path: compared as numbers, so the check allocates nothing per path. */
+    private readonly stats: Float64Array,
     private readonly trusted: boolean,
   ) {}
 
@@ -32,32 +34,47 @@ export class StatFingerprint {
       for (let dir = path.posix.dirname(trimmed); dir !== '.' && !watched.has(dir); dir = path.posix.dirname(dir)) watched.add(dir);
       if (untrackedDirectory) for (const sub of subdirectories(root, trimmed)) watched.add(sub);
     }
-    const entries: [string, string][] = [];
+    const paths: string[] = [];
+    const stats = new Float64Array(watched.size * FIELDS);
     let trusted = true;
     for (const relative of watched) {
       const absolute = path.join(root, relative);
       const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
-      if (!stat) return new StatFingerprint([], false);
+      if (!stat) return new StatFingerprint([], new Float64Array(0), false);
       if (stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) trusted = false;
-      entries.push([absolute, signature(stat)]);
+      record(stats, paths.length, stat);
+      paths.push(absolute);
     }
-    return new StatFingerprint(entries, trusted);
+    return new StatFingerprint(paths, stats, trusted);
   }
 
   /** True only when every watched path still has the stat it had. */
   unchanged(): boolean {
     if (!this.trusted) return false;
-    for (const [absolute, recorded] of this.entries) {
-      const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
-      if (!stat || signature(stat) !== recorded) return false;
+    const { paths, stats } = this;
+    for (let i = 0; i < paths.length; i++) {
+      const stat = fs.lstatSync(paths[i] ?? '', { throwIfNoEntry: false });
+      if (!stat || !matches(stats, i, stat)) return false;
     }
     return true;
   }
 }
 
-/** Millisecond timestamps as doubles keep sub-microsecond precision for today's dates. */
-function signature(stat: fs.Stats): string {
-  return `${stat.mode}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+/** mode, inode, size and the two timestamps (milliseconds as doubles keep sub-microsecond precision for today's dates). */
+const FIELDS = 5;
+
+function record(stats: Float64Array, index: number, stat: fs.Stats): void {
+  const at = index * FIELDS;
+  stats[at] = stat.mode;
+  stats[at + 1] = stat.ino;
+  stats[at + 2] = stat.size;
+  stats[at + 3] = stat.mtimeMs;
+  stats[at + 4] = stat.ctimeMs;
+}
+
+function matches(stats: Float64Array, index: number, stat: fs.Stats): boolean {
+  const at = index * FIELDS;
+  return stats[at + 3] === stat.mtimeMs && stats[at + 4] === stat.ctimeMs && stats[at + 2] === stat.size && stats[at + 1] === stat.ino && stats[at] === stat.mode;
 }
 
 /** Every directory below `relative` (posix, relative to `root`); symbolic links are not followed. */

@@ -177,6 +177,30 @@ test("a visit's workspace file changes are listed, and each opens its before ↔
   await view.page.waitForFunction(() => document.querySelector('.visit-file-changes summary')?.textContent === 'workspace files (none changed)');
 });
 
+test('"Re-run from here" is offered on a visit of a run that ended, and asks the extension for a branch run from before that visit', async () => {
+  const view = await openExample();
+  await view.send(state({ runStatus: 'running' }));
+  await view.send({ type: 'traceEntries', entries: trace, replace: true });
+  await view.page.waitForFunction(() => document.querySelectorAll('.trace-table tbody tr').length === 6);
+  await view.page.click('.trace-table tbody tr[data-node="implement"][data-iteration="1"]');
+  await view.waitForPost((m) => m.type === 'requestVisit');
+  await view.send({ type: 'visitArtifacts', iteration: 1, nodeId: 'implement', fileChanges: [] });
+  await view.page.waitForSelector('.visit-artifacts h3');
+  assert.equal(await view.page.isVisible('.visit-artifacts .rerun-from'), false, 'a live run is not re-run from one of its visits');
+
+  await view.send(state({ runStatus: 'failed', iteration: 1 }));
+  await view.page.waitForSelector('.visit-artifacts .rerun-from', { state: 'visible' });
+  assert.equal(await view.page.textContent('.visit-artifacts .rerun-from'), 'Re-run from here');
+  await view.clearPosted();
+  await view.page.click('.visit-artifacts .rerun-from');
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'rerunFrom'), { type: 'rerunFrom', iteration: 1, nodeId: 'implement' });
+
+  // A run that starts again (the branch itself) takes the offer back.
+  await view.send(state({ runStatus: 'running' }));
+  await view.page.waitForSelector('.visit-artifacts .rerun-from', { state: 'hidden' });
+  assert.deepEqual(view.pageErrors, []);
+});
+
 test('two visits of a node in one iteration are two rows, each selecting its own files; the summary counts the rounds', async () => {
   const view = await openExample();
   const visit = (node_id: string, ts: string, extra: Partial<TraceEntry> = {}): TraceEntry => ({ iteration: 0, node_id, status: 'success', duration_ms: 1, ts, is_explicit: true, ...extra });
