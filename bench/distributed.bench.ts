@@ -1,5 +1,5 @@
 // Durable distributed runs (issue 19): twenty runs of a tool-and-gate pipeline on two `attractor
-// worker`s behind HAProxy and restate-server, one worker kill -9ed mid-run (the distributed test's
+// worker`s behind an L4 balancer and restate-server, one worker kill -9ed mid-run (the distributed test's
 // scenario): runs per minute, and the time from the kill until every interrupted run moved again.
 import os from 'node:os';
 import path from 'node:path';

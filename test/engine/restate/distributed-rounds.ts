@@ -1,5 +1,5 @@
 // Twenty runs of a pipeline with tool nodes and a human gate on two `attractor worker`s behind
-// HAProxy and restate-server; one worker is kill -9ed mid-run. Shared by the distributed test (which
+// an L4 balancer and restate-server; one worker is kill -9ed mid-run. Shared by the distributed test (which
 // asserts) and its bench (which records runs/minute and the recovery time).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 19 part 3: durable distributed runs. restate-server, HAProxy and two `attractor worker`
+// Issue 19 part 3: durable distributed runs. restate-server, an L4 balancer and two `attractor worker`
 // processes; twenty runs submitted with `attractor run --on`; one worker kill -9ed mid-run.
 import assert from 'node:assert/strict';
 import path from 'node:path';

@@ -1,12 +1,13 @@
 // A team's setup on one machine, for the distributed test and bench: restate-server (from
-// scripts/ensure-restate-server.sh), `attractor worker` processes, and Debian's HAProxy in front of
-// them (`mode tcp`: Restate registers one URI per deployment and needs an HTTP/2-capable balancer).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// scripts/ensure-restate-server.sh), `attractor worker` processes, and an L4 balancer in front of them
+// (Restate registers one URI per deployment; tcp-balancer.ts stands in for HAProxy's `mode tcp`).
+import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { processesOfGroup } from '../../processes';
+import { startTcpBalancer, type TcpBalancer } from './tcp-balancer';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const READY_MS = 60_000;
@@ -32,21 +33,14 @@ interface ClusterProcess {
   pids(): number[];
 }
 
-/** HAProxy's binary, or a loud failure: CI installs it (.ci/run), and the test must not skip without it. */
-function haproxy(): string {
-  const found = spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' });
-  const bin = found.stdout.trim();
-  if (found.status !== 0 || bin === '') throw new Error('HAProxy is not installed (apt-get install haproxy; .ci/run installs it): the distributed test needs a load balancer in front of the workers');
-  return bin;
-}
-
 export async function startCluster(cli: string, dir: string, workerCount: number): Promise<Cluster> {
-  const lb = haproxy();
   const restateServer = execFileSync(path.join(root, 'scripts', 'ensure-restate-server.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-  const [fabric, ingress, admin, pgsql, balancer, ...workerPorts] = await freePorts(5 + workerCount);
+  const [fabric, ingress, admin, pgsql, ...workerPorts] = await freePorts(4 + workerCount);
   const processes: ClusterProcess[] = [];
+  let balancer: TcpBalancer | undefined;
   const stop = () => {
     for (const p of processes) p.kill9();
+    balancer?.close();
   };
   try {
     const restate = launch(processes, 'restate-server', restateServer, ['--base-dir', path.join(dir, 'restate-data'), '--node-name', 'attractor-test'], dir, {
@@ -56,26 +50,9 @@ export async function startCluster(cli: string, dir: string, workerCount: number
       RESTATE_ADMIN__QUERY_ENGINE__PGSQL_BIND_ADDRESS: `127.0.0.1:${pgsql}`,
     });
     await waitFor(async () => (await fetch(`http://127.0.0.1:${admin}/health`).catch(() => undefined))?.ok === true, restate, 'restate-server to answer /health');
-    const config = path.join(dir, 'haproxy.cfg');
-    fs.writeFileSync(
-      config,
-      [
-        'defaults',
-        '  mode tcp',
-        '  timeout connect 2s',
-        '  timeout client 10m',
-        '  timeout server 10m',
-        'frontend workers',
-        `  bind 127.0.0.1:${balancer}`,
-        '  default_backend workers',
-        'backend workers',
-        '  balance roundrobin',
-        ...workerPorts.map((port, i) => `  server worker${i + 1} 127.0.0.1:${port} check inter 500ms fall 1 rise 1`),
-        '',
-      ].join('\n'),
-    );
-    launch(processes, 'haproxy', lb, ['-db', '-f', config], dir, {});
-    const workers = workerPorts.map((port, i) => launch(processes, `worker${i + 1}`, process.execPath, [cli, 'worker', '--restate', `http://127.0.0.1:${admin}`, '--port', String(port), '--advertise', `http://127.0.0.1:${balancer}`], dir, {}));
+    balancer = await startTcpBalancer(workerPorts);
+    const advertised = `http://127.0.0.1:${balancer.port}`;
+    const workers = workerPorts.map((port, i) => launch(processes, `worker${i + 1}`, process.execPath, [cli, 'worker', '--restate', `http://127.0.0.1:${admin}`, '--port', String(port), '--advertise', advertised], dir, {}));
     for (const worker of workers) await waitFor(() => worker.output().includes('attractor worker: serving'), worker, `${worker.name} to register`);
     return { on: `restate://127.0.0.1:${ingress}`, ingress: new URL(`http://127.0.0.1:${ingress}/`), admin: new URL(`http://127.0.0.1:${admin}/`), workers, stop };
   } catch (error) {
