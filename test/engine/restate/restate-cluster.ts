@@ -3,7 +3,6 @@
 // (Restate registers one URI per deployment; tcp-balancer.ts stands in for HAProxy's `mode tcp`).
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { processesOfGroup } from '../../processes';
