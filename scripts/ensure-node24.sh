@@ -8,14 +8,4 @@ set -euo pipefail
 
 PREFIX="${ATTRACTOR_NODE24_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/attractor/node24}"
 PACKAGE="node-$(node -p 'process.platform')-$(node -p 'process.arch')"
-BIN="$PREFIX/node_modules/$PACKAGE/bin/node"
-
-if [ ! -x "$BIN" ]; then
-  mkdir -p "$(dirname "$PREFIX")"
-  # Installed aside and renamed into place: a concurrent caller never sees half an install.
-  stage="$(mktemp -d "$PREFIX.staging-XXXXXX")"
-  trap 'rm -rf "$stage"' EXIT
-  npm install --prefix "$stage" --no-audit --no-fund --no-save --loglevel=error "$PACKAGE@24" >&2
-  mv -T "$stage" "$PREFIX" 2>/dev/null || [ -x "$BIN" ]
-fi
-echo "$BIN"
+exec "$(dirname "$0")/npm-cached-binary.sh" "$PREFIX" "$PACKAGE@24" "node_modules/$PACKAGE/bin/node"

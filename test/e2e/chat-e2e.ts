@@ -12,12 +12,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { bugFixAnswer, bugFixBypassAnswer } from '../fixtures/bug-fix-draft';
-import { runCommand, startCodeServer } from './code-server';
+import { inCodeServer, runCommand, shot, waitUntil } from './code-server';
 import type { LmLogEntry, LmScript, ScriptedReply } from './scripted-lm-extension/script';
 import { packageScriptedLm } from './scripted-lm-vsix';
 
 const repo = path.resolve(__dirname, '..', '..');
-const shots = path.join(repo, 'docs', 'e2e');
 const vsix = path.join(repo, 'attractor.vsix');
 /** The chat view (the secondary side bar) with its conversation and input. */
 const chat = '.part.auxiliarybar';
@@ -49,16 +48,6 @@ function workspace(script: LmScript): Record<string, string> {
   return { ...bugFixProject, 'hello.dot': helloPipeline, 'stuck.dot': helloPipeline.replace('digraph hello', 'digraph stuck'), 'attractor-scripted-lm.json': JSON.stringify(script, null, 2) };
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 function lmLog(root: string): LmLogEntry[] {
   const file = path.join(root, 'attractor-scripted-lm.log.jsonl');
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LmLogEntry) : [];
@@ -69,11 +58,6 @@ const helloLint = /hello\.dot: 0 error\(s\), 1 warning\(s\)\n- line 1: \*\*warni
 
 const requests = (root: string) => lmLog(root).filter((entry) => entry.event === 'request');
 const toolResults = (root: string) => lmLog(root).filter((entry) => entry.event === 'tool');
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(shots, `${name}.png`) });
-  console.log(`  ✓ ${name}`);
-}
 
 /** Types a request into the chat view's input and sends it. */
 async function ask(page: Page, text: string): Promise<void> {
@@ -106,10 +90,9 @@ async function participantAndTools(): Promise<void> {
       { name: 'run_pipeline', input: { dot_file: 'hello.dot' } },
     ],
   };
-  const vscode = await startCodeServer({ vsix, alsoInstall: [await packageScriptedLm()], files: workspace(script), userSettings: { 'chat.disableAIFeatures': false } });
-  const { page } = vscode;
-  const root = vscode.workspace;
-  try {
+  await inCodeServer('chat', { vsix, alsoInstall: [await packageScriptedLm()], files: workspace(script), userSettings: { 'chat.disableAIFeatures': false } }, async (vscode) => {
+    const { page } = vscode;
+    const root = vscode.workspace;
     // 1. The chat view, with the scripted model picked in its model picker.
     await page.keyboard.press('Control+Alt+I');
     await page.waitForSelector(`${chat} .interactive-input-editor`);
@@ -148,39 +131,32 @@ async function participantAndTools(): Promise<void> {
     // cancels the run and the model request.
     await ask(page, '@attractor /run stuck.dot');
     await lastResponse(page, /running work/, 60_000);
-    await waitFor(() => (requests(root).at(-1)?.reply && 'hang' in (requests(root).at(-1)?.reply ?? {}) ? true : undefined), 60_000, 'the hanging model request');
+    await waitUntil(() => (requests(root).at(-1)?.reply && 'hang' in (requests(root).at(-1)?.reply ?? {}) ? true : undefined), 60_000, 'the hanging model request');
     await shot(page, 'chat-05-run-streams-progress');
     await page.click(`${chat} .interactive-input-part .action-label[aria-label^="Cancel"], ${chat} .interactive-input-part .codicon-debug-stop`);
-    await waitFor(() => (lmLog(root).some((entry) => entry.event === 'cancelled') ? true : undefined), 30_000, 'the model to see its request cancelled');
+    await waitUntil(() => (lmLog(root).some((entry) => entry.event === 'cancelled') ? true : undefined), 30_000, 'the model to see its request cancelled');
 
     // 6. Another extension's invokeTool: lint_pipeline answers; run_pipeline asks first, then runs.
     await page.keyboard.press('Escape');
     await runCommand(page, 'Attractor test: Invoke LM tools');
-    const lint = await waitFor(() => toolResults(root).find((entry) => entry.name === 'lint_pipeline'), 60_000, 'lint_pipeline');
+    const lint = await waitUntil(() => toolResults(root).find((entry) => entry.name === 'lint_pipeline'), 60_000, 'lint_pipeline');
     assert.ok('result' in lint && helloLint.test(lint.result), JSON.stringify(lint));
     const dialog = page.locator('.monaco-dialog-box:has-text("Run pipeline hello?")');
     await dialog.waitFor({ timeout: 60_000 });
     assert.match(await dialog.innerText(), /Runs `?.*hello\.dot/);
     await shot(page, 'chat-06-run-pipeline-confirms');
     await dialog.locator('.dialog-buttons .monaco-button:has-text("Yes")').click();
-    const run = await waitFor(() => toolResults(root).find((entry) => entry.name === 'run_pipeline'), 120_000, 'run_pipeline');
+    const run = await waitUntil(() => toolResults(root).find((entry) => entry.name === 'run_pipeline'), 120_000, 'run_pipeline');
     assert.ok('result' in run, JSON.stringify(run));
     const result = JSON.parse(run.result) as { status: string; path: string[]; artifacts: string[] };
     assert.equal(result.status, 'success');
     assert.deepEqual(result.path, ['start', 'work', 'done']);
     assert.ok(result.artifacts.includes('hello.txt'), JSON.stringify(result));
-  } catch (error) {
-    await page.screenshot({ path: path.join(shots, 'failure.png') }).catch(() => undefined);
-    console.error(JSON.stringify(lmLog(root), null, 2));
-    throw error;
-  } finally {
-    await vscode.stop();
-  }
+  }, (vscode) => JSON.stringify(lmLog(vscode.workspace), null, 2));
 }
 
 async function main(): Promise<void> {
   assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
-  fs.mkdirSync(shots, { recursive: true });
   await participantAndTools();
   console.log('e2e (chat participant and LM tools): passed');
 }

@@ -183,6 +183,31 @@ export async function shot(page: Page, name: string): Promise<void> {
   console.log(`  ✓ ${name}`);
 }
 
+/**
+ * One scenario in a fresh code-server: on failure it keeps `failure-NAME.png` and prints what explains
+ * the failure (the Attractor log unless `explain` says otherwise); code-server always stops.
+ */
+export async function inCodeServer(name: string, options: StartOptions, scenario: (vscode: CodeServer) => Promise<void>, explain = (vscode: CodeServer): string => readAttractorLog(vscode.userDataDir)): Promise<void> {
+  const vscode = await startCodeServer(options);
+  try {
+    await scenario(vscode);
+  } catch (error) {
+    fs.mkdirSync(screenshots, { recursive: true });
+    await vscode.page.screenshot({ path: path.join(screenshots, `failure-${name}.png`) }).catch(() => undefined);
+    console.error(explain(vscode));
+    throw error;
+  } finally {
+    await vscode.stop();
+  }
+}
+
+/** Polls `probe` until it gives a value; throws naming `what` when `timeoutMs` passes first. */
+export async function waitUntil<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  const value = await waitFor(probe, timeoutMs);
+  if (value === undefined) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  return value;
+}
+
 /** Polls `probe` every 250 ms until it gives a value or `timeoutMs` passes (then undefined). */
 export async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
   const deadline = Date.now() + timeoutMs;

@@ -7,10 +7,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { frameWith, openFile, readAttractorLog, startCodeServer } from './code-server';
+import { frameWith, inCodeServer, openFile, readAttractorLog, shot } from './code-server';
 
 const repo = path.resolve(__dirname, '..', '..');
-const shots = path.join(repo, 'docs', 'e2e');
 const vsix = path.join(repo, 'attractor.vsix');
 
 /** `attempt` appends a line to log.txt; `check` routes back to it until three lines are there. */
@@ -25,11 +24,6 @@ const pipeline = String.raw`digraph retry_log {
   check -> done
 }
 `;
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(shots, `${name}.png`) });
-  console.log(`  ✓ ${name}`);
-}
 
 /** Waits for a run directory's checkpoint to say the run ended; returns its status. */
 async function finished(page: Page, runDirectory: string): Promise<string> {
@@ -48,13 +42,11 @@ function tracedNodes(runDirectory: string): string[] {
 
 async function main(): Promise<void> {
   assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
-  fs.mkdirSync(shots, { recursive: true });
-  const vscode = await startCodeServer({ vsix, files: { 'retry.dot': pipeline } });
-  const { page, workspace } = vscode;
-  const runsRoot = path.join(workspace, '.attractor-runs');
-  const original = path.join(runsRoot, 'retry-1');
-  const log = path.join(workspace, 'log.txt');
-  try {
+  await inCodeServer('rerun', { vsix, files: { 'retry.dot': pipeline } }, async (vscode) => {
+    const { page, workspace } = vscode;
+    const runsRoot = path.join(workspace, '.attractor-runs');
+    const original = path.join(runsRoot, 'retry-1');
+    const log = path.join(workspace, 'log.txt');
     // The run to go back into, made by the CLI: three attempts, log.txt holds three lines.
     const ran = spawnSync(process.execPath, [path.join(repo, 'dist', 'cli.js'), 'run', 'retry.dot', '--logs-root', original], { cwd: workspace, encoding: 'utf8' });
     assert.equal(ran.status, 0, ran.stderr);
@@ -73,7 +65,7 @@ async function main(): Promise<void> {
     await page.click('.quick-input-list .monaco-list-row:has-text("retry-1")', { timeout: 30_000 });
     const visit = page.locator('.quick-input-list .monaco-list-row:has-text("attempt@2")');
     await visit.waitFor({ timeout: 30_000 });
-    await shot(page, '12-rerun-pick-visit');
+    await shot(page, '24-rerun-pick-visit');
     await visit.click();
     const branch = `${original}.branch-1`;
     assert.equal(await finished(page, branch), 'success', readAttractorLog(vscode.userDataDir));
@@ -81,7 +73,7 @@ async function main(): Promise<void> {
     assert.equal(fs.readFileSync(log, 'utf8'), 'try\ntry\ntry\n', 'the branch started from one line, not from the three the run left');
     assert.equal(fs.readFileSync(path.join(original, 'trace.jsonl'), 'utf8'), originalTrace, 'the original run is left as it was');
     const graph = await frameWith(page, 'tr[data-node="done"]', 60_000);
-    await shot(page, '13-rerun-branch-finished');
+    await shot(page, '25-rerun-branch-finished');
 
     // 2. In the graph view of the original run, a visit's "Re-run from here" does the same.
     await page.keyboard.press('Control+Shift+D');
@@ -95,7 +87,7 @@ async function main(): Promise<void> {
     await graph.click('tr[data-node="attempt"] >> nth=0');
     const rerun = graph.locator('.visit-artifacts .rerun-from');
     await rerun.waitFor({ state: 'visible', timeout: 30_000 });
-    await shot(page, '14-rerun-from-here');
+    await shot(page, '26-rerun-from-here');
     await rerun.click();
     // The graph view shows the original run, so the branch is its second.
     const made = `${original}.branch-2`;
@@ -103,15 +95,9 @@ async function main(): Promise<void> {
     // From before attempt@1: log.txt did not exist then, so the hand edit is put aside and three attempts run.
     assert.deepEqual(tracedNodes(made), ['start', 'attempt', 'check', 'attempt', 'check', 'attempt', 'check', 'done']);
     assert.equal(fs.readFileSync(log, 'utf8'), 'try\ntry\ntry\n');
-    await shot(page, '15-rerun-from-graph-finished');
+    await shot(page, '27-rerun-from-graph-finished');
     console.log('e2e (re-run from here): passed');
-  } catch (error) {
-    await page.screenshot({ path: path.join(shots, 'failure-rerun.png') }).catch(() => undefined);
-    console.error(readAttractorLog(vscode.userDataDir));
-    throw error;
-  } finally {
-    await vscode.stop();
-  }
+  });
 }
 
 main().catch((error: unknown) => {

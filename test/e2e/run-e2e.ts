@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
-import { clickRunLens, debugConsoleLines, frameWith, goToLine, openFile, readAttractorLog, runCommand, screenshots, shot, startCodeServer, waitFor, waitForNotification } from './code-server';
+import { clickRunLens, debugConsoleLines, frameWith, goToLine, inCodeServer, openFile, readAttractorLog, runCommand, shot, waitFor, waitForNotification } from './code-server';
 import type { LmScript } from './scripted-lm-extension/script';
 import { packageScriptedLm } from './scripted-lm-vsix';
 
@@ -39,9 +39,8 @@ async function main(): Promise<void> {
   const files = workspaceFiles();
   const draftLine = files['human-review.dot']!.split('\n').findIndex((line) => line.includes('draft   [')) + 1;
   // One branch at a time: the fan-out in step 8 proves the setting reaches the engine.
-  const vscode = await startCodeServer({ vsix, files, userSettings: { 'attractor.maxParallel': 1 } });
-  const { page } = vscode;
-  try {
+  await inCodeServer('debug', { vsix, files, userSettings: { 'attractor.maxParallel': 1 } }, async (vscode) => {
+    const { page } = vscode;
     // 1. Open the example.
     await openFile(page, 'human-review.dot', 'digraph');
     await page.waitForSelector('.statusbar-item:has-text("Attractor DOT")');
@@ -132,20 +131,13 @@ async function main(): Promise<void> {
     const activation = /activated in ([\d.]+) ms.*rss ([\d.]+) MB, heapUsed ([\d.]+) MB/.exec(log);
     assert.ok(activation, `no activation line in the Attractor log:\n${log}`);
     console.log(`  activation ${activation[1]} ms, extension host rss ${activation[2]} MB, heapUsed ${activation[3]} MB`);
-  } catch (error) {
-    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
-    console.error(readAttractorLog(vscode.userDataDir));
-    throw error;
-  } finally {
-    await vscode.stop();
-  }
+  });
 }
 
 /** Restricted mode: lint still reports, the Run lens refuses, nothing is written. */
 async function untrustedWorkspace(): Promise<void> {
-  const vscode = await startCodeServer({ vsix, files: workspaceFiles(), trusted: false });
-  const { page } = vscode;
-  try {
+  await inCodeServer('untrusted', { vsix, files: workspaceFiles(), trusted: false }, async (vscode) => {
+    const { page } = vscode;
     await openFile(page, 'human-review.dot', 'digraph');
     await page.keyboard.press('Control+Shift+M');
     await page.waitForSelector('.markers-panel .monaco-list-row:has-text("temprature")', { timeout: 60_000 });
@@ -153,12 +145,7 @@ async function untrustedWorkspace(): Promise<void> {
     await waitForNotification(page, 'only in a trusted workspace');
     assert.ok(!fs.existsSync(path.join(vscode.workspace, '.attractor-runs')), 'nothing ran');
     await shot(page, '16-untrusted-refuses-to-run');
-  } catch (error) {
-    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
-    throw error;
-  } finally {
-    await vscode.stop();
-  }
+  });
 }
 
 /** An LLM node that writes a file through the tool loop, then one whose model never answers. */
@@ -191,23 +178,22 @@ interface LmLogEntry {
  * chat model provider (vscode.lm.registerLanguageModelChatProvider) that answers from a script.
  */
 async function editorModel(): Promise<void> {
-  const vscode = await startCodeServer({ vsix, alsoInstall: [await packageScriptedLm()], files: editorModelFiles() });
-  const { page } = vscode;
-  const lmLog = (): LmLogEntry[] => {
-    const file = path.join(vscode.workspace, 'attractor-scripted-lm.log.jsonl');
-    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LmLogEntry) : [];
-  };
-  const runsRoot = path.join(vscode.workspace, '.attractor-runs');
-  const finished = (prefix: string): { run: string; status: string } | undefined => {
-    for (const run of fs.existsSync(runsRoot) ? fs.readdirSync(runsRoot) : []) {
-      const checkpoint = path.join(runsRoot, run, 'checkpoint.json');
-      if (!run.startsWith(prefix) || !fs.existsSync(checkpoint)) continue;
-      const { status } = JSON.parse(fs.readFileSync(checkpoint, 'utf8')) as { status: string };
-      if (status !== 'running') return { run, status };
-    }
-    return undefined;
-  };
-  try {
+  await inCodeServer('editor-model', { vsix, alsoInstall: [await packageScriptedLm()], files: editorModelFiles() }, async (vscode) => {
+    const { page } = vscode;
+    const lmLog = (): LmLogEntry[] => {
+      const file = path.join(vscode.workspace, 'attractor-scripted-lm.log.jsonl');
+      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LmLogEntry) : [];
+    };
+    const runsRoot = path.join(vscode.workspace, '.attractor-runs');
+    const finished = (prefix: string): { run: string; status: string } | undefined => {
+      for (const run of fs.existsSync(runsRoot) ? fs.readdirSync(runsRoot) : []) {
+        const checkpoint = path.join(runsRoot, run, 'checkpoint.json');
+        if (!run.startsWith(prefix) || !fs.existsSync(checkpoint)) continue;
+        const { status } = JSON.parse(fs.readFileSync(checkpoint, 'utf8')) as { status: string };
+        if (status !== 'running') return { run, status };
+      }
+      return undefined;
+    };
     // 1. Run: the node writes hello.txt through write_file and reports success on "Scripted Claude".
     await openFile(page, 'hello.dot', 'Write hello.txt');
     await page.keyboard.press('Control+Shift+M');
@@ -237,13 +223,7 @@ async function editorModel(): Promise<void> {
     // A cancelled run stays resumable (its checkpoint says running); VS Code says it was cancelled.
     await waitForNotification(page, 'stuck.dot was cancelled');
     await shot(page, '18-editor-model-cancelled');
-  } catch (error) {
-    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
-    console.error(readAttractorLog(vscode.userDataDir));
-    throw error;
-  } finally {
-    await vscode.stop();
-  }
+  });
 }
 
 const example = (name: string): string => fs.readFileSync(path.join(repo, 'examples', name), 'utf8');
@@ -271,9 +251,8 @@ function gateQuickPick(page: Page, question: string): Locator {
  * backend, and its review gate asks the person, in the graph view and in a quick pick at once.
  */
 async function walkthrough(): Promise<void> {
-  const vscode = await startCodeServer({ vsix, files: { 'README.md': '# an empty project\n' } });
-  const { page } = vscode;
-  try {
+  await inCodeServer('walkthrough', { vsix, files: { 'README.md': '# an empty project\n' } }, async (vscode) => {
+    const { page } = vscode;
     // 1. Open example pipeline; Developer: Inspect Editor Tokens and Scopes on `digraph` names the grammar's scopes.
     await runCommand(page, 'Attractor: Open example pipeline');
     await page.waitForSelector('.monaco-editor .view-lines:has-text("digraph human_review")');
@@ -299,13 +278,7 @@ async function walkthrough(): Promise<void> {
     await graph.waitForSelector('tr[data-node="done"]', { timeout: 60_000 });
     assert.deepEqual(await traceNodes(graph), ['start', 'draft', 'review', 'publish', 'done']);
     await waitForNotification(page, 'human-review.dot succeeded');
-  } catch (error) {
-    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
-    console.error(readAttractorLog(vscode.userDataDir));
-    throw error;
-  } finally {
-    await vscode.stop();
-  }
+  });
 }
 
 /**
@@ -315,10 +288,9 @@ async function walkthrough(): Promise<void> {
  */
 async function debugging(): Promise<void> {
   const files = { 'convergence-loop.dot': example('convergence-loop.dot'), 'convergence-loop.scripted.json': example('convergence-loop.scripted.json'), 'human-review.dot': example('human-review.dot'), 'human-review.scripted.json': example('human-review.scripted.json') };
-  const vscode = await startCodeServer({ vsix, files });
-  const { page } = vscode;
-  const question = 'Publish these release notes?';
-  try {
+  await inCodeServer('debugging', { vsix, files }, async (vscode) => {
+    const { page } = vscode;
+    const question = 'Publish these release notes?';
     // 1. F9 on `feedback_from=test_gate]`, the second line of `implement`'s statement: F5 stops at implement.
     await openFile(page, 'convergence-loop.dot', 'digraph');
     await page.click('.monaco-editor .view-lines');
@@ -378,13 +350,7 @@ async function debugging(): Promise<void> {
       assert.equal(await graph.locator('tr.selected').count(), 1, 'one row highlights');
     }
     await shot(page, '15-two-visits-own-files');
-  } catch (error) {
-    await page.screenshot({ path: path.join(screenshots, 'failure.png') }).catch(() => undefined);
-    console.error(readAttractorLog(vscode.userDataDir));
-    throw error;
-  } finally {
-    await vscode.stop();
-  }
+  });
 }
 
 /** The scenarios in the order they run; `run-e2e.ts NAME…` runs only those named. */
