@@ -135,23 +135,26 @@ export async function openFile(page: Page, name: string, expectText: string): Pr
 }
 
 /**
- * Runs a command by its palette title (F1). Right after the workbench loads, the palette may not
- * list the extensions' commands yet: it is closed and asked again.
+ * Runs a command from the palette by its title. Typed as `typed` (default: the whole title; the
+ * palette's filter does not match across a hyphen, so such titles are typed up to it). Asks again when
+ * VS Code has not listed the command yet: right after start-up, commands behind a `when` clause such
+ * as `isWorkspaceTrusted` are missing for a moment.
  */
-export async function runCommand(page: Page, title: string): Promise<void> {
+export async function runCommand(page: Page, title: string, typed = title): Promise<void> {
+  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`).first();
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
-    await page.keyboard.type(title);
+    await page.keyboard.type(typed);
     try {
-      await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`, { timeout: 20_000 });
+      await row.waitFor({ timeout: 20_000 });
       break;
     } catch (error) {
       if (attempt === 3) throw error;
       await page.keyboard.press('Escape');
     }
   }
-  await page.keyboard.press('Enter');
+  await row.click();
 }
 
 /**

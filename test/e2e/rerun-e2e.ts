@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { frameWith, inCodeServer, openFile, readAttractorLog, shot } from './code-server';
+import { frameWith, inCodeServer, openFile, readAttractorLog, runCommand, shot } from './code-server';
 
 const repo = path.resolve(__dirname, '..', '..');
 const vsix = path.join(repo, 'attractor.vsix');
@@ -57,11 +57,7 @@ async function main(): Promise<void> {
     //    log.txt as it was before that visit (one line) and runs attempt twice more.
     await openFile(page, 'retry.dot', 'digraph');
     await page.waitForSelector('.statusbar-item:has-text("Attractor DOT")');
-    // The palette's filter does not match across the title's hyphen: typed up to it, then clicked.
-    await page.keyboard.press('F1');
-    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
-    await page.keyboard.type('Attractor: Re');
-    await page.click('.quick-input-list .monaco-list-row[aria-label="Attractor: Re-run from…"]');
+    await runCommand(page, 'Attractor: Re-run from…', 'Attractor: Re');
     await page.click('.quick-input-list .monaco-list-row:has-text("retry-1")', { timeout: 30_000 });
     const visit = page.locator('.quick-input-list .monaco-list-row:has-text("attempt@2")');
     await visit.waitFor({ timeout: 30_000 });
