@@ -3,15 +3,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { before, describe, it } from 'node:test';
-import { bundledCli } from '../../test-bundle';
-
-let cli = '';
-
-function attractor(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', env });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+import { describe, it } from 'node:test';
+import { attractorSync as attractor } from './attractor-sync';
 
 /**
  * `attempt` appends a line to log.txt and prints the count; `check` routes back to it until three
@@ -52,10 +45,6 @@ function tracedNodes(dir: string, run: string): string[] {
 }
 
 describe('attractor resume --from NODE[@visit] (CLI)', () => {
-  before(() => {
-    cli = bundledCli();
-  });
-
   it('starts a branch run before that visit with the files and the state of then, leaving the run intact', () => {
     const dir = ranWorkspace();
     const runTrace = fs.readFileSync(path.join(dir, 'run', 'trace.jsonl'), 'utf8');

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { before, describe, it } from 'node:test';
-import { bundledCli } from '../../test-bundle';
-
-let cli = '';
-
-function attractor(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', env });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+import { describe, it } from 'node:test';
+import { attractorSync as attractor } from './attractor-sync';
 
 /** write creates two files (and one in node_modules), edit changes one, deletes one, adds one; count runs twice. */
 const pipeline = String.raw`digraph w {
@@ -35,10 +27,6 @@ function ranWorkspace(): string {
 }
 
 describe('attractor trace --files | diff (CLI)', () => {
-  before(() => {
-    cli = bundledCli();
-  });
-
   it('trace --files lists what each visit added, changed and deleted, leaving out node_modules and the run directory', () => {
     const dir = ranWorkspace();
     const trace = attractor(dir, ['trace', 'run', '--files']);
