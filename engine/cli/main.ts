@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT } from '../server/serve-defaults';
+import { DEFAULT_ATTACH_LEASE_SECONDS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT } from '../server/serve-defaults';
 import { takeCredentials } from './credentials';
 
 // Each command's module loads on first use (esbuild.mjs bundles each on its own), so `lint` never
@@ -50,6 +50,7 @@ withExecutionOptions(
 )
   .option('--json', 'print {"status","failure_reason","logs_root"} as the last stdout line')
   .option('--serve <port|socket>', 'also follow this run over the `attractor serve` API, on 127.0.0.1:PORT or a Unix socket (its URL goes to stderr)')
+  .option('--attach-lease <seconds>', `with --serve: an attached debugger silent this long is gone; its breakpoints are dropped and the run goes on (default: ${DEFAULT_ATTACH_LEASE_SECONDS})`)
   .option('--on <restate://host:port>', "submit the run to `attractor worker`s through Restate's ingress; --cwd and --logs-root must be on a file system every worker shares")
   .option('--detach', 'with --on: print the run id and return once Restate accepted the run')
   .action((file: string, options) =>
@@ -71,7 +72,8 @@ withExecutionOptions(
     .option('--logs-root <dir>', 'where run directories go, one per run (default: <first root>/.attractor-runs)')
     .option('--token-file <file>', 'require the bearer token in FILE, generated there (mode 0600) when missing; implied by a non-loopback bind (default file: ~/.config/attractor/serve-token)')
     .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY_BYTES))
-    .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS),
+    .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS)
+    .option('--attach-lease <seconds>', 'an attached debugger silent this long is gone: its breakpoints are dropped and its run goes on', DEFAULT_ATTACH_LEASE_SECONDS),
   'scripted LLM answers for every run (human gates are answered over HTTP)',
 ).action((options) => exitWith(async () => (await import('./serve-command')).serveCommand(options, environment)));
 
