@@ -9,7 +9,7 @@ import { bundledCli } from '../test-bundle';
 import { call, heldPipeline, readEvents } from '../engine/server/serve-harness';
 import { started, submit, workspaceWith } from '../engine/server/served-in-tests';
 import type { Session } from './harness';
-import { ensureTestBundle, lineOf, scopeValues, sessionPool, topFrame } from './harness';
+import { adapterProcess, ensureTestBundle, lineOf, scopeValues, sessionPool, topFrame } from './harness';
 
 const { start: session, stopAll, disconnect, kill } = sessionPool();
 
@@ -25,6 +25,16 @@ async function attach(s: Session, args: Record<string, unknown>, breakpoints: Re
 async function summaryOf(url: string, id: string): Promise<Record<string, unknown>> {
   return (await call(`${url}/pipelines/${id}`)).body;
 }
+
+async function summaryUntil(url: string, id: string, accept: (summary: Record<string, unknown>) => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (accept(await summaryOf(url, id))) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const breakpointNodes = (summary: Record<string, unknown>): readonly string[] => (summary.breakpoints as { nodes: string[] }).nodes;
 
 async function finished(url: string, id: string): Promise<string> {
   for (let i = 0; i < 600; i++) {
@@ -133,6 +143,29 @@ describe('debug adapter: attach to a run on attractor serve (EXTENSIONS AT1)', (
     assert.equal(lapsed.length, 1);
     assert.deepEqual(lapsed[0]?.data.droppedBreakpoints, { nodes: ['build'], edges: [] });
     assert.equal((lapsed[0]?.data.released as { nodeId: string } | null)?.nodeId, 'build');
+  });
+
+  it('an adapter that was frozen past its lease (a sleeping machine) warns and sends its breakpoints again (EXTENSIONS AT2)', async () => {
+    const { dir, program, url, id } = await servedRun('--attach-lease', '1');
+    const s = await session();
+    await attach(s, { url, runId: id }, { [program]: [{ line: lineOf(program, 'build [') }] });
+    const gate = (await s.events.next('humanGate')).body as HumanGateEventBody;
+    adapterProcess(s).kill('SIGSTOP');
+    try {
+      await summaryUntil(url, id, (summary) => breakpointNodes(summary).length === 0, 'the server to drop the silent debugger\'s breakpoints');
+    } finally {
+      adapterProcess(s).kill('SIGCONT');
+    }
+    for (;;) {
+      const { output } = (await s.events.next<DebugProtocol.OutputEvent>('output')).body;
+      if (/heard nothing from this debugger for 1 s/.test(output)) break;
+    }
+    await summaryUntil(url, id, (summary) => breakpointNodes(summary).includes('build'), 'the breakpoints sent again');
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'G' } });
+    assert.equal((await s.events.next<DebugProtocol.StoppedEvent>('stopped')).body.reason, 'breakpoint', 'and they hold the run again');
+    assert.ok(!fs.existsSync(path.join(dir, 'built.txt')));
+    await s.client.continueRequest({ threadId: 1 });
+    assert.equal(await finished(url, id), 'success');
   });
 
   it('lets a breakpoint whose condition is false pass, pauses at the next node, and a disconnect detaches: the run goes on', async () => {

@@ -160,6 +160,13 @@ export function lineOf(file: string, text: string): number {
   return index + 1;
 }
 
+/** The adapter's process (DebugClient keeps it private): to kill it, or to stop it for a while as a sleeping machine. */
+export function adapterProcess(s: Session): ChildProcess {
+  const adapter = (s.client as unknown as { _adapterProcess: ChildProcess | null })._adapterProcess;
+  if (!adapter) throw new Error('the adapter runs in server mode: there is no process');
+  return adapter;
+}
+
 /** The sessions one test file starts, all stopped by its `after(stopAll)`. */
 export function sessionPool(): {
   start: () => Promise<Session>;
@@ -182,8 +189,7 @@ export function sessionPool(): {
     /** kill -9 of the adapter process, as when VS Code dies: it says nothing to anyone. */
     kill: async (s) => {
       sessions.splice(sessions.indexOf(s), 1);
-      const adapter = (s.client as unknown as { _adapterProcess: ChildProcess | null })._adapterProcess;
-      if (!adapter) throw new Error('the adapter runs in server mode: there is no process to kill');
+      const adapter = adapterProcess(s);
       const exited = new Promise((resolve) => adapter.once('exit', resolve));
       adapter.kill('SIGKILL');
       await exited;
