@@ -35,7 +35,7 @@ export function enableCompileCache(bundleDirectory: string): void {
   const loader = (Module as unknown as ModuleWithCompile).prototype;
   const compile = loader._compile;
   loader._compile = function (this: Module, content: string, filename: string) {
-    if (path.dirname(filename) !== bundleDirectory || !path.basename(filename).startsWith('cli-')) return compile.call(this, content, filename);
+    if (!isCacheable(filename, content)) return compile.call(this, content, filename);
     const file = cacheFileOf(directory, filename);
     const cachedData = file === undefined ? undefined : readOrUndefined(file);
     const script = new vm.Script(Module.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
@@ -43,6 +43,13 @@ export function enableCompileCache(bundleDirectory: string): void {
     const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => unknown;
     return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));
   };
+  /**
+   * The CLI's own bundles, but not those that load an ES module with `import()` (the Graphviz WASM):
+   * code in a vm.Script can only do that through Node's experimental loader hooks on Node 20.
+   */
+  function isCacheable(filename: string, content: string): boolean {
+    return path.dirname(filename) === bundleDirectory && path.basename(filename).startsWith('cli-') && !content.includes('import(');
+  }
   process.once('exit', () => {
     for (const { file, script } of pending) {
       try {
@@ -54,6 +61,7 @@ export function enableCompileCache(bundleDirectory: string): void {
     }
   });
 }
+
 
 function ownCacheDirectory(): string | undefined {
   const root = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');

@@ -85,6 +85,17 @@ describe('attractor compile cache', { skip: typeof (Module as { enableCompileCac
     assert.notEqual(fs.readFileSync(path.join(directory, main), 'utf8'), 'not V8 code');
   });
 
+  it('leaves a bundle that imports an ES module to Node, so its import() still works on the next start', () => {
+    const cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-cache-'));
+    const graphviz = () => {
+      const result = attractorSync(repo, ['doctor', '--json'], { ...process.env, XDG_CACHE_HOME: cacheHome });
+      return (JSON.parse(result.stdout) as { checks: { name: string; state: string }[] }).checks.find((c) => c.name === 'graphviz')?.state;
+    };
+    assert.equal(graphviz(), 'ok');
+    assert.equal(graphviz(), 'ok');
+    assert.deepEqual(cacheFiles(cacheHome).map((f) => f.replace(/-\d+-\d+\.v8$/, '')), ['cli-main']);
+  });
+
   it('never reads code from a cache directory others can write', () => {
     const cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-cache-'));
     const directory = path.join(cacheHome, 'attractor', 'compile-cache', `${process.version}-${process.arch}`);
