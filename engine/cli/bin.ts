@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `attractor`: as little as possible before the compile cache is on, so that Node ≥ 22.1 keeps
-// V8's compiled code of every CLI bundle (main.ts with commander, then the command) between runs.
-import module from 'node:module';
+// `attractor`: as little as possible before the compile cache is on, so that V8's compiled code of
+// every CLI bundle (main.ts with the command line, then the command) is kept between runs.
+import { enableCompileCache } from './code-cache';
 
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+enableCompileCache(__dirname);
 void import('./main');

@@ -8,12 +8,12 @@ let counter = 0;
  * fsync before the rename, for what a resume after a power loss depends on (the checkpoint). `mode`
  * is set at creation, so a secret is never readable by others, not even for a moment.
  */
-export function writeFileAtomic(file: string, content: string, durable = false, mode = 0o666): void {
+export function writeFileAtomic(file: string, content: string | Uint8Array, durable = false, mode = 0o666): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${++counter}.tmp`;
   const fd = fs.openSync(temp, 'w', mode);
   try {
-    fs.writeSync(fd, content);
+    fs.writeFileSync(fd, content);
     if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
