@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -94,6 +94,31 @@ describe('attractor serve: the lease of an attached debugger (EXTENSIONS AT2)', 
     assert.equal(lapsed.length, 1);
     assert.deepEqual(lapsed[0]?.data.droppedBreakpoints, { nodes: [], edges: [] });
     assert.equal(lapsed[0]?.data.released, null);
+  });
+
+  it('attractor run --serve --attach-lease: a breakpoint nobody renews stops holding the run, which finishes', async () => {
+    const dir = workspaceWith('attractor-lease-', { 'held.dot': heldPipeline });
+    const child = spawn(process.execPath, [bundledCli(), 'run', 'held.dot', '--serve', '0', '--attach-lease', '2', '--logs-root', 'run'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    let stderr = '';
+    const runUrl = await new Promise<string>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /following this run at (http:\/\/127\.0\.0\.1:\d+\/pipelines\/\S+)/.exec(stderr);
+        if (match?.[1]) resolve(match[1]);
+      });
+    });
+    const base = runUrl.slice(0, runUrl.indexOf('/pipelines'));
+    const id = runUrl.slice(runUrl.lastIndexOf('/') + 1);
+    await until(base, id, (s) => s.pendingQuestions === 1);
+    const set = await call(`${runUrl}/breakpoints`, { method: 'PUT', body: { nodes: ['build'] } });
+    assert.equal((set.body as Summary).attachLease.periodMs, 2000);
+    const [question] = (await call(`${runUrl}/questions`)).body.questions as { id: string }[];
+    await call(`${runUrl}/questions/${encodeURIComponent(question?.id ?? '')}/answer`, { body: { choice: 'G' } });
+    await until(base, id, (s) => s.held?.nodeId === 'build');
+    assert.ok(!fs.existsSync(path.join(dir, 'built.txt')), 'held');
+    assert.equal(await exited, 0, stderr);
+    assert.ok(fs.existsSync(path.join(dir, 'checked.txt')), 'the run went past the breakpoint to its end');
   });
 
   it('refuses a lease that is not a duration, and one given to a run that is not served', () => {
