@@ -10,6 +10,7 @@ import type { HeldState } from '../engine/server/run-hold';
 import { ServeClient, ServeRequestError } from '../engine/server/serve-client';
 import type { PipelineSummary } from '../engine/server/served-run';
 import type { BreakpointBook } from './breakpoints';
+import { LeaseHeartbeat } from './lease-heartbeat';
 import type { AttractorAttachArguments } from './protocol';
 import type { SourceCatalog } from './source-catalog';
 
@@ -71,6 +72,7 @@ export class RemoteAttachment {
   /** Holds are handled one at a time, in stream order. */
   private holds: Promise<void> = Promise.resolve();
   private ended = false;
+  private readonly heartbeat: LeaseHeartbeat;
 
   constructor(
     private readonly client: ServeClient,
@@ -79,7 +81,9 @@ export class RemoteAttachment {
     private readonly breakpoints: BreakpointBook,
     private readonly sources: SourceCatalog,
     private readonly listener: AttachmentListener,
-  ) {}
+  ) {
+    this.heartbeat = new LeaseHeartbeat(() => this.client.renewLease(this.run.id), (message) => this.listener.warning(message));
+  }
 
   get held(): HeldState | null {
     return this.current;
@@ -89,9 +93,11 @@ export class RemoteAttachment {
     return this.client.url;
   }
 
-  /** Sends the breakpoints, takes the run's current hold, then follows its events from the first. */
+  /** Sends the breakpoints (which takes the lease), keeps the lease, takes the run's current hold, then follows its events from the first. */
   async start(): Promise<void> {
     await this.pushBreakpoints();
+    // A server from before leases reports none.
+    this.heartbeat.start((this.run as Partial<PipelineSummary>).attachLease?.periodMs);
     // The summary's hold is the state after its lastEventId; only later holds come from the stream.
     const baseline = this.run.lastEventId;
     this.enqueueHold(this.run.held);
@@ -101,6 +107,10 @@ export class RemoteAttachment {
         ({ id, event }) => {
           if (event.type === 'hold') {
             if (id > baseline) this.enqueueHold(event.held);
+            return;
+          }
+          if (event.type === 'lease:lapsed') {
+            if (id > baseline && !this.ended) this.leaseLapsed(event.periodMs);
             return;
           }
           this.listener.runEvent(event);
@@ -118,9 +128,16 @@ export class RemoteAttachment {
       .catch((error: unknown) => this.end({ kind: 'lost', message: String(error) }));
   }
 
+  /** The server heard nothing from us for a whole lease (this machine asleep, the network gone): we are still here. */
+  private leaseLapsed(periodMs: number): void {
+    this.listener.warning(`the server heard nothing from this debugger for ${periodMs / 1000} s, so it dropped the breakpoints and let the run go; sending them again`);
+    this.pushBreakpoints().catch((error: unknown) => this.listener.warning(`sending the breakpoints again: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
   private end(end: AttachmentEnd): void {
     if (this.ended) return;
     this.ended = true;
+    this.heartbeat.stop();
     this.following.abort(new Error('the run is over'));
     this.listener.ended(end);
   }
@@ -157,6 +174,7 @@ export class RemoteAttachment {
   /** Detach: the run goes on without breakpoints; `terminate` cancels it instead. */
   async detach(terminate: boolean): Promise<void> {
     this.following.abort(new Error('detached'));
+    this.heartbeat.stop();
     if (this.ended) return;
     try {
       if (terminate) await this.client.cancel(this.run.id);

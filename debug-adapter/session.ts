@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { BreakpointEvent, ContinuedEvent, DebugSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, ProgressEndEvent, ProgressStartEvent, Scope, Source, StoppedEvent, TerminatedEvent, Thread, ThreadEvent } from '@vscode/debugadapter';
+import { BreakpointEvent, CapabilitiesEvent, ContinuedEvent, DebugSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, ProgressEndEvent, ProgressStartEvent, Scope, Source, StoppedEvent, TerminatedEvent, Thread, ThreadEvent } from '@vscode/debugadapter';
 import { formatDiagnostic } from '../engine/model/diagnostic-format';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { NodeBoundary } from '../engine/runtime/controller';
@@ -75,6 +75,22 @@ interface ScopeRef {
 
 /** The scopes of a run followed on a server: what its HTTP API shows of a held boundary. */
 type AttachedScope = 'context' | 'outcome' | 'run';
+
+/**
+ * What `initialize` offers that a run followed on a server cannot do: time travel, restart, setVariable,
+ * step-in targets, exception filters and LLM-call progress work on a run in this process only.
+ */
+const NOT_WHEN_ATTACHED: DebugProtocol.Capabilities = {
+  supportsSetVariable: false,
+  supportsStepBack: false,
+  supportsRestartFrame: false,
+  supportsRestartRequest: false,
+  supportsStepInTargetsRequest: false,
+  supportsExceptionInfoRequest: false,
+  supportsSingleThreadExecutionRequests: false,
+  supportsCancelRequest: false,
+  exceptionBreakpointFilters: [],
+};
 
 const FRAME_STRIDE = 1000;
 const GRAPH_STATE_INTERVAL_MS = 50;
@@ -221,6 +237,8 @@ export class AttractorDebugSession extends DebugSession {
     const parsed = parseAttachArguments(rawArgs);
     if (!parsed.ok) return this.sendErrorResponse(response, { id: 1016, format: parsed.message, showUser: true });
     const args = parsed.value;
+    // `initialize` cannot know it will be an attach: take back what only a launch can do.
+    this.sendEvent(new CapabilitiesEvent(NOT_WHEN_ATTACHED));
     let attachment: RemoteAttachment;
     try {
       const { client, run } = await findRun(args, args.token ?? process.env[SERVER_TOKEN_ENV]);

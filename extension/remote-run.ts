@@ -33,8 +33,8 @@ export async function followRemoteRun(client: ServeClient, id: string, hooks: Re
   return client.follow(
     id,
     ({ event }) => {
-      // An attached debugger's holds show in the debugger, not in the graph view that follows the run.
-      if (event.type === 'hold') return;
+      // An attached debugger's holds (and its lapsed lease) show in the debugger, not in the graph view that follows the run.
+      if (event.type === 'hold' || event.type === 'lease:lapsed') return;
       for (const message of projection.apply(event)) hooks.post(message);
       if (event.type === 'human:question') {
         const controller = new AbortController();

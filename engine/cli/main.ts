@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT } from '../server/serve-defaults';
+import { DEFAULT_ATTACH_LEASE_SECONDS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT } from '../server/serve-defaults';
 import { parseCommandLine, type CommandSpec, type OptionSpec, type OptionValues } from './command-line';
 import { takeCredentials } from './credentials';
 
@@ -43,6 +43,7 @@ const commands: CommandSpec[] = [
       ...executionOptions('scripted LLM answers and human answers (conformance case.json format)'),
       json('print {"status","failure_reason","logs_root"} as the last stdout line'),
       { name: 'serve', value: '<port|socket>', description: 'also follow this run over the `attractor serve` API, on 127.0.0.1:PORT or a Unix socket (its URL goes to stderr)' },
+      { name: 'attach-lease', value: '<seconds>', description: `with --serve: an attached debugger silent this long is gone; its breakpoints are dropped and the run goes on (default: ${DEFAULT_ATTACH_LEASE_SECONDS})` },
       { name: 'on', value: '<restate://host:port>', description: "submit the run to `attractor worker`s through Restate's ingress; --cwd and --logs-root must be on a file system every worker shares" },
       { name: 'detach', description: 'with --on: print the run id and return once Restate accepted the run' },
     ],
@@ -72,6 +73,7 @@ const commands: CommandSpec[] = [
       { name: 'token-file', value: '<file>', description: 'require the bearer token in FILE, generated there (mode 0600) when missing; implied by a non-loopback bind (default file: ~/.config/attractor/serve-token)' },
       { name: 'max-body', value: '<bytes>', description: 'largest request body accepted', default: String(DEFAULT_MAX_BODY_BYTES) },
       { name: 'max-runs', value: '<n>', description: 'pipelines running at once; more submissions are refused (503)', default: DEFAULT_MAX_RUNS },
+      { name: 'attach-lease', value: '<seconds>', description: 'an attached debugger silent this long is gone: its breakpoints are dropped and its run goes on', default: DEFAULT_ATTACH_LEASE_SECONDS },
       ...executionOptions('scripted LLM answers for every run (human gates are answered over HTTP)'),
     ],
     action: async (_, options) => (await import('./serve-command')).serveCommand(as(options), environment),

@@ -18,6 +18,7 @@ import { engineCommit, engineVersion } from '../runtime/version';
 import { formatDiagnostic } from '../model/diagnostic-format';
 import type { ListenTarget } from '../server/pipeline-server';
 import { launchServedFile } from '../server/serve-one-run';
+import { ATTACH_LEASE_SECONDS, DEFAULT_ATTACH_LEASE_SECONDS } from '../server/serve-defaults';
 import { branchFromVisit } from '../runtime/rerun';
 import { parseVisitTarget } from './visit-files';
 
@@ -35,6 +36,7 @@ export interface RunCommandOptions extends ExecutionOptions {
   readonly cwd?: string;
   readonly logsRoot?: string;
   readonly serve?: string;
+  readonly attachLease?: string;
 }
 
 /** Exit codes of the conformance README: 0 success, 1 failed, 2 refused to start. */
@@ -97,6 +99,13 @@ function parseMaxParallel(text: string | undefined): number | undefined {
 /** `--serve PORT` (on 127.0.0.1) or `--serve PATH` (a Unix socket). */
 function listenTarget(text: string): ListenTarget {
   return /^\d+$/.test(text) ? { port: integerOption('--serve', text, 0, 65_535), host: '127.0.0.1' } : { socket: path.resolve(text) };
+}
+
+/** A duration option given in seconds (fractions allowed), in milliseconds. */
+export function secondsOption(name: string, text: string, min: number, max: number): number {
+  const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new UsageError(`${name} expects a number of seconds from ${min} to ${max}, got "${text}"`);
+  return Math.round(value * 1000);
 }
 
 export function integerOption(name: string, text: string, min: number, max: number): number {
@@ -165,11 +174,15 @@ export async function runCommand(file: string, options: RunCommandOptions, env: 
   const logsRoot = path.resolve(options.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(file, '.dot')}-${stamp}`));
   const { interviewer, ...backend } = execution(options, env);
   const launch = { cwd, logsRoot, params: parseParams(options.param), ...backend, events, signal: withCancellation().signal };
-  if (options.serve === undefined) return report(await launchPipelineFile(file, { ...launch, interviewer }), file, options.json);
+  if (options.serve === undefined) {
+    if (options.attachLease !== undefined) throw new UsageError('--attach-lease is for a run followed with --serve');
+    return report(await launchPipelineFile(file, { ...launch, interviewer }), file, options.json);
+  }
+  const attachLeaseMs = secondsOption('--attach-lease', options.attachLease ?? DEFAULT_ATTACH_LEASE_SECONDS, ATTACH_LEASE_SECONDS.min, ATTACH_LEASE_SECONDS.max);
   // Over HTTP gates are asked always; on this terminal only when someone can type (a stdin at its end would skip them at once).
   const local = options.scripted || process.stdin.isTTY ? { interviewer } : {};
   const announce = (url: string) => process.stderr.write(`attractor run: following this run at ${url}\n`);
-  return report(await launchServedFile(file, listenTarget(options.serve), { ...launch, ...local }, announce), file, options.json);
+  return report(await launchServedFile(file, listenTarget(options.serve), { ...launch, ...local, attachLeaseMs }, announce), file, options.json);
 }
 
 export async function resumeCommand(runDirectory: string, options: ExecutionOptions & { readonly from?: string }, env: NodeJS.ProcessEnv = process.env): Promise<number> {

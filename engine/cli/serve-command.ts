@@ -3,8 +3,9 @@ import path from 'node:path';
 import { isLoopback, loadOrCreateToken } from '../server/bearer-token';
 import { PipelineServer } from '../server/pipeline-server';
 import { Roots } from '../server/roots';
+import { ATTACH_LEASE_SECONDS } from '../server/serve-defaults';
 import type { ExecutionOptions } from './run-command';
-import { execution, integerOption } from './run-command';
+import { execution, integerOption, secondsOption } from './run-command';
 
 export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
   readonly host: string;
@@ -14,6 +15,7 @@ export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
   readonly tokenFile?: string;
   readonly maxBody: string;
   readonly maxRuns: string;
+  readonly attachLease: string;
 }
 
 /** `attractor serve`: runs until SIGINT/SIGTERM, then cancels its runs (each keeps a resumable checkpoint) and exits 0. */
@@ -22,6 +24,7 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
   const port = integerOption('--port', options.port, 0, 65_535);
   const maxBodyBytes = integerOption('--max-body', options.maxBody, 1, 1024 ** 3);
   const maxRunning = integerOption('--max-runs', options.maxRuns, 1, 10_000);
+  const attachLeaseMs = secondsOption('--attach-lease', options.attachLease, ATTACH_LEASE_SECONDS.min, ATTACH_LEASE_SECONDS.max);
   const roots = new Roots(options.root?.length ? options.root : [process.cwd()]);
   // Fails now, not on the first submission, when --scripted names a bad file.
   execution(options, env);
@@ -29,7 +32,7 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
   const secured = !isLoopback(options.host) || options.tokenFile !== undefined;
   const token = secured ? bearerToken(options.tokenFile ?? path.join(os.homedir(), '.config', 'attractor', 'serve-token')) : undefined;
   const server = new PipelineServer({
-    launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), execution: () => execution(options, env), maxRunning },
+    launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), execution: () => execution(options, env), maxRunning, attachLeaseMs },
     ...(token ? { token } : {}),
     maxBodyBytes,
   });

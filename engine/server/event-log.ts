@@ -1,5 +1,5 @@
 import type { RunEvent } from '../runtime/events';
-import type { HeldState } from './run-hold';
+import type { HeldState, HoldBreakpoints } from './run-hold';
 
 /** The server's own event: an attached debugger held the run (`held`) or released it (`null`). */
 interface HoldEvent {
@@ -7,8 +7,19 @@ interface HoldEvent {
   readonly held: HeldState | null;
 }
 
+/**
+ * The server's own event: the attached debugger renewed nothing for `periodMs` (killed, or its network
+ * gone), so its breakpoints were dropped and the run let go (a `hold` event with null follows when it was held).
+ */
+interface LeaseLapsedEvent {
+  readonly type: 'lease:lapsed';
+  readonly periodMs: number;
+  readonly droppedBreakpoints: HoldBreakpoints;
+  readonly released: HeldState | null;
+}
+
 /** What a run's event stream carries: the engine's events and the server's hold changes. */
-export type ServedEvent = RunEvent | HoldEvent;
+export type ServedEvent = RunEvent | HoldEvent | LeaseLapsedEvent;
 
 /** An event with its position in the run's stream: the SSE `id`, 1 for the first event. */
 export class LoggedEvent {

@@ -24,6 +24,8 @@ export interface Launcher {
   readonly execution: () => { readonly backend: CodergenBackend; readonly defaultMaxParallel?: number; readonly runner?: RunnerIdentity };
   /** Runs at once; a submission beyond it is refused (503), not queued. */
   readonly maxRunning: number;
+  /** How long an attached debugger may go silent before the run is let go (ServedRunSpec). */
+  readonly attachLeaseMs: number;
 }
 
 export interface PipelineServerOptions {
@@ -158,12 +160,20 @@ export class PipelineServer {
         return only('PUT', async (req, res) => {
           const breakpoints = parseBreakpoints(await readJsonObject(req, this.options.maxBodyBytes));
           refuseFinished(run);
+          run.renewLease();
           run.hold.setBreakpoints(breakpoints);
+          sendJson(res, 200, run.summary());
+        });
+      case 'lease':
+        return only('POST', (_req, res) => {
+          refuseFinished(run);
+          run.renewLease();
           sendJson(res, 200, run.summary());
         });
       case 'pause':
         return only('POST', (_req, res) => {
           refuseFinished(run);
+          run.renewLease();
           run.hold.pause();
           sendJson(res, 202, run.summary());
         });
@@ -171,6 +181,7 @@ export class PipelineServer {
       case 'step':
         return only('POST', (_req, res) => {
           refuseFinished(run);
+          run.renewLease();
           if (!run.hold.release(action === 'step' ? 'step' : 'run')) throw new HttpError(409, `pipeline ${id} is not held (pause it, or set breakpoints)`);
           sendJson(res, 200, run.summary());
         });
@@ -192,7 +203,7 @@ export class PipelineServer {
     const { pipeline } = submission;
     const { source, sourcePath } = pipeline.kind === 'path' ? readPipeline(roots.resolve(pipeline.path, cwd, 'pipeline')) : { source: pipeline.dot, sourcePath: undefined };
     const id = crypto.randomUUID();
-    const run = new ServedRun({ id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id) });
+    const run = new ServedRun({ id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id), attachLeaseMs: launcher.attachLeaseMs });
     // Only the backend: a submitted run's gates are asked over HTTP alone.
     const { backend, defaultMaxParallel, runner } = launcher.execution();
     const admission = launchServed(run, { backend, params: submission.params, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(runner ? { runner } : {}) });

@@ -80,6 +80,20 @@ export class RunHold implements RunController {
     if (!this.current) this.stopAtNextNode = 'pause';
   }
 
+  /**
+   * The debugger is gone: its breakpoints and a pause or step it asked for are dropped, and a held
+   * run goes on. Returns what was let go, or undefined when the debugger held nothing.
+   */
+  letGo(): { readonly breakpoints: HoldBreakpoints; readonly held: HeldState | null } | undefined {
+    const dropped = { breakpoints: this.breakpoints, held: this.held };
+    const holding = dropped.breakpoints.nodes.length + dropped.breakpoints.edges.length > 0 || dropped.held !== null || this.stopAtNextNode !== undefined;
+    if (!holding) return undefined;
+    this.setBreakpoints(NO_BREAKPOINTS);
+    this.stopAtNextNode = undefined;
+    this.release('run');
+    return dropped;
+  }
+
   /** False when the run is not held. */
   release(mode: ReleaseMode): boolean {
     const current = this.current;

@@ -96,6 +96,11 @@ export class ServeClient {
     return asSummary(await this.json('PUT', `${pipelinePath(id)}/breakpoints`, { nodes: breakpoints.nodes, edges: breakpoints.edges }));
   }
 
+  /** Says the attached debugger is still there (`attachLease` in the summary: how often it must). */
+  async renewLease(id: string): Promise<PipelineSummary> {
+    return asSummary(await this.json('POST', `${pipelinePath(id)}/lease`, {}));
+  }
+
   /** Holds the run at its next node boundary. */
   async pause(id: string): Promise<PipelineSummary> {
     return asSummary(await this.json('POST', `${pipelinePath(id)}/pause`, {}));

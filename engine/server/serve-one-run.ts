@@ -14,14 +14,19 @@ import { ServedRun } from './served-run';
  * it (no token: loopback or a Unix socket only). Gates are asked over HTTP and by `interviewer`
  * (the terminal) if given; the first answer wins. The server stops when the run ends.
  */
-export async function launchServedFile(file: string, target: ListenTarget, options: Omit<LaunchOptions, 'interviewer'> & { readonly interviewer?: Interviewer }, announce: (url: string) => void): Promise<LaunchResult> {
+export async function launchServedFile(
+  file: string,
+  target: ListenTarget,
+  options: Omit<LaunchOptions, 'interviewer'> & { readonly interviewer?: Interviewer; readonly attachLeaseMs: number },
+  announce: (url: string) => void,
+): Promise<LaunchResult> {
   let source: string;
   try {
     source = readFileChecked(file, READ_LIMITS.pipeline);
   } catch (error) {
     return { kind: 'refused', diagnostics: [], reason: (error as Error).message };
   }
-  const run = new ServedRun({ id: crypto.randomUUID(), source, sourcePath: path.resolve(file), cwd: options.cwd, logsRoot: options.logsRoot }, options.events);
+  const run = new ServedRun({ id: crypto.randomUUID(), source, sourcePath: path.resolve(file), cwd: options.cwd, logsRoot: options.logsRoot, attachLeaseMs: options.attachLeaseMs }, options.events);
   const server = new PipelineServer({ maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
   server.adopt(run);
   const url = await server.listen(target);

@@ -3,6 +3,8 @@ import type { RunEvent } from '../runtime/events';
 import type { StageStatus } from '../runtime/outcome';
 import type { RunResult } from '../runtime/runner';
 import type { RunState } from '../runtime/state';
+import type { AttachLeaseState } from './attach-lease';
+import { AttachLease } from './attach-lease';
 import { EventLog } from './event-log';
 import { HttpInterviewer } from './http-interviewer';
 import type { HeldState, HoldBreakpoints } from './run-hold';
@@ -33,6 +35,8 @@ export interface PipelineSummary {
   /** Where an attached debugger holds the run; null while it runs (or is over). */
   readonly held: HeldState | null;
   readonly breakpoints: HoldBreakpoints;
+  /** The attached debugger's lease: its requests renew it; once it lapses the run is let go. */
+  readonly attachLease: AttachLeaseState;
 }
 
 export interface ServedRunSpec {
@@ -41,6 +45,8 @@ export interface ServedRunSpec {
   readonly sourcePath?: string;
   readonly cwd: string;
   readonly logsRoot: string;
+  /** How long an attached debugger may send nothing before its breakpoints are dropped and the run let go. */
+  readonly attachLeaseMs: number;
 }
 
 /**
@@ -55,6 +61,8 @@ export class ServedRun {
   private readonly abort = new AbortController();
   /** The run's controller: holds it where an attached debugger asks. */
   readonly hold = new RunHold(this.abort.signal, (held) => this.log.append({ type: 'hold', held }));
+  /** Renewed by every debugger request (`renewLease`); lapsed, the debugger's hold on the run is let go. */
+  private readonly lease: AttachLease;
   private currentStatus: ServedStatus = 'running';
   private failureReason: string | undefined;
   private runId: string | undefined;
@@ -70,6 +78,7 @@ export class ServedRun {
     readonly spec: ServedRunSpec,
     readonly events = new EventBus(),
   ) {
+    this.lease = new AttachLease(spec.attachLeaseMs, () => this.leaseLapsed());
     this.events.on((event) => {
       this.observe(event);
       this.log.append(event);
@@ -122,7 +131,18 @@ export class ServedRun {
     );
   }
 
+  /** A debugger asked for something (breakpoints, a pause, a step, a release) or said it is still there. */
+  renewLease(): void {
+    this.lease.renew();
+  }
+
+  private leaseLapsed(): void {
+    const dropped = this.hold.letGo();
+    if (dropped) this.log.append({ type: 'lease:lapsed', periodMs: this.lease.periodMs, droppedBreakpoints: dropped.breakpoints, released: dropped.held });
+  }
+
   private finish(status: RunResult['status'], failureReason: string | undefined): void {
+    this.lease.end();
     this.currentStatus = status;
     this.failureReason = failureReason;
     this.log.close();
@@ -147,6 +167,7 @@ export class ServedRun {
       lastEventId: this.log.size,
       held: this.hold.held,
       breakpoints: this.hold.breakpointSet,
+      attachLease: this.lease.state,
     };
   }
 

@@ -6,12 +6,12 @@ import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { HumanGateEventBody } from '../../debug-adapter/protocol';
 import { bundledCli } from '../test-bundle';
-import { call, heldPipeline } from '../engine/server/serve-harness';
+import { call, heldPipeline, readEvents } from '../engine/server/serve-harness';
 import { started, submit, workspaceWith } from '../engine/server/served-in-tests';
 import type { Session } from './harness';
-import { ensureTestBundle, lineOf, scopeValues, sessionPool, topFrame } from './harness';
+import { adapterProcess, ensureTestBundle, lineOf, scopeValues, sessionPool, topFrame } from './harness';
 
-const { start: session, stopAll, disconnect } = sessionPool();
+const { start: session, stopAll, disconnect, kill } = sessionPool();
 
 /** initialize → breakpoints → configurationDone → attach, as VS Code does it. */
 async function attach(s: Session, args: Record<string, unknown>, breakpoints: Readonly<Record<string, readonly DebugProtocol.SourceBreakpoint[]>> = {}): Promise<void> {
@@ -26,6 +26,16 @@ async function summaryOf(url: string, id: string): Promise<Record<string, unknow
   return (await call(`${url}/pipelines/${id}`)).body;
 }
 
+async function summaryUntil(url: string, id: string, accept: (summary: Record<string, unknown>) => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (accept(await summaryOf(url, id))) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const breakpointNodes = (summary: Record<string, unknown>): readonly string[] => (summary.breakpoints as { nodes: string[] }).nodes;
+
 async function finished(url: string, id: string): Promise<string> {
   for (let i = 0; i < 600; i++) {
     const { status } = await summaryOf(url, id);
@@ -35,9 +45,9 @@ async function finished(url: string, id: string): Promise<string> {
   throw new Error(`pipeline ${id} did not finish`);
 }
 
-async function servedRun(): Promise<{ dir: string; program: string; url: string; id: string }> {
+async function servedRun(...serveArgs: string[]): Promise<{ dir: string; program: string; url: string; id: string }> {
   const dir = workspaceWith('attractor-attach-', { 'held.dot': heldPipeline });
-  const { url } = await started(dir);
+  const { url } = await started(dir, ...serveArgs);
   const id = await submit(url, { path: 'held.dot' });
   return { dir, program: path.join(dir, 'held.dot'), url, id };
 }
@@ -86,6 +96,75 @@ describe('debug adapter: attach to a run on attractor serve (EXTENSIONS AT1)', (
     await s.client.continueRequest({ threadId: 1 });
     assert.equal((await s.events.next<DebugProtocol.ExitedEvent>('exited')).body.exitCode, 0);
     await s.events.next('terminated');
+    assert.equal(await finished(url, id), 'success');
+  });
+
+  it('advertises only what works attached: no time travel, restart, setVariable, step-in targets or exception filters', async () => {
+    const { program, url, id } = await servedRun();
+    const s = await session();
+    const initialize = await s.client.initializeRequest({ adapterID: 'attractor', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+    assert.equal(initialize.body?.supportsStepBack, true, 'a launch can');
+    await s.client.setBreakpointsRequest({ source: { path: program }, breakpoints: [] });
+    await Promise.all([s.client.configurationDoneRequest(), s.client.attachRequest({ url, runId: id } as DebugProtocol.AttachRequestArguments)]);
+    const [changed] = s.events.bodies<{ capabilities: DebugProtocol.Capabilities }>('capabilities');
+    assert.deepEqual(changed?.capabilities, {
+      supportsSetVariable: false,
+      supportsStepBack: false,
+      supportsRestartFrame: false,
+      supportsRestartRequest: false,
+      supportsStepInTargetsRequest: false,
+      supportsExceptionInfoRequest: false,
+      supportsSingleThreadExecutionRequests: false,
+      supportsCancelRequest: false,
+      exceptionBreakpointFilters: [],
+    });
+    await assert.rejects(s.client.stepBackRequest({ threadId: 1 }), /time travel needs/, 'and what it took back is refused');
+    await call(`${url}/pipelines/${id}/cancel`, { body: {} });
+  });
+
+  it('a live attach keeps the run held beyond the lease; killed with -9, the server lets the run go once the lease lapses (EXTENSIONS AT2)', async () => {
+    const { dir, program, url, id } = await servedRun('--attach-lease', '1');
+    const s = await session();
+    await attach(s, { url, runId: id }, { [program]: [{ line: lineOf(program, 'build [') }] });
+    const gate = (await s.events.next('humanGate')).body as HumanGateEventBody;
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'G' } });
+    assert.equal((await s.events.next<DebugProtocol.StoppedEvent>('stopped')).body.reason, 'breakpoint');
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    const kept = await summaryOf(url, id);
+    assert.equal((kept.held as { nodeId: string } | null)?.nodeId, 'build', 'three lease periods later the run is still held');
+    assert.deepEqual(kept.breakpoints, { nodes: ['build'], edges: [] });
+    assert.ok(!fs.existsSync(path.join(dir, 'built.txt')));
+    assert.equal(s.events.drain('continued').length, 0);
+
+    await kill(s);
+    assert.equal(await finished(url, id), 'success', 'the debugger is gone: the run goes on to its end');
+    assert.ok(fs.existsSync(path.join(dir, 'checked.txt')));
+    const lapsed = (await readEvents(`${url}/pipelines/${id}/events`)).filter((event) => event.type === 'lease:lapsed');
+    assert.equal(lapsed.length, 1);
+    assert.deepEqual(lapsed[0]?.data.droppedBreakpoints, { nodes: ['build'], edges: [] });
+    assert.equal((lapsed[0]?.data.released as { nodeId: string } | null)?.nodeId, 'build');
+  });
+
+  it('an adapter that was frozen past its lease (a sleeping machine) warns and sends its breakpoints again (EXTENSIONS AT2)', async () => {
+    const { dir, program, url, id } = await servedRun('--attach-lease', '1');
+    const s = await session();
+    await attach(s, { url, runId: id }, { [program]: [{ line: lineOf(program, 'build [') }] });
+    const gate = (await s.events.next('humanGate')).body as HumanGateEventBody;
+    adapterProcess(s).kill('SIGSTOP');
+    try {
+      await summaryUntil(url, id, (summary) => breakpointNodes(summary).length === 0, 'the server to drop the silent debugger\'s breakpoints');
+    } finally {
+      adapterProcess(s).kill('SIGCONT');
+    }
+    for (;;) {
+      const { output } = (await s.events.next<DebugProtocol.OutputEvent>('output')).body;
+      if (/heard nothing from this debugger for 1 s/.test(output)) break;
+    }
+    await summaryUntil(url, id, (summary) => breakpointNodes(summary).includes('build'), 'the breakpoints sent again');
+    await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'G' } });
+    assert.equal((await s.events.next<DebugProtocol.StoppedEvent>('stopped')).body.reason, 'breakpoint', 'and they hold the run again');
+    assert.ok(!fs.existsSync(path.join(dir, 'built.txt')));
+    await s.client.continueRequest({ threadId: 1 });
     assert.equal(await finished(url, id), 'success');
   });
 

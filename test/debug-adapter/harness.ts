@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,7 +76,7 @@ export interface Session {
   readonly events: EventQueue;
 }
 
-const EVENT_TYPES = ['stopped', 'continued', 'terminated', 'exited', 'output', 'thread', 'breakpoint', 'graphState', 'traceHistory', 'traceEntry', 'humanGate', 'humanGateClosed', 'progressStart', 'progressEnd'];
+const EVENT_TYPES = ['stopped', 'continued', 'terminated', 'exited', 'output', 'thread', 'breakpoint', 'graphState', 'traceHistory', 'traceEntry', 'humanGate', 'humanGateClosed', 'progressStart', 'progressEnd', 'capabilities'];
 
 /** The environment without provider keys: no test may reach a real LLM. */
 function keylessEnv(): NodeJS.ProcessEnv {
@@ -160,8 +160,20 @@ export function lineOf(file: string, text: string): number {
   return index + 1;
 }
 
+/** The adapter's process (DebugClient keeps it private): to kill it, or to stop it for a while as a sleeping machine. */
+export function adapterProcess(s: Session): ChildProcess {
+  const adapter = (s.client as unknown as { _adapterProcess: ChildProcess | null })._adapterProcess;
+  if (!adapter) throw new Error('the adapter runs in server mode: there is no process');
+  return adapter;
+}
+
 /** The sessions one test file starts, all stopped by its `after(stopAll)`. */
-export function sessionPool(): { start: () => Promise<Session>; stopAll: () => Promise<void>; disconnect: (s: Session, args: DebugProtocol.DisconnectArguments) => Promise<void> } {
+export function sessionPool(): {
+  start: () => Promise<Session>;
+  stopAll: () => Promise<void>;
+  disconnect: (s: Session, args: DebugProtocol.DisconnectArguments) => Promise<void>;
+  kill: (s: Session) => Promise<void>;
+} {
   const sessions: Session[] = [];
   return {
     start: async () => {
@@ -173,6 +185,14 @@ export function sessionPool(): { start: () => Promise<Session>; stopAll: () => P
     disconnect: async (s, args) => {
       sessions.splice(sessions.indexOf(s), 1);
       await s.client.disconnectRequest(args);
+    },
+    /** kill -9 of the adapter process, as when VS Code dies: it says nothing to anyone. */
+    kill: async (s) => {
+      sessions.splice(sessions.indexOf(s), 1);
+      const adapter = adapterProcess(s);
+      const exited = new Promise((resolve) => adapter.once('exit', resolve));
+      adapter.kill('SIGKILL');
+      await exited;
     },
     stopAll: async () => {
       await Promise.all(sessions.splice(0).map((s) => s.client.stop()));

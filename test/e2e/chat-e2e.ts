@@ -3,16 +3,16 @@
 // provider, picked in the chat's model picker), /attractorify rejects a draft whose worker can
 // bypass the gate and offers a clean one, /run streams progress and stops with the chat's stop
 // button, and another extension's `vscode.lm.invokeTool` reaches lint_pipeline and run_pipeline,
-// which asks for confirmation first. (Its refusal of an untrusted workspace before asking is tested
-// through registerChat in test/extension/chat/register.test.ts: in Restricted Mode code-server does
-// not offer the test extension's command.)
-// Screenshots go to docs/e2e/chat-*.png.
+// which asks for confirmation first — and in Restricted Mode refuses without asking or running.
+// (The test extension declares `untrustedWorkspaces.supported: true`: without it VS Code disables
+// an extension with a `main` in Restricted Mode, and its command is never offered.)
+// Screenshots go to docs/e2e/chat-*.png. `chat-e2e.ts NAME…` runs only the scenarios named.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { bugFixAnswer, bugFixBypassAnswer } from '../fixtures/bug-fix-draft';
-import { inCodeServer, runCommand, shot, waitUntil } from './code-server';
+import { inCodeServer, openFile, readAttractorLog, runCommand, shot, waitUntil } from './code-server';
 import type { LmLogEntry, LmScript, ScriptedReply } from './scripted-lm-extension/script';
 import { packageScriptedLm } from './scripted-lm-vsix';
 
@@ -155,13 +155,57 @@ async function participantAndTools(): Promise<void> {
   }, (vscode) => JSON.stringify(lmLog(vscode.workspace), null, 2));
 }
 
-async function main(): Promise<void> {
-  assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
-  await participantAndTools();
-  console.log('e2e (chat participant and LM tools): passed');
+/** Restricted Mode: run_pipeline refuses before any confirmation and runs nothing; lint_pipeline still answers. */
+async function untrustedTools(): Promise<void> {
+  const script: LmScript = {
+    replies: [],
+    toolInvocations: [
+      { name: 'run_pipeline', input: { dot_file: 'hello.dot' } },
+      { name: 'lint_pipeline', input: { dot_file: 'hello.dot' } },
+    ],
+  };
+  await inCodeServer('chat-untrusted', { vsix, alsoInstall: [await packageScriptedLm()], files: workspace(script), trusted: false, userSettings: { 'chat.disableAIFeatures': false } }, async (vscode) => {
+    const { page } = vscode;
+    const root = vscode.workspace;
+    await runCommand(page, 'Attractor test: Invoke LM tools');
+    // A confirmation would hold invokeTool until answered: both results arriving unanswered is the proof.
+    const [run, lint] = await waitUntil(() => (toolResults(root).length === 2 ? toolResults(root) : undefined), 120_000, 'both tools');
+    assert.equal(run?.name, 'run_pipeline');
+    assert.ok(run && 'result' in run, JSON.stringify(run));
+    const refused = JSON.parse(run.result) as { status: string; failure_reason: string; run_directory: string | null };
+    assert.equal(refused.status, 'refused');
+    assert.match(refused.failure_reason, /this workspace is not trusted/);
+    assert.equal(refused.run_directory, null);
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no confirmation was asked');
+    assert.ok(!fs.existsSync(path.join(root, '.attractor-runs')), 'no run directory');
+    assert.ok(!fs.existsSync(path.join(root, 'hello.txt')), 'nothing ran');
+    assert.equal(requests(root).length, 0, 'no model was asked');
+    assert.ok(lint && 'result' in lint && helloLint.test(lint.result), JSON.stringify(lint));
+    assert.match(readAttractorLog(vscode.userDataDir), /workspace untrusted \(runs disabled\)/, 'the extension ran in Restricted Mode');
+    await openFile(page, 'attractor-scripted-lm.log.jsonl', 'refused');
+    await page.keyboard.press('Alt+Z'); // word wrap: the whole refusal in view
+    await shot(page, 'chat-07-untrusted-run-pipeline-refuses');
+  }, (vscode) => `${JSON.stringify(lmLog(vscode.workspace), null, 2)}\n${readAttractorLog(vscode.userDataDir)}`);
 }
 
-main().catch((error: unknown) => {
+/** The scenarios in the order they run. */
+const scenarios: ReadonlyArray<readonly [name: string, run: () => Promise<void>, passed: string]> = [
+  ['tools', participantAndTools, 'e2e (chat participant and LM tools): passed'],
+  ['untrusted', untrustedTools, 'e2e (LM tools in Restricted Mode): passed'],
+];
+
+async function main(only: readonly string[]): Promise<void> {
+  assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
+  const unknown = only.filter((name) => !scenarios.some(([known]) => known === name));
+  if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${scenarios.map(([name]) => name).join(', ')}`);
+  for (const [name, run, passed] of scenarios) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    await run();
+    console.log(passed);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

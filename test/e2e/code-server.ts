@@ -24,6 +24,8 @@ export interface CodeServer {
   readonly workspace: string;
   readonly page: Page;
   readonly browser: Browser;
+  /** kill -9 of code-server and its extension host, as when VS Code dies: nothing in it says goodbye. */
+  crash(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -100,7 +102,7 @@ export async function startCodeServer(options: StartOptions): Promise<CodeServer
     // The workbench page is megabytes of script: on a loaded machine its load event takes minutes, like the workbench itself.
     await page.goto(url, { timeout: 120_000 });
     await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
-    return { url, userDataDir, workspace, page, browser, stop };
+    return { url, userDataDir, workspace, page, browser, crash: () => killGroup(server, 'SIGKILL'), stop };
   } catch (error) {
     // Whatever started must not outlive the failed start.
     await stop();
@@ -293,11 +295,11 @@ async function waitForHttp(url: string, server: ChildProcess, log: string[]): Pr
   throw new Error(`code-server did not answer ${url}:\n${log.join('')}`);
 }
 
-async function killGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
+async function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
-    process.kill(-child.pid, 'SIGTERM');
+    process.kill(-child.pid, signal);
   } catch {
     return;
   }

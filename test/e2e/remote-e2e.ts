@@ -1,8 +1,10 @@
 // End to end, VS Code attached to `attractor serve` (issue 19): a server runs a gated pipeline;
 // *Attractor: Connect to server…* lists it in the Runs view; opening it follows the run in the graph
 // view; its gate is answered there and the server's run finishes. Then *Attach debugger* on a second
-// run: its gate is answered in VS Code, it stops at a breakpoint held on the server, and continues to
-// its end. Screenshots go to docs/e2e/.
+// run: its gate is answered in VS Code, it stops at a breakpoint held on the server (with no time
+// travel offered: the attach takes it back), and continues to its end. Last, VS Code dies (kill -9)
+// while attached to a third run held at the breakpoint: once the debugger's lease lapses the server
+// lets the run go on to its end. Screenshots go to docs/e2e/.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,10 +14,12 @@ import { gated, heldPipeline } from '../engine/server/serve-harness';
 
 const repo = path.resolve(__dirname, '..', '..');
 const vsix = path.join(repo, 'attractor.vsix');
+/** The server's lease for an attached debugger: short, so that the last step waits little for it. */
+const LEASE_SECONDS = 3;
 
 /** `attractor serve` from the packaged CLI, on a free loopback port; resolves to its URL. */
 function startServer(root: string): { url: Promise<string>; stop: () => void } {
-  const child = spawn(process.execPath, [path.join(repo, 'dist', 'cli.js'), 'serve', '--port', '0', '--root', root], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(repo, 'dist', 'cli.js'), 'serve', '--port', '0', '--root', root, '--attach-lease', String(LEASE_SECONDS)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = new Promise<string>((resolve, reject) => {
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -106,12 +110,28 @@ async function main(): Promise<void> {
     // 7. The server holds the run at the breakpoint; VS Code shows it stopped there; Continue ends it.
     await page.waitForSelector('.monaco-editor .codicon-debug-stackframe', { timeout: 60_000 });
     assert.equal((await runSummary(url, heldId)).held?.nodeId, 'build');
+    assert.equal(await page.locator('.debug-toolbar .codicon-debug-step-back, .debug-toolbar .codicon-debug-reverse-continue').count(), 0, 'no time travel on an attached run');
     await shot(page, '22-attached-at-server-breakpoint');
     await page.click('.debug-toolbar .codicon-debug-continue');
     for (let i = 0; i < 300 && (await runStatus(url, heldId)) === 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(await runStatus(url, heldId), 'success');
     await page.waitForSelector('.debug-toolbar', { state: 'hidden', timeout: 30_000 });
     await shot(page, '23-attached-run-finished');
+
+    // 8. Attached again, to a third run held at the breakpoint, VS Code dies: the lease lapses and the run goes on.
+    const orphanId = await submit(url, 'held.dot');
+    const orphanRow = page.locator('.monaco-list-row:has-text("held")').filter({ hasText: 'question waiting' });
+    await orphanRow.waitFor({ timeout: 60_000 });
+    await orphanRow.click({ button: 'right' });
+    await page.click('.monaco-menu .action-item:has-text("Attach debugger")');
+    await page.click('.quick-input-list .monaco-list-row:has-text("Go")', { timeout: 60_000 });
+    await page.waitForSelector('.monaco-editor .codicon-debug-stackframe', { timeout: 60_000 });
+    assert.equal((await runSummary(url, orphanId)).held?.nodeId, 'build');
+    await vscode.crash();
+    for (let i = 0; i < 600 && (await runStatus(url, orphanId)) === 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(await runStatus(url, orphanId), 'success', `the server let the run go within ${LEASE_SECONDS} s of the last renewal`);
+    const events = await (await fetch(`${url}/pipelines/${orphanId}/events`)).text();
+    assert.match(events, /event: lease:lapsed\ndata: \{"type":"lease:lapsed","periodMs":3000,"droppedBreakpoints":\{"nodes":\["build"\]/);
     console.log('e2e (attached to attractor serve): passed');
   } catch (error) {
     await page.screenshot({ path: path.join(screenshots, 'failure-remote.png') }).catch(() => undefined);
