@@ -24,6 +24,9 @@ export class StatFingerprint {
     private readonly trusted: boolean,
   ) {}
 
+  /** Vouches for nothing: the next snapshot asks git. */
+  private static readonly untrusted = new StatFingerprint([], new Float64Array(0), false);
+
   /** `listing`: git ls-files --cached --others --directory of the snapshot, less what is never snapshotted (dirs end with '/'). */
   static capture(root: string, listing: readonly string[], snapshotStartedMs: number): StatFingerprint {
     const watched = new Set<string>(['']);
@@ -34,13 +37,17 @@ export class StatFingerprint {
       for (let dir = path.posix.dirname(trimmed); dir !== '.' && !watched.has(dir); dir = path.posix.dirname(dir)) watched.add(dir);
       if (untrackedDirectory) for (const sub of subdirectories(root, trimmed)) watched.add(sub);
     }
+    // Paths under the real directory: the lstat of a workspace reached through a symbolic link
+    // would otherwise be the link's, blind to entries added at its top level.
+    const base = realDirectory(root);
+    if (base === undefined) return StatFingerprint.untrusted;
     const paths: string[] = [];
     const stats = new Float64Array(watched.size * FIELDS);
     let trusted = true;
     for (const relative of watched) {
-      const absolute = path.join(root, relative);
+      const absolute = path.join(base, relative);
       const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
-      if (!stat) return new StatFingerprint([], new Float64Array(0), false);
+      if (!stat) return StatFingerprint.untrusted;
       if (stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) trusted = false;
       record(stats, paths.length, stat);
       paths.push(absolute);
@@ -57,6 +64,14 @@ export class StatFingerprint {
       if (!stat || !matches(stats, i, stat)) return false;
     }
     return true;
+  }
+}
+
+function realDirectory(root: string): string | undefined {
+  try {
+    return fs.realpathSync(root);
+  } catch {
+    return undefined;
   }
 }
 

@@ -84,6 +84,21 @@ describe('attractor trace --files | diff (CLI)', () => {
     assert.match(attractor(dir, ['diff', 'run', 'count@x']).stderr, /the visit after @ must be a whole number from 1/);
   });
 
+  it('a workspace given through a symbolic link: a file added at its top level is seen', () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-files-'));
+    const real = path.join(outside, 'real');
+    fs.mkdirSync(real);
+    fs.writeFileSync(path.join(real, 'a.txt'), 'a\n');
+    fs.symlinkSync(real, path.join(outside, 'link'));
+    // The pause leaves the racy window, so the boundary after `add` trusts the stat pass alone.
+    fs.writeFileSync(path.join(outside, 'p.dot'), 'digraph g {\n  start [shape=Mdiamond]\n  pause [shape=parallelogram, tool_command="sleep 0.2"]\n  add [shape=parallelogram, tool_command="echo b > b.txt"]\n  done [shape=Msquare]\n  start -> pause -> add -> done\n}\n');
+    const run = attractor(outside, ['run', 'p.dot', '--cwd', 'link', '--logs-root', 'run']);
+    assert.equal(run.status, 0, run.stderr);
+    const trace = attractor(outside, ['trace', 'run', '--files', '--json']);
+    const records = (JSON.parse(trace.stdout) as { records: { node_id: string; file_changes?: { kind: string; path: string }[] }[] }).records;
+    assert.deepEqual(records.find((r) => r.node_id === 'add')?.file_changes, [{ kind: 'added', path: 'b.txt' }]);
+  });
+
   it('without git the run still succeeds, warns that snapshots are off, and trace --files says so', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-files-'));
     fs.writeFileSync(path.join(dir, 'p.dot'), 'digraph g {\n  start [shape=Mdiamond]\n  a [shape=parallelogram, tool_command="echo hi > a.txt"]\n  done [shape=Msquare]\n  start -> a -> done\n}\n');
