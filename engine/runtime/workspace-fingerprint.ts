@@ -19,13 +19,15 @@ export class StatFingerprint {
   private constructor(
     /** Absolute path of each watched path. */
     private readonly paths: readonly string[],
+    /** The same, relative to the workspace ('/'-separated, as git names them). */
+    private readonly relativePaths: readonly string[],
     /** Its stat, FIELDS numbers per path: compared as numbers, so the check allocates nothing per path. */
     private readonly stats: Float64Array,
     private readonly trusted: boolean,
   ) {}
 
   /** Vouches for nothing: the next snapshot asks git. */
-  private static readonly untrusted = new StatFingerprint([], new Float64Array(0), false);
+  private static readonly untrusted = new StatFingerprint([], [], new Float64Array(0), false);
 
   /** `listing`: git ls-files --cached --others --directory of the snapshot, less what is never snapshotted (dirs end with '/'). */
   static capture(root: string, listing: readonly string[], snapshotStartedMs: number): StatFingerprint {
@@ -46,26 +48,46 @@ export class StatFingerprint {
     let trusted = true;
     for (const relative of watched) {
       const absolute = path.join(base, relative);
-      const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
-      if (!stat) return StatFingerprint.untrusted;
-      if (stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) trusted = false;
+      const stat = fs.lstatSync(absolute, LSTAT_OPTIONS);
+      // Gone since git listed it: never matches, and the snapshot vouches for nothing.
+      if (!stat) trusted = false;
+      else if (stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) trusted = false;
       record(stats, paths.length, stat);
       paths.push(absolute);
     }
-    return new StatFingerprint(paths, stats, trusted);
+    return new StatFingerprint(paths, [...watched], stats, trusted);
   }
 
   /** True only when every watched path still has the stat it had. */
   unchanged(): boolean {
     if (!this.trusted) return false;
-    const { paths, stats } = this;
-    for (let i = 0; i < paths.length; i++) {
-      const stat = fs.lstatSync(paths[i] ?? '', { throwIfNoEntry: false });
-      if (!stat || !matches(stats, i, stat)) return false;
-    }
+    for (let i = 0; i < this.paths.length; i++) if (!this.samePathStat(i)) return false;
     return true;
   }
+
+  /**
+   * The files whose stat changed while their size and modification second did not. git's own stat
+   * check compares whole seconds (nanoseconds only in builds with USE_NSEC), so it can take such an
+   * edit (a tool that puts the modification time back) for no change: these must be read again.
+   */
+  disguisedEdits(): string[] {
+    const found: string[] = [];
+    for (let i = 0; i < this.paths.length; i++) {
+      const stat = fs.lstatSync(this.paths[i] ?? '', LSTAT_OPTIONS);
+      if (!stat || stat.isDirectory() || matches(this.stats, i, stat)) continue;
+      const at = i * FIELDS;
+      if (this.stats[at + 2] === stat.size && Math.floor((this.stats[at + 3] ?? 0) / 1000) === Math.floor(stat.mtimeMs / 1000)) found.push(this.relativePaths[i] ?? '');
+    }
+    return found;
+  }
+
+  private samePathStat(index: number): boolean {
+    const stat = fs.lstatSync(this.paths[index] ?? '', LSTAT_OPTIONS);
+    return stat !== undefined && matches(this.stats, index, stat);
+  }
 }
+
+const LSTAT_OPTIONS = { throwIfNoEntry: false } as const;
 
 function realDirectory(root: string): string | undefined {
   try {
@@ -78,8 +100,13 @@ function realDirectory(root: string): string | undefined {
 /** mode, inode, size and the two timestamps (milliseconds as doubles keep sub-microsecond precision for today's dates). */
 const FIELDS = 5;
 
-function record(stats: Float64Array, index: number, stat: fs.Stats): void {
+/** An absent path's fields stay NaN, which equals nothing. */
+function record(stats: Float64Array, index: number, stat: fs.Stats | undefined): void {
   const at = index * FIELDS;
+  if (!stat) {
+    stats.fill(Number.NaN, at, at + FIELDS);
+    return;
+  }
   stats[at] = stat.mode;
   stats[at + 1] = stat.ino;
   stats[at + 2] = stat.size;

@@ -120,7 +120,11 @@ export class WorkspaceStore {
 
   /** Records the workspace as it is now; unchanged files are neither read nor stored again. */
   take(): SnapshotId {
-    if (this.latest?.fingerprint.unchanged()) return this.latest.id;
+    const latest = this.latest;
+    if (latest?.fingerprint.unchanged()) return latest.id;
+    const disguised = latest?.fingerprint.disguisedEdits() ?? [];
+    // Out of git's index, so that add reads them again.
+    if (disguised.length > 0) this.git(['update-index', '--force-remove', '-z', '--stdin'], disguised.map((file) => `${file}\0`).join(''));
     const startedMs = Date.now();
     this.git(['add', '--all']);
     const id = this.git(['write-tree']).trim();
@@ -163,9 +167,10 @@ export class WorkspaceStore {
     return this.git(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, to]);
   }
 
-  private git(args: readonly string[]): string {
+  private git(args: readonly string[], input?: string): string {
     const result = spawnSync('git', ['-c', 'core.autocrlf=false', '-c', 'core.quotePath=false', '-c', 'gc.auto=0', ...args], {
       cwd: this.cwd,
+      ...(input === undefined ? {} : { input }),
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,
       env: {

@@ -32,7 +32,28 @@ async function settledSnapshot(store: WorkspaceStore): Promise<string> {
   return store.take();
 }
 
+/** Whole seconds, so that an edit can put a file's modification time back exactly. */
+const EPOCH_S = 1_700_000_000;
+
+const at = (cwd: string, file: string) => path.join(cwd, file);
+
+/** Waits until just past the clock's next whole second: what follows soon after happens within that second. */
+const startOfSecond = () => new Promise((resolve) => setTimeout(resolve, 1050 - (Date.now() % 1000)));
+
 describe('workspace store: snapshots see every change, however small', () => {
+  it('an edit of the same size whose modification time is put back, within the second of its last change, is a new snapshot', async () => {
+    const cwd = workspace({ 'a.txt': 'one\n' });
+    const store = open(cwd);
+    await startOfSecond();
+    fs.utimesSync(at(cwd, 'a.txt'), EPOCH_S, EPOCH_S);
+    const first = store.take();
+    fs.writeFileSync(at(cwd, 'a.txt'), 'two\n');
+    fs.utimesSync(at(cwd, 'a.txt'), EPOCH_S, EPOCH_S);
+    const second = store.take();
+    assert.deepEqual(store.changes(first, second), [{ kind: 'changed', path: 'a.txt' }]);
+  });
+
+
   it('an unchanged workspace snapshots to the same tree; an edit of the same size to a new one', async () => {
     const cwd = workspace({ 'a.txt': 'one\n', 'src/b.txt': 'two\n' });
     const store = open(cwd);
