@@ -24,10 +24,17 @@ export class StatFingerprint {
     /** Its stat, FIELDS numbers per path: compared as numbers, so the check allocates nothing per path. */
     private readonly stats: Float64Array,
     private readonly trusted: boolean,
+    /** The directories among the paths: what a change watch listens on (workspace-watch.ts). */
+    readonly directories: readonly string[],
+    /**
+     * A file has hard links besides its path here: a write through another of its names raises no
+     * event on the directories watched, so only the stat pass may vouch for this fingerprint.
+     */
+    readonly hardLinked: boolean,
   ) {}
 
   /** Vouches for nothing: the next snapshot asks git. */
-  private static readonly untrusted = new StatFingerprint([], [], new Float64Array(0), false);
+  private static readonly untrusted = new StatFingerprint([], [], new Float64Array(0), false, [], false);
 
   /** `listing`: git ls-files --cached --others --directory of the snapshot, less what is never snapshotted (dirs end with '/'). */
   static capture(root: string, listing: readonly string[], snapshotStartedMs: number): StatFingerprint {
@@ -45,17 +52,26 @@ export class StatFingerprint {
     if (base === undefined) return StatFingerprint.untrusted;
     const paths: string[] = [];
     const stats = new Float64Array(watched.size * FIELDS);
+    const directories: string[] = [];
     let trusted = true;
+    let hardLinked = false;
     for (const relative of watched) {
       const absolute = path.join(base, relative);
       const stat = fs.lstatSync(absolute, LSTAT_OPTIONS);
       // Gone since git listed it: never matches, and the snapshot vouches for nothing.
       if (!stat) trusted = false;
       else if (stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) trusted = false;
+      if (stat?.isDirectory()) directories.push(absolute);
+      else if (stat && stat.nlink > 1) hardLinked = true;
       record(stats, paths.length, stat);
       paths.push(absolute);
     }
-    return new StatFingerprint(paths, [...watched], stats, trusted);
+    return new StatFingerprint(paths, [...watched], stats, trusted, directories, hardLinked);
+  }
+
+  /** True when the workspace's path still names the directory this fingerprint saw (one lstat). */
+  rootInPlace(): boolean {
+    return this.samePathStat(0);
   }
 
   /** True only when every watched path still has the stat it had. */
