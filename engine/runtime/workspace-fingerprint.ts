@@ -23,7 +23,8 @@ export class StatFingerprint {
     private readonly relativePaths: readonly string[],
     /** Its stat, FIELDS numbers per path: compared as numbers, so the check allocates nothing per path. */
     private readonly stats: Float64Array,
-    private readonly trusted: boolean,
+    /** Paths (indexes) changed at or after the snapshot began, or gone: no vouching, and git may hold another version of such a file. */
+    private readonly racy: ReadonlySet<number>,
     /** The directories among the paths: what a change watch listens on (workspace-watch.ts). */
     readonly directories: readonly string[],
     /**
@@ -34,7 +35,7 @@ export class StatFingerprint {
   ) {}
 
   /** Vouches for nothing: the next snapshot asks git. */
-  private static readonly untrusted = new StatFingerprint([], [], new Float64Array(0), false, [], false);
+  private static readonly untrusted = new StatFingerprint([], [], new Float64Array(0), new Set(), [], false);
 
   /** `listing`: git ls-files --cached --others --directory of the snapshot, less what is never snapshotted (dirs end with '/'). */
   static capture(root: string, listing: readonly string[], snapshotStartedMs: number): StatFingerprint {
@@ -53,20 +54,19 @@ export class StatFingerprint {
     const paths: string[] = [];
     const stats = new Float64Array(watched.size * FIELDS);
     const directories: string[] = [];
-    let trusted = true;
+    const racy = new Set<number>();
     let hardLinked = false;
     for (const relative of watched) {
       const absolute = path.join(base, relative);
       const stat = fs.lstatSync(absolute, LSTAT_OPTIONS);
-      // Gone since git listed it: never matches, and the snapshot vouches for nothing.
-      if (!stat) trusted = false;
-      else if (stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) trusted = false;
+      // Gone since git listed it, or changed at or after the snapshot began: never matches.
+      if (!stat || stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) racy.add(paths.length);
       if (stat?.isDirectory()) directories.push(absolute);
       else if (stat && stat.nlink > 1) hardLinked = true;
       record(stats, paths.length, stat);
       paths.push(absolute);
     }
-    return new StatFingerprint(paths, [...watched], stats, trusted, directories, hardLinked);
+    return new StatFingerprint(paths, [...watched], stats, racy, directories, hardLinked);
   }
 
   /** True when the workspace's path still names the directory this fingerprint saw (one lstat). */
@@ -76,23 +76,26 @@ export class StatFingerprint {
 
   /** True only when every watched path still has the stat it had. */
   unchanged(): boolean {
-    if (!this.trusted) return false;
+    // A racy path could hide a change git did not see.
+    if (this.paths.length === 0 || this.racy.size > 0) return false;
     for (let i = 0; i < this.paths.length; i++) if (!this.samePathStat(i)) return false;
     return true;
   }
 
   /**
-   * The files whose stat changed while their size and modification second did not. git's own stat
-   * check compares whole seconds (nanoseconds only in builds with USE_NSEC), so it can take such an
-   * edit (a tool that puts the modification time back) for no change: these must be read again.
+   * The files git may take for unchanged although they changed. git's own stat check compares whole
+   * seconds (nanoseconds only in builds with USE_NSEC), so an edit that keeps the size and the
+   * modification second (a tool that puts the modification time back) passes it; and a file changed
+   * while git was adding it may hold other content than git read. These must be read again.
    */
   disguisedEdits(): string[] {
     const found: string[] = [];
     for (let i = 0; i < this.paths.length; i++) {
       const stat = fs.lstatSync(this.paths[i] ?? '', LSTAT_OPTIONS);
-      if (!stat || stat.isDirectory() || matches(this.stats, i, stat)) continue;
+      if (!stat || stat.isDirectory()) continue;
       const at = i * FIELDS;
-      if (this.stats[at + 2] === stat.size && Math.floor((this.stats[at + 3] ?? 0) / 1000) === Math.floor(stat.mtimeMs / 1000)) found.push(this.relativePaths[i] ?? '');
+      const disguised = !matches(this.stats, i, stat) && this.stats[at + 2] === stat.size && Math.floor((this.stats[at + 3] ?? 0) / 1000) === Math.floor(stat.mtimeMs / 1000);
+      if (disguised || this.racy.has(i)) found.push(this.relativePaths[i] ?? '');
     }
     return found;
   }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,6 +55,30 @@ describe('workspace store: snapshots see every change, however small', () => {
     assert.deepEqual(store.changes(first, second), [{ kind: 'changed', path: 'a.txt' }]);
   });
 
+
+  it('an edit made while git adds (same size, modification time put back) is stored by the next snapshot', async () => {
+    const cwd = workspace({ 'a.txt': 'one\n' });
+    const store = open(cwd);
+    await startOfSecond();
+    fs.utimesSync(at(cwd, 'a.txt'), EPOCH_S, EPOCH_S);
+    const realSpawnSync = childProcess.spawnSync;
+    let edited = false;
+    const spawnSync = mock.method(childProcess, 'spawnSync', ((command: string, args: readonly string[], options: childProcess.SpawnSyncOptions) => {
+      const result = realSpawnSync(command, args, options);
+      if (!edited && args.includes('add')) {
+        edited = true;
+        fs.writeFileSync(at(cwd, 'a.txt'), 'two\n');
+        fs.utimesSync(at(cwd, 'a.txt'), EPOCH_S, EPOCH_S);
+      }
+      return result;
+    }) as typeof childProcess.spawnSync);
+    const first = store.take();
+    spawnSync.mock.restore();
+    assert.ok(edited);
+    const second = store.take();
+    assert.equal(store.fileAt(first, 'a.txt'), 'one\n');
+    assert.equal(store.fileAt(second, 'a.txt'), 'two\n');
+  });
 
   it('an unchanged workspace snapshots to the same tree; an edit of the same size to a new one', async () => {
     const cwd = workspace({ 'a.txt': 'one\n', 'src/b.txt': 'two\n' });
