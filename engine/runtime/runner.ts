@@ -248,6 +248,7 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
       // The run's own result matters more than a last checkpoint the disk refused.
     }
     directory.closeJournal();
+    snapshotter.close();
     events.emit({ type: 'phase', phase: 'finalize', state: 'end' });
     // A paused run is not over: the step that resumes it emits its end.
     if (status !== 'paused') events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), durationMs: clock.monotonic() - monoStart });

@@ -85,7 +85,7 @@ export interface WalkOptions {
   readonly onBoundary?: (state: WalkState) => void;
   readonly elapsedMs?: () => number;
   /** Snapshots the workspace after a node ran: the visit's before/after (the main walk only). */
-  readonly snapshotVisit?: () => VisitFiles | undefined;
+  readonly snapshotVisit?: () => Promise<VisitFiles | undefined>;
 }
 
 /** Walks one graph: run node, record, route, repeat (canonical §3.2 as the ledger amends it). */
@@ -226,13 +226,13 @@ export class Walker {
         const cancelled: Outcome = { status: 'skipped', isExplicit: false, notes: 'cancelled while running' };
         shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome: cancelled, durationMs: shared.clock.monotonic() - started });
       } else if (error instanceof DeadlineExceeded) {
-        this.record(node, { status: 'fail', isExplicit: false, failureReason: error.message }, shared.clock.monotonic() - started);
+        await this.record(node, { status: 'fail', isExplicit: false, failureReason: error.message }, shared.clock.monotonic() - started);
       }
       throw error;
     }
 
     const durationMs = shared.clock.monotonic() - started;
-    const files = this.record(node, outcome, durationMs);
+    const files = await this.record(node, outcome, durationMs);
     await shared.controller.afterNode?.({ ...this.boundary(node), outcome, ...(files ? { files } : {}) });
     return outcome;
   }
@@ -415,8 +415,10 @@ export class Walker {
   }
 
   /** Returns the workspace snapshots around the visit, when taken. */
-  private record(node: GraphNode, outcome: Outcome, durationMs: number): VisitFiles | undefined {
+  private async record(node: GraphNode, outcome: Outcome, durationMs: number): Promise<VisitFiles | undefined> {
     const { state, shared } = this;
+    // First, so that the state is recorded in one synchronous step after the wait.
+    const files = await this.options.snapshotVisit?.();
     state.context.apply(outcome.contextUpdates);
     state.context.set('outcome', outcome.status);
     if (outcome.preferredLabel) state.context.set('preferred_label', outcome.preferredLabel);
@@ -439,7 +441,6 @@ export class Walker {
     state.completedNodes.push(node.id);
     state.lastCompletedNodeId = node.id;
     this.options.runDirectory.writeStatus(state.iteration, node.id, outcome);
-    const files = this.options.snapshotVisit?.();
     this.pendingTrace = { ...this.traceRecord(node.id, outcome, durationMs), ...(files ? { files } : {}) };
     shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome, durationMs });
     return files;

@@ -19,10 +19,23 @@ export class StatFingerprint {
   private constructor(
     /** Absolute path of each watched path. */
     private readonly paths: readonly string[],
+    /** The same, relative to the workspace ('/'-separated, as git names them). */
+    private readonly relativePaths: readonly string[],
     /** Its stat, FIELDS numbers per path: compared as numbers, so the check allocates nothing per path. */
     private readonly stats: Float64Array,
-    private readonly trusted: boolean,
+    /** Paths (indexes) changed at or after the snapshot began, or gone: no vouching, and git may hold another version of such a file. */
+    private readonly racy: ReadonlySet<number>,
+    /** The directories among the paths: what a change watch listens on (workspace-watch.ts). */
+    readonly directories: readonly string[],
+    /**
+     * A file has hard links besides its path here: a write through another of its names raises no
+     * event on the directories watched, so only the stat pass may vouch for this fingerprint.
+     */
+    readonly hardLinked: boolean,
   ) {}
+
+  /** Vouches for nothing: the next snapshot asks git. */
+  private static readonly untrusted = new StatFingerprint([], [], new Float64Array(0), new Set(), [], false);
 
   /** `listing`: git ls-files --cached --others --directory of the snapshot, less what is never snapshotted (dirs end with '/'). */
   static capture(root: string, listing: readonly string[], snapshotStartedMs: number): StatFingerprint {
@@ -34,37 +47,85 @@ export class StatFingerprint {
       for (let dir = path.posix.dirname(trimmed); dir !== '.' && !watched.has(dir); dir = path.posix.dirname(dir)) watched.add(dir);
       if (untrackedDirectory) for (const sub of subdirectories(root, trimmed)) watched.add(sub);
     }
+    // Paths under the real directory: the lstat of a workspace reached through a symbolic link
+    // would otherwise be the link's, blind to entries added at its top level.
+    const base = realDirectory(root);
+    if (base === undefined) return StatFingerprint.untrusted;
     const paths: string[] = [];
     const stats = new Float64Array(watched.size * FIELDS);
-    let trusted = true;
+    const directories: string[] = [];
+    const racy = new Set<number>();
+    let hardLinked = false;
     for (const relative of watched) {
-      const absolute = path.join(root, relative);
-      const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
-      if (!stat) return new StatFingerprint([], new Float64Array(0), false);
-      if (stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) trusted = false;
+      const absolute = path.join(base, relative);
+      const stat = fs.lstatSync(absolute, LSTAT_OPTIONS);
+      // Gone since git listed it, or changed at or after the snapshot began: never matches.
+      if (!stat || stat.ctimeMs >= snapshotStartedMs - RACY_MARGIN_MS) racy.add(paths.length);
+      if (stat?.isDirectory()) directories.push(absolute);
+      else if (stat && stat.nlink > 1) hardLinked = true;
       record(stats, paths.length, stat);
       paths.push(absolute);
     }
-    return new StatFingerprint(paths, stats, trusted);
+    return new StatFingerprint(paths, [...watched], stats, racy, directories, hardLinked);
+  }
+
+  /** True when the workspace's path still names the directory this fingerprint saw (one lstat). */
+  rootInPlace(): boolean {
+    return this.samePathStat(0);
   }
 
   /** True only when every watched path still has the stat it had. */
   unchanged(): boolean {
-    if (!this.trusted) return false;
-    const { paths, stats } = this;
-    for (let i = 0; i < paths.length; i++) {
-      const stat = fs.lstatSync(paths[i] ?? '', { throwIfNoEntry: false });
-      if (!stat || !matches(stats, i, stat)) return false;
-    }
+    // A racy path could hide a change git did not see.
+    if (this.paths.length === 0 || this.racy.size > 0) return false;
+    for (let i = 0; i < this.paths.length; i++) if (!this.samePathStat(i)) return false;
     return true;
+  }
+
+  /**
+   * The files git may take for unchanged although they changed. git's own stat check compares whole
+   * seconds (nanoseconds only in builds with USE_NSEC), so an edit that keeps the size and the
+   * modification second (a tool that puts the modification time back) passes it; and a file changed
+   * while git was adding it may hold other content than git read. These must be read again.
+   */
+  disguisedEdits(): string[] {
+    const found: string[] = [];
+    for (let i = 0; i < this.paths.length; i++) {
+      const stat = fs.lstatSync(this.paths[i] ?? '', LSTAT_OPTIONS);
+      if (!stat || stat.isDirectory()) continue;
+      const at = i * FIELDS;
+      const disguised = !matches(this.stats, i, stat) && this.stats[at + 2] === stat.size && Math.floor((this.stats[at + 3] ?? 0) / 1000) === Math.floor(stat.mtimeMs / 1000);
+      if (disguised || this.racy.has(i)) found.push(this.relativePaths[i] ?? '');
+    }
+    return found;
+  }
+
+  private samePathStat(index: number): boolean {
+    const stat = fs.lstatSync(this.paths[index] ?? '', LSTAT_OPTIONS);
+    return stat !== undefined && matches(this.stats, index, stat);
+  }
+}
+
+const LSTAT_OPTIONS = { throwIfNoEntry: false } as const;
+
+function realDirectory(root: string): string | undefined {
+  try {
+    return fs.realpathSync(root);
+  } catch {
+    return undefined;
   }
 }
 
 /** mode, inode, size and the two timestamps (milliseconds as doubles keep sub-microsecond precision for today's dates). */
 const FIELDS = 5;
 
-function record(stats: Float64Array, index: number, stat: fs.Stats): void {
+/** An absent path's fields stay NaN, which equals nothing. */
+function record(stats: Float64Array, index: number, stat: fs.Stats | undefined): void {
   const at = index * FIELDS;
+  if (!stat) {
+    stats.fill(Number.NaN, at, at + FIELDS);
+    return;
+  }
   stats[at] = stat.mode;
   stats[at + 1] = stat.ino;
   stats[at + 2] = stat.size;

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { StatFingerprint } from './workspace-fingerprint';
+import { ChangeWatch } from './workspace-watch';
 
 /**
  * Content-addressed snapshots of a run's working directory, one per node visit, in a private git
@@ -86,8 +87,13 @@ function inheritWorkspaceStore(parentRunDirectory: string, branchRunDirectory: s
 export class WorkspaceStore {
   readonly gitDir: string;
   readonly cwd: string;
-  /** The last snapshot and what the workspace looked like to lstat then. */
-  private latest: { readonly id: SnapshotId; readonly fingerprint: StatFingerprint } | undefined;
+  /**
+   * The last snapshot, what the workspace looked like to lstat then, and whether a change watch
+   * heard everything since a stat pass confirmed it (so that silence is enough).
+   */
+  private latest: { readonly id: SnapshotId; readonly fingerprint: StatFingerprint; readonly vouched: boolean } | undefined;
+  /** Listens for changes between node boundaries, once takeAtBoundary is used; close() ends it. */
+  private watch: ChangeWatch | undefined;
 
   constructor(gitDir: string, cwd: string) {
     this.gitDir = path.resolve(gitDir);
@@ -118,17 +124,45 @@ export class WorkspaceStore {
     return undefined;
   }
 
+  /**
+   * take() at a node boundary, where the event loop may turn first: when the change watch heard
+   * nothing since the last snapshot was confirmed, that snapshot is returned without a stat pass.
+   */
+  async takeAtBoundary(): Promise<SnapshotId> {
+    this.watch ??= new ChangeWatch();
+    const quiet = await this.watch.quiet();
+    const latest = this.latest;
+    if (quiet && latest?.vouched && this.watch.follows(latest.fingerprint) && latest.fingerprint.rootInPlace()) return latest.id;
+    return this.take();
+  }
+
   /** Records the workspace as it is now; unchanged files are neither read nor stored again. */
   take(): SnapshotId {
-    if (this.latest?.fingerprint.unchanged()) return this.latest.id;
+    const latest = this.latest;
+    if (latest) {
+      this.watch?.follow(latest.fingerprint);
+      if (latest.fingerprint.unchanged()) {
+        this.latest = { ...latest, vouched: this.watch?.follows(latest.fingerprint) ?? false };
+        return latest.id;
+      }
+    }
+    const disguised = latest?.fingerprint.disguisedEdits() ?? [];
+    // Out of git's index, so that add reads them again.
+    if (disguised.length > 0) this.git(['update-index', '--force-remove', '-z', '--stdin'], disguised.map((file) => `${file}\0`).join(''));
     const startedMs = Date.now();
     this.git(['add', '--all']);
     const id = this.git(['write-tree']).trim();
     // Untracked entries too (the workspace's own .gitignore'd ones), so the directories they sit
     // in are watched; only what is never snapshotted (the run directory, node_modules) is left out.
     const listing = this.git(['ls-files', '-z', '--cached', '--others', '--directory', `--exclude-from=${path.join(this.gitDir, 'info', 'exclude')}`]).split('\0').filter(Boolean);
-    this.latest = { id, fingerprint: StatFingerprint.capture(this.cwd, listing, startedMs) };
+    this.latest = { id, fingerprint: StatFingerprint.capture(this.cwd, listing, startedMs), vouched: false };
     return id;
+  }
+
+  /** Stops listening for changes (takeAtBoundary starts again). */
+  close(): void {
+    this.watch?.close();
+    this.watch = undefined;
   }
 
   /**
@@ -163,9 +197,10 @@ export class WorkspaceStore {
     return this.git(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, to]);
   }
 
-  private git(args: readonly string[]): string {
+  private git(args: readonly string[], input?: string): string {
     const result = spawnSync('git', ['-c', 'core.autocrlf=false', '-c', 'core.quotePath=false', '-c', 'gc.auto=0', ...args], {
       cwd: this.cwd,
+      ...(input === undefined ? {} : { input }),
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,
       env: {

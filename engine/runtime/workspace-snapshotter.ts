@@ -23,7 +23,11 @@ export class WorkspaceSnapshotter {
       return;
     }
     this.store = opened.store;
-    this.latest = this.take();
+    try {
+      this.latest = this.store.take();
+    } catch (error) {
+      this.stop(error);
+    }
   }
 
   /** The checkpoint's record of the workspace at the boundary being written. */
@@ -32,21 +36,26 @@ export class WorkspaceSnapshotter {
   }
 
   /** Snapshots the workspace a node has just left behind; its before is the previous snapshot. */
-  visit(): VisitFiles | undefined {
+  async visit(): Promise<VisitFiles | undefined> {
     const before = this.latest;
-    const after = this.take();
+    let after: SnapshotId | undefined;
+    try {
+      after = await this.store?.takeAtBoundary();
+    } catch (error) {
+      this.stop(error);
+    }
     this.latest = after;
     return before && after ? { before, after } : undefined;
   }
 
-  private take(): SnapshotId | undefined {
-    if (!this.store) return undefined;
-    try {
-      return this.store.take();
-    } catch (error) {
-      this.store = undefined;
-      this.warn(`workspace snapshots stopped: ${(error as Error).message}; time travel will not restore files from here on`);
-      return undefined;
-    }
+  /** The run is over: no more listening for changes. */
+  close(): void {
+    this.store?.close();
+  }
+
+  private stop(error: unknown): void {
+    this.store?.close();
+    this.store = undefined;
+    this.warn(`workspace snapshots stopped: ${(error as Error).message}; time travel will not restore files from here on`);
   }
 }

@@ -84,6 +84,70 @@ describe('attractor trace --files | diff (CLI)', () => {
     assert.match(attractor(dir, ['diff', 'run', 'count@x']).stderr, /the visit after @ must be a whole number from 1/);
   });
 
+  it('a workspace given through a symbolic link: a file added at its top level is seen', () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-files-'));
+    const real = path.join(outside, 'real');
+    fs.mkdirSync(real);
+    fs.writeFileSync(path.join(real, 'a.txt'), 'a\n');
+    fs.symlinkSync(real, path.join(outside, 'link'));
+    // The pause leaves the racy window, so the boundary after `add` trusts the stat pass alone.
+    fs.writeFileSync(path.join(outside, 'p.dot'), 'digraph g {\n  start [shape=Mdiamond]\n  pause [shape=parallelogram, tool_command="sleep 0.2"]\n  add [shape=parallelogram, tool_command="echo b > b.txt"]\n  done [shape=Msquare]\n  start -> pause -> add -> done\n}\n');
+    const run = attractor(outside, ['run', 'p.dot', '--cwd', 'link', '--logs-root', 'run']);
+    assert.equal(run.status, 0, run.stderr);
+    const trace = attractor(outside, ['trace', 'run', '--files', '--json']);
+    const records = (JSON.parse(trace.stdout) as { records: { node_id: string; file_changes?: { kind: string; path: string }[] }[] }).records;
+    assert.deepEqual(records.find((r) => r.node_id === 'add')?.file_changes, [{ kind: 'added', path: 'b.txt' }]);
+  });
+
+  it('every kind of change between node boundaries is seen, where a watch on the directories answers for unchanged ones', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-files-'));
+    const files: Record<string, string> = { 'same.txt': 'one\n', 'gone.txt': 'g\n', 'old.txt': 'o\n', 'run.sh': 'echo hi\n', 'lib/keep.txt': 'k\n' };
+    for (const [name, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), text);
+      fs.utimesSync(path.join(dir, name), 1_700_000_000, 1_700_000_000);
+    }
+    // Each change ends past the racy window; the idle node after it finds the workspace unchanged
+    // (a stat pass, after which the watch vouches), so the next change is seen only if heard.
+    const changes: [string, string][] = [
+      ['add', 'echo new > added.txt'],
+      ['same_size', 'echo two > same.txt && touch -d @1700000000 same.txt'],
+      ['remove', 'rm gone.txt'],
+      ['rename', 'mv old.txt lib/renamed.txt'],
+      ['new_dirs', 'mkdir -p d1/d2 && echo deep > d1/d2/deep.txt'],
+      ['in_new_dir', 'echo more >> d1/d2/deep.txt'],
+      ['link', 'ln -s added.txt link'],
+      ['relink', 'ln -sfn same.txt link'],
+      ['executable', 'chmod +x run.sh'],
+      ['remove_dir', 'rm -r d1'],
+    ];
+    const nodes = changes.map(([id, command]) => `  ${id} [shape=parallelogram, tool_command="${command} && sleep 0.1"]\n  ${id}_idle [shape=diamond]`).join('\n');
+    const chain = changes.map(([id]) => `${id} -> ${id}_idle`).join(' -> ');
+    fs.writeFileSync(path.join(dir, 'p.dot'), `digraph w {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n${nodes}\n  start -> ${chain} -> done\n}\n`);
+    fs.utimesSync(path.join(dir, 'p.dot'), 1_700_000_000, 1_700_000_000);
+    const run = attractor(dir, ['run', 'p.dot', '--logs-root', 'run']);
+    assert.equal(run.status, 0, run.stderr);
+    const trace = attractor(dir, ['trace', 'run', '--files', '--json']);
+    const records = (JSON.parse(trace.stdout) as { records: { node_id: string; file_changes?: { kind: string; path: string }[] }[] }).records;
+    const changed = (id: string) => (records.find((r) => r.node_id === id)?.file_changes ?? []).map((c) => `${c.kind} ${c.path}`);
+    assert.deepEqual(
+      changes.map(([id]) => [id, changed(id)]),
+      [
+        ['add', ['added added.txt']],
+        ['same_size', ['changed same.txt']],
+        ['remove', ['deleted gone.txt']],
+        ['rename', ['added lib/renamed.txt', 'deleted old.txt']],
+        ['new_dirs', ['added d1/d2/deep.txt']],
+        ['in_new_dir', ['changed d1/d2/deep.txt']],
+        ['link', ['added link']],
+        ['relink', ['changed link']],
+        ['executable', ['changed run.sh']],
+        ['remove_dir', ['deleted d1/d2/deep.txt']],
+      ],
+    );
+    for (const [id] of changes) assert.deepEqual(changed(`${id}_idle`), [], `${id}_idle changed nothing`);
+  });
+
   it('without git the run still succeeds, warns that snapshots are off, and trace --files says so', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-files-'));
     fs.writeFileSync(path.join(dir, 'p.dot'), 'digraph g {\n  start [shape=Mdiamond]\n  a [shape=parallelogram, tool_command="echo hi > a.txt"]\n  done [shape=Msquare]\n  start -> a -> done\n}\n');
