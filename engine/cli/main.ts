@@ -71,7 +71,8 @@ withExecutionOptions(
     .option('--logs-root <dir>', 'where run directories go, one per run (default: <first root>/.attractor-runs)')
     .option('--token-file <file>', 'require the bearer token in FILE, generated there (mode 0600) when missing; implied by a non-loopback bind (default file: ~/.config/attractor/serve-token)')
     .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY_BYTES))
-    .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS),
+    .option('--max-runs <n>', 'pipelines running at once; more submissions are refused (503)', DEFAULT_MAX_RUNS)
+    .option('--on <restate://host:port>', "submit every run to `attractor worker`s through Restate's ingress instead of walking it here; --root and --logs-root must be on a file system every worker shares"),
   'scripted LLM answers for every run (human gates are answered over HTTP)',
 ).action((options) => exitWith(async () => (await import('./serve-command')).serveCommand(options, environment)));
 

@@ -6,7 +6,7 @@ import type { Graph, GraphNode } from '../model/graph';
 import { isExitNode, resolveHandlerType } from '../model/handler-types';
 import { preparePipeline } from '../prepare';
 import type { CodergenBackend } from '../runtime/backend';
-import { EventBus } from '../runtime/events';
+import { EventBus, MAIN_SCOPE } from '../runtime/events';
 import type { HumanQuestion } from '../runtime/events';
 import type { Answer, Interviewer } from '../runtime/interviewer';
 import { CallbackInterviewer } from '../runtime/interviewer';
@@ -15,6 +15,8 @@ import { CheckpointError, loadCheckpoint } from '../runtime/run-directory';
 import type { RunnerIdentity } from '../runtime/run-directory';
 import type { PausedRun, RunResult } from '../runtime/runner';
 import type { RunState } from '../runtime/state';
+import type { StepKind } from './run-events-file';
+import { StepEventsWriter } from './run-events-file';
 import type { RunRequest } from './run-request';
 
 /** What a worker runs every step with: the same for every run it serves. */
@@ -43,11 +45,12 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   if (contract) return { kind: 'refused', reason: contract };
   const graph = preparePipeline(request.source, { ...(request.sourcePath ? { sourcePath: request.sourcePath } : {}), params: request.params }).graph;
   if (!graph) return { kind: 'refused', reason: 'the pipeline does not parse' };
-  const step = new OneVisit(graph, answer);
-  const options = { backend: engine.backend, interviewer: step.interviewer, events: new EventBus(), runner: engine.runner, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}) };
-  const walk = pausingWalk((nodeId) => step.pauseBefore(nodeId));
   const checkpoint = readCheckpoint(request.logsRoot);
   if (checkpoint.kind === 'unreadable') return { kind: 'refused', reason: checkpoint.reason };
+  const step = new OneVisit(graph, answer);
+  const events = recordedEvents(request, { continuation: checkpoint.kind === 'read', answered: answer !== undefined });
+  const options = { backend: engine.backend, interviewer: step.interviewer, events, runner: engine.runner, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}) };
+  const walk = pausingWalk((nodeId) => step.pauseBefore(nodeId));
   let result: RunResult | PausedRun;
   if (checkpoint.kind === 'none') {
     const admission = admitPipeline(request.source, { ...options, logsRoot: request.logsRoot, params: request.params, ...(request.sourcePath ? { sourcePath: request.sourcePath } : {}) });
@@ -63,7 +66,17 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   }
   if (result.status !== 'paused') return { kind: 'finished', status: result.status, ...(result.failureReason ? { failureReason: result.failureReason } : {}) };
   const gate = step.unansweredGate();
-  return gate ? { kind: 'gate', question: gateQuestion(graph, gate, gateId) } : { kind: 'advanced', at: result.pausedAt };
+  if (!gate) return { kind: 'advanced', at: result.pausedAt };
+  const question = gateQuestion(graph, gate, gateId);
+  events.emit({ type: 'human:question', scope: MAIN_SCOPE, nodeId: gate.id, question });
+  return { kind: 'gate', question };
+}
+
+/** The step's event bus, recorded in the run's events file for whoever follows the run (`attractor serve --on`). */
+function recordedEvents(request: RunRequest, step: StepKind): EventBus {
+  const events = new EventBus();
+  events.on(new StepEventsWriter(request.logsRoot, step).record);
+  return events;
 }
 
 /** A step's walk: one main-walk node visit (exit nodes ride along), or none before a gate it has no answer for. */
@@ -141,6 +154,7 @@ export async function cancelRun(request: RunRequest, engine: StepEngine): Promis
   if (checkpoint.kind !== 'read' || checkpoint.status === 'success' || checkpoint.status === 'fail' || checkpoint.status === 'cancelled') return;
   const cancelled = new AbortController();
   cancelled.abort();
-  await resumeRun(request.logsRoot, { backend: engine.backend, interviewer: new CallbackInterviewer(() => Promise.reject(new Error('cancelled'))), events: new EventBus(), runner: engine.runner, signal: cancelled.signal });
+  const events = recordedEvents(request, { continuation: true, answered: false });
+  await resumeRun(request.logsRoot, { backend: engine.backend, interviewer: new CallbackInterviewer(() => Promise.reject(new Error('cancelled'))), events, runner: engine.runner, signal: cancelled.signal });
 }
 

@@ -14,7 +14,8 @@ export type DurableRunResult = Extract<StepOutcome, { kind: 'finished' }>;
 /**
  * The engine as a Restate workflow, one per run (the workflow key is the run id): `run` walks the
  * pipeline one durable step (`ctx.run`) per node visit; a human gate is a durable promise that the
- * shared `answer` handler resolves; Restate's cancel settles the run directory as `cancelled`.
+ * shared `answer` handler resolves; Restate's cancel (of the invocation, or through the shared
+ * `cancel` handler) settles the run directory as `cancelled`.
  */
 export function attractorWorkflow(engine: StepEngine) {
   return restate.workflow({
@@ -27,6 +28,7 @@ export function attractorWorkflow(engine: StepEngine) {
         } catch (error) {
           throw new restate.TerminalError((error as Error).message, { errorCode: 400 });
         }
+        ctx.set('invocation', ctx.request().id);
         try {
           let answer: Answer | undefined;
           for (let step = 1; ; step++) {
@@ -44,6 +46,12 @@ export function attractorWorkflow(engine: StepEngine) {
       },
       /** The gate the run waits at, or null. */
       gate: async (ctx: restate.WorkflowSharedContext): Promise<HumanQuestion | null> => (await ctx.get<HumanQuestion>('gate')) ?? null,
+      /** Restate's cancel of the run, for a client that reaches only the ingress (`attractor serve --on`). */
+      cancel: async (ctx: restate.WorkflowSharedContext): Promise<void> => {
+        const invocation = await ctx.get<string>('invocation');
+        if (!invocation) throw new restate.TerminalError(`the run ${ctx.key} has not started`, { errorCode: 409 });
+        ctx.invocation(restate.InvocationIdParser.fromString(invocation)).cancel();
+      },
       /** `{"gate": id, "choice"|"text"|"skipped": …}`: the body of `attractor serve`'s answer plus the gate it answers. */
       answer: async (ctx: restate.WorkflowSharedContext, input: unknown): Promise<void> => {
         const { gate, answer } = parseGateAnswer(input);

@@ -10,7 +10,7 @@ import type { Clock } from './clock';
 import { systemClock } from './clock';
 import { RunContext } from './context';
 import type { RunController } from './controller';
-import { EventBus } from './events';
+import { EventBus, MAIN_SCOPE } from './events';
 import type { Interviewer } from './interviewer';
 import type { FailureKind } from './outcome';
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
@@ -206,7 +206,7 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
         loadChildPipeline,
       },
       {
-        scope: { id: 'main', kind: 'main', frames: [] },
+        scope: MAIN_SCOPE,
         graph,
         runDirectory: directory,
         state,
