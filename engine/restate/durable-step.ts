@@ -14,6 +14,7 @@ import { admitPipeline, pausingWalk, resumeRun, resumeRunWith, runAdmittedWith }
 import { CheckpointError, loadCheckpoint } from '../runtime/run-directory';
 import type { RunnerIdentity } from '../runtime/run-directory';
 import type { PausedRun, RunResult } from '../runtime/runner';
+import { RunLock } from '../runtime/run-lock';
 import type { RunState } from '../runtime/state';
 import type { StepKind } from './run-events-file';
 import { StepEventsWriter } from './run-events-file';
@@ -43,6 +44,10 @@ export type StepOutcome =
 export async function advanceRun(request: RunRequest, engine: StepEngine, gateId: string, answer: Answer | undefined): Promise<StepOutcome> {
   const contract = workingDirectoryProblem(request);
   if (contract) return { kind: 'refused', reason: contract };
+  // Another engine still holds the run (an earlier attempt of this step, alive, or one on another host
+  // whose lease has not lapsed yet): failing the step makes Restate retry it later, not end the run.
+  const holder = RunLock.liveHolder(request.logsRoot);
+  if (holder) throw new Error(holder);
   const graph = preparePipeline(request.source, { ...(request.sourcePath ? { sourcePath: request.sourcePath } : {}), params: request.params }).graph;
   if (!graph) return { kind: 'refused', reason: 'the pipeline does not parse' };
   const checkpoint = readCheckpoint(request.logsRoot);
