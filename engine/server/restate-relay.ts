@@ -39,7 +39,8 @@ export async function launchOnRestate(spec: ServedRunSpec, params: Readonly<Reco
 class RestateRelay implements RemoteWalk {
   readonly events = new EventBus();
   private readonly tail: RunEventsTail;
-  private readonly open = new Map<string, PendingQuestion>();
+  /** The gates waiting for an answer (of any scope: main walk, fan-out branch, sub-pipeline), by question id. */
+  private readonly open = new Map<string, { readonly question: PendingQuestion; readonly scope: string }>();
   private readonly stopped = new AbortController();
   /** The run's end as its events file tells it (a cancel's `cancelled` is known only there). */
   private lastEnd: Pick<RunResult, 'status' | 'failureReason'> | undefined;
@@ -52,7 +53,7 @@ class RestateRelay implements RemoteWalk {
   }
 
   pending(): PendingQuestion[] {
-    return [...this.open.values()];
+    return [...this.open.values()].map(({ question }) => question);
   }
 
   async answer(questionId: string, answer: Answer): Promise<boolean> {
@@ -123,8 +124,8 @@ class RestateRelay implements RemoteWalk {
 
   private relay(): void {
     for (const event of this.tail.read()) {
-      if (event.type === 'human:question' && event.scope.kind === 'main') this.open.set(event.question.id, { ...event.question, askedAt: new Date().toISOString() });
-      if (event.type === 'human:answer' && event.scope.kind === 'main') for (const [id, question] of this.open) if (question.nodeId === event.nodeId) this.open.delete(id);
+      if (event.type === 'human:question') this.open.set(event.question.id, { question: { ...event.question, askedAt: new Date().toISOString() }, scope: event.scope.id });
+      if (event.type === 'human:answer') for (const [id, { question, scope }] of this.open) if (question.nodeId === event.nodeId && scope === event.scope.id) this.open.delete(id);
       if (event.type === 'run:end') this.lastEnd = { status: event.status, ...(event.failureReason ? { failureReason: event.failureReason } : {}) };
       this.events.emit(event);
     }
