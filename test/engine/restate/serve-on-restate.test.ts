@@ -28,6 +28,24 @@ const PIPELINE = `digraph gated {
 }
 `;
 
+/** A gate inside a fan-out branch (RS4). */
+const BRANCH_GATE = `digraph branched {
+  start [shape=Mdiamond]
+  fan [shape=component, join_policy=wait_all]
+  lint [shape=parallelogram, tool_command="echo lint >> steps.log"]
+  approve [shape=hexagon, label="Approve the branch?"]
+  approved [shape=parallelogram, tool_command="echo approved >> steps.log"]
+  join [shape=tripleoctagon]
+  exit [shape=Msquare]
+  start -> fan
+  fan -> lint -> join
+  fan -> approve
+  approve -> approved [label="[Y] Yes"]
+  approved -> join
+  join -> exit
+}
+`;
+
 let dir: string;
 let shared: string;
 let cluster: Cluster;
@@ -135,6 +153,20 @@ test("a stale answer is refused; the server's cancel is Restate's, and the run d
   assert.equal(checkpoint.status, 'cancelled');
   assert.deepEqual(checkpoint.completedNodes, ['start', 'prepare']);
   assert.equal((await call(`${server.url}/pipelines/${id}/questions/${encodeURIComponent(question.id)}/answer`, { body: { choice: 'Y' } })).status, 404);
+});
+
+test("a gate inside a fan-out branch is listed and answered through the server like the main walk's", async () => {
+  const cwd = fs.mkdtempSync(path.join(shared, 'branch-'));
+  const reply = await call(`${server.url}/pipelines`, { body: { dot: BRANCH_GATE, cwd } });
+  assert.equal(reply.status, 201, JSON.stringify(reply.body));
+  const id = reply.body.id as string;
+  const question = await waitingQuestion(id);
+  assert.equal(question.nodeId, 'approve');
+  await client.answer(id, question.id, { kind: 'option', choice: 'Y' });
+  const events = await readEvents(`${server.url}/pipelines/${id}/events`);
+  assert.deepEqual(events.filter((event) => event.type === 'human:question' || event.type === 'human:answer').map((event) => [event.type, (event.data.scope as { kind: string }).kind]), [['human:question', 'branch'], ['human:answer', 'branch']]);
+  assert.equal((await client.get(id)).status, 'success');
+  assert.equal(fs.readFileSync(path.join(cwd, 'steps.log'), 'utf8').split('\n').filter((line) => line === 'approved').length, 1);
 });
 
 test('a pipeline with errors is refused before it reaches Restate; the server refuses local execution options with --on', async () => {
