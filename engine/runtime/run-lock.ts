@@ -60,7 +60,7 @@ export class RunLock {
     private holder: LockHolder,
   ) {
     this.renewedAt = Date.parse(holder.renewed_at ?? holder.since);
-    this.timer = setInterval(() => this.renew(), leaseOf(holder) / 3);
+    this.timer = setInterval(() => this.renew(true), leaseOf(holder) / 3);
     this.timer.unref();
     held.set(root, this);
   }
@@ -103,12 +103,13 @@ export class RunLock {
   }
 
   /**
-   * Before a commit to `root`: renews the lease of the lock this process holds there (none: nothing
-   * to check), or throws RunLockLostError when it is no longer this engine's.
+   * Before a commit to `root`: checks that the lock this process holds there (none: nothing to check)
+   * is still its own with at least two thirds of its lease to run, renewing it when a third has gone,
+   * or throws RunLockLostError.
    */
   static fence(root: string): void {
     const lock = held.get(path.resolve(root));
-    if (lock && !lock.renew()) throw new RunLockLostError(`${root}: ${lock.lost ?? 'the run lock was lost'}; this engine stops without committing`);
+    if (lock && !lock.renew(false)) throw new RunLockLostError(`${root}: ${lock.lost ?? 'the run lock was lost'}; this engine stops without committing`);
   }
 
   /** Removes the lock if it is still this engine's. */
@@ -120,11 +121,12 @@ export class RunLock {
   }
 
   /**
-   * Rewrites the lock with a fresh `renewed_at` if it is still this engine's and its lease has not
-   * come near lapsing (another host, whose clock may run ahead by up to a third of the lease, could
-   * be taking it over). False, for good, once it is lost.
+   * Whether the lock is still this engine's and its lease has not come near lapsing (another host,
+   * whose clock may run ahead by up to a third of the lease, could be taking it over); if so, rewrites
+   * it with a fresh `renewed_at` (`always`, or once a third of the lease has gone). False, for good,
+   * once it is lost.
    */
-  private renew(): boolean {
+  private renew(always: boolean): boolean {
     if (this.lost) return false;
     const lease = leaseOf(this.holder);
     const current = readLock(this.file);
@@ -137,6 +139,7 @@ export class RunLock {
       clearInterval(this.timer);
       return false;
     }
+    if (!always && Date.now() - this.renewedAt < lease / 3) return true;
     const now = new Date();
     this.holder = { ...this.holder, renewed_at: now.toISOString() };
     writeFileAtomic(this.file, `${JSON.stringify(this.holder)}\n`);
