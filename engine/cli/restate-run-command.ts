@@ -4,9 +4,9 @@ import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 import { formatDiagnostic } from '../model/diagnostic-format';
 import { preparePipeline } from '../prepare';
 import { ConsoleInterviewer } from '../runtime/console-interviewer';
-import type { Answer } from '../runtime/interviewer';
 import { DurableRunClient } from '../restate/restate-client';
 import { ingressUrl } from '../restate/restate-address';
+import { answerBody } from '../server/requests';
 import { parseParams } from './run-command';
 
 export interface RestateRunOptions {
@@ -81,24 +81,11 @@ async function answerGatesHere(client: DurableRunClient, signal: AbortSignal): P
     if (gate && !asked.has(gate.id)) {
       asked.add(gate.id);
       const answer = await interviewer.ask(gate, signal);
-      if (!signal.aborted) await client.answer(gate.id, replyBody(answer)).catch((error: Error) => process.stderr.write(`attractor: ${error.message}\n`));
+      if (!signal.aborted) await client.answer(gate.id, answerBody(answer)).catch((error: Error) => process.stderr.write(`attractor: ${error.message}\n`));
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, GATE_POLL_MS);
       signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
-  }
-}
-
-/** An answer as the body `answer` takes. */
-function replyBody(answer: Answer): Record<string, unknown> {
-  switch (answer.kind) {
-    case 'option':
-      return { choice: answer.choice };
-    case 'freeform':
-      return { text: answer.text };
-    case 'skipped':
-    case 'timeout':
-      return { skipped: true };
   }
 }

@@ -2,19 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gateQuestion } from '../handlers/human';
-import type { Graph, GraphNode } from '../model/graph';
-import { isExitNode, resolveHandlerType } from '../model/handler-types';
 import { preparePipeline } from '../prepare';
 import type { CodergenBackend } from '../runtime/backend';
-import { EventBus } from '../runtime/events';
+import { EventBus, MAIN_SCOPE } from '../runtime/events';
 import type { HumanQuestion } from '../runtime/events';
-import type { Answer, Interviewer } from '../runtime/interviewer';
 import { CallbackInterviewer } from '../runtime/interviewer';
 import { admitPipeline, pausingWalk, resumeRun, resumeRunWith, runAdmittedWith } from '../runtime/launch';
 import { CheckpointError, loadCheckpoint } from '../runtime/run-directory';
 import type { RunnerIdentity } from '../runtime/run-directory';
 import type { PausedRun, RunResult } from '../runtime/runner';
+import { RunLock } from '../runtime/run-lock';
 import type { RunState } from '../runtime/state';
+import type { GateAnswers } from './one-visit';
+import { OneVisit } from './one-visit';
+import { StepEventsWriter } from './run-events-file';
 import type { RunRequest } from './run-request';
 
 /** What a worker runs every step with: the same for every run it serves. */
@@ -27,79 +28,58 @@ export interface StepEngine {
 /** How one durable step left the run: the workflow journals it, so it is plain JSON. */
 export type StepOutcome =
   | { readonly kind: 'advanced'; readonly at: string }
-  | { readonly kind: 'gate'; readonly question: HumanQuestion }
+  | { readonly kind: 'gate'; readonly question: HumanQuestion; readonly key: string }
   | { readonly kind: 'finished'; readonly status: RunResult['status']; readonly failureReason?: string }
   | { readonly kind: 'refused'; readonly reason: string };
 
 /**
  * One node visit of a run, from its run directory on the shared file system: starts the run when its
  * directory holds none yet, else resumes it from its checkpoint, and pauses at the next boundary. A
- * human gate is a step of its own: without `answer` the step pauses before the gate and asks for one.
+ * human gate without an answer in `answers` ends the step with its question (id `gateId`): a main-walk
+ * gate before it runs; a gate inside a fan-out branch or a sub-pipeline as it asks, cancelling the walk
+ * back to its last boundary, so that the next step runs the node in flight again with the answer.
  * A step that dies half-way is simply taken again: the engine's resume redoes the node in flight, and
  * a node already checkpointed is not run again.
  */
-export async function advanceRun(request: RunRequest, engine: StepEngine, gateId: string, answer: Answer | undefined): Promise<StepOutcome> {
+export async function advanceRun(request: RunRequest, engine: StepEngine, gateId: string, answers: GateAnswers): Promise<StepOutcome> {
   const contract = workingDirectoryProblem(request);
   if (contract) return { kind: 'refused', reason: contract };
+  // Another engine still holds the run (an earlier attempt of this step, alive, or one on another host
+  // whose lease has not lapsed yet): failing the step makes Restate retry it later, not end the run.
+  const holder = RunLock.liveHolder(request.logsRoot);
+  if (holder) throw new Error(holder);
   const graph = preparePipeline(request.source, { ...(request.sourcePath ? { sourcePath: request.sourcePath } : {}), params: request.params }).graph;
   if (!graph) return { kind: 'refused', reason: 'the pipeline does not parse' };
-  const step = new OneVisit(graph, answer);
-  const options = { backend: engine.backend, interviewer: step.interviewer, events: new EventBus(), runner: engine.runner, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}) };
-  const walk = pausingWalk((nodeId) => step.pauseBefore(nodeId));
   const checkpoint = readCheckpoint(request.logsRoot);
   if (checkpoint.kind === 'unreadable') return { kind: 'refused', reason: checkpoint.reason };
+  if (checkpoint.kind === 'read' && (checkpoint.status === 'success' || checkpoint.status === 'fail')) {
+    // The step that finished the run died before Restate journaled its outcome.
+    return { kind: 'finished', status: checkpoint.status, ...(checkpoint.failureReason ? { failureReason: checkpoint.failureReason } : {}) };
+  }
+  const writer = new StepEventsWriter(request.logsRoot, checkpoint.kind === 'read');
+  const events = new EventBus();
+  events.on(writer.record);
+  const step = new OneVisit(graph, answers, events, () => writer.close());
+  const options = { backend: engine.backend, interviewer: step.interviewer, events, signal: step.signal, runner: engine.runner, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}) };
+  const walk = pausingWalk((nodeId) => step.pauseBefore(nodeId));
   let result: RunResult | PausedRun;
   if (checkpoint.kind === 'none') {
     const admission = admitPipeline(request.source, { ...options, logsRoot: request.logsRoot, params: request.params, ...(request.sourcePath ? { sourcePath: request.sourcePath } : {}) });
     if (admission.kind === 'refused') return { kind: 'refused', reason: admission.reason };
     result = await runAdmittedWith({ ...options, graph: admission.graph, source: request.source, cwd: request.cwd, logsRoot: request.logsRoot, params: request.params }, walk);
-  } else if (checkpoint.status === 'success' || checkpoint.status === 'fail') {
-    // The step that finished the run died before Restate journaled its outcome.
-    return { kind: 'finished', status: checkpoint.status, ...(checkpoint.failureReason ? { failureReason: checkpoint.failureReason } : {}) };
   } else {
     const launched = await resumeRunWith(request.logsRoot, options, walk);
     if (launched.kind === 'refused') return { kind: 'refused', reason: launched.reason };
     result = launched.result;
   }
+  const gate = step.openGate();
+  if (gate) {
+    const question = gate.kind === 'main' ? gateQuestion(graph, gate.node, gateId) : { ...gate.question, id: gateId };
+    writer.append({ type: 'human:question', scope: gate.kind === 'main' ? MAIN_SCOPE : gate.scope, nodeId: question.nodeId, question });
+    return { kind: 'gate', question, key: gate.key };
+  }
   if (result.status !== 'paused') return { kind: 'finished', status: result.status, ...(result.failureReason ? { failureReason: result.failureReason } : {}) };
-  const gate = step.unansweredGate();
-  return gate ? { kind: 'gate', question: gateQuestion(graph, gate, gateId) } : { kind: 'advanced', at: result.pausedAt };
-}
-
-/** A step's walk: one main-walk node visit (exit nodes ride along), or none before a gate it has no answer for. */
-class OneVisit {
-  private visited = false;
-  private gateAhead: GraphNode | undefined;
-  readonly interviewer: Interviewer;
-
-  constructor(
-    private readonly graph: Graph,
-    private answer: Answer | undefined,
-  ) {
-    this.interviewer = new CallbackInterviewer(async (question) => {
-      const given = this.answer;
-      this.answer = undefined;
-      if (given !== undefined) return given;
-      throw new Error(`human gate ${question.nodeId} is inside a fan-out branch or sub-pipeline: a run on Restate answers only the main walk's gates`);
-    });
-  }
-
-  pauseBefore(nodeId: string): boolean {
-    const node = this.graph.nodes.get(nodeId);
-    if (!node || isExitNode(node)) return false;
-    if (this.visited) return true;
-    if (resolveHandlerType(node) === 'wait.human' && this.answer === undefined) {
-      this.gateAhead = node;
-      return true;
-    }
-    this.visited = true;
-    return false;
-  }
-
-  /** The gate the step paused before, unanswered. */
-  unansweredGate(): GraphNode | undefined {
-    return this.visited ? undefined : this.gateAhead;
-  }
+  return { kind: 'advanced', at: result.pausedAt };
 }
 
 /**
@@ -141,6 +121,8 @@ export async function cancelRun(request: RunRequest, engine: StepEngine): Promis
   if (checkpoint.kind !== 'read' || checkpoint.status === 'success' || checkpoint.status === 'fail' || checkpoint.status === 'cancelled') return;
   const cancelled = new AbortController();
   cancelled.abort();
-  await resumeRun(request.logsRoot, { backend: engine.backend, interviewer: new CallbackInterviewer(() => Promise.reject(new Error('cancelled'))), events: new EventBus(), runner: engine.runner, signal: cancelled.signal });
+  const events = new EventBus();
+  events.on(new StepEventsWriter(request.logsRoot, true).record);
+  await resumeRun(request.logsRoot, { backend: engine.backend, interviewer: new CallbackInterviewer(() => Promise.reject(new Error('cancelled'))), events, runner: engine.runner, signal: cancelled.signal });
 }
 

@@ -3,6 +3,16 @@ import type { RunRequest } from './run-request';
 import { RESTATE_SERVICE } from './restate-address';
 import type { DurableRunResult } from './workflow';
 
+/** Restate's ingress answered an error status (a handler's terminal error carries its own, e.g. 409). */
+export class RestateRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A run's workflow seen through Restate's ingress, over plain HTTP: submitting and answering need no SDK. */
 export class DurableRunClient {
   constructor(
@@ -28,10 +38,15 @@ export class DurableRunClient {
     await this.post(this.handler('answer'), { ...reply, gate });
   }
 
+  /** Cancels the run (Restate's cancel of its invocation, asked through the workflow's shared `cancel` handler). */
+  async cancel(): Promise<void> {
+    await this.post(this.handler('cancel'), null);
+  }
+
   /** Waits for the run to end; a run Restate refused or cancelled rejects with its reason. */
   async result(signal?: AbortSignal): Promise<DurableRunResult> {
     const response = await fetch(new URL(`restate/workflow/${RESTATE_SERVICE}/${encodeURIComponent(this.runId)}/attach`, this.ingress), signal ? { signal } : {});
-    if (!response.ok) throw new Error(`the run ${this.runId} did not finish: ${await failureText(response)}`);
+    if (!response.ok) throw new RestateRefusal(response.status, `the run ${this.runId} did not finish: ${await failureText(response)}`);
     return (await response.json()) as DurableRunResult;
   }
 
@@ -47,7 +62,7 @@ export class DurableRunClient {
     } catch (error) {
       throw new Error(`cannot reach Restate's ingress at ${this.ingress.origin}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`, { cause: error });
     }
-    if (!response.ok) throw new Error(`Restate refused POST ${url.pathname}: ${await failureText(response)}`);
+    if (!response.ok) throw new RestateRefusal(response.status, `Restate refused POST ${url.pathname}: ${await failureText(response)}`);
     return response;
   }
 }

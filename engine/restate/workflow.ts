@@ -5,6 +5,7 @@ import type { Answer } from '../runtime/interviewer';
 import { parseAnswer } from '../server/requests';
 import type { StepEngine, StepOutcome } from './durable-step';
 import { advanceRun, cancelRun } from './durable-step';
+import type { GateAnswers } from './one-visit';
 import { parseRunRequest } from './run-request';
 import { RESTATE_SERVICE } from './restate-address';
 
@@ -13,8 +14,10 @@ export type DurableRunResult = Extract<StepOutcome, { kind: 'finished' }>;
 
 /**
  * The engine as a Restate workflow, one per run (the workflow key is the run id): `run` walks the
- * pipeline one durable step (`ctx.run`) per node visit; a human gate is a durable promise that the
- * shared `answer` handler resolves; Restate's cancel settles the run directory as `cancelled`.
+ * pipeline one durable step (`ctx.run`) per node visit; a human gate (of the main walk, a fan-out
+ * branch or a sub-pipeline) is a durable promise that the
+ * shared `answer` handler resolves; Restate's cancel (of the invocation, or through the shared
+ * `cancel` handler) settles the run directory as `cancelled`.
  */
 export function attractorWorkflow(engine: StepEngine) {
   return restate.workflow({
@@ -27,15 +30,17 @@ export function attractorWorkflow(engine: StepEngine) {
         } catch (error) {
           throw new restate.TerminalError((error as Error).message, { errorCode: 400 });
         }
+        ctx.set('invocation', ctx.request().id);
         try {
-          let answer: Answer | undefined;
+          // The answers of the gates met since the main walk's last boundary: the node in flight may ask several.
+          let answers: GateAnswers = {};
           for (let step = 1; ; step++) {
-            const given = answer;
+            const given = answers;
             const outcome = await ctx.run(`step ${step}`, () => advanceRun(request, engine, `gate-${step}`, given));
-            answer = undefined;
             if (outcome.kind === 'finished') return outcome;
             if (outcome.kind === 'refused') throw new restate.TerminalError(outcome.reason, { errorCode: 422 });
-            if (outcome.kind === 'gate') answer = await awaitAnswer(ctx, outcome.question);
+            if (outcome.kind === 'advanced') answers = {};
+            if (outcome.kind === 'gate') answers = { ...answers, [outcome.key]: [...(answers[outcome.key] ?? []), await awaitAnswer(ctx, outcome.question)] };
           }
         } catch (error) {
           if (error instanceof restate.CancelledError) await ctx.run('cancel', () => cancelRun(request, engine));
@@ -44,6 +49,12 @@ export function attractorWorkflow(engine: StepEngine) {
       },
       /** The gate the run waits at, or null. */
       gate: async (ctx: restate.WorkflowSharedContext): Promise<HumanQuestion | null> => (await ctx.get<HumanQuestion>('gate')) ?? null,
+      /** Restate's cancel of the run, for a client that reaches only the ingress (`attractor serve --on`). */
+      cancel: async (ctx: restate.WorkflowSharedContext): Promise<void> => {
+        const invocation = await ctx.get<string>('invocation');
+        if (!invocation) throw new restate.TerminalError(`the run ${ctx.key} has not started`, { errorCode: 409 });
+        ctx.invocation(restate.InvocationIdParser.fromString(invocation)).cancel();
+      },
       /** `{"gate": id, "choice"|"text"|"skipped": …}`: the body of `attractor serve`'s answer plus the gate it answers. */
       answer: async (ctx: restate.WorkflowSharedContext, input: unknown): Promise<void> => {
         const { gate, answer } = parseGateAnswer(input);

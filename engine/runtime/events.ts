@@ -45,6 +45,9 @@ export interface WalkScope {
   readonly frames: readonly { readonly nodeId: string; readonly sourcePath?: string }[];
 }
 
+/** The scope of the run's own walk. */
+export const MAIN_SCOPE: WalkScope = { id: 'main', kind: 'main', frames: [] };
+
 /** The typed inspection stream (canonical §9.6), one union for every consumer. */
 export type RunEvent =
   | { readonly type: 'phase'; readonly phase: Phase; readonly state: 'start' | 'end' }

@@ -7,6 +7,7 @@ import { JournalWriter, applyDelta, readJournal } from './journal';
 import type { Outcome } from './outcome';
 import type { RunState } from './state';
 import { ProcessGroupRecords } from './process-records';
+import { RunLock } from './run-lock';
 import { CHECKPOINT_FORMAT } from './state';
 import { checkpointShapeProblems } from './checkpoint-shape';
 import { isRecord } from '../model/json';
@@ -169,6 +170,7 @@ export class RunDirectory {
   commit(delta: StateDelta, fullState: () => RunState, compact = false): Committed {
     const journal = this.journal;
     if (!journal) throw new Error('commit before openJournal');
+    RunLock.fence(this.root);
     const trace = journal.pendingTrace;
     journal.pendingTrace = [];
     const line = journal.writer.append({ seq: ++journal.seq, trace, state: delta });
@@ -186,6 +188,7 @@ export class RunDirectory {
   settle(state: RunState): void {
     const journal = this.journal;
     if (!journal) throw new Error('settle before openJournal');
+    RunLock.fence(this.root);
     journal.pendingTrace = [];
     this.compact(journal, state);
   }

@@ -1,53 +1,88 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomic } from './atomic-write';
 import { isSameProcess, processStartTime } from './process-identity';
 import { isRecord } from '../model/json';
 
-/** Who holds a run directory: the engine process, named by pid and start time. */
+/** Who holds a run directory: the engine process, named by pid and start time, and its lease. */
 interface LockHolder {
   readonly pid: number;
   readonly start_time?: string;
   readonly host: string;
   readonly since: string;
+  /** How long the lock stays the holder's after `renewed_at` unless renewed (absent: an engine before leases). */
+  readonly lease_ms?: number;
+  readonly renewed_at?: string;
 }
+
+/** The lock file as read: its holder and its exact text (a takeover checks it moved that very record). */
+type ReadLock = { readonly kind: 'held'; readonly holder: LockHolder; readonly text: string } | { readonly kind: 'unreadable'; readonly text: string } | { readonly kind: 'gone' };
 
 export class RunLockedError extends Error {
   override readonly name = 'RunLockedError';
 }
 
+/** The engine's lock was taken over (its lease lapsed, say while the machine stalled): it must write nothing more. */
+export class RunLockLostError extends Error {
+  override readonly name = 'RunLockLostError';
+}
+
 const LOCK_FILE = 'engine.lock';
 /** A lock file without a readable holder is being written, unless it is older than this. */
 const UNREADABLE_LOCK_GRACE_MS = 10_000;
+/** How long a lock outlives its last renewal; the holder renews every third of it. */
+const DEFAULT_LEASE_MS = 60_000;
+/** `ATTRACTOR_RUN_LOCK_LEASE_MS` sets the lease of the locks this process takes (a slow shared file system wants more). */
+const LEASE_ENV = 'ATTRACTOR_RUN_LOCK_LEASE_MS';
+
+/** The locks this process holds, by run directory: a node boundary is committed only under one still held. */
+const held = new Map<string, RunLock>();
 
 /**
  * One engine per run directory, for the life of the engine: two engines would run the same node
  * twice and reap each other's tools. A lock whose holder is gone (or whose pid now names another
- * process) is stale and taken over.
+ * process) is stale and taken over. A holder on another host (a shared file system) cannot be
+ * checked that way: the holder renews its lease every third of it, and a lock whose lease lapsed is
+ * taken over. A holder commits a node boundary only after renewing its lease (`fence`), and never
+ * once the lock is no longer its own, so a finished node is committed by one engine only.
  */
 export class RunLock {
+  private renewedAt: number;
+  private lost: string | undefined;
+  private readonly timer: NodeJS.Timeout;
+
   private constructor(
+    /** Absolute, as `fence` looks it up. */
+    private readonly root: string,
     private readonly file: string,
-    private readonly holder: LockHolder,
-  ) {}
+    private holder: LockHolder,
+  ) {
+    this.renewedAt = Date.parse(holder.renewed_at ?? holder.since);
+    this.timer = setInterval(() => this.renew(true), leaseOf(holder) / 3);
+    this.timer.unref();
+    held.set(root, this);
+  }
 
   static acquire(root: string): RunLock {
     fs.mkdirSync(root, { recursive: true });
     const file = path.join(root, LOCK_FILE);
     const startTime = processStartTime(process.pid);
-    const holder: LockHolder = { pid: process.pid, ...(startTime ? { start_time: startTime } : {}), host: os.hostname(), since: new Date().toISOString() };
+    const now = new Date().toISOString();
+    const holder: LockHolder = { pid: process.pid, ...(startTime ? { start_time: startTime } : {}), host: os.hostname(), since: now, lease_ms: leaseMs(), renewed_at: now };
     for (let attempt = 0; attempt < 3; attempt++) {
       let fd: number;
       try {
         fd = fs.openSync(file, 'wx');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const current = readHolder(file);
-        if (current === 'gone') continue;
-        if (current === 'unreadable' ? ageMs(file) < UNREADABLE_LOCK_GRACE_MS : isLive(current)) {
+        const current = readLock(file);
+        if (current.kind === 'gone') continue;
+        if (current.kind === 'unreadable' ? ageMs(file) < UNREADABLE_LOCK_GRACE_MS : isLive(current.holder)) {
           throw new RunLockedError(describeHolder(root, current));
         }
-        fs.rmSync(file, { force: true });
+        takeOver(file, current);
         continue;
       }
       try {
@@ -56,45 +91,133 @@ export class RunLock {
       } finally {
         fs.closeSync(fd);
       }
-      return new RunLock(file, holder);
+      return new RunLock(path.resolve(root), file, holder);
     }
     throw new RunLockedError(`${root} is being taken by another engine right now; try again`);
   }
 
   /** Why `root` is held by a live engine (the refusal acquire would give), or undefined when it is free. */
   static liveHolder(root: string): string | undefined {
-    const current = readHolder(path.join(root, LOCK_FILE));
-    return current !== 'gone' && current !== 'unreadable' && isLive(current) ? describeHolder(root, current) : undefined;
+    const current = readLock(path.join(root, LOCK_FILE));
+    return current.kind === 'held' && isLive(current.holder) ? describeHolder(root, current) : undefined;
+  }
+
+  /**
+   * Before a commit to `root`: checks that the lock this process holds there (none: nothing to check)
+   * is still its own with at least two thirds of its lease to run, renewing it when a third has gone,
+   * or throws RunLockLostError.
+   */
+  static fence(root: string): void {
+    const lock = held.get(path.resolve(root));
+    if (lock && !lock.renew(false)) throw new RunLockLostError(`${root}: ${lock.lost ?? 'the run lock was lost'}; this engine stops without committing`);
   }
 
   /** Removes the lock if it is still this engine's. */
   release(): void {
-    const current = readHolder(this.file);
-    if (current !== 'gone' && current !== 'unreadable' && current.pid === this.holder.pid && current.since === this.holder.since) fs.rmSync(this.file, { force: true });
+    clearInterval(this.timer);
+    if (held.get(this.root) === this) held.delete(this.root);
+    const current = readLock(this.file);
+    if (current.kind === 'held' && isSameHolder(current.holder, this.holder)) fs.rmSync(this.file, { force: true });
+  }
+
+  /**
+   * Whether the lock is still this engine's and its lease has not come near lapsing (another host,
+   * whose clock may run ahead by up to a third of the lease, could be taking it over); if so, rewrites
+   * it with a fresh `renewed_at` (`always`, or once a third of the lease has gone). False, for good,
+   * once it is lost.
+   */
+  private renew(always: boolean): boolean {
+    if (this.lost) return false;
+    const lease = leaseOf(this.holder);
+    const current = readLock(this.file);
+    if (current.kind !== 'held' || !isSameHolder(current.holder, this.holder)) {
+      this.lost = current.kind === 'held' ? `the run lock was taken over by pid ${current.holder.pid} on ${current.holder.host}` : 'the run lock file was removed';
+    } else if (Date.now() - this.renewedAt > (lease * 2) / 3) {
+      this.lost = `the run lock's lease (${lease} ms) was not renewed for ${Date.now() - this.renewedAt} ms (the engine stalled) and may have been taken over`;
+    }
+    if (this.lost) {
+      clearInterval(this.timer);
+      return false;
+    }
+    if (!always && Date.now() - this.renewedAt < lease / 3) return true;
+    const now = new Date();
+    this.holder = { ...this.holder, renewed_at: now.toISOString() };
+    writeFileAtomic(this.file, `${JSON.stringify(this.holder)}\n`);
+    this.renewedAt = now.getTime();
+    return true;
   }
 }
 
-/** A holder on another host (a shared file system) cannot be checked, so it counts as live. */
-function isLive(holder: LockHolder): boolean {
-  return holder.host !== os.hostname() || isSameProcess(holder.pid, holder.start_time);
+/**
+ * Removes a stale lock so that the next `wx` open can take it, atomically: the record is first moved
+ * aside under a name of this engine's own, and only that very record is removed. A record moved by
+ * mistake (a newer lock, written since it was judged) is put back.
+ */
+function takeOver(file: string, judged: Exclude<ReadLock, { kind: 'gone' }>): void {
+  const aside = `${file}.${os.hostname()}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.stale`;
+  try {
+    fs.renameSync(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const moved = readLock(aside);
+  if (moved.kind !== 'gone' && moved.text !== judged.text) {
+    try {
+      fs.linkSync(aside, file);
+    } catch {
+      // Another engine created a lock meanwhile: the one moved aside finds its lock lost at its next commit.
+    }
+  }
+  fs.rmSync(aside, { force: true });
 }
 
-function readHolder(file: string): LockHolder | 'unreadable' | 'gone' {
+/** Same host: the holder's process must still run. Another host: the holder's lease must not have lapsed (an engine before leases counts as live). */
+function isLive(holder: LockHolder): boolean {
+  if (holder.host === os.hostname()) return isSameProcess(holder.pid, holder.start_time);
+  return holder.renewed_at === undefined || Date.now() <= Date.parse(holder.renewed_at) + leaseOf(holder);
+}
+
+function isSameHolder(a: LockHolder, b: LockHolder): boolean {
+  return a.pid === b.pid && a.host === b.host && a.since === b.since;
+}
+
+function leaseOf(holder: LockHolder): number {
+  return holder.lease_ms ?? DEFAULT_LEASE_MS;
+}
+
+function leaseMs(): number {
+  const text = process.env[LEASE_ENV];
+  if (text === undefined || text === '') return DEFAULT_LEASE_MS;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 300 || value > 86_400_000) throw new Error(`${LEASE_ENV} must be a whole number of milliseconds from 300 to 86400000, got "${text}"`);
+  return value;
+}
+
+function readLock(file: string): ReadLock {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    return 'gone';
+    return { kind: 'gone' };
   }
   try {
     const data: unknown = JSON.parse(text);
     if (isRecord(data) && typeof data.pid === 'number' && typeof data.since === 'string' && typeof data.host === 'string') {
-      return { pid: data.pid, since: data.since, host: data.host, ...(typeof data.start_time === 'string' ? { start_time: data.start_time } : {}) };
+      const holder: LockHolder = {
+        pid: data.pid,
+        since: data.since,
+        host: data.host,
+        ...(typeof data.start_time === 'string' ? { start_time: data.start_time } : {}),
+        ...(typeof data.lease_ms === 'number' && data.lease_ms > 0 ? { lease_ms: data.lease_ms } : {}),
+        ...(typeof data.renewed_at === 'string' && !Number.isNaN(Date.parse(data.renewed_at)) ? { renewed_at: data.renewed_at } : {}),
+      };
+      return { kind: 'held', holder, text };
     }
   } catch {
     // Written by a process killed half-way, or being written now.
   }
-  return 'unreadable';
+  return { kind: 'unreadable', text };
 }
 
 function ageMs(file: string): number {
@@ -105,7 +228,12 @@ function ageMs(file: string): number {
   }
 }
 
-function describeHolder(root: string, holder: LockHolder | 'unreadable'): string {
-  const who = holder === 'unreadable' ? 'another engine' : `another engine (pid ${holder.pid} on ${holder.host}, since ${holder.since})`;
+function describeHolder(root: string, current: Exclude<ReadLock, { kind: 'gone' }>): string {
+  let who = 'another engine';
+  if (current.kind === 'held') {
+    const { pid, host, since, renewed_at: renewed } = current.holder;
+    const lease = host !== os.hostname() && renewed ? `, its lease renewed at ${renewed} lapses after ${leaseOf(current.holder)} ms` : '';
+    who = `another engine (pid ${pid} on ${host}, since ${since}${lease})`;
+  }
   return `${root} is in use by ${who}: one engine per run directory. Wait for it to end or stop it, then resume.`;
 }

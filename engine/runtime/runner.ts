@@ -10,12 +10,13 @@ import type { Clock } from './clock';
 import { systemClock } from './clock';
 import { RunContext } from './context';
 import type { RunController } from './controller';
-import { EventBus } from './events';
+import { EventBus, MAIN_SCOPE } from './events';
 import type { Interviewer } from './interviewer';
 import type { FailureKind } from './outcome';
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
 import type { RunnerIdentity } from './run-directory';
 import { RunDirectory, readTrace } from './run-directory';
+import { RunLockLostError } from './run-lock';
 import { StateDeltas } from './state-delta';
 import { replayLines } from './journal';
 import { recordingProcessGroups } from './process-records';
@@ -188,6 +189,8 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
   let pausedAt = '';
   let failureReason: string | undefined;
   let failureKind: FailureKind | undefined;
+  /** Another engine took the run directory over: this one ends without a result of its own. */
+  let lockLost: RunLockLostError | undefined;
   try {
     events.emit({ type: 'phase', phase: 'execute', state: 'start' });
     const walker = new Walker(
@@ -206,7 +209,7 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
         loadChildPipeline,
       },
       {
-        scope: { id: 'main', kind: 'main', frames: [] },
+        scope: MAIN_SCOPE,
         graph,
         runDirectory: directory,
         state,
@@ -230,7 +233,9 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
     }
     events.emit({ type: 'phase', phase: 'execute', state: 'end' });
   } catch (error) {
-    if (error instanceof CancelledError || signal.aborted) {
+    if (error instanceof RunLockLostError) {
+      lockLost = error;
+    } else if (error instanceof CancelledError || signal.aborted) {
       status = 'cancelled';
       failureReason = 'cancelled';
     } else {
@@ -251,8 +256,9 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
     snapshotter.close();
     events.emit({ type: 'phase', phase: 'finalize', state: 'end' });
     // A paused run is not over: the step that resumes it emits its end.
-    if (status !== 'paused') events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), durationMs: clock.monotonic() - monoStart });
+    if (status !== 'paused' && !lockLost) events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), durationMs: clock.monotonic() - monoStart });
   }
+  if (lockLost) throw lockLost;
   const finalState = JSON.parse(JSON.stringify(status === 'cancelled' ? cancelledAt(committedState()) : view(checkpointStatus(status), failureReason))) as RunState;
   if (status === 'paused') return { status, pausedAt, logsRoot: directory.root, runId, state: finalState };
   return { status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), logsRoot: directory.root, runId, state: finalState };

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Diagnostic } from '../model/diagnostics';
+import { preparePipeline } from '../prepare';
 import type { RunnerIdentity } from '../runtime/run-directory';
 import type { CodergenBackend } from '../runtime/backend';
 import { carriesToken, isLoopback } from './bearer-token';
@@ -11,7 +13,9 @@ import { HttpError, readJsonObject, sendError, sendJson } from './http-io';
 import { launchServed } from './launch-served';
 import { parseAnswer, parseBreakpoints, parseSubmission } from './requests';
 import type { Roots } from './roots';
+import { launchOnRestate } from './restate-relay';
 import { ServedRun } from './served-run';
+import type { ServedRunSpec } from './served-run';
 
 export type ListenTarget = { readonly port: number; readonly host: string } | { readonly socket: string };
 
@@ -20,12 +24,18 @@ export interface Launcher {
   readonly roots: Roots;
   /** Each run writes its run directory under it, named by the run's server id. */
   readonly logsRoot: string;
-  /** A fresh backend (and fan-out default) for each run. */
-  readonly execution: () => { readonly backend: CodergenBackend; readonly defaultMaxParallel?: number; readonly runner?: RunnerIdentity };
+  /** Who walks the runs: this process (with a fresh backend and fan-out default for each run), or Restate's workers behind its ingress. */
+  readonly walkers: { readonly kind: 'here'; readonly execution: () => Execution } | { readonly kind: 'restate'; readonly ingress: URL };
   /** Runs at once; a submission beyond it is refused (503), not queued. */
   readonly maxRunning: number;
   /** How long an attached debugger may go silent before the run is let go (ServedRunSpec). */
   readonly attachLeaseMs: number;
+}
+
+interface Execution {
+  readonly backend: CodergenBackend;
+  readonly defaultMaxParallel?: number;
+  readonly runner?: RunnerIdentity;
 }
 
 export interface PipelineServerOptions {
@@ -69,11 +79,9 @@ export class PipelineServer {
     this.runs.set(run.spec.id, run);
   }
 
-  /** Cancels every running pipeline, waits for each to write its last checkpoint, then stops listening. */
+  /** Cancels every pipeline running here and waits for each to write its last checkpoint (runs on Restate go on), then stops listening. */
   async close(): Promise<void> {
-    const running = [...this.runs.values()].filter((run) => run.status === 'running');
-    for (const run of running) run.cancel();
-    await Promise.all(running.map((run) => run.finished));
+    await Promise.all([...this.runs.values()].filter((run) => run.status === 'running').map((run) => run.letGo()));
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -144,11 +152,11 @@ export class PipelineServer {
           res.end(run.spec.source);
         });
       case 'questions':
-        if (qid === undefined) return only('GET', (_req, res) => sendJson(res, 200, { questions: run.interviewer.pending() }));
+        if (qid === undefined) return only('GET', (_req, res) => sendJson(res, 200, { questions: run.pendingQuestions() }));
         if (answer !== 'answer') throw new HttpError(404, `no such endpoint: ${url.pathname}`);
         return only('POST', async (req, res) => {
           const given = parseAnswer(await readJsonObject(req, this.options.maxBodyBytes));
-          if (!run.interviewer.answer(qid, given)) throw new HttpError(404, `no pending question ${qid} in pipeline ${id}`);
+          if (!(await run.answer(qid, given))) throw new HttpError(404, `no pending question ${qid} in pipeline ${id}`);
           sendJson(res, 200, { answered: qid });
         });
       case 'checkpoint':
@@ -159,7 +167,7 @@ export class PipelineServer {
       case 'breakpoints':
         return only('PUT', async (req, res) => {
           const breakpoints = parseBreakpoints(await readJsonObject(req, this.options.maxBodyBytes));
-          refuseFinished(run);
+          refuseUnholdable(run);
           run.renewLease();
           run.hold.setBreakpoints(breakpoints);
           sendJson(res, 200, run.summary());
@@ -172,7 +180,7 @@ export class PipelineServer {
         });
       case 'pause':
         return only('POST', (_req, res) => {
-          refuseFinished(run);
+          refuseUnholdable(run);
           run.renewLease();
           run.hold.pause();
           sendJson(res, 202, run.summary());
@@ -180,7 +188,7 @@ export class PipelineServer {
       case 'continue':
       case 'step':
         return only('POST', (_req, res) => {
-          refuseFinished(run);
+          refuseUnholdable(run);
           run.renewLease();
           if (!run.hold.release(action === 'step' ? 'step' : 'run')) throw new HttpError(409, `pipeline ${id} is not held (pause it, or set breakpoints)`);
           sendJson(res, 200, run.summary());
@@ -203,15 +211,30 @@ export class PipelineServer {
     const { pipeline } = submission;
     const { source, sourcePath } = pipeline.kind === 'path' ? readPipeline(roots.resolve(pipeline.path, cwd, 'pipeline')) : { source: pipeline.dot, sourcePath: undefined };
     const id = crypto.randomUUID();
-    const run = new ServedRun({ id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id), attachLeaseMs: launcher.attachLeaseMs });
-    // Only the backend: a submitted run's gates are asked over HTTP alone.
-    const { backend, defaultMaxParallel, runner } = launcher.execution();
-    const admission = launchServed(run, { backend, params: submission.params, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(runner ? { runner } : {}) });
-    if (admission.kind === 'refused') throw new HttpError(422, admission.reason, { diagnostics: admission.diagnostics });
+    const spec = { id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id), attachLeaseMs: launcher.attachLeaseMs };
+    const { run, warnings } = launcher.walkers.kind === 'restate' ? await submitToRestate(spec, submission.params, launcher.walkers.ingress) : launchHere(spec, submission.params, launcher.walkers.execution());
     this.runs.set(id, run);
     response.setHeader('location', `/pipelines/${id}`);
-    sendJson(response, 201, { ...run.summary(), warnings: admission.warnings });
+    sendJson(response, 201, { ...run.summary(), warnings });
   }
+}
+
+type Launched = { readonly run: ServedRun; readonly warnings: readonly Diagnostic[] };
+
+function launchHere(spec: ServedRunSpec, params: Readonly<Record<string, string>>, { backend, defaultMaxParallel, runner }: Execution): Launched {
+  const run = new ServedRun(spec);
+  // Only the backend: a submitted run's gates are asked over HTTP alone.
+  const admission = launchServed(run, { backend, params, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(runner ? { runner } : {}) });
+  if (admission.kind === 'refused') throw new HttpError(422, admission.reason, { diagnostics: admission.diagnostics });
+  return { run, warnings: admission.warnings };
+}
+
+/** Validated here (a refusal is this request's 422), walked by the workers. */
+async function submitToRestate(spec: ServedRunSpec, params: Readonly<Record<string, string>>, ingress: URL): Promise<Launched> {
+  const prepared = preparePipeline(spec.source, { ...(spec.sourcePath ? { sourcePath: spec.sourcePath } : {}), params, mode: 'validate' });
+  const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
+  if (!prepared.graph || errors.length > 0) throw new HttpError(422, `the pipeline has ${errors.length} error(s); it was not submitted`, { diagnostics: prepared.diagnostics });
+  return { run: await launchOnRestate(spec, params, ingress), warnings: prepared.diagnostics };
 }
 
 /**
@@ -250,6 +273,12 @@ function readPipeline(file: string): { readonly source: string; readonly sourceP
 
 function refuseFinished(run: ServedRun): void {
   if (run.status !== 'running') throw new HttpError(409, `pipeline ${run.spec.id} already finished (${run.status})`);
+}
+
+/** A debugger holds only a run walked in this process. */
+function refuseUnholdable(run: ServedRun): void {
+  refuseFinished(run);
+  if (!run.holdable) throw new HttpError(409, `pipeline ${run.spec.id} runs on Restate's workers: a debugger attached to this server cannot hold it`);
 }
 
 function latestCheckpoint(run: ServedRun) {

@@ -41,6 +41,19 @@ export function parseAnswer(body: Readonly<Record<string, unknown>>): Answer {
   throw new HttpError(400, '"choice" must be a non-empty string, "text" a string, "skipped" true');
 }
 
+/** An answer as `POST …/answer` takes it (parseAnswer's inverse); a timeout is sent as skipped. */
+export function answerBody(answer: Answer): Record<string, unknown> {
+  switch (answer.kind) {
+    case 'option':
+      return { choice: answer.choice };
+    case 'freeform':
+      return { text: answer.text };
+    case 'skipped':
+    case 'timeout':
+      return { skipped: true };
+  }
+}
+
 /** More breakpoints than any pipeline needs is a malformed request, not a debugging session. */
 const MAX_BREAKPOINTS = 1000;
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;

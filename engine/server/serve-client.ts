@@ -8,6 +8,7 @@ import type { Answer } from '../runtime/interviewer';
 import type { ServedEvent } from './event-log';
 import type { PendingQuestion } from './http-interviewer';
 import type { HoldBreakpoints, ReleaseMode } from './run-hold';
+import { answerBody } from './requests';
 import type { PipelineSummary } from './served-run';
 import { SseReader } from './sse-reader';
 
@@ -87,8 +88,7 @@ export class ServeClient {
 
   /** Rejects with status 404 when the question no longer waits (answered elsewhere, timed out, run over). */
   async answer(id: string, questionId: string, answer: GivenAnswer): Promise<void> {
-    const body = answer.kind === 'option' ? { choice: answer.choice } : answer.kind === 'freeform' ? { text: answer.text } : { skipped: true };
-    await this.json('POST', `${pipelinePath(id)}/questions/${encodeURIComponent(questionId)}/answer`, body);
+    await this.json('POST', `${pipelinePath(id)}/questions/${encodeURIComponent(questionId)}/answer`, answerBody(answer));
   }
 
   /** Replaces where the server holds the run for an attached debugger. */

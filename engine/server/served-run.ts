@@ -1,5 +1,6 @@
 import { EventBus } from '../runtime/events';
 import type { RunEvent } from '../runtime/events';
+import type { Answer } from '../runtime/interviewer';
 import type { StageStatus } from '../runtime/outcome';
 import type { RunResult } from '../runtime/runner';
 import type { RunState } from '../runtime/state';
@@ -7,6 +8,7 @@ import type { AttachLeaseState } from './attach-lease';
 import { AttachLease } from './attach-lease';
 import { EventLog } from './event-log';
 import { HttpInterviewer } from './http-interviewer';
+import type { PendingQuestion } from './http-interviewer';
 import type { HeldState, HoldBreakpoints } from './run-hold';
 import { RunHold } from './run-hold';
 
@@ -49,6 +51,22 @@ export interface ServedRunSpec {
   readonly attachLeaseMs: number;
 }
 
+/** How a run ended, as far as the server knows (a run walked elsewhere reports no final state). */
+type RunEnd = Pick<RunResult, 'status' | 'failureReason'> & { readonly state?: RunState };
+
+/**
+ * A run that other processes walk (Restate's workers): the server follows its events and relays
+ * its questions and cancel; a debugger cannot hold it.
+ */
+export interface RemoteWalk {
+  pending(): PendingQuestion[];
+  /** False when no question with this id waits (answered elsewhere, or the run moved on). */
+  answer(questionId: string, answer: Answer): Promise<boolean>;
+  cancel(): void;
+  /** The server is shutting down: it stops following; the run goes on. */
+  stopFollowing(): void;
+}
+
 /**
  * One pipeline the server runs: its event log, its pending questions and what the events say
  * about it (status, latest checkpoint, node progress). Everything here comes from the engine's
@@ -77,6 +95,7 @@ export class ServedRun {
   constructor(
     readonly spec: ServedRunSpec,
     readonly events = new EventBus(),
+    private readonly remote?: RemoteWalk,
   ) {
     this.lease = new AttachLease(spec.attachLeaseMs, () => this.leaseLapsed());
     this.events.on((event) => {
@@ -116,16 +135,43 @@ export class ServedRun {
   cancel(): boolean {
     if (this.currentStatus !== 'running') return false;
     this.abort.abort(new Error('cancelled over HTTP'));
+    this.remote?.cancel();
     return true;
+  }
+
+  /** Whether an attached debugger can hold the run: only a run this process walks. */
+  get holdable(): boolean {
+    return this.remote === undefined;
+  }
+
+  pendingQuestions(): PendingQuestion[] {
+    return this.remote ? this.remote.pending() : this.interviewer.pending();
+  }
+
+  /** False when no question with this id waits. */
+  async answer(questionId: string, answer: Answer): Promise<boolean> {
+    return this.remote ? this.remote.answer(questionId, answer) : this.interviewer.answer(questionId, answer);
+  }
+
+  /** The server is closing: a run walked here is cancelled (and leaves its last checkpoint); one walked elsewhere goes on. */
+  async letGo(): Promise<void> {
+    if (this.remote) return this.remote.stopFollowing();
+    this.cancel();
+    await this.finished;
   }
 
   /** Follows the engine's run: once it returns (or throws) the status is final and the event stream ends. */
   start(running: Promise<RunResult>): void {
     this.outcome = running;
-    this.settled = running.then(
-      (result) => {
-        this.latestCheckpoint = { state: result.state };
-        this.finish(result.status, result.failureReason);
+    this.follow(running);
+  }
+
+  /** Follows a run to its end, walked here (`start`) or elsewhere: then the status is final and the event stream ends. */
+  follow(ended: Promise<RunEnd>): void {
+    this.settled = ended.then(
+      (end) => {
+        if (end.state) this.latestCheckpoint = { state: end.state };
+        this.finish(end.status, end.failureReason);
       },
       (error: unknown) => this.finish('fail', error instanceof Error ? error.message : String(error)),
     );
@@ -163,7 +209,7 @@ export class ServedRun {
       currentNodes: [...this.progress].filter(([, state]) => state === 'running').map(([node]) => node),
       completedNodes: checkpoint?.completedNodes ?? [],
       iteration: checkpoint?.iteration ?? 0,
-      pendingQuestions: this.interviewer.pending().length,
+      pendingQuestions: this.pendingQuestions().length,
       lastEventId: this.log.size,
       held: this.hold.held,
       breakpoints: this.hold.breakpointSet,
