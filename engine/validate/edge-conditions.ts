@@ -1,4 +1,4 @@
-import type { Clause, Condition } from '../conditions/condition';
+import type { Clause, Condition, ConditionParse } from '../conditions/condition';
 import { parseCondition } from '../conditions/condition';
 import type { Attribute, GraphEdge } from '../model/graph';
 
@@ -7,18 +7,29 @@ export interface EdgeCondition {
   readonly condition: Condition;
 }
 
-// Several rules read every edge's condition in one lint; each attribute is parsed once.
-const parsedConditions = new WeakMap<Attribute, EdgeCondition | undefined>();
+// Several rules read every condition in one lint (condition_syntax its errors, the routing and
+// data-flow rules its clauses); each attribute is parsed once.
+const parsedConditions = new WeakMap<Attribute, { readonly parse: ConditionParse; readonly edgeCondition?: EdgeCondition }>();
+
+function parsedCondition(attribute: Attribute): { readonly parse: ConditionParse; readonly edgeCondition?: EdgeCondition } {
+  let parsed = parsedConditions.get(attribute);
+  if (!parsed) {
+    const parse = parseCondition(attribute.value);
+    parsed = parse.ok && parse.condition.clauses.length > 0 ? { parse, edgeCondition: { attribute, condition: parse.condition } } : { parse };
+    parsedConditions.set(attribute, parsed);
+  }
+  return parsed;
+}
+
+/** The attribute's value read as a condition. */
+export function conditionParse(attribute: Attribute): ConditionParse {
+  return parsedCondition(attribute).parse;
+}
 
 /** The edge's parsed, non-empty condition; undefined when absent, empty or malformed (condition_syntax reports those). */
 export function edgeCondition(edge: GraphEdge): EdgeCondition | undefined {
   const attribute = edge.attributes.get('condition');
-  if (!attribute || attribute.value.trim() === '') return undefined;
-  if (parsedConditions.has(attribute)) return parsedConditions.get(attribute);
-  const parsed = parseCondition(attribute.value);
-  const condition = parsed.ok ? { attribute, condition: parsed.condition } : undefined;
-  parsedConditions.set(attribute, condition);
-  return condition;
+  return attribute ? parsedCondition(attribute).edgeCondition : undefined;
 }
 
 export function outcomeClauses(condition: Condition): Clause[] {
