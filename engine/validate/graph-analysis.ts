@@ -26,6 +26,8 @@ export interface Cycle {
 }
 
 const cache = new WeakMap<RuleContext['adjacency'], GraphAnalysis>();
+const retryKeys = ['retry_target', 'fallback_retry_target'] as const;
+const noTargets: readonly string[] = [];
 
 export function analyze(context: RuleContext): GraphAnalysis {
   let analysis = cache.get(context.adjacency);
@@ -52,8 +54,14 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
 
   // A retry target is a way in too: the engine jumps there when a node (or, for the graph's
   // targets, the exit's goal-gate check) fails.
-  const retryTargets = (attributes: Graph['attributes']) =>
-    ['retry_target', 'fallback_retry_target'].map((key) => attributes.get(key)?.value.trim() ?? '').filter((id) => graph.nodes.has(id));
+  const retryTargets = (attributes: Graph['attributes']): readonly string[] => {
+    let targets: string[] | undefined;
+    for (const key of retryKeys) {
+      const id = attributes.get(key)?.value.trim() ?? '';
+      if (graph.nodes.has(id)) (targets ??= []).push(id);
+    }
+    return targets ?? noTargets;
+  };
   const graphRetryTargets = retryTargets(graph.attributes);
   const reachable = new Set<string>();
   if (start) {

@@ -16,7 +16,7 @@ const statuses: readonly string[] = stageStatuses;
 
 function* conditions(context: RuleContext): Iterable<{ readonly edge: GraphEdge; readonly parsed: EdgeCondition }> {
   for (const edge of context.graph.edges) {
-    const parsed = edgeCondition(edge);
+    const parsed = edgeCondition(context.graph, edge);
     if (parsed) yield { edge, parsed };
   }
 }

@@ -15,7 +15,7 @@ export const conditionSyntaxRule: LintRule = {
   *check({ graph, lineIndex }): Iterable<Diagnostic> {
     for (const written of writtenAttributes(graph).withKey(...conditionKeys)) {
       const { attribute } = written;
-      const parsed = conditionParse(attribute);
+      const parsed = conditionParse(graph, attribute.value);
       if (parsed.ok) continue;
       const range = valueSpanRange(lineIndex, attribute, parsed.error.span.start, parsed.error.span.end);
       yield {
