@@ -20,7 +20,6 @@ export interface GraphAnalysis {
 export interface Cycle {
   /** Member node ids in declaration order. */
   readonly nodes: readonly string[];
-  readonly members: ReadonlySet<string>;
   /** Edges leaving the component. */
   readonly exits: readonly GraphEdge[];
 }
@@ -85,15 +84,16 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
   const cycleOf = new Map<string, Cycle>();
   const order = new Map(nodes.map((node, i) => [node.id, i]));
   for (const component of stronglyConnectedComponents([...graph.nodes.keys()], adjacency.outgoing)) {
-    const members = new Set(component);
     const only = component[0] as string;
     const selfLoop = component.length === 1 && (adjacency.outgoing.get(only) ?? []).some((edge) => edge.to === only);
     if (component.length < 2 && !selfLoop) continue;
     const sorted = [...component].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    const exits = sorted.flatMap((id) => (adjacency.outgoing.get(id) ?? []).filter((edge) => !members.has(edge.to)));
-    const cycle: Cycle = { nodes: sorted, members, exits };
+    const exits: GraphEdge[] = [];
+    const cycle: Cycle = { nodes: sorted, exits };
     cycles.push(cycle);
+    // A node belongs to one component: membership is cycleOf, with no set per cycle.
     for (const id of component) cycleOf.set(id, cycle);
+    for (const id of sorted) for (const edge of adjacency.outgoing.get(id) ?? []) if (cycleOf.get(edge.to) !== cycle) exits.push(edge);
   }
   cycles.sort((a, b) => (order.get(a.nodes[0] as string) ?? 0) - (order.get(b.nodes[0] as string) ?? 0));
   const hasRetryTargets = graphRetryTargets.length > 0 || nodes.some((node) => retryTargets(node.attributes).length > 0);
@@ -103,7 +103,8 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
 /** A `loop_restart=true` edge back into its own loop: a new iteration, hence a retry path. */
 export function isLoopRestartBackEdge(analysis: GraphAnalysis, edge: GraphEdge): boolean {
   if (edge.attributes.get('loop_restart')?.value.trim().toLowerCase() !== 'true') return false;
-  return analysis.cycleOf.get(edge.from)?.members.has(edge.to) ?? false;
+  const cycle = analysis.cycleOf.get(edge.from);
+  return cycle !== undefined && analysis.cycleOf.get(edge.to) === cycle;
 }
 
 /**
