@@ -25,18 +25,23 @@ export interface Scope {
   readonly subgraph?: SubgraphDraft;
 }
 
+/**
+ * A node as it is read: the GraphNode itself, finished in place when the graph is complete (no
+ * second object per node), with its subgraph facts filled in then.
+ */
 interface NodeDraft {
   readonly id: string;
   readonly attributes: Map<string, Attribute>;
   readonly idRange: SourceRange;
   readonly declarations: SourceRange[];
   readonly references: SourceRange[];
-  /**
-   * The subgraph chains the node was written in. A subgraph's label may follow its statements, so
-   * the derived classes are read from these chains once the whole graph is read.
-   */
-  readonly chains: (readonly SubgraphDraft[])[];
+  derivedClasses: readonly string[];
+  subgraphs: readonly string[];
 }
+
+// Most nodes sit in no subgraph: they share these instead of two empty arrays each.
+const noClasses: readonly string[] = [];
+const noSubgraphs: readonly string[] = [];
 
 /** One edge-chain operand: the nodes it stands for and where it is written. */
 export interface Endpoint {
@@ -49,6 +54,12 @@ export class GraphBuilder {
   private readonly edges: GraphEdge[] = [];
   private readonly graphAttributes = new Map<string, Attribute>();
   private readonly subgraphs: SubgraphDraft[] = [];
+  /**
+   * The subgraph chains each node was written in (nodes in no subgraph have none). A subgraph's
+   * label may follow its statements, so the derived classes are read from these chains once the
+   * whole graph is read.
+   */
+  private readonly chains = new Map<NodeDraft, (readonly SubgraphDraft[])[]>();
   private anonymousSubgraphs = 0;
 
   constructor(readonly lineIndex: LineIndex) {}
@@ -100,10 +111,14 @@ export class GraphBuilder {
       if (!NODE_ID.test(id)) {
         this.report('node_id_syntax', 'warning', `Node id \`${id}\` is not a bare identifier ([A-Za-z_][A-Za-z0-9_]*); put display text in \`label\`.`, idRange, id);
       }
-      draft = { id, attributes: new Map(scope.nodeDefaults), idRange, declarations: [], references: [], chains: [] };
+      draft = { id, attributes: new Map(scope.nodeDefaults), idRange, declarations: [], references: [], derivedClasses: noClasses, subgraphs: noSubgraphs };
       this.nodes.set(id, draft);
     }
-    if (scope.chain.length > 0 && draft.chains.at(-1) !== scope.chain) draft.chains.push(scope.chain);
+    if (scope.chain.length > 0) {
+      const chains = this.chains.get(draft);
+      if (!chains) this.chains.set(draft, [scope.chain]);
+      else if (chains.at(-1) !== scope.chain) chains.push(scope.chain);
+    }
     draft.references.push(idRange);
     scope.subgraph?.nodeIds.add(id);
     return draft;
@@ -175,7 +190,7 @@ export class GraphBuilder {
     return {
       name: name ? name.text : '',
       attributes: this.graphAttributes,
-      nodes: new Map([...this.nodes].map(([id, draft]) => [id, freezeNode(draft)])),
+      nodes: this.finishNodes(),
       edges: this.edges,
       subgraphs: this.subgraphs.map((draft) => this.freezeSubgraph(draft)),
       range: this.range(start, end),
@@ -219,30 +234,26 @@ export class GraphBuilder {
     };
   }
 
+  private finishNodes(): ReadonlyMap<string, GraphNode> {
+    for (const [draft, chains] of this.chains) {
+      const derivedClasses = new Set<string>();
+      const subgraphs = new Set<string>();
+      for (const chain of chains) {
+        for (const sub of chain) {
+          subgraphs.add(sub.id);
+          const derived = sub.label !== undefined ? deriveClass(sub.label) : '';
+          if (derived) derivedClasses.add(derived);
+        }
+      }
+      draft.derivedClasses = [...derivedClasses];
+      draft.subgraphs = [...subgraphs];
+    }
+    return this.nodes;
+  }
+
   private freezeSubgraph(draft: SubgraphDraft): Subgraph {
     return { id: draft.id, range: this.range(draft.start, draft.end), nodeIds: [...draft.nodeIds], ...(draft.label !== undefined ? { label: draft.label } : {}) };
   }
-}
-
-function freezeNode(draft: NodeDraft): GraphNode {
-  const derivedClasses = new Set<string>();
-  const subgraphs = new Set<string>();
-  for (const chain of draft.chains) {
-    for (const sub of chain) {
-      subgraphs.add(sub.id);
-      const derived = sub.label !== undefined ? deriveClass(sub.label) : '';
-      if (derived) derivedClasses.add(derived);
-    }
-  }
-  return {
-    id: draft.id,
-    attributes: draft.attributes,
-    idRange: draft.idRange,
-    declarations: draft.declarations,
-    references: draft.references,
-    derivedClasses: [...derivedClasses],
-    subgraphs: [...subgraphs],
-  };
 }
 
 /** Canonical 2.10: lowercase, spaces to hyphens, drop everything but [a-z0-9-]. */
