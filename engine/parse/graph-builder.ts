@@ -6,6 +6,9 @@ import type { LineIndex, SourceRange } from '../model/source';
 import type { Literal, NodeRef, ParsedAttribute } from './parsed-syntax';
 
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Attribute keys and short values repeat across a graph (shapes, classes, conditions, booleans) and
+// are shared; longer values (prompts, commands) are mostly unique and kept as read.
+const SHARED_VALUE_LENGTH = 64;
 
 export interface SubgraphDraft {
   readonly id: string;
@@ -61,6 +64,7 @@ export class GraphBuilder {
    */
   private readonly chains = new Map<NodeDraft, (readonly SubgraphDraft[])[]>();
   private anonymousSubgraphs = 0;
+  private readonly strings = new Map<string, string>();
 
   constructor(readonly lineIndex: LineIndex) {}
 
@@ -224,8 +228,8 @@ export class GraphBuilder {
     const keyStart = lineIndex.positionAt(key.start);
     const valueEnd = lineIndex.positionAt(value.end);
     return {
-      key: key.text,
-      value: value.text,
+      key: this.shared(key.text),
+      value: value.text.length <= SHARED_VALUE_LENGTH ? this.shared(value.text) : value.text,
       quoted: value.kind === 'string',
       origin,
       range: { start: keyStart, end: valueEnd },
@@ -249,6 +253,14 @@ export class GraphBuilder {
       draft.subgraphs = [...subgraphs];
     }
     return this.nodes;
+  }
+
+  /** One string per distinct text: every `shape=box` of a graph holds the same two strings, not two new ones each. */
+  private shared(text: string): string {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    this.strings.set(text, text);
+    return text;
   }
 
   private freezeSubgraph(draft: SubgraphDraft): Subgraph {
