@@ -23,7 +23,8 @@ export interface SubgraphDraft {
 /** The statement context: defaults in scope and the enclosing subgraphs, outermost first. */
 export interface Scope {
   readonly nodeDefaults: Map<string, Attribute>;
-  readonly edgeDefaults: Map<string, Attribute>;
+  /** Replaced, never changed, when an `edge [...]` list sets a default: edges without attributes of their own share it. */
+  edgeDefaults: ReadonlyMap<string, Attribute>;
   readonly chain: readonly SubgraphDraft[];
   readonly subgraph?: SubgraphDraft;
 }
@@ -88,18 +89,19 @@ export class GraphBuilder {
   }
 
   defaults(kind: 'node' | 'edge', attributes: readonly ParsedAttribute[], scope: Scope): void {
-    const target = kind === 'node' ? scope.nodeDefaults : scope.edgeDefaults;
+    const target = kind === 'node' ? scope.nodeDefaults : new Map(scope.edgeDefaults);
     for (const parsed of attributes) {
       const attribute = this.attribute(parsed, 'default');
       target.set(attribute.key, attribute);
     }
+    if (kind === 'edge') scope.edgeDefaults = target;
   }
 
   enterSubgraph(name: Literal | undefined, start: number, parent: Scope): Scope {
     const draft: SubgraphDraft = { id: name ? name.text : `__anonymous_${++this.anonymousSubgraphs}`, start, end: start, nodeIds: new Set(), children: [] };
     this.subgraphs.push(draft);
     parent.subgraph?.children.push(draft);
-    return { nodeDefaults: new Map(parent.nodeDefaults), edgeDefaults: new Map(parent.edgeDefaults), chain: [...parent.chain, draft], subgraph: draft };
+    return { nodeDefaults: new Map(parent.nodeDefaults), edgeDefaults: parent.edgeDefaults, chain: [...parent.chain, draft], subgraph: draft };
   }
 
   /** The node a statement or edge operand names, created on first mention. */
@@ -179,11 +181,16 @@ export class GraphBuilder {
   edgeStatement(operands: readonly Endpoint[], attributes: readonly ParsedAttribute[], scope: Scope, start: number, end: number): void {
     const explicit = attributes.map((parsed) => this.attribute(parsed, 'explicit'));
     const range = this.range(start, end);
+    // Every edge of the statement has the same attributes: one map, shared (the model is immutable).
+    let edgeAttributes = scope.edgeDefaults;
+    if (explicit.length > 0) {
+      const own = new Map(scope.edgeDefaults);
+      for (const attribute of explicit) own.set(attribute.key, attribute);
+      edgeAttributes = own;
+    }
     for (let i = 0; i + 1 < operands.length; i++) {
       for (const from of operands[i]?.nodes ?? []) {
         for (const to of operands[i + 1]?.nodes ?? []) {
-          const edgeAttributes = new Map(scope.edgeDefaults);
-          for (const attribute of explicit) edgeAttributes.set(attribute.key, attribute);
           this.edges.push({ index: this.edges.length, from: from.id, to: to.id, attributes: edgeAttributes, range, fromRange: from.range, toRange: to.range });
         }
       }
