@@ -131,7 +131,7 @@ export class GraphBuilder {
   }
 
   nodeStatement(draft: NodeDraft, attributes: readonly ParsedAttribute[], start: number, end: number): void {
-    draft.declarations.push(this.range(start, end));
+    draft.declarations.push(this.statementRange(start, end, draft.references[draft.references.length - 1]));
     for (const parsed of attributes) {
       const attribute = this.attribute(parsed, 'explicit');
       const previous = draft.attributes.get(attribute.key);
@@ -180,7 +180,7 @@ export class GraphBuilder {
 
   edgeStatement(operands: readonly Endpoint[], attributes: readonly ParsedAttribute[], scope: Scope, start: number, end: number): void {
     const explicit = attributes.map((parsed) => this.attribute(parsed, 'explicit'));
-    const range = this.range(start, end);
+    const range = this.statementRange(start, end, operands[0]?.nodes[0]?.range, operands[operands.length - 1]?.nodes.at(-1)?.range);
     // Every edge of the statement has the same attributes: one map, shared (the model is immutable).
     let edgeAttributes = scope.edgeDefaults;
     if (explicit.length > 0) {
@@ -223,6 +223,18 @@ export class GraphBuilder {
 
   range(start: number, end: number): SourceRange {
     return this.lineIndex.range(start, end);
+  }
+
+  /**
+   * A statement's range, sharing the positions it has in common with the ranges of its first and
+   * last ids (a statement starts at its first id; an edge statement without attributes ends at its
+   * last): a position per statement fewer, or two.
+   */
+  private statementRange(start: number, end: number, first: SourceRange | undefined, last?: SourceRange): SourceRange {
+    return {
+      start: first?.start.offset === start ? first.start : this.lineIndex.positionAt(start),
+      end: last?.end.offset === end ? last.end : this.lineIndex.positionAt(end),
+    };
   }
 
   private attribute(parsed: ParsedAttribute, origin: Attribute['origin']): Attribute & { range: SourceRange } {
