@@ -39,16 +39,25 @@ interface ConditionError {
 
 export type ConditionParse = { ok: true; condition: Condition } | { ok: false; error: ConditionError };
 
-const KEY_START = /[A-Za-z_]/;
-const KEY_CHAR = /[A-Za-z0-9_.]/;
-const BARE_LITERAL_CHAR = /[A-Za-z0-9_.:\-/+@]/;
+// Character classes as code tests: every lint reads every edge condition, and a regular
+// expression per character made the parse the bulk of that.
+const isLetter = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+const isDigit = (code: number) => code >= 48 && code <= 57;
+/** [A-Za-z_] */
+const isKeyStart = (code: number) => isLetter(code) || code === 95;
+/** [A-Za-z0-9_.] */
+const isKeyChar = (code: number) => isKeyStart(code) || isDigit(code) || code === 46;
+/** [A-Za-z0-9_.:\-/+@] */
+const isBareLiteralChar = (code: number) => isKeyChar(code) || code === 58 || code === 45 || code === 47 || code === 43 || code === 64;
+/** /\s/: the ASCII blanks directly, anything else through the expression (Unicode spaces). */
+const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(String.fromCharCode(code)));
 
 export function parseCondition(text: string): ConditionParse {
   const clauses: Clause[] = [];
   let i = 0;
   const n = text.length;
   const skipSpace = () => {
-    while (i < n && /\s/.test(text[i] ?? '')) i++;
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
   };
   const fail = (message: string, start: number, end = start + 1): ConditionParse => ({
     ok: false,
@@ -60,10 +69,10 @@ export function parseCondition(text: string): ConditionParse {
   for (;;) {
     skipSpace();
     const keyStart = i;
-    if (i >= n || !KEY_START.test(text[i] ?? '')) {
+    if (i >= n || !isKeyStart(text.charCodeAt(i))) {
       return fail(i >= n ? 'expected a key after `&&`' : `expected a key (outcome, preferred_label or context.<name>) but found \`${text[i]}\``, i);
     }
-    while (i < n && KEY_CHAR.test(text[i] ?? '')) i++;
+    while (i < n && isKeyChar(text.charCodeAt(i))) i++;
     const keyText = text.slice(keyStart, i);
     if (keyText.endsWith('.') || keyText.includes('..')) return fail(`\`${keyText}\` is not a valid key path`, keyStart, i);
     if (keyText === 'context') return fail('`context` needs a key: write `context.<name>`', keyStart, i);
@@ -99,7 +108,7 @@ export function parseCondition(text: string): ConditionParse {
       i++;
       literal = value;
     } else {
-      while (i < n && BARE_LITERAL_CHAR.test(text[i] ?? '')) i++;
+      while (i < n && isBareLiteralChar(text.charCodeAt(i))) i++;
       literal = text.slice(literalStart, i);
       if (literal === '') {
         const found = i < n ? `\`${text[i]}\`` : 'the end of the condition';

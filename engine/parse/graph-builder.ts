@@ -6,6 +6,9 @@ import type { LineIndex, SourceRange } from '../model/source';
 import type { Literal, NodeRef, ParsedAttribute } from './parsed-syntax';
 
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Attribute keys and short values repeat across a graph (shapes, classes, conditions, booleans) and
+// are shared; longer values (prompts, commands) are mostly unique and kept as read.
+const SHARED_VALUE_LENGTH = 64;
 
 export interface SubgraphDraft {
   readonly id: string;
@@ -20,23 +23,29 @@ export interface SubgraphDraft {
 /** The statement context: defaults in scope and the enclosing subgraphs, outermost first. */
 export interface Scope {
   readonly nodeDefaults: Map<string, Attribute>;
-  readonly edgeDefaults: Map<string, Attribute>;
+  /** Replaced, never changed, when an `edge [...]` list sets a default: edges without attributes of their own share it. */
+  edgeDefaults: ReadonlyMap<string, Attribute>;
   readonly chain: readonly SubgraphDraft[];
   readonly subgraph?: SubgraphDraft;
 }
 
+/**
+ * A node as it is read: the GraphNode itself, finished in place when the graph is complete (no
+ * second object per node), with its subgraph facts filled in then.
+ */
 interface NodeDraft {
   readonly id: string;
   readonly attributes: Map<string, Attribute>;
   readonly idRange: SourceRange;
   readonly declarations: SourceRange[];
   readonly references: SourceRange[];
-  /**
-   * The subgraph chains the node was written in. A subgraph's label may follow its statements, so
-   * the derived classes are read from these chains once the whole graph is read.
-   */
-  readonly chains: (readonly SubgraphDraft[])[];
+  derivedClasses: readonly string[];
+  subgraphs: readonly string[];
 }
+
+// Most nodes sit in no subgraph: they share these instead of two empty arrays each.
+const noClasses: readonly string[] = [];
+const noSubgraphs: readonly string[] = [];
 
 /** One edge-chain operand: the nodes it stands for and where it is written. */
 export interface Endpoint {
@@ -49,7 +58,14 @@ export class GraphBuilder {
   private readonly edges: GraphEdge[] = [];
   private readonly graphAttributes = new Map<string, Attribute>();
   private readonly subgraphs: SubgraphDraft[] = [];
+  /**
+   * The subgraph chains each node was written in (nodes in no subgraph have none). A subgraph's
+   * label may follow its statements, so the derived classes are read from these chains once the
+   * whole graph is read.
+   */
+  private readonly chains = new Map<NodeDraft, (readonly SubgraphDraft[])[]>();
   private anonymousSubgraphs = 0;
+  private readonly strings = new Map<string, string>();
 
   constructor(readonly lineIndex: LineIndex) {}
 
@@ -73,18 +89,19 @@ export class GraphBuilder {
   }
 
   defaults(kind: 'node' | 'edge', attributes: readonly ParsedAttribute[], scope: Scope): void {
-    const target = kind === 'node' ? scope.nodeDefaults : scope.edgeDefaults;
+    const target = kind === 'node' ? scope.nodeDefaults : new Map(scope.edgeDefaults);
     for (const parsed of attributes) {
       const attribute = this.attribute(parsed, 'default');
       target.set(attribute.key, attribute);
     }
+    if (kind === 'edge') scope.edgeDefaults = target;
   }
 
   enterSubgraph(name: Literal | undefined, start: number, parent: Scope): Scope {
     const draft: SubgraphDraft = { id: name ? name.text : `__anonymous_${++this.anonymousSubgraphs}`, start, end: start, nodeIds: new Set(), children: [] };
     this.subgraphs.push(draft);
     parent.subgraph?.children.push(draft);
-    return { nodeDefaults: new Map(parent.nodeDefaults), edgeDefaults: new Map(parent.edgeDefaults), chain: [...parent.chain, draft], subgraph: draft };
+    return { nodeDefaults: new Map(parent.nodeDefaults), edgeDefaults: parent.edgeDefaults, chain: [...parent.chain, draft], subgraph: draft };
   }
 
   /** The node a statement or edge operand names, created on first mention. */
@@ -100,17 +117,21 @@ export class GraphBuilder {
       if (!NODE_ID.test(id)) {
         this.report('node_id_syntax', 'warning', `Node id \`${id}\` is not a bare identifier ([A-Za-z_][A-Za-z0-9_]*); put display text in \`label\`.`, idRange, id);
       }
-      draft = { id, attributes: new Map(scope.nodeDefaults), idRange, declarations: [], references: [], chains: [] };
+      draft = { id, attributes: new Map(scope.nodeDefaults), idRange, declarations: [], references: [], derivedClasses: noClasses, subgraphs: noSubgraphs };
       this.nodes.set(id, draft);
     }
-    if (scope.chain.length > 0 && draft.chains.at(-1) !== scope.chain) draft.chains.push(scope.chain);
+    if (scope.chain.length > 0) {
+      const chains = this.chains.get(draft);
+      if (!chains) this.chains.set(draft, [scope.chain]);
+      else if (chains.at(-1) !== scope.chain) chains.push(scope.chain);
+    }
     draft.references.push(idRange);
     scope.subgraph?.nodeIds.add(id);
     return draft;
   }
 
   nodeStatement(draft: NodeDraft, attributes: readonly ParsedAttribute[], start: number, end: number): void {
-    draft.declarations.push(this.range(start, end));
+    draft.declarations.push(this.statementRange(start, end, draft.references[draft.references.length - 1]));
     for (const parsed of attributes) {
       const attribute = this.attribute(parsed, 'explicit');
       const previous = draft.attributes.get(attribute.key);
@@ -159,12 +180,17 @@ export class GraphBuilder {
 
   edgeStatement(operands: readonly Endpoint[], attributes: readonly ParsedAttribute[], scope: Scope, start: number, end: number): void {
     const explicit = attributes.map((parsed) => this.attribute(parsed, 'explicit'));
-    const range = this.range(start, end);
+    const range = this.statementRange(start, end, operands[0]?.nodes[0]?.range, operands[operands.length - 1]?.nodes.at(-1)?.range);
+    // Every edge of the statement has the same attributes: one map, shared (the model is immutable).
+    let edgeAttributes = scope.edgeDefaults;
+    if (explicit.length > 0) {
+      const own = new Map(scope.edgeDefaults);
+      for (const attribute of explicit) own.set(attribute.key, attribute);
+      edgeAttributes = own;
+    }
     for (let i = 0; i + 1 < operands.length; i++) {
       for (const from of operands[i]?.nodes ?? []) {
         for (const to of operands[i + 1]?.nodes ?? []) {
-          const edgeAttributes = new Map(scope.edgeDefaults);
-          for (const attribute of explicit) edgeAttributes.set(attribute.key, attribute);
           this.edges.push({ index: this.edges.length, from: from.id, to: to.id, attributes: edgeAttributes, range, fromRange: from.range, toRange: to.range });
         }
       }
@@ -175,7 +201,7 @@ export class GraphBuilder {
     return {
       name: name ? name.text : '',
       attributes: this.graphAttributes,
-      nodes: new Map([...this.nodes].map(([id, draft]) => [id, freezeNode(draft)])),
+      nodes: this.finishNodes(),
       edges: this.edges,
       subgraphs: this.subgraphs.map((draft) => this.freezeSubgraph(draft)),
       range: this.range(start, end),
@@ -199,6 +225,18 @@ export class GraphBuilder {
     return this.lineIndex.range(start, end);
   }
 
+  /**
+   * A statement's range, sharing the positions it has in common with the ranges of its first and
+   * last ids (a statement starts at its first id; an edge statement without attributes ends at its
+   * last): a position per statement fewer, or two.
+   */
+  private statementRange(start: number, end: number, first: SourceRange | undefined, last?: SourceRange): SourceRange {
+    return {
+      start: first?.start.offset === start ? first.start : this.lineIndex.positionAt(start),
+      end: last?.end.offset === end ? last.end : this.lineIndex.positionAt(end),
+    };
+  }
+
   private attribute(parsed: ParsedAttribute, origin: Attribute['origin']): Attribute & { range: SourceRange } {
     const { key, value } = parsed;
     if (value.kind === 'html') {
@@ -209,8 +247,8 @@ export class GraphBuilder {
     const keyStart = lineIndex.positionAt(key.start);
     const valueEnd = lineIndex.positionAt(value.end);
     return {
-      key: key.text,
-      value: value.text,
+      key: this.shared(key.text),
+      value: value.text.length <= SHARED_VALUE_LENGTH ? this.shared(value.text) : value.text,
       quoted: value.kind === 'string',
       origin,
       range: { start: keyStart, end: valueEnd },
@@ -219,30 +257,34 @@ export class GraphBuilder {
     };
   }
 
+  private finishNodes(): ReadonlyMap<string, GraphNode> {
+    for (const [draft, chains] of this.chains) {
+      const derivedClasses = new Set<string>();
+      const subgraphs = new Set<string>();
+      for (const chain of chains) {
+        for (const sub of chain) {
+          subgraphs.add(sub.id);
+          const derived = sub.label !== undefined ? deriveClass(sub.label) : '';
+          if (derived) derivedClasses.add(derived);
+        }
+      }
+      draft.derivedClasses = [...derivedClasses];
+      draft.subgraphs = [...subgraphs];
+    }
+    return this.nodes;
+  }
+
+  /** One string per distinct text: every `shape=box` of a graph holds the same two strings, not two new ones each. */
+  private shared(text: string): string {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    this.strings.set(text, text);
+    return text;
+  }
+
   private freezeSubgraph(draft: SubgraphDraft): Subgraph {
     return { id: draft.id, range: this.range(draft.start, draft.end), nodeIds: [...draft.nodeIds], ...(draft.label !== undefined ? { label: draft.label } : {}) };
   }
-}
-
-function freezeNode(draft: NodeDraft): GraphNode {
-  const derivedClasses = new Set<string>();
-  const subgraphs = new Set<string>();
-  for (const chain of draft.chains) {
-    for (const sub of chain) {
-      subgraphs.add(sub.id);
-      const derived = sub.label !== undefined ? deriveClass(sub.label) : '';
-      if (derived) derivedClasses.add(derived);
-    }
-  }
-  return {
-    id: draft.id,
-    attributes: draft.attributes,
-    idRange: draft.idRange,
-    declarations: draft.declarations,
-    references: draft.references,
-    derivedClasses: [...derivedClasses],
-    subgraphs: [...subgraphs],
-  };
 }
 
 /** Canonical 2.10: lowercase, spaces to hyphens, drop everything but [a-z0-9-]. */

@@ -38,19 +38,19 @@ export function writtenAttributes(graph: Graph): WrittenAttributeIndex {
 
 function buildIndex(all: readonly WrittenAttribute[]): WrittenAttributeIndex {
   const byKey = new Map<string, WrittenAttribute[]>();
-  const position = new Map<WrittenAttribute, number>();
-  all.forEach((written, k) => {
-    position.set(written, k);
+  for (const written of all) {
     const entries = byKey.get(written.attribute.key);
     if (entries) entries.push(written);
     else byKey.set(written.attribute.key, [written]);
-  });
+  }
   return {
     all,
     withKey(...keys) {
-      const lists = keys.map((key) => byKey.get(key) ?? none);
-      if (lists.length === 1) return lists[0] ?? none;
-      return lists.flat().sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0));
+      const lists = keys.map((key) => byKey.get(key)).filter((list) => list !== undefined);
+      if (lists.length <= 1) return lists[0] ?? none;
+      // Entries under several of the keys (rare): in walk order, read off the walk itself.
+      const wanted = new Set(keys);
+      return all.filter((written) => wanted.has(written.attribute.key));
     },
   };
 }

@@ -1,24 +1,38 @@
-import type { Clause, Condition } from '../conditions/condition';
+import type { Clause, Condition, ConditionParse } from '../conditions/condition';
 import { parseCondition } from '../conditions/condition';
-import type { Attribute, GraphEdge } from '../model/graph';
+import type { Attribute, Graph, GraphEdge } from '../model/graph';
 
 export interface EdgeCondition {
   readonly attribute: Attribute;
   readonly condition: Condition;
 }
 
-// Several rules read every edge's condition in one lint; each attribute is parsed once.
-const parsedConditions = new WeakMap<Attribute, EdgeCondition | undefined>();
+// Several rules read every condition of a graph in one lint (condition_syntax its errors, the
+// routing and data-flow rules its clauses), and pipelines repeat the same few conditions: each
+// distinct text is parsed once per graph.
+const parsesByGraph = new WeakMap<Graph, Map<string, ConditionParse>>();
+
+/** `text` read as a condition, parsed once per graph. */
+export function conditionParse(graph: Graph, text: string): ConditionParse {
+  let parses = parsesByGraph.get(graph);
+  if (!parses) {
+    parses = new Map();
+    parsesByGraph.set(graph, parses);
+  }
+  let parse = parses.get(text);
+  if (!parse) {
+    parse = parseCondition(text);
+    parses.set(text, parse);
+  }
+  return parse;
+}
 
 /** The edge's parsed, non-empty condition; undefined when absent, empty or malformed (condition_syntax reports those). */
-export function edgeCondition(edge: GraphEdge): EdgeCondition | undefined {
+export function edgeCondition(graph: Graph, edge: GraphEdge): EdgeCondition | undefined {
   const attribute = edge.attributes.get('condition');
-  if (!attribute || attribute.value.trim() === '') return undefined;
-  if (parsedConditions.has(attribute)) return parsedConditions.get(attribute);
-  const parsed = parseCondition(attribute.value);
-  const condition = parsed.ok ? { attribute, condition: parsed.condition } : undefined;
-  parsedConditions.set(attribute, condition);
-  return condition;
+  if (!attribute) return undefined;
+  const parse = conditionParse(graph, attribute.value);
+  return parse.ok && parse.condition.clauses.length > 0 ? { attribute, condition: parse.condition } : undefined;
 }
 
 export function outcomeClauses(condition: Condition): Clause[] {

@@ -20,12 +20,13 @@ export interface GraphAnalysis {
 export interface Cycle {
   /** Member node ids in declaration order. */
   readonly nodes: readonly string[];
-  readonly members: ReadonlySet<string>;
   /** Edges leaving the component. */
   readonly exits: readonly GraphEdge[];
 }
 
 const cache = new WeakMap<RuleContext['adjacency'], GraphAnalysis>();
+const retryKeys = ['retry_target', 'fallback_retry_target'] as const;
+const noTargets: readonly string[] = [];
 
 export function analyze(context: RuleContext): GraphAnalysis {
   let analysis = cache.get(context.adjacency);
@@ -52,8 +53,14 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
 
   // A retry target is a way in too: the engine jumps there when a node (or, for the graph's
   // targets, the exit's goal-gate check) fails.
-  const retryTargets = (attributes: Graph['attributes']) =>
-    ['retry_target', 'fallback_retry_target'].map((key) => attributes.get(key)?.value.trim() ?? '').filter((id) => graph.nodes.has(id));
+  const retryTargets = (attributes: Graph['attributes']): readonly string[] => {
+    let targets: string[] | undefined;
+    for (const key of retryKeys) {
+      const id = attributes.get(key)?.value.trim() ?? '';
+      if (graph.nodes.has(id)) (targets ??= []).push(id);
+    }
+    return targets ?? noTargets;
+  };
   const graphRetryTargets = retryTargets(graph.attributes);
   const reachable = new Set<string>();
   if (start) {
@@ -77,15 +84,16 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
   const cycleOf = new Map<string, Cycle>();
   const order = new Map(nodes.map((node, i) => [node.id, i]));
   for (const component of stronglyConnectedComponents([...graph.nodes.keys()], adjacency.outgoing)) {
-    const members = new Set(component);
     const only = component[0] as string;
     const selfLoop = component.length === 1 && (adjacency.outgoing.get(only) ?? []).some((edge) => edge.to === only);
     if (component.length < 2 && !selfLoop) continue;
     const sorted = [...component].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    const exits = sorted.flatMap((id) => (adjacency.outgoing.get(id) ?? []).filter((edge) => !members.has(edge.to)));
-    const cycle: Cycle = { nodes: sorted, members, exits };
+    const exits: GraphEdge[] = [];
+    const cycle: Cycle = { nodes: sorted, exits };
     cycles.push(cycle);
+    // A node belongs to one component: membership is cycleOf, with no set per cycle.
     for (const id of component) cycleOf.set(id, cycle);
+    for (const id of sorted) for (const edge of adjacency.outgoing.get(id) ?? []) if (cycleOf.get(edge.to) !== cycle) exits.push(edge);
   }
   cycles.sort((a, b) => (order.get(a.nodes[0] as string) ?? 0) - (order.get(b.nodes[0] as string) ?? 0));
   const hasRetryTargets = graphRetryTargets.length > 0 || nodes.some((node) => retryTargets(node.attributes).length > 0);
@@ -95,51 +103,66 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
 /** A `loop_restart=true` edge back into its own loop: a new iteration, hence a retry path. */
 export function isLoopRestartBackEdge(analysis: GraphAnalysis, edge: GraphEdge): boolean {
   if (edge.attributes.get('loop_restart')?.value.trim().toLowerCase() !== 'true') return false;
-  return analysis.cycleOf.get(edge.from)?.members.has(edge.to) ?? false;
+  const cycle = analysis.cycleOf.get(edge.from);
+  return cycle !== undefined && analysis.cycleOf.get(edge.to) === cycle;
 }
 
-/** Tarjan's algorithm, iterative so that a 10,000-node chain cannot overflow the stack. */
+/**
+ * Tarjan's algorithm, iterative so that a 10,000-node chain cannot overflow the stack. Nodes are
+ * numbered (ids first, in order, then any edge target that is no node) and the bookkeeping is kept
+ * in arrays by number: per-id maps made this the bulk of the analysis on large graphs.
+ */
 function stronglyConnectedComponents(ids: readonly string[], outgoing: ReadonlyMap<string, readonly GraphEdge[]>): string[][] {
-  const index = new Map<string, number>();
-  const lowLink = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
+  const names = [...ids];
+  const numbers = new Map<string, number>();
+  names.forEach((id, k) => numbers.set(id, k));
+  const numberOf = (id: string): number => {
+    let k = numbers.get(id);
+    if (k === undefined) {
+      k = names.push(id) - 1;
+      numbers.set(id, k);
+    }
+    return k;
+  };
+  const index: number[] = [];
+  const lowLink: number[] = [];
+  const onStack: boolean[] = [];
+  const stack: number[] = [];
   const components: string[][] = [];
   let counter = 0;
-  for (const root of ids) {
-    if (index.has(root)) continue;
-    const frames: { id: string; next: number }[] = [{ id: root, next: 0 }];
-    index.set(root, counter);
-    lowLink.set(root, counter++);
-    stack.push(root);
-    onStack.add(root);
+  const open = (k: number) => {
+    index[k] = lowLink[k] = counter++;
+    stack.push(k);
+    onStack[k] = true;
+  };
+  for (let root = 0; root < ids.length; root++) {
+    if (index[root] !== undefined) continue;
+    const frames: { k: number; edges: readonly GraphEdge[]; next: number }[] = [{ k: root, edges: outgoing.get(ids[root] as string) ?? [], next: 0 }];
+    open(root);
     while (frames.length > 0) {
-      const frame = frames[frames.length - 1] as { id: string; next: number };
-      const edges = outgoing.get(frame.id) ?? [];
-      if (frame.next < edges.length) {
-        const to = (edges[frame.next++] as GraphEdge).to;
-        if (!index.has(to)) {
-          index.set(to, counter);
-          lowLink.set(to, counter++);
-          stack.push(to);
-          onStack.add(to);
-          frames.push({ id: to, next: 0 });
-        } else if (onStack.has(to)) {
-          lowLink.set(frame.id, Math.min(lowLink.get(frame.id) as number, index.get(to) as number));
+      const frame = frames[frames.length - 1] as (typeof frames)[number];
+      if (frame.next < frame.edges.length) {
+        const to = (frame.edges[frame.next++] as GraphEdge).to;
+        const k = numberOf(to);
+        if (index[k] === undefined) {
+          open(k);
+          frames.push({ k, edges: outgoing.get(to) ?? [], next: 0 });
+        } else if (onStack[k]) {
+          lowLink[frame.k] = Math.min(lowLink[frame.k] as number, index[k]);
         }
         continue;
       }
       frames.pop();
       const parent = frames[frames.length - 1];
-      if (parent) lowLink.set(parent.id, Math.min(lowLink.get(parent.id) as number, lowLink.get(frame.id) as number));
-      if (lowLink.get(frame.id) === index.get(frame.id)) {
+      if (parent) lowLink[parent.k] = Math.min(lowLink[parent.k] as number, lowLink[frame.k] as number);
+      if (lowLink[frame.k] === index[frame.k]) {
         const component: string[] = [];
-        let member: string | undefined;
+        let member: number;
         do {
-          member = stack.pop() as string;
-          onStack.delete(member);
-          component.push(member);
-        } while (member !== frame.id);
+          member = stack.pop() as number;
+          onStack[member] = false;
+          component.push(names[member] as string);
+        } while (member !== frame.k);
         components.push(component);
       }
     }

@@ -54,7 +54,7 @@ function factsOf(graph: Graph, lineIndex: Parameters<typeof analyze>[0]['lineInd
       return node !== undefined && analysis.handlerOf(node) === 'tool' && cycle.exits.some((edge) => edge.from === id && isConditional(edge));
     }),
     exits: cycle.exits.map(describeEdge),
-    restartEdges: graph.edges.filter((edge) => cycle.members.has(edge.from) && cycle.members.has(edge.to) && value(edge.attributes, 'loop_restart') === 'true').map(describeEdge),
+    restartEdges: graph.edges.filter((edge) => analysis.cycleOf.get(edge.from) === cycle && analysis.cycleOf.get(edge.to) === cycle && value(edge.attributes, 'loop_restart') === 'true').map(describeEdge),
   }));
   return {
     name: graph.name,

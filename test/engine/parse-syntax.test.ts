@@ -76,6 +76,14 @@ describe('one parser: the DOT that matters', () => {
     assert.deepEqual(graph?.nodes.get('p')?.subgraphs, ['s']);
   });
 
+  it('gives each edge the edge defaults in force where it is written (edges without attributes of their own share one map)', () => {
+    const { graph } = parseDot('digraph G { a -> b; edge [weight=1]; b -> c; c -> d [label=x]; edge [weight=2]; d -> e; subgraph s { e -> f; edge [weight=3]; f -> g } g -> h }');
+    assert.deepEqual(
+      graph?.edges.map((e) => `${e.from}->${e.to}:${e.attributes.get('weight')?.value ?? '-'}:${e.attributes.get('label')?.value ?? '-'}`),
+      ['a->b:-:-', 'b->c:1:-', 'c->d:1:x', 'd->e:2:-', 'e->f:2:-', 'f->g:3:-', 'g->h:2:-'],
+    );
+  });
+
   it('derives a class from a subgraph label written after the nodes, outermost first', () => {
     const { graph } = parseDot('digraph G { subgraph cluster_o { subgraph cluster_i { a; label="Inner" } label="Outer Loop" } }');
     assert.deepEqual(graph?.nodes.get('a')?.derivedClasses, ['outer-loop', 'inner']);

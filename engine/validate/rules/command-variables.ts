@@ -34,8 +34,11 @@ function shellVariablesSetBy(command: string): Set<string> {
 
 /** Keys the edge conditions read as `context.key`: evidence that the author means a context key. */
 function conditionKeys(graph: Graph): Set<string> {
+  // Pipelines repeat the same few conditions: each distinct text is scanned once.
+  const texts = new Set<string>();
+  for (const edge of graph.edges) texts.add(edge.attributes.get('condition')?.value ?? '');
   const keys = new Set<string>();
-  for (const edge of graph.edges) for (const match of (edge.attributes.get('condition')?.value ?? '').matchAll(/\bcontext\.([A-Za-z_][\w.]*)/g)) keys.add(match[1] as string);
+  for (const text of texts) for (const match of text.matchAll(/\bcontext\.([A-Za-z_][\w.]*)/g)) keys.add(match[1] as string);
   return keys;
 }
 

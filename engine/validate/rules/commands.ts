@@ -17,6 +17,8 @@ const filters = new Set([...displayFilters, 'grep', 'egrep', 'fgrep', 'rg', 'jq'
 interface HiddenStatus {
   readonly node: GraphNode;
   readonly attribute: Attribute;
+  /** Every pipeline of the command, and the one whose status is hidden. */
+  readonly pipelines: readonly ShellPipeline[];
   readonly pipeline: ShellPipeline;
   /** The stage whose status is lost and the filter whose status replaces it. */
   readonly hidden: ShellStage;
@@ -25,13 +27,26 @@ interface HiddenStatus {
   readonly fix?: Fix;
 }
 
+// CMD-001 and CMD-002 report on the same findings: the commands are split once per lint.
+const cache = new WeakMap<RuleContext['adjacency'], readonly HiddenStatus[]>();
+
+function hiddenStatuses(context: RuleContext): readonly HiddenStatus[] {
+  let found = cache.get(context.adjacency);
+  if (!found) {
+    found = [...findHiddenStatuses(context)];
+    cache.set(context.adjacency, found);
+  }
+  return found;
+}
+
 /** Tool-node pipelines whose status becomes the node's verdict, where a filter's exit status stands in for the tested command's. */
-function* hiddenStatuses(context: RuleContext): Iterable<HiddenStatus> {
+function* findHiddenStatuses(context: RuleContext): Iterable<HiddenStatus> {
   const { handlerOf } = analyze(context);
   for (const node of context.graph.nodes.values()) {
     const attribute = node.attributes.get('tool_command');
     if (!attribute || handlerOf(node) !== 'tool' || /\bpipefail\b/.test(attribute.value)) continue;
-    for (const pipeline of splitPipelines(attribute.value)) {
+    const pipelines = splitPipelines(attribute.value);
+    for (const pipeline of pipelines) {
       if (!pipeline.decidesStatus) continue;
       const last = pipeline.stages[pipeline.stages.length - 1];
       const hidden = pipeline.stages.slice(0, -1).find((stage) => stage.command !== '' && !producers.has(stage.command));
@@ -41,7 +56,7 @@ function* hiddenStatuses(context: RuleContext): Iterable<HiddenStatus> {
       const first = pipeline.stages[0] as ShellStage;
       const pipes = { start: attribute.value.slice(0, first.end).trimEnd().length, end: trimmedEnd(attribute.value, last) };
       const fix = redirectFix(context.lineIndex, node, attribute, pipeline, pipes);
-      yield { node, attribute, pipeline, hidden, filter, pipes, ...(fix ? { fix } : {}) };
+      yield { node, attribute, pipelines, pipeline, hidden, filter, pipes, ...(fix ? { fix } : {}) };
     }
   }
 }
@@ -92,9 +107,9 @@ export const tokenGateLiesRule: LintRule = {
   tier: 'lint',
   *check(context): Iterable<Diagnostic> {
     for (const found of hiddenStatuses(context)) {
-      const { pipeline, attribute } = found;
+      const { pipelines, pipeline, attribute } = found;
       if (pipeline.next?.operator !== '&&') continue;
-      const token = splitPipelines(attribute.value).find((p) => p.start >= (pipeline.next?.end ?? 0));
+      const token = pipelines.find((p) => p.start >= (pipeline.next?.end ?? 0));
       const echo = token?.stages[0];
       if (!token || !echo || (echo.command !== 'echo' && echo.command !== 'printf')) continue;
       const tokenText = attribute.value.slice(echo.start, trimmedEnd(attribute.value, echo)).trim();

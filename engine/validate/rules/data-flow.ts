@@ -16,7 +16,7 @@ const statuses: readonly string[] = stageStatuses;
 
 function* conditions(context: RuleContext): Iterable<{ readonly edge: GraphEdge; readonly parsed: EdgeCondition }> {
   for (const edge of context.graph.edges) {
-    const parsed = edgeCondition(edge);
+    const parsed = edgeCondition(context.graph, edge);
     if (parsed) yield { edge, parsed };
   }
 }
@@ -62,14 +62,15 @@ export const contextKeyUnwrittenRule: LintRule = {
     const { graph, adjacency } = context;
     const { handlerOf } = analyze(context);
     const parameters = launchParameterNames(graph);
-    const everyOutput = new Set([...graph.nodes.values()].flatMap((node) => listAttr(node, 'outputs')));
+    // Only a suggestion reads every declared output: gathered on the first one.
+    let everyOutput: ReadonlySet<string> | undefined;
     for (const { edge, parsed } of conditions(context)) {
       for (const clause of parsed.condition.clauses) {
         if (clause.key.kind !== 'context' && clause.key.kind !== 'bare') continue;
         const key = clause.key.path;
         if (isEngineKey(key) || parameters.has(key)) continue;
         if (writtenUpstream(graph, adjacency.incoming, handlerOf, edge.from, key)) continue;
-        const suggestion = didYouMean(key, [...keysWrittenUpstream(graph, adjacency.incoming, handlerOf, edge.from), ...everyOutput, ...wellKnownKeys]);
+        const suggestion = didYouMean(key, [...keysWrittenUpstream(graph, adjacency.incoming, handlerOf, edge.from), ...(everyOutput ??= new Set([...graph.nodes.values()].flatMap((node) => listAttr(node, 'outputs')))), ...wellKnownKeys]);
         const prefix = clause.keyText.slice(0, clause.keyText.length - key.length);
         const range = valueSpanRange(context.lineIndex, parsed.attribute, clause.keySpan.start, clause.keySpan.end);
         yield {

@@ -1,6 +1,6 @@
 import type { Clause } from '../../conditions/condition';
 import type { Diagnostic } from '../../model/diagnostics';
-import { isConditional, type GraphEdge } from '../../model/graph';
+import { isConditional, type Graph, type GraphEdge } from '../../model/graph';
 import type { LineIndex } from '../../model/source';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
 import { didYouMean } from '../did-you-mean';
@@ -89,13 +89,13 @@ export const deadConditionalEdgeRule: LintRule = {
       if (!known) continue;
       const outgoing = adjacency.outgoing.get(node.id) ?? [];
       for (const edge of outgoing) {
-        const parsed = edgeCondition(edge);
+        const parsed = edgeCondition(context.graph, edge);
         if (!parsed || [...known.statuses].some((status) => admitsOutcome(parsed.condition, status))) continue;
         // A value that is no outcome at all (`outcome=sucess`) is outcome_value's to report, with its fix.
         if (outcomeClauses(parsed.condition).some((clause) => !isStageStatus(clause.literal))) continue;
         const clauses = outcomeClauses(parsed.condition);
         const dead = (clauses.find((clause) => [...known.statuses].every((status) => !holdsFor(clause, status))) ?? clauses[0]) as Clause;
-        const complement = complementOfSibling(edge, outgoing);
+        const complement = complementOfSibling(graph, edge, outgoing);
         const edit = complement ? replaceValueEdit(parsed.attribute, complement) : undefined;
         const range = clauseRange(lineIndex, parsed, dead);
         yield {
@@ -115,10 +115,10 @@ export const deadConditionalEdgeRule: LintRule = {
 };
 
 /** The negation of the one other single-clause context condition out of the diamond, if that is all there is. */
-function complementOfSibling(dead: GraphEdge, outgoing: readonly GraphEdge[]): string | undefined {
+function complementOfSibling(graph: Graph, dead: GraphEdge, outgoing: readonly GraphEdge[]): string | undefined {
   const siblings = outgoing.filter((edge) => edge !== dead && isConditional(edge));
   if (siblings.length !== 1) return undefined;
-  const parsed = edgeCondition(siblings[0] as GraphEdge);
+  const parsed = edgeCondition(graph, siblings[0] as GraphEdge);
   const clause = parsed?.condition.clauses[0];
   if (!parsed || parsed.condition.clauses.length !== 1 || !clause || clause.key.kind === 'outcome' || clause.key.kind === 'preferred_label') return undefined;
   const literal = /^[A-Za-z0-9_.:\-/+@]+$/.test(clause.literal) ? clause.literal : JSON.stringify(clause.literal);
@@ -139,7 +139,7 @@ export const staleLabelCollisionRule: LintRule = {
     for (const node of graph.nodes.values()) {
       if (handlerOf(node) !== 'tool') continue;
       const conditions = (adjacency.outgoing.get(node.id) ?? []).flatMap((edge) => {
-        const parsed = edgeCondition(edge);
+        const parsed = edgeCondition(context.graph, edge);
         return parsed ? [{ edge, parsed }] : [];
       });
       const failEdges = conditions.filter(({ parsed }) => outcomeClauses(parsed.condition).length > 0 && admitsOutcome(parsed.condition, 'fail'));
@@ -174,7 +174,7 @@ export const failRoutedToExitRule: LintRule = {
     const { exit, handlerOf } = analyze(context);
     if (!exit) return;
     for (const edge of adjacency.incoming.get(exit.id) ?? []) {
-      const parsed = edgeCondition(edge);
+      const parsed = edgeCondition(context.graph, edge);
       const [clause] = parsed ? outcomeClauses(parsed.condition) : [];
       if (!parsed || !clause || !admitsOutcome(parsed.condition, 'fail')) continue;
       // A source that cannot fail makes the edge dead instead (TOPO-001 says so).

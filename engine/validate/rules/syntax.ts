@@ -1,8 +1,8 @@
-import { parseCondition } from '../../conditions/condition';
 import { attributeTable } from '../../model/attributes';
 import type { Diagnostic } from '../../model/diagnostics';
 import { parseStylesheet } from '../../transform/stylesheet';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
+import { conditionParse } from '../edge-conditions';
 import type { LintRule } from '../rule';
 import { valueSpanRange } from '../value-location';
 
@@ -15,7 +15,7 @@ export const conditionSyntaxRule: LintRule = {
   *check({ graph, lineIndex }): Iterable<Diagnostic> {
     for (const written of writtenAttributes(graph).withKey(...conditionKeys)) {
       const { attribute } = written;
-      const parsed = parseCondition(attribute.value);
+      const parsed = conditionParse(graph, attribute.value);
       if (parsed.ok) continue;
       const range = valueSpanRange(lineIndex, attribute, parsed.error.span.start, parsed.error.span.end);
       yield {
