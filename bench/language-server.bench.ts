@@ -63,6 +63,19 @@ export default async function bench(): Promise<BenchReport> {
       figures[`first diagnostics ${size} nodes (ms)`] = median(firstDiagnostics.worker);
       figures[`first diagnostics, checker on the main thread, ${size} nodes (ms)`] = median(firstDiagnostics.main);
 
+      // First completion: didOpen of a fresh uri, then completion at once (before any check finished).
+      const firstCompletion: number[] = [];
+      for (let k = 0; k < runs + warmup; k++) {
+        const uri = pathToFileURL(file).href + `?first=${k}`;
+        const start = performance.now();
+        await client.open(uri, text);
+        await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: TextDocument.create(uri, 'dot', 1, text).positionAt(probes[0]?.offset ?? 0) });
+        if (k >= warmup) firstCompletion.push(performance.now() - start);
+        await client.diagnosticsFor(uri);
+        await client.close(uri);
+      }
+      figures[`first completion after open ${size} nodes (ms)`] = median(firstCompletion);
+
       // Completion while typing: an edit, then completion at a probe, timed together.
       const uri = pathToFileURL(file).href;
       await client.open(uri, text);
