@@ -6,7 +6,7 @@
  * (each version has its own) and kept with it.
  */
 import type { Attribute } from '../../engine/model/graph';
-import type { Outline } from '../syntax/outline';
+import type { AttributeList, Outline } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
 import type { Flow } from './context-keys';
@@ -36,6 +36,11 @@ export function outlineFlow(outline: Outline): OutlineFlow {
   return flow;
 }
 
+/** A node statement's `key=value` entries onto the node's own attributes (a later statement wins, as in DOT). */
+export function addOwnAttributes(list: AttributeList, own: Map<string, Attribute>): void {
+  for (const { key, value } of list.entries) if (value) own.set(tokenValue(key), { key: tokenValue(key), value: tokenValue(value), quoted: value.kind === 'string', origin: 'explicit' });
+}
+
 function readFlow(outline: Outline): OutlineFlow {
   const attributes = new Map<string, Map<string, Attribute>>();
   const nodeAttributes = (id: string) => attributes.get(id) ?? (attributes.set(id, new Map()).get(id) as Map<string, Attribute>);
@@ -49,12 +54,7 @@ function readFlow(outline: Outline): OutlineFlow {
       if (label) for (const from of list.subjects.slice(0, -1)) labels.set(from, tokenValue(label));
     }
     if (list.owner === 'graph-defaults' && !list.inSubgraph) for (const { key, value } of list.entries) if (value && tokenValue(key) === 'goal') goal = tokenValue(value);
-    if (list.owner !== 'node') continue;
-    for (const subject of list.subjects) {
-      for (const { key, value } of list.entries) {
-        if (value) nodeAttributes(tokenValue(subject)).set(tokenValue(key), { key: tokenValue(key), value: tokenValue(value), quoted: value.kind === 'string', origin: 'explicit' });
-      }
-    }
+    if (list.owner === 'node') for (const subject of list.subjects) addOwnAttributes(list, nodeAttributes(tokenValue(subject)));
   }
   for (const { key, value, inSubgraph } of outline.assignments) if (value && !inSubgraph && tokenValue(key) === 'goal') goal = tokenValue(value);
   const edges = outline.edges.map((edge): OutlineEdge => {

@@ -2,12 +2,13 @@
 import type { CompletionItem, Range } from 'vscode-languageserver';
 import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver';
 import type { AttributeSpec } from '../../engine/model/attributes';
+import type { Attribute } from '../../engine/model/graph';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
 import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
 import { contextKeysBefore } from '../analysis/context-keys';
 import type { DocumentView } from '../analysis/document-analysis';
 import type { OutlineFlow } from '../analysis/outline-flow';
-import { outlineFlow } from '../analysis/outline-flow';
+import { addOwnAttributes, outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
@@ -196,14 +197,21 @@ export function nodeIdsOf(analysis: DocumentView): readonly string[] {
   return outlineFlow(analysis.outline).nodeIds;
 }
 
-/** The handlers of the nodes a list belongs to, as the text declares them. */
+/**
+ * The handlers of the nodes a list belongs to, from their own node statements: a look at the lists
+ * naming them, not the whole text's flow, since this runs on every keystroke in a list.
+ */
 function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
   if (ids.length === 0) return [];
-  const { nodes } = outlineFlow(analysis.outline);
-  return ids.flatMap((id) => {
-    const node = nodes.get(id);
-    return node ? [resolveHandlerType(node)] : [];
-  });
+  const attributes = new Map(ids.map((id) => [id, new Map<string, Attribute>()]));
+  for (const list of analysis.outline.lists) {
+    if (list.owner !== 'node') continue;
+    for (const subject of list.subjects) {
+      const own = attributes.get(tokenValue(subject));
+      if (own) addOwnAttributes(list, own);
+    }
+  }
+  return [...attributes].map(([id, own]) => resolveHandlerType({ id, attributes: own }));
 }
 
 function nodeIdItems(analysis: DocumentView, range: Range): CompletionItem[] {

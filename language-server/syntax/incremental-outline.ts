@@ -77,8 +77,21 @@ export function updateOutline(previous: Outline, edit: TextEdit, text: string): 
   readStatements(text, code, state, sameStatement);
   if (rootThere) appendRest(previous, state, markCursor, rootThere, codeShift);
   const { blocks, lists, assignments, nodeIds, arrows, edges, marks } = state;
-  const firstOpenString = tokens.findIndex(isOpenString);
+  const firstOpenString = openStringAfter(previous.firstOpenString, keptFrom, tokens, restart, restart + scanned.tokens.length);
   return { text, tokens, code, blocks, lists, assignments, nodeIds, arrows, edges, marks, firstOpenString };
+}
+
+/**
+ * The first unclosed string of the new tokens. None is before `restart` (else the update rescanned
+ * all); past the rescanned ones the previous index carries over, unless that string was replaced.
+ */
+function openStringAfter(previous: number, oldKeptFrom: number, tokens: readonly Token[], restart: number, keptFrom: number): number {
+  const rescanned = tokens.slice(restart, keptFrom).findIndex(isOpenString);
+  if (rescanned !== -1) return restart + rescanned;
+  if (previous === -1) return -1;
+  if (previous >= oldKeptFrom) return previous - oldKeptFrom + keptFrom;
+  const later = tokens.slice(keptFrom).findIndex(isOpenString);
+  return later === -1 ? -1 : keptFrom + later;
 }
 
 /** The smallest k in [0, length) with `test(k)` (which must be monotone), else length. */
