@@ -7,6 +7,7 @@ import type { DocumentAnalysis, DocumentView, PipelineModel } from './document-a
 import { quickView, withCheck } from './document-analysis';
 import type { TextEdit } from '../syntax/incremental-outline';
 import { updateOutline } from '../syntax/incremental-outline';
+import { carryFlow } from './outline-flow';
 
 interface OpenDocument {
   document: TextDocument;
@@ -134,6 +135,7 @@ export class DocumentStore {
     const text = document.getText();
     const edit = entry.changedSinceQuick;
     const outline = entry.quick && edit ? updateOutline(entry.quick.outline, edit, text) : undefined;
+    if (entry.quick && outline) carryFlow(entry.quick.outline, outline);
     entry.quick = quickView({
       uri,
       version: document.version,

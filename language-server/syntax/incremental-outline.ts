@@ -59,6 +59,7 @@ export function updateOutline(previous: Outline, edit: TextEdit, text: string): 
   shiftTokens(kept, delta);
 
   const state = resumeState(previous, codeRestart);
+  const starts = recordCounts(state);
   const oldMarks = previous.marks;
   let markCursor = 0;
   let rootThere: OpenRoot | undefined;
@@ -75,10 +76,41 @@ export function updateOutline(previous: Outline, edit: TextEdit, text: string): 
     return true;
   };
   readStatements(text, code, state, sameStatement);
+  const newEnds = recordCounts(state);
+  const oldEnds = rootThere ? Array.from({ length: MARK_ROOT }, (_, field) => oldMarks[markCursor + field] as number) : recordCounts(previous);
   if (rootThere) appendRest(previous, state, markCursor, rootThere, codeShift);
   const { blocks, lists, assignments, nodeIds, arrows, edges, marks } = state;
   const firstOpenString = openStringAfter(previous.firstOpenString, keptFrom, tokens, restart, restart + scanned.tokens.length);
-  return { text, tokens, code, blocks, lists, assignments, nodeIds, arrows, edges, marks, firstOpenString };
+  const outline: Outline = { text, tokens, code, blocks, lists, assignments, nodeIds, arrows, edges, marks, firstOpenString };
+  const window = (field: number): RecordWindow => ({ start: starts[field] as number, oldEnd: oldEnds[field] as number, newEnd: newEnds[field] as number });
+  rereadWindows.set(outline, { lists: window(2), assignments: window(3), nodeIds: window(4), edges: window(6) });
+  return outline;
+}
+
+/** Records `[start, oldEnd)` of the previous outline were read again as `[start, newEnd)` of the updated one; the rest are the same. */
+export interface RecordWindow {
+  readonly start: number;
+  readonly oldEnd: number;
+  readonly newEnd: number;
+}
+
+export interface RereadWindows {
+  readonly lists: RecordWindow;
+  readonly assignments: RecordWindow;
+  readonly nodeIds: RecordWindow;
+  readonly edges: RecordWindow;
+}
+
+const rereadWindows = new WeakMap<Outline, RereadWindows>();
+
+/** Which records an updated outline read again, for what is derived from the previous one (outline-flow.ts). */
+export function rereadBy(outline: Outline): RereadWindows | undefined {
+  return rereadWindows.get(outline);
+}
+
+/** Record counts in the order of the statement marks' fields (the first, a code index, unused). */
+function recordCounts(records: Pick<Outline, 'blocks' | 'lists' | 'assignments' | 'nodeIds' | 'arrows' | 'edges'>): number[] {
+  return [0, records.blocks.length, records.lists.length, records.assignments.length, records.nodeIds.length, records.arrows.length, records.edges.length];
 }
 
 /**
@@ -137,7 +169,7 @@ function resumeState(previous: Outline, codeIndex: number): StatementState {
 function appendRest(previous: Outline, state: StatementState, from: number, root: OpenRoot, codeShift: number): void {
   const marks = previous.marks;
   const oldCounts = Array.from({ length: MARK_FIELDS }, (_, field) => marks[from + field] as number);
-  const newCounts = [0, state.blocks.length, state.lists.length, state.assignments.length, state.nodeIds.length, state.arrows.length, state.edges.length];
+  const newCounts = recordCounts(state);
   const oldRoot = oldCounts[MARK_ROOT] as number;
   // The previous reading closed its root in the kept tokens (if at all): so does this one.
   const oldClose = (previous.blocks[oldRoot] as Block).close;
