@@ -117,10 +117,8 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
   const analysedAt = <T>(params: At, fallback: T, answer: (analysis: DocumentAnalysis, offset: number) => T): Promise<T> =>
     withAnalysis(params.textDocument.uri, fallback, (analysis) => answer(analysis, offsetIn(analysis, params)));
 
-  connection.onCompletion(async (params) => {
-    const view = await store.viewWithModel(params.textDocument.uri);
-    return view ? complete(view, offsetIn(view, params)) : [];
-  });
+  // From the text alone: right after open or an edit, completion never waits for the checker.
+  connection.onCompletion((params) => atPosition(params, [], complete));
   connection.onHover((params) => analysedAt(params, null, (analysis, offset) => hover(analysis, offset) ?? null));
   connection.onDefinition((params) => atPosition(params, [], definition));
   connection.onReferences((params) => atPosition(params, [], (analysis, offset) => references(analysis, offset, params.context.includeDeclaration)));

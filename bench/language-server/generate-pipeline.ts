@@ -26,7 +26,8 @@ export function generatePipeline(nodeCount: number): string {
 
 /** Where the bench asks for completion: a key inside a node list, and a key inside a condition. */
 export function completionProbes(text: string, nodeCount: number): { name: string; offset: number }[] {
-  const middle = Math.floor(nodeCount / 3) * 3 + 1;
+  // A tool node half-way down (k % 3 === 1): it has a list and a conditional edge to the next node.
+  const middle = Math.floor(nodeCount / 6) * 3 + 1;
   const list = text.indexOf(`  n${middle} [`) + `  n${middle} [`.length;
   const conditionNeedle = `  n${middle} -> n${middle + 1} [condition="`;
   return [

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { CheckInput, EngineCheck, SerializedModel } from './document-analysis';
 import { checkText, DeferredModel } from './document-analysis';
-import { CHECKER_HEAP_MB } from '../memory-limits';
+import { CHECKER_HEAP_MB, CHECKER_YOUNG_MB } from '../memory-limits';
 
 /** Both resolve to undefined when a newer check of the same document superseded this one before it ran. */
 export interface CheckHandle {
@@ -54,7 +54,7 @@ export class WorkerChecker implements Checker {
 
   constructor(workerPath: string) {
     // Past its cap the worker dies (ERR_WORKER_OUT_OF_MEMORY) and checks go on on this thread (fallBack).
-    this.worker = new Worker(workerPath, { resourceLimits: { maxOldGenerationSizeMb: CHECKER_HEAP_MB } });
+    this.worker = new Worker(workerPath, { resourceLimits: { maxOldGenerationSizeMb: CHECKER_HEAP_MB, maxYoungGenerationSizeMb: CHECKER_YOUNG_MB } });
     this.worker.unref();
     this.worker.on('message', (response: CheckResponse) => this.receive(response));
     this.worker.on('error', () => this.fallBack());

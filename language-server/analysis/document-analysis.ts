@@ -30,9 +30,9 @@ export interface SerializedModel {
 
 /**
  * A model that crossed from the checker thread as bytes. Deserialising a large model takes tens of
- * milliseconds (about 80 ms at 1,000 nodes), so it happens on first read of `parsed` or `graph`,
- * once, and the document store reads it only when a request needs this very version or the
- * document has been quiet for a while; typing never waits for it.
+ * milliseconds (about 80 ms at 1,000 nodes, 300 at 5,000), so it happens on first read of `parsed`
+ * or `graph`, once: only requests that describe the pipeline (hover, symbols, formatting) read
+ * it. Completion answers from the text's outline and never does.
  */
 export class DeferredModel implements PipelineModel {
   private constructor(
@@ -50,11 +50,6 @@ export class DeferredModel implements PipelineModel {
 
   get parsed(): Graph {
     return this.graphs().parsed;
-  }
-
-  /** Reads the bytes now (at most once). */
-  read(): void {
-    this.graphs();
   }
 
   get graph(): Graph {
@@ -75,17 +70,12 @@ export class DeferredModel implements PipelineModel {
   }
 }
 
-/** Whether reading the model's graphs costs nothing (they are objects already). */
-export function isModelReady(model: PipelineModel): boolean {
-  return !(model instanceof DeferredModel) || model.ready;
-}
-
 /** The same model under another provenance, without reading a deferred one. */
 function withProvenance(model: PipelineModel, provenance: ModelProvenance): PipelineModel {
   return model instanceof DeferredModel ? model.as(provenance) : { parsed: model.parsed, graph: model.graph, provenance };
 }
 
-/** One version of a document as editor features see it: its token outline and the best model at hand. */
+/** One version of a document as editor features see it: its token outline, and once checked the best model at hand. */
 export interface DocumentView {
   readonly uri: string;
   readonly version: number;
@@ -135,9 +125,8 @@ export function checkText(input: CheckInput): EngineCheck {
 
 /** A view completed by the engine's check; without a model of its own it keeps the previous one as stale. */
 export function withCheck(view: DocumentView, check: EngineCheck, previousModel: PipelineModel | undefined): DocumentAnalysis {
-  const { model: _unchecked, ...base } = view;
   const model = check.model ?? (previousModel ? withProvenance(previousModel, 'stale') : undefined);
-  return { ...base, diagnostics: check.diagnostics, ...(model ? { model } : {}) };
+  return { ...view, diagnostics: check.diagnostics, ...(model ? { model } : {}) };
 }
 
 export interface AnalysisInput extends CheckInput {
@@ -151,11 +140,10 @@ export function analyzeDocument(input: AnalysisInput): DocumentAnalysis {
 }
 
 /**
- * A view without parsing: the current text's outline (given when updated from an earlier one)
- * with the newest model known. Completion answers from this, so typing never waits for a full
- * parse and lint.
+ * A view without parsing: the current text's outline (given when updated from an earlier one).
+ * Completion answers from this, so typing never waits for a full parse and lint.
  */
-export function quickView(input: Pick<AnalysisInput, 'uri' | 'version' | 'text' | 'sourcePath' | 'previousModel'> & { readonly outline?: Outline }): DocumentView {
+export function quickView(input: Pick<AnalysisInput, 'uri' | 'version' | 'text' | 'sourcePath'> & { readonly outline?: Outline }): DocumentView {
   return {
     uri: input.uri,
     version: input.version,
@@ -163,7 +151,6 @@ export function quickView(input: Pick<AnalysisInput, 'uri' | 'version' | 'text' 
     ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}),
     lineIndex: new LineIndex(input.text),
     outline: input.outline ?? buildOutline(input.text),
-    ...(input.previousModel ? { model: withProvenance(input.previousModel, 'stale') } : {}),
   };
 }
 

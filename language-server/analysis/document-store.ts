@@ -4,9 +4,10 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { Checker } from './checker';
 import type { DocumentAnalysis, DocumentView, PipelineModel } from './document-analysis';
-import { DeferredModel, isModelReady, quickView, withCheck } from './document-analysis';
+import { quickView, withCheck } from './document-analysis';
 import type { TextEdit } from '../syntax/incremental-outline';
 import { updateOutline } from '../syntax/incremental-outline';
+import { carryFlow } from './outline-flow';
 
 interface OpenDocument {
   document: TextDocument;
@@ -18,17 +19,12 @@ interface OpenDocument {
   quick?: DocumentView;
   /** What changed since `quick`'s text, as one span: the next view updates its outline from there. */
   changedSinceQuick?: TextEdit;
-  /** The newest model that came from a text that parsed (or recovered); it may still be bytes. */
+  /**
+   * The newest model that came from a text that parsed (or recovered), still bytes until a request
+   * that describes the pipeline (hover, symbols, formatting) reads it; completion never needs one.
+   */
   lastGoodModel?: PipelineModel;
-  /** The newest model already read into objects: what typing-time requests lend. */
-  readyModel?: PipelineModel;
-  /** Set by an edit: once the document is quiet, read its newest model ahead of the next request. */
-  readWhenQuiet?: boolean;
-  idleRead?: ReturnType<typeof setTimeout>;
 }
-
-/** Quiet time after an edit before a model still in bytes is read ahead of the next request that needs it. */
-const IDLE_READ_MS = 1000;
 
 interface InFlightCheck {
   readonly version: number;
@@ -49,8 +45,6 @@ export class DocumentStore {
   change(uri: string, changes: readonly TextDocumentContentChangeEvent[], version: number): void {
     const entry = this.documents.get(uri);
     if (!entry) return;
-    entry.readWhenQuiet = true;
-    scheduleIdleRead(entry);
     for (const change of changes) {
       if ('range' in change) {
         const start = entry.document.offsetAt(change.range.start);
@@ -66,8 +60,6 @@ export class DocumentStore {
   }
 
   close(uri: string): void {
-    const entry = this.documents.get(uri);
-    if (entry?.idleRead) clearTimeout(entry.idleRead);
     this.documents.delete(uri);
   }
 
@@ -83,19 +75,12 @@ export class DocumentStore {
     return this.documents.get(uri)?.document.getText();
   }
 
-  /** The current version's analysis if it is ready, else a parse-free view lending the newest model (see quickView). */
+  /** The current version's analysis if it is ready, else a parse-free view of it (see quickView). */
   view(uri: string): DocumentView | undefined {
     const entry = this.documents.get(uri);
     if (!entry) return undefined;
     if (entry.analysis?.version === entry.document.version) return entry.analysis;
     return this.quickViewOf(uri, entry);
-  }
-
-  /** Like view(), but waits for the first analysis of a document that has never had a model to lend. */
-  async viewWithModel(uri: string): Promise<DocumentView | undefined> {
-    const entry = this.documents.get(uri);
-    if (entry && !entry.lastGoodModel && !entry.analysis) await this.analysis(uri);
-    return this.view(uri);
   }
 
   /** The engine's analysis of the current version; undefined if the document closed or a newer version superseded it. */
@@ -127,17 +112,17 @@ export class DocumentStore {
       ...(entry.lastEditOffset !== undefined ? { lastEditOffset: entry.lastEditOffset } : {}),
     });
     // Checks of a 5,000-node text queue for a second or more while typing goes on: a pending check
-    // holds only its text, and the view (an outline of tens of MB) is the document's own while the
-    // version is current, or built again in the rare case that a request still wants an old one.
-    const viewOfVersion = (): DocumentView =>
-      entry.document.version === version ? this.quickViewOf(uri, entry) : quickView({ uri, version, text, ...(sourcePath ? { sourcePath } : {}) });
-    const diagnostics = handle.diagnostics.then((found) => (found ? { view: viewOfVersion(), diagnostics: found } : undefined));
+    // holds only its text, and a result for a version that is no longer current (or a document
+    // closed meanwhile) is dropped without building a view of that text, which nobody would read.
+    const current = () => this.documents.get(uri) === entry && entry.document.version === version;
+    const diagnostics = handle.diagnostics.then((found) => (found && current() ? { view: this.quickViewOf(uri, entry), diagnostics: found } : undefined));
     const analysis = handle.result.then((check) => {
       if (!check) return undefined;
-      const result = withCheck(viewOfVersion(), check, entry.lastGoodModel);
-      if (check.model) adoptModel(entry, check.model);
-      if (entry.document.version === version) entry.analysis = result;
-      return result;
+      const previousModel = entry.lastGoodModel;
+      if (check.model) entry.lastGoodModel = check.model;
+      if (!current()) return undefined;
+      entry.analysis = withCheck(this.quickViewOf(uri, entry), check, previousModel);
+      return entry.analysis;
     });
     entry.inFlight = { version, diagnostics, analysis };
     return entry.inFlight;
@@ -147,16 +132,15 @@ export class DocumentStore {
     const { document } = entry;
     if (entry.quick?.version === document.version) return entry.quick;
     const sourcePath = sourcePathOf(uri);
-    const previousModel = lendableModel(entry);
     const text = document.getText();
     const edit = entry.changedSinceQuick;
     const outline = entry.quick && edit ? updateOutline(entry.quick.outline, edit, text) : undefined;
+    if (entry.quick && outline) carryFlow(entry.quick.outline, outline);
     entry.quick = quickView({
       uri,
       version: document.version,
       text,
       ...(sourcePath ? { sourcePath } : {}),
-      ...(previousModel ? { previousModel } : {}),
       ...(outline ? { outline } : {}),
     });
     entry.changedSinceQuick = undefined;
@@ -176,35 +160,6 @@ function widen(previous: TextEdit | undefined, next: TextEdit): TextEdit {
   const endAfter = Math.max(previous.newEnd + (next.newEnd - next.oldEnd), next.newEnd);
   const oldEnd = Math.max(previous.oldEnd, next.oldEnd - shift);
   return { start, oldEnd, newEnd: endAfter };
-}
-
-function adoptModel(entry: OpenDocument, model: PipelineModel): void {
-  const previous = entry.lastGoodModel;
-  if (previous && isModelReady(previous)) entry.readyModel = previous;
-  entry.lastGoodModel = model;
-  if (entry.readWhenQuiet) scheduleIdleRead(entry);
-}
-
-/** What a view of a version the checker has not caught up with lends: a model that costs nothing to read, if there is one. */
-function lendableModel(entry: OpenDocument): PipelineModel | undefined {
-  const newest = entry.lastGoodModel;
-  return newest && !isModelReady(newest) && entry.readyModel ? entry.readyModel : newest;
-}
-
-/** (Re)starts the quiet timer; when it fires it reads whatever model is newest then. */
-function scheduleIdleRead(entry: OpenDocument): void {
-  if (entry.idleRead) clearTimeout(entry.idleRead);
-  entry.idleRead = setTimeout(() => {
-    entry.idleRead = undefined;
-    const model = entry.lastGoodModel;
-    if (model instanceof DeferredModel && !model.ready) {
-      model.read();
-      entry.readyModel = model;
-    }
-    // Done once the current version's model is read; a check still running re-arms it when it lands.
-    if (entry.analysis?.version === entry.document.version) entry.readWhenQuiet = false;
-  }, IDLE_READ_MS);
-  entry.idleRead.unref();
 }
 
 function sourcePathOf(uri: string): string | undefined {

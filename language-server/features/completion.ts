@@ -2,14 +2,13 @@
 import type { CompletionItem, Range } from 'vscode-languageserver';
 import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver';
 import type { AttributeSpec } from '../../engine/model/attributes';
+import type { Attribute } from '../../engine/model/graph';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
-import type { Graph } from '../../engine/model/graph';
 import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
-import { nodeClasses } from '../../engine/transform/apply-stylesheet';
-import type { Flow } from '../analysis/context-keys';
 import { contextKeysBefore } from '../analysis/context-keys';
 import type { DocumentView } from '../analysis/document-analysis';
-import { outlineFlow } from '../analysis/outline-flow';
+import type { OutlineFlow } from '../analysis/outline-flow';
+import { addOwnAttributes, outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
@@ -116,11 +115,9 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
     const range = offsetsToRange(analysis.lineIndex, content.offsets[result.start] as number, content.offsets[result.end] as number);
     return result.items.map((item) => ({ ...item, textEdit: { range, newText: item.insertText ?? item.label } }));
   };
-  const graph = analysis.model?.graph;
-  /** Who writes which context key: the model's graph, or for a text that has never parsed, its outline. */
-  const flow = graph ?? outlineFlow(analysis.outline);
-  const sources = context.list?.owner === 'edge' ? context.list.subjects.slice(0, -1).map(tokenValue) : context.list?.owner === 'edge-defaults' ? [...(graph?.nodes.keys() ?? [])] : [];
-  if (context.key === 'human.default_choice' && graph) return gateChoiceItems(graph, context.list?.subjects.map(tokenValue) ?? [], wholeValue());
+  const flow = outlineFlow(analysis.outline);
+  const sources = context.list?.owner === 'edge' ? context.list.subjects.slice(0, -1).map(tokenValue) : context.list?.owner === 'edge-defaults' ? flow.nodeIds : [];
+  if (context.key === 'human.default_choice') return gateChoiceItems(flow, context.list?.subjects.map(tokenValue) ?? [], wholeValue());
   switch (spec.type.kind) {
     case 'enum':
       return spec.type.values.map((v) => ({
@@ -137,17 +134,17 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
       return nodeIdItems(analysis, wholeValue());
     case 'condition': {
       if (!quoted) return [quoteItem(wholeValue())];
-      const labels = graph ? sources.flatMap((id) => graph.edges.filter((e) => e.from === id).flatMap((e) => (e.attributes.get('label')?.value ? [e.attributes.get('label')?.value as string] : []))) : [];
+      const labels = flow.edges.flatMap((edge) => (edge.label && sources.includes(edge.from) ? [edge.label] : []));
       return embedded((text, index) => completeCondition(text, index, { contextKeys: contextKeysBefore(flow, sources), labels: [...new Set(labels)] }));
     }
     case 'stylesheet':
       if (!quoted) return [quoteItem(wholeValue())];
-      return embedded((text, index) => completeStylesheet(text, index, stylesheetFacts(graph, nodeIdsOf(analysis))));
+      return embedded((text, index) => completeStylesheet(text, index, stylesheetFacts(flow)));
     case 'text':
     case 'command': {
       const subjects = context.list?.owner === 'node' ? context.list.subjects.map(tokenValue) : [];
-      const critiqued = graph ? subjects.filter((id) => graph.nodes.get(id)?.attributes.has('feedback_from')) : [];
-      const goal = analysis.model?.parsed.attributes.get('goal')?.value;
+      const critiqued = subjects.filter((id) => flow.nodes.get(id)?.attributes.has('feedback_from'));
+      const { goal } = flow;
       return embedded((text, index) =>
         completeVariables(text, index, {
           ...(goal ? { goal } : {}),
@@ -174,13 +171,10 @@ function variablesUsedIn(view: DocumentView, except: Token | undefined): string[
 }
 
 /** A gate's default choice names one of its outgoing edges: by target id or by label. */
-function gateChoiceItems(graph: Graph, gateIds: readonly string[], range: Range): CompletionItem[] {
-  const edges = graph.edges.filter((edge) => gateIds.includes(edge.from));
+function gateChoiceItems(flow: OutlineFlow, gateIds: readonly string[], range: Range): CompletionItem[] {
+  const edges = flow.edges.filter((edge) => gateIds.includes(edge.from));
   const targets = edges.map((edge) => ({ label: edge.to, kind: CompletionItemKind.Variable, detail: 'target node', textEdit: { range, newText: edge.to } }));
-  const labels = edges.flatMap((edge) => {
-    const label = edge.attributes.get('label')?.value;
-    return label ? [{ label, kind: CompletionItemKind.Value, detail: `edge label → ${edge.to}`, textEdit: { range, newText: label } }] : [];
-  });
+  const labels = edges.flatMap(({ label, to }) => (label ? [{ label, kind: CompletionItemKind.Value, detail: `edge label → ${to}`, textEdit: { range, newText: label } }] : []));
   return [...targets, ...labels];
 }
 
@@ -188,38 +182,42 @@ function quoteItem(range: Range): CompletionItem {
   return { label: '"…"', kind: CompletionItemKind.Snippet, detail: 'start a quoted value', textEdit: { range, newText: '"$0"' }, insertTextFormat: InsertTextFormat.Snippet, command: retrigger };
 }
 
-function stylesheetFacts(graph: Graph | undefined, nodeIds: readonly string[]) {
-  const nodes = graph ? [...graph.nodes.values()] : [];
+function stylesheetFacts(flow: OutlineFlow) {
+  const nodes = [...flow.nodes.values()];
+  const values = (key: string) => nodes.flatMap((n) => n.attributes.get(key)?.value ?? []);
   return {
-    classes: [...new Set(nodes.flatMap(nodeClasses))],
-    nodeIds,
-    models: [...new Set(nodes.flatMap((n) => (n.attributes.get('llm_model')?.origin === 'explicit' ? [n.attributes.get('llm_model')?.value as string] : [])))],
+    classes: [...new Set(values('class').flatMap((value) => value.split(',').map((c) => c.trim())).filter(Boolean))],
+    nodeIds: flow.nodeIds,
+    models: [...new Set(values('llm_model'))],
   };
 }
 
-/** Node ids from the current text's tokens (always fresh) and the model (which may know more). */
-export function nodeIdsOf(analysis: DocumentView): string[] {
-  const ids = new Set(analysis.outline.nodeIds.map((o) => tokenValue(o.token)));
-  for (const id of analysis.model?.parsed.nodes.keys() ?? []) ids.add(id);
-  return [...ids];
+/** Node ids the current text names. */
+export function nodeIdsOf(analysis: DocumentView): readonly string[] {
+  return outlineFlow(analysis.outline).nodeIds;
 }
 
-/** The handlers of the nodes a list belongs to: the model's view of each, or the text's for a node the model has not seen yet. */
+/**
+ * The handlers of the nodes a list belongs to, from their own node statements: a look at the lists
+ * naming them, not the whole text's flow, since this runs on every keystroke in a list.
+ */
 function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
   if (ids.length === 0) return [];
-  const graph = analysis.model?.graph;
-  // Reading the whole outline's flow costs milliseconds at thousands of nodes: only for a node the model lacks.
-  let typed: Flow | undefined;
-  return ids.flatMap((id) => {
-    const node = graph?.nodes.get(id) ?? (typed ??= outlineFlow(analysis.outline)).nodes.get(id);
-    return node ? [resolveHandlerType(node)] : [];
-  });
+  const attributes = new Map(ids.map((id) => [id, new Map<string, Attribute>()]));
+  for (const list of analysis.outline.lists) {
+    if (list.owner !== 'node') continue;
+    for (const subject of list.subjects) {
+      const own = attributes.get(tokenValue(subject));
+      if (own) addOwnAttributes(list, own);
+    }
+  }
+  return [...attributes].map(([id, own]) => resolveHandlerType({ id, attributes: own }));
 }
 
 function nodeIdItems(analysis: DocumentView, range: Range): CompletionItem[] {
-  const graph = analysis.model?.graph;
-  return nodeIdsOf(analysis).map((id) => {
-    const node = graph?.nodes.get(id);
+  const { nodeIds, nodes } = outlineFlow(analysis.outline);
+  return nodeIds.map((id) => {
+    const node = nodes.get(id);
     return { label: id, kind: CompletionItemKind.Variable, ...(node ? { detail: resolveHandlerType(node) } : {}), textEdit: { range, newText: id } };
   });
 }

@@ -2,14 +2,16 @@
  * The outline of an edited text from the outline before the edit: only the tokens from just
  * before the edit to where the new tokens line up with the old ones again are scanned, and only
  * the statements from the one before the edit to the first unchanged one after it are read again.
- * Everything after is the previous outline's, moved by the edit's length. An edit that can change
+ * Everything after is the previous outline's, its tokens moved by the edit's length in place (their
+ * segments shift: see shiftTokens), so the records after the edit are the previous ones, not copies,
+ * and the previous outline is not to be read any more. An edit that can change
  * how the rest of the text lexes (an unclosed string before it, a quote or comment opener that
  * swallows the rest) simply never lines up again, and the update degrades to a full scan.
  */
-import type { AttributeList, Block, OpenRoot, Outline, StatementState } from './outline';
+import type { Block, OpenRoot, Outline, StatementState } from './outline';
 import { buildOutline, emptyStatementState, isOpenString, MARK_FIELDS, MARK_ROOT, readStatements } from './outline';
 import type { Token } from './scanner';
-import { scanFrom } from './scanner';
+import { scanFrom, shiftTokens } from './scanner';
 
 /** One replaced span: `[start, oldEnd)` of the previous text became `[start, newEnd)` of the new one. */
 export interface TextEdit {
@@ -44,26 +46,20 @@ export function updateOutline(previous: Outline, edit: TextEdit, text: string): 
   };
   const scanned = scanFrom(text, restartOffset, linesUp);
   const keptFrom = scanned.stoppedAt ? candidate : old.length;
-  // One pass over the kept tokens (the bulk of a large text): moved, and their code ones apart.
-  const moved: Token[] = [];
-  const movedCode: Token[] = [];
-  for (let k = keptFrom; k < old.length; k++) {
-    const token = moveToken(old[k] as Token, delta);
-    moved.push(token);
-    if (token.kind !== 'comment') movedCode.push(token);
-  }
-  const tokens = old.slice(0, restart).concat(scanned.tokens, moved);
+  const kept = old.slice(keptFrom);
 
   const oldCode = previous.code;
   const codeRestart = firstIndex(oldCode.length, (k) => (oldCode[k] as Token).start >= restartOffset);
   const codeKeptFrom = firstIndex(oldCode.length, (k) => (oldCode[k] as Token).start >= (old[keptFrom]?.start ?? Number.POSITIVE_INFINITY));
   const scannedCode = scanned.tokens.filter((t) => t.kind !== 'comment');
-  const code = oldCode.slice(0, codeRestart).concat(scannedCode, movedCode);
+  const tokens = old.slice(0, restart).concat(scanned.tokens, kept);
+  const code = oldCode.slice(0, codeRestart).concat(scannedCode, oldCode.slice(codeKeptFrom));
   const newCodeKeptFrom = codeRestart + scannedCode.length;
   const codeShift = newCodeKeptFrom - codeKeptFrom;
+  shiftTokens(kept, delta);
 
-  const moveOld = tokenMover(old, tokens, keptFrom, tokens.length - moved.length);
   const state = resumeState(previous, codeRestart);
+  const starts = recordCounts(state);
   const oldMarks = previous.marks;
   let markCursor = 0;
   let rootThere: OpenRoot | undefined;
@@ -80,10 +76,54 @@ export function updateOutline(previous: Outline, edit: TextEdit, text: string): 
     return true;
   };
   readStatements(text, code, state, sameStatement);
-  if (rootThere) appendRest(previous, state, markCursor, rootThere, codeShift, delta === 0 ? undefined : moveOld);
+  const newEnds = recordCounts(state);
+  const oldEnds = rootThere ? Array.from({ length: MARK_ROOT }, (_, field) => oldMarks[markCursor + field] as number) : recordCounts(previous);
+  if (rootThere) appendRest(previous, state, markCursor, rootThere, codeShift);
   const { blocks, lists, assignments, nodeIds, arrows, edges, marks } = state;
-  const firstOpenString = tokens.findIndex(isOpenString);
-  return { text, tokens, code, blocks, lists, assignments, nodeIds, arrows, edges, marks, firstOpenString };
+  const firstOpenString = openStringAfter(previous.firstOpenString, keptFrom, tokens, restart, restart + scanned.tokens.length);
+  const outline: Outline = { text, tokens, code, blocks, lists, assignments, nodeIds, arrows, edges, marks, firstOpenString };
+  const window = (field: number): RecordWindow => ({ start: starts[field] as number, oldEnd: oldEnds[field] as number, newEnd: newEnds[field] as number });
+  rereadWindows.set(outline, { lists: window(2), assignments: window(3), nodeIds: window(4), edges: window(6) });
+  return outline;
+}
+
+/** Records `[start, oldEnd)` of the previous outline were read again as `[start, newEnd)` of the updated one; the rest are the same. */
+export interface RecordWindow {
+  readonly start: number;
+  readonly oldEnd: number;
+  readonly newEnd: number;
+}
+
+export interface RereadWindows {
+  readonly lists: RecordWindow;
+  readonly assignments: RecordWindow;
+  readonly nodeIds: RecordWindow;
+  readonly edges: RecordWindow;
+}
+
+const rereadWindows = new WeakMap<Outline, RereadWindows>();
+
+/** Which records an updated outline read again, for what is derived from the previous one (outline-flow.ts). */
+export function rereadBy(outline: Outline): RereadWindows | undefined {
+  return rereadWindows.get(outline);
+}
+
+/** Record counts in the order of the statement marks' fields (the first, a code index, unused). */
+function recordCounts(records: Pick<Outline, 'blocks' | 'lists' | 'assignments' | 'nodeIds' | 'arrows' | 'edges'>): number[] {
+  return [0, records.blocks.length, records.lists.length, records.assignments.length, records.nodeIds.length, records.arrows.length, records.edges.length];
+}
+
+/**
+ * The first unclosed string of the new tokens. None is before `restart` (else the update rescanned
+ * all); past the rescanned ones the previous index carries over, unless that string was replaced.
+ */
+function openStringAfter(previous: number, oldKeptFrom: number, tokens: readonly Token[], restart: number, keptFrom: number): number {
+  const rescanned = tokens.slice(restart, keptFrom).findIndex(isOpenString);
+  if (rescanned !== -1) return restart + rescanned;
+  if (previous === -1) return -1;
+  if (previous >= oldKeptFrom) return previous - oldKeptFrom + keptFrom;
+  const later = tokens.slice(keptFrom).findIndex(isOpenString);
+  return later === -1 ? -1 : keptFrom + later;
 }
 
 /** The smallest k in [0, length) with `test(k)` (which must be monotone), else length. */
@@ -96,23 +136,6 @@ function firstIndex(length: number, test: (k: number) => boolean): number {
     else low = mid + 1;
   }
   return low;
-}
-
-function moveToken(token: Token, delta: number): Token {
-  return delta === 0 ? token : { kind: token.kind, start: token.start + delta, end: token.end + delta, text: token.text, terminated: token.terminated };
-}
-
-/** Maps a kept token of the previous outline to its moved twin (same position in the kept run). */
-function tokenMover(old: readonly Token[], tokens: readonly Token[], oldFrom: number, newFrom: number): (token: Token) => Token {
-  let hint = oldFrom;
-  return (token) => {
-    // Records are moved in text order, so the token is almost always at or just after the last one.
-    let k = hint;
-    while (k < old.length && k < hint + 8 && old[k] !== token) k++;
-    if (old[k] !== token) k = oldFrom + firstIndex(old.length - oldFrom, (j) => (old[oldFrom + j] as Token).start >= token.start);
-    hint = k;
-    return tokens[newFrom + (k - oldFrom)] as Token;
-  };
 }
 
 /** The records before the second-to-last statement mark ahead of `codeIndex`, ready to read on from there. */
@@ -142,27 +165,24 @@ function resumeState(previous: Outline, codeIndex: number): StatementState {
   };
 }
 
-/**
- * Appends the previous outline's records from its mark `from` on to the state that stopped at the
- * same statement, moved by the edit (or as they are, when the edit kept the length: `move` absent).
- */
-function appendRest(previous: Outline, state: StatementState, from: number, root: OpenRoot, codeShift: number, move: ((token: Token) => Token) | undefined): void {
+/** Appends the previous outline's records from its mark `from` on to the state that stopped at the same statement. */
+function appendRest(previous: Outline, state: StatementState, from: number, root: OpenRoot, codeShift: number): void {
   const marks = previous.marks;
   const oldCounts = Array.from({ length: MARK_FIELDS }, (_, field) => marks[from + field] as number);
-  const newCounts = [0, state.blocks.length, state.lists.length, state.assignments.length, state.nodeIds.length, state.arrows.length, state.edges.length];
+  const newCounts = recordCounts(state);
   const oldRoot = oldCounts[MARK_ROOT] as number;
   // The previous reading closed its root in the kept tokens (if at all): so does this one.
   const oldClose = (previous.blocks[oldRoot] as Block).close;
-  if (oldClose) state.blocks[root.index] = { ...root.block, close: move ? move(oldClose) : oldClose };
-  const rest = <T>(records: readonly T[], count: number, target: T[], moveRecord: (record: T, move: (token: Token) => Token) => T) => {
-    for (let k = count; k < records.length; k++) target.push(move ? moveRecord(records[k] as T, move) : (records[k] as T));
+  if (oldClose) state.blocks[root.index] = { ...root.block, close: oldClose };
+  const rest = <T>(records: readonly T[], count: number, target: T[]) => {
+    for (let k = count; k < records.length; k++) target.push(records[k] as T);
   };
-  rest(previous.blocks, oldCounts[1] as number, state.blocks, moveBlock);
-  rest(previous.lists, oldCounts[2] as number, state.lists, moveList);
-  rest(previous.assignments, oldCounts[3] as number, state.assignments, (a, m) => ({ inSubgraph: a.inSubgraph, key: m(a.key), equals: m(a.equals), ...(a.value ? { value: m(a.value) } : {}) }));
-  rest(previous.nodeIds, oldCounts[4] as number, state.nodeIds, (o, m) => ({ token: m(o.token), declaration: o.declaration }));
-  rest(previous.arrows, oldCounts[5] as number, state.arrows, (arrow, m) => m(arrow));
-  rest(previous.edges, oldCounts[6] as number, state.edges, (edge, m) => ({ from: m(edge.from), to: m(edge.to) }));
+  rest(previous.blocks, oldCounts[1] as number, state.blocks);
+  rest(previous.lists, oldCounts[2] as number, state.lists);
+  rest(previous.assignments, oldCounts[3] as number, state.assignments);
+  rest(previous.nodeIds, oldCounts[4] as number, state.nodeIds);
+  rest(previous.arrows, oldCounts[5] as number, state.arrows);
+  rest(previous.edges, oldCounts[6] as number, state.edges);
   const blockShift = (newCounts[1] as number) - (oldCounts[1] as number);
   for (let m = from; m < marks.length; m += MARK_FIELDS) {
     state.marks.push((marks[m] as number) + codeShift);
@@ -171,31 +191,4 @@ function appendRest(previous: Outline, state: StatementState, from: number, root
     // A later root graph's block moved with the blocks before it.
     state.marks.push(markRoot === oldRoot ? root.index : markRoot + blockShift);
   }
-}
-
-function moveBlock(block: Block, move: (token: Token) => Token): Block {
-  return {
-    kind: block.kind,
-    open: move(block.open),
-    ...(block.keyword ? { keyword: move(block.keyword) } : {}),
-    ...(block.name ? { name: move(block.name) } : {}),
-    ...(block.close ? { close: move(block.close) } : {}),
-  };
-}
-
-function moveList(list: AttributeList, move: (token: Token) => Token): AttributeList {
-  return {
-    owner: list.owner,
-    inSubgraph: list.inSubgraph,
-    open: move(list.open),
-    ...(list.close ? { close: move(list.close) } : {}),
-    entries: list.entries.map((entry) => ({
-      key: move(entry.key),
-      ...(entry.equals ? { equals: move(entry.equals) } : {}),
-      ...(entry.value ? { value: move(entry.value) } : {}),
-      ...(entry.separator ? { separator: move(entry.separator) } : {}),
-    })),
-    subjects: list.subjects.map(move),
-    arrows: list.arrows.map(move),
-  };
 }

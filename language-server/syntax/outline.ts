@@ -166,6 +166,9 @@ export function readStatements(text: string, code: readonly Token[], state: Stat
         continue;
       }
       if (!isValueToken(token)) break; // `{`, `}`, `[`, `=` or `->`: the list was never closed
+      // A line that starts a statement (`review [`, `a -> b`): the list above was never closed.
+      const after = peek(1);
+      if ((is(after, '[') || after?.kind === 'arrow') && onLaterLine(code[i - 1] as Token, token)) break;
       i++;
       const equals = is(peek(), '=') ? (code[i++] as Token) : undefined;
       if (!equals) {

@@ -17,6 +17,61 @@ export interface Token {
   readonly terminated: boolean;
 }
 
+/**
+ * Tokens scanned together share a segment (at most SEGMENT_SIZE of them): an edit moves every
+ * token after it by shifting their segments, without touching the tokens or the records that hold
+ * them, so the incremental outline of a long text costs what the edit does (shiftTokens).
+ */
+class Segment {
+  shift = 0;
+}
+
+const SEGMENT_SIZE = 256;
+
+class ScannedToken implements Token {
+  constructor(
+    readonly kind: TokenKind,
+    private readonly scannedStart: number,
+    private readonly scannedEnd: number,
+    readonly text: string,
+    readonly terminated: boolean,
+    public segment: Segment,
+  ) {}
+
+  get start(): number {
+    return this.scannedStart + this.segment.shift;
+  }
+
+  get end(): number {
+    return this.scannedEnd + this.segment.shift;
+  }
+}
+
+/**
+ * Moves `tokens` (the run of a text's tokens from some point to its end) by `delta`. The tokens
+ * before the run keep their places, even those of the segment the run starts in; any outline
+ * holding the run before the move sees it moved too, so only the newest outline is read.
+ */
+export function shiftTokens(tokens: readonly Token[], delta: number): void {
+  const first = tokens[0];
+  if (!(first instanceof ScannedToken)) return;
+  // The run's first segment may have tokens before the run: its part in the run gets a segment of its own.
+  const shared = first.segment;
+  const own = new Segment();
+  own.shift = shared.shift + delta;
+  let k = 0;
+  for (let token = tokens[k]; token instanceof ScannedToken && token.segment === shared; token = tokens[++k]) token.segment = own;
+  // Every later segment lies wholly in the run (a segment's tokens are contiguous).
+  let last = own;
+  for (; k < tokens.length; k++) {
+    const { segment } = tokens[k] as ScannedToken;
+    if (segment !== last) {
+      segment.shift += delta;
+      last = segment;
+    }
+  }
+}
+
 // Char-code tests rather than regexes: the scanner runs on every keystroke over the whole text.
 function isIdStart(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 0x80;
@@ -42,8 +97,10 @@ export function scanFrom(text: string, from: number, stop?: (token: Token) => bo
   const n = text.length;
   let i = from;
   let stoppedAt: Token | undefined;
+  let segment = new Segment();
   const push = (kind: TokenKind, start: number, end: number, terminated = true): void => {
-    const token: Token = { kind, start, end, text: ownCopy(text.slice(start, end)), terminated };
+    if (tokens.length % SEGMENT_SIZE === 0 && tokens.length > 0) segment = new Segment();
+    const token = new ScannedToken(kind, start, end, ownCopy(text.slice(start, end)), terminated, segment);
     if (stop?.(token)) stoppedAt = token;
     else tokens.push(token);
   };

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { carryFlow, outlineFlow } from '../../../language-server/analysis/outline-flow';
+import { updateOutline } from '../../../language-server/syntax/incremental-outline';
+import type { Outline } from '../../../language-server/syntax/outline';
+import { buildOutline } from '../../../language-server/syntax/outline';
+
+const text = 'digraph p {\n  a [shape=parallelogram, prompt="say hi", outputs="x"]\n  b [shape=box]\n  a -> b [label="go"]\n}\n';
+
+/** `insert` typed at `needle`, the next outline updated from `previous`, and the flow carried if it can be. */
+function typed(previous: Outline, needle: string, insert: string): Outline {
+  const at = previous.text.indexOf(needle);
+  const next = updateOutline(previous, { start: at, oldEnd: at, newEnd: at + insert.length }, previous.text.slice(0, at) + insert + previous.text.slice(at));
+  carryFlow(previous, next);
+  return next;
+}
+
+describe('outline flow', () => {
+  it('is carried over an edit that changes none of it, and read again after one that does', () => {
+    const first = buildOutline(text);
+    const flow = outlineFlow(first);
+    assert.deepEqual([...flow.nodes.keys()], ['a', 'b']);
+    assert.deepEqual(flow.edges, [{ from: 'a', to: 'b', label: 'go' }]);
+
+    const prompt = typed(first, 'hi"', 'there, ');
+    assert.equal(outlineFlow(prompt), flow, 'a prompt\'s words are not part of it');
+
+    const outputs = typed(prompt, 'x"', 'y,');
+    assert.notEqual(outlineFlow(outputs), flow);
+    assert.equal(outlineFlow(outputs).nodes.get('a')?.attributes.get('outputs')?.value, 'y,x');
+
+    const node = typed(outputs, '  a -> b', '  c\n');
+    assert.deepEqual(outlineFlow(node).nodeIds, ['a', 'b', 'c']);
+  });
+});
