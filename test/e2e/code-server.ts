@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { keyVariables } from '../../engine/llm/provider-settings';
 import { launchChromium } from '../browser';
 import { node24 } from '../node24';
@@ -176,6 +176,25 @@ export async function clickRunLens(page: Page, name: string, expectText: string)
     await page.click(`.monaco-editor .view-lines:has-text("${expectText}")`);
     await page.keyboard.press('Control+W');
     await openFile(page, name, expectText);
+  }
+}
+
+/**
+ * Chooses an item of a list row's context menu. A click that reaches the menu while it is still
+ * opening is swallowed on a busy machine (the menu stays open with the item focused), so the choice
+ * counts only once the menu has closed; until then the focused item is taken with Enter.
+ */
+export async function chooseFromContextMenu(page: Page, row: Locator, item: string): Promise<void> {
+  await row.click({ button: 'right' });
+  const action = page.locator(`.monaco-menu .action-item:has-text("${item}")`);
+  await action.click();
+  const menu = page.locator('.monaco-menu');
+  try {
+    await menu.waitFor({ state: 'hidden', timeout: 5_000 });
+  } catch {
+    await action.hover();
+    await page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'hidden', timeout: 10_000 });
   }
 }
 

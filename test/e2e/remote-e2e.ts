@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { frameWith, openFile, readAttractorLog, screenshots, shot, startCodeServer } from './code-server';
+import { chooseFromContextMenu, frameWith, openFile, readAttractorLog, screenshots, shot, startCodeServer } from './code-server';
 import { gated, heldPipeline } from '../engine/server/serve-harness';
 
 const repo = path.resolve(__dirname, '..', '..');
@@ -102,8 +102,7 @@ async function main(): Promise<void> {
     // 6. Attach debugger from the run's context menu; its gate asks in VS Code and is answered there.
     const heldRow = page.locator('.monaco-list-row:has-text("held")').filter({ hasText: 'question waiting' });
     await heldRow.waitFor({ timeout: 60_000 });
-    await heldRow.click({ button: 'right' });
-    await page.click('.monaco-menu .action-item:has-text("Attach debugger")');
+    await chooseFromContextMenu(page, heldRow, 'Attach debugger');
     await page.waitForSelector('.debug-toolbar', { timeout: 60_000 });
     await page.click('.quick-input-list .monaco-list-row:has-text("Go")', { timeout: 60_000 });
 
@@ -122,8 +121,7 @@ async function main(): Promise<void> {
     const orphanId = await submit(url, 'held.dot');
     const orphanRow = page.locator('.monaco-list-row:has-text("held")').filter({ hasText: 'question waiting' });
     await orphanRow.waitFor({ timeout: 60_000 });
-    await orphanRow.click({ button: 'right' });
-    await page.click('.monaco-menu .action-item:has-text("Attach debugger")');
+    await chooseFromContextMenu(page, orphanRow, 'Attach debugger');
     await page.click('.quick-input-list .monaco-list-row:has-text("Go")', { timeout: 60_000 });
     await page.waitForSelector('.monaco-editor .codicon-debug-stackframe', { timeout: 60_000 });
     assert.equal((await runSummary(url, orphanId)).held?.nodeId, 'build');
