@@ -12,20 +12,9 @@ import { loadCheckpoint, readTrace } from '../../../engine/runtime/run-directory
 import { ensureTestBundle } from '../../test-bundle';
 import type { Cluster } from './restate-cluster';
 import { startCluster } from './restate-cluster';
+import { GATED_PIPELINE } from './gated-pipeline';
 
 const exec = promisify(execFile);
-const PIPELINE = `digraph gated {
-  start [shape=Mdiamond]
-  prepare [shape=parallelogram, tool_command="echo prepare >> steps.log"]
-  review [shape=hexagon, label="Ship it?"]
-  ship [shape=parallelogram, tool_command="echo ship >> steps.log"]
-  exit [shape=Msquare]
-  start -> prepare -> review
-  review -> ship [label="[Y] Yes"]
-  review -> exit [label="[N] No"]
-  ship -> exit
-}
-`;
 
 /** A gate inside a fan-out branch, and one inside a sub-pipeline (child.dot). */
 const NESTED = `digraph nested {
@@ -63,7 +52,7 @@ before(async () => {
   cli = path.join(ensureTestBundle(), 'cli.js');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-restate-gates-'));
   cluster = await startCluster(cli, dir, 1);
-  fs.writeFileSync(path.join(dir, 'gated.dot'), PIPELINE);
+  fs.writeFileSync(path.join(dir, 'gated.dot'), GATED_PIPELINE);
   fs.writeFileSync(path.join(dir, 'nested.dot'), NESTED);
   fs.writeFileSync(path.join(dir, 'child.dot'), CHILD);
 });
@@ -96,7 +85,7 @@ test("Restate's cancel ends a run waiting at its gate and leaves its directory c
   const cwd = fs.mkdtempSync(path.join(dir, 'cancel-'));
   const client = new DurableRunClient(cluster.ingress, 'gated-cancel');
   const logsRoot = path.join(cwd, '.attractor-runs', 'gated-cancel');
-  const invocation = await client.submit({ source: PIPELINE, cwd, logsRoot, params: {} });
+  const invocation = await client.submit({ source: GATED_PIPELINE, cwd, logsRoot, params: {} });
   await openGate(client);
   const cancelled = await fetch(new URL(`invocations/${invocation}/cancel`, cluster.admin), { method: 'PATCH' });
   assert.ok(cancelled.ok, `cancel: ${cancelled.status} ${await cancelled.text()}`);

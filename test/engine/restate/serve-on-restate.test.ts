@@ -14,19 +14,7 @@ import { ensureTestBundle } from '../../test-bundle';
 import { call, readEvents, serve, type Served } from '../server/serve-harness';
 import type { Cluster } from './restate-cluster';
 import { startCluster } from './restate-cluster';
-
-const PIPELINE = `digraph gated {
-  start [shape=Mdiamond]
-  prepare [shape=parallelogram, tool_command="echo prepare >> steps.log"]
-  review [shape=hexagon, label="Ship it?"]
-  ship [shape=parallelogram, tool_command="echo ship >> steps.log"]
-  exit [shape=Msquare]
-  start -> prepare -> review
-  review -> ship [label="[Y] Yes"]
-  review -> exit [label="[N] No"]
-  ship -> exit
-}
-`;
+import { GATED_PIPELINE } from './gated-pipeline';
 
 /** A gate inside a fan-out branch (RS4). */
 const BRANCH_GATE = `digraph branched {
@@ -57,7 +45,7 @@ before(async () => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-restate-')));
   shared = path.join(dir, 'shared');
   fs.mkdirSync(shared);
-  fs.writeFileSync(path.join(shared, 'gated.dot'), PIPELINE);
+  fs.writeFileSync(path.join(shared, 'gated.dot'), GATED_PIPELINE);
   cluster = await startCluster(cli, dir, 1);
   server = await serve(shared, '--on', cluster.on);
   client = new ServeClient({ url: server.url });

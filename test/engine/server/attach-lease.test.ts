@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { bundledCli } from '../../test-bundle';
 import { call, heldPipeline, readEvents } from './serve-harness';
-import { started, submit, workspaceWith } from './served-in-tests';
+import { runServed, started, submit, workspaceWith } from './served-in-tests';
 
 type Summary = Record<string, unknown> & { held: { nodeId: string } | null; status: string; attachLease: { periodMs: number; expiresAt: string | null } };
 
@@ -98,18 +98,7 @@ describe('attractor serve: the lease of an attached debugger (EXTENSIONS AT2)', 
 
   it('attractor run --serve --attach-lease: a breakpoint nobody renews stops holding the run, which finishes', async () => {
     const dir = workspaceWith('attractor-lease-', { 'held.dot': heldPipeline });
-    const child = spawn(process.execPath, [bundledCli(), 'run', 'held.dot', '--serve', '0', '--attach-lease', '2', '--logs-root', 'run'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    let stderr = '';
-    const runUrl = await new Promise<string>((resolve) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /following this run at (http:\/\/127\.0\.0\.1:\d+\/pipelines\/\S+)/.exec(stderr);
-        if (match?.[1]) resolve(match[1]);
-      });
-    });
-    const base = runUrl.slice(0, runUrl.indexOf('/pipelines'));
-    const id = runUrl.slice(runUrl.lastIndexOf('/') + 1);
+    const { exited, runUrl, base, id, stderr } = await runServed(dir, 'held.dot', '--attach-lease', '2', '--logs-root', 'run');
     await until(base, id, (s) => s.pendingQuestions === 1);
     const set = await call(`${runUrl}/breakpoints`, { method: 'PUT', body: { nodes: ['build'] } });
     assert.equal((set.body as Summary).attachLease.periodMs, 2000);
@@ -117,7 +106,7 @@ describe('attractor serve: the lease of an attached debugger (EXTENSIONS AT2)', 
     await call(`${runUrl}/questions/${encodeURIComponent(question?.id ?? '')}/answer`, { body: { choice: 'G' } });
     await until(base, id, (s) => s.held?.nodeId === 'build');
     assert.ok(!fs.existsSync(path.join(dir, 'built.txt')), 'held');
-    assert.equal(await exited, 0, stderr);
+    assert.equal(await exited, 0, stderr());
     assert.ok(fs.existsSync(path.join(dir, 'checked.txt')), 'the run went past the breakpoint to its end');
   });
 

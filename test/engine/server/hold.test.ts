@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { bundledCli } from '../../test-bundle';
 import { call, heldPipeline, readEvents } from './serve-harness';
-import { started, submit, workspaceWith } from './served-in-tests';
+import { runServed, started, submit, workspaceWith } from './served-in-tests';
 
 
 type Summary = Record<string, unknown> & { held: (Record<string, unknown> & { lastOutcome: Record<string, unknown> | null }) | null; status: string };
@@ -151,25 +149,14 @@ describe('attractor serve: holding a run for an attached debugger (EXTENSIONS AT
 
   it('attractor run --serve: a SIGINT lets go of a held run, which ends cancelled without running the held node', async () => {
     const dir = workspaceWith('attractor-hold-', { 'held.dot': heldPipeline });
-    const child = spawn(process.execPath, [bundledCli(), 'run', 'held.dot', '--serve', '0', '--logs-root', 'run'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    let stderr = '';
-    const runUrl = await new Promise<string>((resolve) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /following this run at (http:\/\/127\.0\.0\.1:\d+\/pipelines\/\S+)/.exec(stderr);
-        if (match?.[1]) resolve(match[1]);
-      });
-    });
-    const base = runUrl.slice(0, runUrl.indexOf('/pipelines'));
-    const id = runUrl.slice(runUrl.lastIndexOf('/') + 1);
+    const { child, exited, runUrl, base, id, stderr } = await runServed(dir, 'held.dot', '--logs-root', 'run');
     await until(base, id, (s) => s.pendingQuestions === 1);
     assert.equal((await call(`${runUrl}/breakpoints`, { method: 'PUT', body: { nodes: ['build'] } })).status, 200);
     await answerGate(base, id, 'G');
     await until(base, id, (s) => s.held?.nodeId === 'build');
     child.kill('SIGINT');
-    assert.equal(await exited, 1, stderr);
-    assert.match(stderr, /cancelled \(resumable\)/);
+    assert.equal(await exited, 1, stderr());
+    assert.match(stderr(), /cancelled \(resumable\)/);
     assert.ok(!fs.existsSync(path.join(dir, 'built.txt')), 'the held node never ran');
   });
 });
