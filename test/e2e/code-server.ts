@@ -180,22 +180,20 @@ export async function clickRunLens(page: Page, name: string, expectText: string)
 }
 
 /**
- * Chooses an item of a list row's context menu. The Runs view re-renders as runs come and change, and
- * its list reuses row elements, so a right-click can land on another run than the one `row` found: the
- * menu counts only when the row `row` finds now is the one the right-click focused and the menu offers
- * the item; else it is closed and opened again. A click that reaches the menu while it is still opening
- * is swallowed on a busy machine (it stays open with the item focused), so the choice counts only once
- * the menu has closed; until then the focused item is taken with Enter.
+ * Chooses an item of a list row's context menu. A right-click while the list re-renders can open the
+ * menu of no row, so the menu is opened again until it offers the item. (Callers wait until the list
+ * shows the state they mean: it reuses row elements, so a right-click during a change of order can reach
+ * another row's menu.) A click that reaches the menu while it is still opening is swallowed on a busy
+ * machine (it stays open with the item focused), so the choice counts only once the menu has closed;
+ * until then the focused item is taken with Enter.
  */
 export async function chooseFromContextMenu(page: Page, row: Locator, item: string): Promise<void> {
   const action = page.locator(`.monaco-menu .action-item:has-text("${item}")`);
   for (let attempt = 1; ; attempt++) {
     await row.click({ button: 'right' });
-    const onRow = await row.evaluate((element) => element.classList.contains('focused'), undefined, { timeout: 5_000 }).catch(() => false);
-    const offered = onRow && (await action.waitFor({ timeout: 5_000 }).then(() => true, () => false));
-    if (offered) break;
+    if (await action.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
     await page.keyboard.press('Escape');
-    if (attempt === 5) throw new Error(`the context menu of the row never offered "${item}" on that row`);
+    if (attempt === 5) throw new Error(`the row's context menu never offered "${item}"`);
   }
   await action.click();
   const menu = page.locator('.monaco-menu');

@@ -118,6 +118,8 @@ async function main(): Promise<void> {
     await shot(page, '23-attached-run-finished');
 
     // 8. Attached again, to a third run held at the breakpoint, VS Code dies: the lease lapses and the run goes on.
+    // First the Runs view shows the last run finished: a right-click while that row changes can reach it.
+    await page.locator('.pane:has(.pane-header:has-text("Attractor Runs")) .monaco-list-row:has-text("held")').filter({ hasText: 'success' }).first().waitFor({ timeout: 30_000 });
     const orphanId = await submit(url, 'held.dot');
     const orphanRow = page.locator('.monaco-list-row:has-text("held")').filter({ hasText: 'question waiting' });
     await orphanRow.waitFor({ timeout: 60_000 });
