@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { bugFixAnswer, bugFixBypassAnswer } from '../fixtures/bug-fix-draft';
-import { inCodeServer, openFile, readAttractorLog, runCommand, shot, waitUntil } from './code-server';
+import { inCodeServer, openFile, readAttractorLog, runCommand, runScenarios, type Scenarios, shot, waitUntil } from './code-server';
 import type { LmLogEntry, LmScript, ScriptedReply } from './scripted-lm-extension/script';
 import { packageScriptedLm } from './scripted-lm-vsix';
 
@@ -189,23 +189,10 @@ async function untrustedTools(): Promise<void> {
 }
 
 /** The scenarios in the order they run. */
-const scenarios: ReadonlyArray<readonly [name: string, run: () => Promise<void>, passed: string]> = [
+const scenarios: Scenarios = [
   ['tools', participantAndTools, 'e2e (chat participant and LM tools): passed'],
   ['untrusted', untrustedTools, 'e2e (LM tools in Restricted Mode): passed'],
 ];
 
-async function main(only: readonly string[]): Promise<void> {
-  assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
-  const unknown = only.filter((name) => !scenarios.some(([known]) => known === name));
-  if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${scenarios.map(([name]) => name).join(', ')}`);
-  for (const [name, run, passed] of scenarios) {
-    if (only.length > 0 && !only.includes(name)) continue;
-    await run();
-    console.log(passed);
-  }
-}
-
-main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package`);
+runScenarios(scenarios);

@@ -340,3 +340,23 @@ async function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
   await exited;
   clearTimeout(timer);
 }
+
+/** An e2e suite's scenarios in the order they run: a name, the scenario, and the line it prints when it passed. */
+export type Scenarios = ReadonlyArray<readonly [name: string, run: () => Promise<void>, passed: string]>;
+
+/** Runs the scenarios named on the command line (all when none is), in order; an unknown name fails first. */
+export function runScenarios(scenarios: Scenarios, only: readonly string[] = process.argv.slice(2)): void {
+  const run = async (): Promise<void> => {
+    const unknown = only.filter((name) => !scenarios.some(([known]) => known === name));
+    if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${scenarios.map(([name]) => name).join(', ')}`);
+    for (const [name, scenario, passed] of scenarios) {
+      if (only.length > 0 && !only.includes(name)) continue;
+      await scenario();
+      console.log(passed);
+    }
+  };
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

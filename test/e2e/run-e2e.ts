@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
-import { clickRunLens, debugConsoleLines, frameWith, goToLine, inCodeServer, openFile, readAttractorLog, runCommand, shot, waitFor, waitForNotification } from './code-server';
+import { clickRunLens, debugConsoleLines, frameWith, goToLine, inCodeServer, openFile, readAttractorLog, runCommand, runScenarios, type Scenarios, shot, waitFor, waitForNotification } from './code-server';
 import type { LmScript } from './scripted-lm-extension/script';
 import { packageScriptedLm } from './scripted-lm-vsix';
 
@@ -354,7 +354,7 @@ async function debugging(): Promise<void> {
 }
 
 /** The scenarios in the order they run; `run-e2e.ts NAME…` runs only those named. */
-const scenarios: ReadonlyArray<readonly [name: string, run: () => Promise<void>, passed: string]> = [
+const scenarios: Scenarios = [
   ['debug', main, 'e2e: passed'],
   ['walkthrough', walkthrough, 'e2e (walkthrough): passed'],
   ['debugging', debugging, 'e2e (breakpoints, gates and resume under F5): passed'],
@@ -362,17 +362,4 @@ const scenarios: ReadonlyArray<readonly [name: string, run: () => Promise<void>,
   ['editor-model', editorModel, "e2e (LLM nodes on the editor's model): passed"],
 ];
 
-async function runScenarios(only: readonly string[]): Promise<void> {
-  const unknown = only.filter((name) => !scenarios.some(([known]) => known === name));
-  if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${scenarios.map(([name]) => name).join(', ')}`);
-  for (const [name, run, passed] of scenarios) {
-    if (only.length > 0 && !only.includes(name)) continue;
-    await run();
-    console.log(passed);
-  }
-}
-
-runScenarios(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runScenarios(scenarios);
