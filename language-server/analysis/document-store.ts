@@ -26,9 +26,17 @@ interface OpenDocument {
   lastGoodModel?: PipelineModel;
 }
 
+/** One version's text with the engine's diagnostics for it: all that publishing them needs (no outline, no model). */
+export interface CheckedText {
+  readonly uri: string;
+  readonly version: number;
+  readonly text: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
 interface InFlightCheck {
   readonly version: number;
-  readonly diagnostics: Promise<{ view: DocumentView; diagnostics: readonly Diagnostic[] } | undefined>;
+  readonly diagnostics: Promise<CheckedText | undefined>;
   readonly analysis: Promise<DocumentAnalysis | undefined>;
 }
 
@@ -92,10 +100,10 @@ export class DocumentStore {
   }
 
   /** The current version's diagnostics as soon as the checker has them (before its model arrives). */
-  async diagnostics(uri: string): Promise<{ view: DocumentView; diagnostics: readonly Diagnostic[] } | undefined> {
+  async diagnostics(uri: string): Promise<CheckedText | undefined> {
     const entry = this.documents.get(uri);
     if (!entry) return undefined;
-    if (entry.analysis?.version === entry.document.version) return { view: entry.analysis, diagnostics: entry.analysis.diagnostics };
+    if (entry.analysis?.version === entry.document.version) return entry.analysis;
     return this.checkCurrent(uri, entry).diagnostics;
   }
 
@@ -115,7 +123,8 @@ export class DocumentStore {
     // holds only its text, and a result for a version that is no longer current (or a document
     // closed meanwhile) is dropped without building a view of that text, which nobody would read.
     const current = () => this.documents.get(uri) === entry && entry.document.version === version;
-    const diagnostics = handle.diagnostics.then((found) => (found && current() ? { view: this.quickViewOf(uri, entry), diagnostics: found } : undefined));
+    // Publishing needs no outline: building one here would hold the diagnostics of a large text back.
+    const diagnostics = handle.diagnostics.then((found) => (found && current() ? { uri, version, text, diagnostics: found } : undefined));
     const analysis = handle.result.then((check) => {
       if (!check) return undefined;
       const previousModel = entry.lastGoodModel;

@@ -84,9 +84,9 @@ export class DiagnosticPublisher {
     const { store } = this.options;
     const checked = await store.diagnostics(uri);
     // Superseded or closed meanwhile: the newer version publishes.
-    if (!checked || store.version(uri) !== checked.view.version) return undefined;
-    const diagnostics = documentDiagnostics(checked.view, checked.diagnostics, this.options.rulesDocUri);
-    this.options.publish({ uri, version: checked.view.version, diagnostics });
+    if (!checked || store.version(uri) !== checked.version) return undefined;
+    const diagnostics = documentDiagnostics(checked, this.options.rulesDocUri);
+    this.options.publish({ uri, version: checked.version, diagnostics });
     return diagnostics;
   }
 

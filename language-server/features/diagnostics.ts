@@ -3,7 +3,10 @@ import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { Diagnostic, Fix, Severity } from '../../engine/model/diagnostics';
 import type { SourceRange } from '../../engine/model/source';
 import { ruleAnchor } from '../../engine/validate/rule-docs';
-import type { DocumentView } from '../analysis/document-analysis';
+import type { CheckedText } from '../analysis/document-store';
+import { LineIndex } from '../../engine/model/source';
+import type { Token } from '../syntax/scanner';
+import { scanFrom } from '../syntax/scanner';
 import { toLspRange } from '../lsp-convert';
 
 const severities: Record<Severity, DiagnosticSeverity> = {
@@ -34,10 +37,28 @@ export function toLspDiagnostic(diagnostic: Diagnostic, uri: string, rulesDocUri
   };
 }
 
-/** Diagnostics without a range (rare) sit on the graph's name, read from the view's tokens. */
-export function documentDiagnostics(view: DocumentView, diagnostics: readonly Diagnostic[], rulesDocUri: string | undefined): LspDiagnostic[] {
-  const graph = view.outline.blocks.find((b) => b.kind === 'graph');
-  const anchor = graph?.name ?? graph?.keyword;
-  const fallback = anchor ? view.lineIndex.range(anchor.start, anchor.end) : view.lineIndex.range(0, 0);
-  return diagnostics.map((d) => toLspDiagnostic(d, view.uri, rulesDocUri, fallback));
+/** Diagnostics without a range (rare) sit on the graph's name, or its keyword when it has none. */
+export function documentDiagnostics(checked: Pick<CheckedText, 'uri' | 'text' | 'diagnostics'>, rulesDocUri: string | undefined): LspDiagnostic[] {
+  let fallback: SourceRange | undefined;
+  const fallbackRange = (): SourceRange => (fallback ??= graphAnchor(checked.text));
+  return checked.diagnostics.map((d) => toLspDiagnostic(d, checked.uri, rulesDocUri, d.range ?? fallbackRange()));
+}
+
+/**
+ * The name (else the keyword) of the first `graph`/`digraph` header that opens a body, scanning
+ * only as far as that header: publishing diagnostics never waits for an outline of the whole text.
+ */
+function graphAnchor(text: string): SourceRange {
+  // The last two code tokens before the one scanned.
+  let before = undefined as Token | undefined;
+  let last = undefined as Token | undefined;
+  const isKeyword = (token: Token | undefined): boolean => token?.kind === 'id' && /^(?:di)?graph$/i.test(token.text);
+  const { stoppedAt } = scanFrom(text, 0, (token) => {
+    if (token.kind === 'comment') return false;
+    if (token.kind === 'punct' && token.text === '{' && (isKeyword(last) || (isKeyword(before) && last?.kind !== 'punct' && last?.kind !== 'arrow'))) return true;
+    [before, last] = [last, token];
+    return false;
+  });
+  const lines = new LineIndex(text);
+  return stoppedAt && last ? lines.range(last.start, last.end) : lines.range(0, 0);
 }

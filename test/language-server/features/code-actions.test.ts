@@ -33,7 +33,7 @@ const text = 'digraph G {\n  start [shape=Mdiamond]\n  t [shape=parallelogram, t
 describe('code actions', () => {
   it('turns a diagnostic fix into a preferred quick fix whose edit repairs the text', () => {
     const analysis = analyzeDocument({ uri: 'file:///a.dot', version: 1, text, prepareOptions: { extraRules: [unguardedLastLine] } });
-    const diagnostics = documentDiagnostics(analysis, analysis.diagnostics, undefined).filter((d) => d.code === 'test_last_line_guard');
+    const diagnostics = documentDiagnostics(analysis, undefined).filter((d) => d.code === 'test_last_line_guard');
     assert.equal(diagnostics.length, 1);
     const [action] = codeActions(analysis, diagnostics);
     assert.equal(action?.title, 'Add `&& outcome=success`');
@@ -45,7 +45,7 @@ describe('code actions', () => {
   it('offers to declare an implicit node (an edge to an id no statement declares)', () => {
     const implicit = text.replace('start -> t\n', 'start -> t -> summarize -> done\n');
     const analysis = analyzeDocument({ uri: 'file:///i.dot', version: 1, text: implicit });
-    const diagnostics = documentDiagnostics(analysis, analysis.diagnostics, undefined).filter((d) => d.code === 'edge_target_exists');
+    const diagnostics = documentDiagnostics(analysis, undefined).filter((d) => d.code === 'edge_target_exists');
     assert.equal(diagnostics.length, 1);
     assert.equal(diagnostics[0]?.severity, 2, 'a warning: DOT creates the node');
     const [action] = codeActions(analysis, diagnostics);

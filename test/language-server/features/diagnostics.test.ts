@@ -36,10 +36,25 @@ describe('diagnostic conversion', () => {
 
   it('reports a syntax error alone, at the parser’s location', () => {
     const analysis = analyzeDocument({ uri: 'file:///s.dot', version: 1, text: 'digraph G {\n  a -> \n}' });
-    const diagnostics = documentDiagnostics(analysis, analysis.diagnostics, undefined);
+    const diagnostics = documentDiagnostics(analysis, undefined);
     assert.equal(diagnostics.length, 1);
     assert.equal(diagnostics[0]?.code, 'syntax');
     assert.deepEqual(diagnostics[0]?.range.start, { line: 2, character: 0 });
+  });
+});
+
+describe('diagnostics without a range', () => {
+  const unplaced = [{ rule: 'internal_error', severity: 'error' as const, message: 'm' }];
+  const rangeIn = (text: string) => documentDiagnostics({ uri: 'file:///u.dot', text, diagnostics: unplaced }, undefined)[0]?.range;
+
+  it('sit on the name of the first graph header that opens a body, past comments that look like one', () => {
+    const text = '// digraph fake {\n/* graph also_fake { */\nstrict digraph "real" {\n  a -> b\n}\n';
+    assert.deepEqual(rangeIn(text), { start: { line: 2, character: 15 }, end: { line: 2, character: 21 } });
+  });
+
+  it('sit on the keyword of an anonymous graph, and at the start of a text with no header', () => {
+    assert.deepEqual(rangeIn('\n  digraph {\n}'), { start: { line: 1, character: 2 }, end: { line: 1, character: 9 } });
+    assert.deepEqual(rangeIn('a -> b'), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
   });
 });
 
