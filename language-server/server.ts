@@ -12,7 +12,7 @@ import { complete } from './features/completion';
 import { DiagnosticPublisher } from './features/diagnostic-publisher';
 import { foldingRanges } from './features/folding';
 import { formatDocument } from './features/formatting';
-import { hover } from './features/hover';
+import { hoverTarget, resolveHover } from './features/hover';
 import { documentLinks } from './features/links';
 import { definition, documentHighlights, prepareRename, references, rename } from './features/navigation';
 import { semanticTokens, semanticTokensLegend } from './features/semantic-tokens';
@@ -114,12 +114,18 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
     const analysis = await store.analysis(uri);
     return analysis ? answer(analysis) : fallback;
   };
-  const analysedAt = <T>(params: At, fallback: T, answer: (analysis: DocumentAnalysis, offset: number) => T): Promise<T> =>
-    withAnalysis(params.textDocument.uri, fallback, (analysis) => answer(analysis, offsetIn(analysis, params)));
 
-  // From the text alone: right after open or an edit, completion never waits for the checker.
+  // From the text alone: right after open or an edit, completion (and hover, but on a node) never waits for the checker.
   connection.onCompletion((params) => atPosition(params, [], complete));
-  connection.onHover((params) => analysedAt(params, null, (analysis, offset) => hover(analysis, offset) ?? null));
+  connection.onHover(async (params) => {
+    const view = store.view(params.textDocument.uri);
+    const target = view && hoverTarget(view, offsetIn(view, params));
+    if (!view || !target) return null;
+    if (target.kind === 'ready') return target.hover;
+    // A node's summary waits for the engine's model of this version (undefined once a newer one superseded it).
+    const analysis = await store.analysis(params.textDocument.uri);
+    return (analysis && resolveHover(analysis, target, analysis.model?.graph)) ?? null;
+  });
   connection.onDefinition((params) => atPosition(params, [], definition));
   connection.onReferences((params) => atPosition(params, [], (analysis, offset) => references(analysis, offset, params.context.includeDeclaration)));
   connection.onDocumentHighlight((params) => atPosition(params, [], documentHighlights));

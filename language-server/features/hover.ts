@@ -9,8 +9,10 @@ import { nodeClasses } from '../../engine/transform/apply-stylesheet';
 import { parseStylesheet, resolveStyle } from '../../engine/transform/stylesheet';
 import type { DocumentView } from '../analysis/document-analysis';
 import { nodeOccurrences, occurrenceAt } from '../analysis/node-occurrences';
+import { outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
 import type { AttributeEntry } from '../syntax/outline';
+import { listAt } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
 import { documentSpan, tokenContent, valueIndexAt } from '../syntax/string-content';
@@ -18,18 +20,42 @@ import { findVariables } from '../../engine/transform/variables';
 import { attributeDocumentation } from './attribute-docs';
 import { statusValues } from './completion-condition';
 
+type Span = { readonly start: number; readonly end: number };
+
+/**
+ * What a hover shows, read from the text alone. Only a node's summary describes the pipeline as
+ * the engine reads it (handler, model, retries, edges), so only it waits for the engine's model;
+ * everything else answers at once, even while a large text is being checked.
+ */
+export type HoverTarget =
+  | { readonly kind: 'ready'; readonly hover: Hover }
+  /** A node id: its summary when the model has the node, else `otherwise`. */
+  | { readonly kind: 'node'; readonly id: string; readonly span: Span; readonly otherwise?: HoverTarget };
+
+export function hoverTarget(view: DocumentView, offset: number): HoverTarget | undefined {
+  const markdown = (value: string, span: Span): HoverTarget => ({ kind: 'ready', hover: { contents: { kind: MarkupKind.Markdown, value }, range: offsetsToRange(view.lineIndex, span.start, span.end) } });
+  const occurrence = occurrenceAt(nodeOccurrences(view.outline), offset);
+  const entry = entryAt(view, offset);
+  const fromEntry = entry && entryTarget(view, entry, offset, markdown);
+  if (occurrence && occurrence.kind !== 'attribute') return { kind: 'node', id: occurrence.id, span: occurrence, ...(fromEntry ? { otherwise: fromEntry } : {}) };
+  return fromEntry ?? (occurrence ? { kind: 'node', id: occurrence.id, span: occurrence } : undefined);
+}
+
+/** The hover for a target, given the engine's graph when the target is a node. */
+export function resolveHover(view: DocumentView, target: HoverTarget, graph: Graph | undefined): Hover | undefined {
+  if (target.kind === 'ready') return target.hover;
+  const node = graph?.nodes.get(target.id);
+  if (!graph || !node) return target.otherwise && resolveHover(view, target.otherwise, graph);
+  return { contents: { kind: MarkupKind.Markdown, value: describeNode(graph, node) }, range: offsetsToRange(view.lineIndex, target.span.start, target.span.end) };
+}
+
+/** The hover of a view that has its model (tests and tools; the server resolves in two steps). */
 export function hover(analysis: DocumentView, offset: number): Hover | undefined {
-  const markdown = (value: string, token: { start: number; end: number }): Hover => ({
-    contents: { kind: MarkupKind.Markdown, value },
-    range: offsetsToRange(analysis.lineIndex, token.start, token.end),
-  });
-  const graph = analysis.model?.graph;
-  const occurrence = occurrenceAt(nodeOccurrences(analysis.outline), offset);
-  if (occurrence && graph?.nodes.has(occurrence.id) && occurrence.kind !== 'attribute') {
-    return markdown(describeNode(graph, graph.nodes.get(occurrence.id) as GraphNode), occurrence);
-  }
-  const entry = entryAt(analysis, offset);
-  if (!entry) return occurrence && graph?.nodes.has(occurrence.id) ? markdown(describeNode(graph, graph.nodes.get(occurrence.id) as GraphNode), occurrence) : undefined;
+  const target = hoverTarget(analysis, offset);
+  return target && resolveHover(analysis, target, analysis.model?.graph);
+}
+
+function entryTarget(view: DocumentView, entry: AttributeEntry & { value?: Token }, offset: number, markdown: (value: string, span: Span) => HoverTarget): HoverTarget | undefined {
   const key = tokenValue(entry.key);
   const spec = attributeSpec(key);
   if (!spec) return undefined;
@@ -40,9 +66,9 @@ export function hover(analysis: DocumentView, offset: number): Hover | undefined
     const content = tokenContent(value);
     const index = valueIndexAt(content, offset);
     const variable = findVariables(content.value).find((v) => v.start <= index && index < v.end);
-    if (variable) return markdown(describeVariable(variable.name, analysis.model?.parsed.attributes.get('goal')?.value, spec.type.kind === 'command'), documentSpan(content, variable.start, variable.end));
+    if (variable) return markdown(describeVariable(variable.name, outlineFlow(view.outline).goal, spec.type.kind === 'command'), documentSpan(content, variable.start, variable.end));
   }
-  if (spec.type.kind === 'node-ref' && graph?.nodes.has(tokenValue(value))) return markdown(describeNode(graph, graph.nodes.get(tokenValue(value)) as GraphNode), value);
+  if (spec.type.kind === 'node-ref') return { kind: 'node', id: tokenValue(value), span: value };
   if (spec.type.kind === 'enum') {
     const chosen = spec.type.values.find((v) => v.value === tokenValue(value));
     if (!chosen) return undefined;
@@ -52,9 +78,9 @@ export function hover(analysis: DocumentView, offset: number): Hover | undefined
   return undefined;
 }
 
-function entryAt(analysis: DocumentView, offset: number): (AttributeEntry & { value?: Token }) | undefined {
-  const all = [...analysis.outline.lists.flatMap((list) => list.entries), ...analysis.outline.assignments];
-  return all.find((e) => (e.key.start <= offset && offset <= e.key.end) || (e.value && e.value.start <= offset && offset <= e.value.end));
+function entryAt(view: DocumentView, offset: number): (AttributeEntry & { value?: Token }) | undefined {
+  const covers = (e: AttributeEntry) => (e.key.start <= offset && offset <= e.key.end) || (e.value !== undefined && e.value.start <= offset && offset <= e.value.end);
+  return listAt(view.outline, offset)?.entries.find(covers) ?? view.outline.assignments.find(covers);
 }
 
 function describeNode(graph: Graph, node: GraphNode): string {

@@ -1,9 +1,11 @@
-// Completion reads the text alone: right after didOpen and right after an edit of a large pipeline
-// it answers, correctly, before the checker has published anything for that version.
+// Completion, and hover on anything but a node, read the text alone: right after didOpen and right
+// after an edit of a large pipeline they answer, correctly, before the checker has published
+// anything for that version.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CompletionItem, CompletionList } from 'vscode-languageserver-protocol/node';
-import { CompletionRequest } from 'vscode-languageserver-protocol/node';
+import { CompletionRequest, HoverRequest } from 'vscode-languageserver-protocol/node';
+import type { MarkupContent } from 'vscode-languageserver-protocol/node';
 import { ensureTestBundle, LspClient, positionOf } from './lsp-client';
 
 const labels = (result: CompletionItem[] | CompletionList | null): string[] => (Array.isArray(result) ? result : (result?.items ?? [])).map((i) => i.label);
@@ -44,5 +46,26 @@ describe('completion before the check', () => {
     assert.ok(afterEdit.includes('context.typed_key'), afterEdit.filter((l) => l.startsWith('context.typed')).join(' '));
     const targets = labels(await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: positionOf(edited, 'extra -> ', 'extra -> '.length) }));
     assert.ok(targets.includes('extra') && targets.includes('s2999') && targets.includes('done'));
+  });
+
+  it('hovers an attribute, a value and a $variable right after an edit without waiting for the check; a node once checked', async () => {
+    const uri = 'file:///tmp/hover-before-check.dot';
+    const text = chain(3000);
+    await client.open(uri, text);
+    await client.diagnosticsFor(uri);
+    const at = positionOf(text, '  start -> s0');
+    const typed = '  ask [shape=box, prompt="Reach $goal"]\n';
+    const version = await client.change(uri, [{ range: { start: at, end: at }, text: typed }]);
+    const edited = text.replace('  start -> s0', `${typed}  start -> s0`);
+    const hoverAt = async (needle: string, delta: number) => ((await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(edited, needle, delta) }))?.contents as MarkupContent | undefined)?.value ?? '';
+    const key = await hoverAt('s1500 [shape=parallelogram, tool_command', 'shape=parallelogram, '.length + 's1500 ['.length + 2);
+    const shape = await hoverAt('s1500 [shape=parallelogram', 's1500 [shape='.length + 2);
+    const goal = await hoverAt('Reach $goal', 'Reach $'.length + 1);
+    assert.ok(!client.published(uri).some((p) => p.version === version), 'answered before the edited version was checked');
+    assert.match(key, /tool_command/);
+    assert.match(shape, /handler `tool`/);
+    assert.match(goal, /the graph goal: "Ship"/);
+    // A node's summary describes the pipeline as the engine reads it: after the check, with the new node.
+    assert.match(await hoverAt('  ask [', 3), /\*\*ask\*\* — handler `codergen`/);
   });
 });
