@@ -18,7 +18,7 @@ function serializeModel(model: PipelineModel): SerializedModel {
   const buffer = serialize({ parsed: model.parsed, graph: model.graph });
   const bytes = new ArrayBuffer(buffer.byteLength);
   new Uint8Array(bytes).set(buffer);
-  return { bytes, provenance: model.provenance };
+  return { bytes, provenance: model.provenance, nodeDetails: model.nodeDetails };
 }
 
 function drain(): void {

@@ -2,6 +2,7 @@ import { deserialize } from 'node:v8';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { Graph } from '../../engine/model/graph';
 import { LineIndex } from '../../engine/model/source';
+import { resolveHandlerType } from '../../engine/model/handler-types';
 import type { PrepareOptions } from '../../engine/prepare';
 import { preparePipeline } from '../../engine/prepare';
 import type { Outline } from '../syntax/outline';
@@ -20,12 +21,32 @@ export interface PipelineModel {
   /** After transforms (stylesheet, prompt expansion, schemas): what would run. */
   readonly graph: Graph;
   readonly provenance: ModelProvenance;
+  /** Each node's handler and label as `graph` resolves them, readable without the graphs. */
+  readonly nodeDetails: NodeDetails;
 }
 
-/** The two graphs of a model as the checker thread serialised them (v8 serializer). */
+/** What document symbols show of a node. */
+interface NodeDetail {
+  readonly handler: string;
+  readonly label?: string;
+}
+
+type NodeDetails = ReadonlyMap<string, NodeDetail>;
+
+function nodeDetailsOf(graph: Graph): NodeDetails {
+  const details = new Map<string, NodeDetail>();
+  for (const node of graph.nodes.values()) {
+    const label = node.attributes.get('label')?.value;
+    details.set(node.id, { handler: resolveHandlerType(node), ...(label ? { label } : {}) });
+  }
+  return details;
+}
+
+/** The two graphs of a model as the checker thread serialised them (v8 serializer), and their node details as they are. */
 export interface SerializedModel {
   readonly bytes: ArrayBuffer;
   readonly provenance: ModelProvenance;
+  readonly nodeDetails: NodeDetails;
 }
 
 /**
@@ -38,10 +59,11 @@ export class DeferredModel implements PipelineModel {
   private constructor(
     private readonly payload: { bytes?: ArrayBuffer; graphs?: { parsed: Graph; graph: Graph } },
     readonly provenance: ModelProvenance,
+    readonly nodeDetails: NodeDetails,
   ) {}
 
   static from(serialized: SerializedModel): DeferredModel {
-    return new DeferredModel({ bytes: serialized.bytes }, serialized.provenance);
+    return new DeferredModel({ bytes: serialized.bytes }, serialized.provenance, serialized.nodeDetails);
   }
 
   get ready(): boolean {
@@ -58,7 +80,7 @@ export class DeferredModel implements PipelineModel {
 
   /** The same graphs (deserialised at most once between them) under another provenance. */
   as(provenance: ModelProvenance): DeferredModel {
-    return new DeferredModel(this.payload, provenance);
+    return new DeferredModel(this.payload, provenance, this.nodeDetails);
   }
 
   private graphs(): { parsed: Graph; graph: Graph } {
@@ -72,7 +94,7 @@ export class DeferredModel implements PipelineModel {
 
 /** The same model under another provenance, without reading a deferred one. */
 function withProvenance(model: PipelineModel, provenance: ModelProvenance): PipelineModel {
-  return model instanceof DeferredModel ? model.as(provenance) : { parsed: model.parsed, graph: model.graph, provenance };
+  return model instanceof DeferredModel ? model.as(provenance) : { ...model, provenance };
 }
 
 /** One version of a document as editor features see it: its token outline, and once checked the best model at hand. */
@@ -113,12 +135,12 @@ export interface EngineCheck {
 /** parse → transform → lint through the engine, with recovery when the text does not parse. */
 export function checkText(input: CheckInput): EngineCheck {
   const prepared = preparePipeline(input.text, { ...input.prepareOptions, ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}), mode: 'lint' });
-  if (prepared.graph && prepared.parsed) return { diagnostics: prepared.diagnostics, model: { parsed: prepared.parsed, graph: prepared.graph, provenance: 'exact' } };
+  if (prepared.graph && prepared.parsed) return { diagnostics: prepared.diagnostics, model: { parsed: prepared.parsed, graph: prepared.graph, provenance: 'exact', nodeDetails: nodeDetailsOf(prepared.graph) } };
   const syntaxOffsets = prepared.diagnostics.flatMap((d) => (d.range ? [d.range.start.offset] : []));
   const hints = input.lastEditOffset !== undefined ? [input.lastEditOffset, ...syntaxOffsets] : syntaxOffsets;
   const recovered = hints.length > 0 ? recoverModel(input.text, buildOutline(input.text), hints, input.sourcePath) : undefined;
   if (recovered?.graph && recovered.parsed) {
-    return { diagnostics: prepared.diagnostics, model: { parsed: recovered.parsed, graph: recovered.graph, provenance: 'recovered' } };
+    return { diagnostics: prepared.diagnostics, model: { parsed: recovered.parsed, graph: recovered.graph, provenance: 'recovered', nodeDetails: nodeDetailsOf(recovered.graph) } };
   }
   return { diagnostics: prepared.diagnostics };
 }

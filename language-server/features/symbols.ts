@@ -43,22 +43,27 @@ export function documentSymbols(analysis: DocumentView): DocumentSymbol[] {
     const list = declaration ? listsBySubject.get(token.start) : undefined;
     statements.set(id, { id, token, end: list?.close?.end ?? token.end, declared: declaration });
   }
-  const graph = analysis.model?.graph;
+  // As the engine resolved them (node defaults, stylesheet) without reading the model's graphs; else from the text.
+  const resolved = analysis.model?.nodeDetails;
   const typed = outlineFlow(outline);
-  const nodeSymbol = (statement: NodeStatement): Positioned => {
-    const node = graph?.nodes.get(statement.id) ?? typed.nodes.get(statement.id);
-    const label = node?.attributes.get('label')?.value;
-    return {
+  const fromText = (id: string) => {
+    const node = typed.nodes.get(id);
+    return node && { handler: resolveHandlerType(node), label: node.attributes.get('label')?.value };
+  };
+  const detailOf = (id: string): string => {
+    const detail = resolved?.get(id) ?? fromText(id);
+    return detail ? [detail.handler, ...(detail.label ? [detail.label] : [])].join(' · ') : '';
+  };
+  const nodeSymbol = (statement: NodeStatement): Positioned => ({
       start: statement.token.start,
       symbol: {
         name: statement.id,
-        detail: node ? [resolveHandlerType(node), ...(label ? [label] : [])].join(' · ') : '',
+        detail: detailOf(statement.id),
         kind: SymbolKind.Object,
         range: range(statement.token.start, statement.end),
         selectionRange: range(statement.token.start, statement.token.end),
       },
-    };
-  };
+    });
 
   const end = (block: Block) => block.close?.end ?? outline.text.length;
   const subgraphs = outline.blocks.filter((b) => b.kind === 'subgraph');

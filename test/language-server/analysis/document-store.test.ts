@@ -3,6 +3,7 @@ import { before, describe, it } from 'node:test';
 import { WorkerChecker } from '../../../language-server/analysis/checker';
 import { DeferredModel } from '../../../language-server/analysis/document-analysis';
 import { DocumentStore } from '../../../language-server/analysis/document-store';
+import { documentSymbols } from '../../../language-server/features/symbols';
 import { ensureTestBundle, fixtureText, workerPath } from '../lsp-client';
 
 const uri = 'file:///loop.dot';
@@ -31,6 +32,24 @@ describe('document store with the worker checker', () => {
       const third = (await store.analysis(uri))?.model;
       assert.ok(third instanceof DeferredModel && !third.ready);
       assert.equal(third.graph.nodes.has('review'), true, 'a request that needs the model reads it');
+    } finally {
+      store.checker.dispose();
+    }
+  });
+
+  it('lists symbols with the handlers the engine resolved (node defaults included) without reading the model', async () => {
+    const store = new DocumentStore(new WorkerChecker(workerPath));
+    try {
+      const defaults = 'digraph d {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  node [shape=parallelogram]\n  build [tool_command="make", label="Build it"]\n  start -> build -> done\n}\n';
+      store.open(uri, defaults, 1);
+      const analysis = await store.analysis(uri);
+      assert.ok(analysis?.model instanceof DeferredModel);
+      const nodes = documentSymbols(analysis)[0]?.children ?? [];
+      assert.deepEqual(
+        nodes.map((symbol) => [symbol.name, symbol.detail]),
+        [['start', 'start'], ['done', 'exit'], ['build', 'tool · Build it']],
+      );
+      assert.equal(analysis.model.ready, false, 'symbols never read the model');
     } finally {
       store.checker.dispose();
     }
