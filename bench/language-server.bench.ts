@@ -6,11 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CompletionRequest } from 'vscode-languageserver-protocol/node';
-import { TextDocument, type Range } from 'vscode-languageserver-textdocument';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { languageServerExecArgv } from '../language-server/memory-limits';
 import { ensureTestBundle, LspClient } from '../test/language-server/lsp-client';
 import { node24 } from '../test/node24';
 import { completionProbes, generatePipeline } from './language-server/generate-pipeline';
+import { median, quantile, typingEdit } from './language-server/typing';
 import type { BenchReport } from './report';
 
 const sizes = [100, 1000, 5000];
@@ -18,20 +19,6 @@ const typingEdits = 60;
 const runs = 7;
 /** Untimed rounds first: the server's JIT warms up on the first opens. */
 const warmup = 3;
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(3));
-}
-
-const median = (values: number[]): number => quantile(values, 0.5);
-
-/** A space typed at the top of the file, then deleted: the probe offset is unchanged after each pair. */
-function typingEdit(document: TextDocument, k: number): { document: TextDocument; change: { range: Range; text: string }; shift: number } {
-  const insert = k % 2 === 0;
-  const change = insert ? { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: ' ' } : { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } }, text: '' };
-  return { document: TextDocument.update(document, [change], document.version + 1), change, shift: insert ? 1 : 0 };
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

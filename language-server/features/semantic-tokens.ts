@@ -1,100 +1,132 @@
 /** Semantic tokens: node ids, attribute keys by kind, handler shapes and enum values, condition parts, variables. */
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver';
-import { SemanticTokensBuilder } from 'vscode-languageserver';
 import { parseCondition } from '../../engine/conditions/condition';
+import type { AttributeSpec } from '../../engine/model/attributes';
 import { attributeSpec } from '../../engine/model/attributes';
+import type { LineIndex } from '../../engine/model/source';
 import { shapes } from '../../engine/model/handler-types';
 import { findVariables } from '../../engine/transform/variables';
 import type { DocumentView } from '../analysis/document-analysis';
 import { nodeOccurrences } from '../analysis/node-occurrences';
+import type { AttributeEntry } from '../syntax/outline';
+import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
+import type { TokenContent } from '../syntax/string-content';
 import { documentSpan, tokenContent } from '../syntax/string-content';
 import { statusValues } from './completion-condition';
 
 const tokenTypes = ['namespace', 'variable', 'property', 'type', 'enumMember', 'keyword', 'operator', 'macro'] as const;
 const tokenModifiers = ['declaration', 'defaultLibrary', 'deprecated'] as const;
 type TokenType = (typeof tokenTypes)[number];
-type TokenModifier = (typeof tokenModifiers)[number];
 
 export const semanticTokensLegend: SemanticTokensLegend = { tokenTypes: [...tokenTypes], tokenModifiers: [...tokenModifiers] };
 
-interface Mark {
-  readonly start: number;
-  readonly end: number;
-  readonly type: TokenType;
-  readonly modifiers: readonly TokenModifier[];
+const shapeNames = new Set(shapes.map((s) => s.shape));
+const typeIndex = (type: TokenType): number => tokenTypes.indexOf(type);
+const DECLARATION = 1 << tokenModifiers.indexOf('declaration');
+const DEFAULT_LIBRARY = 1 << tokenModifiers.indexOf('defaultLibrary');
+const DEPRECATED = 1 << tokenModifiers.indexOf('deprecated');
+
+/**
+ * The marks of a text as flat rows of numbers (start, end, type, modifier bits): a 5,000-node
+ * pipeline has about 100,000 of them, asked for again after every edit.
+ */
+class Marks {
+  private readonly rows: number[] = [];
+
+  add(start: number, end: number, type: TokenType, modifiers = 0): void {
+    if (end > start) this.rows.push(start, end, typeIndex(type), modifiers);
+  }
+
+  /** In document order, the first of overlapping marks kept, encoded as LSP's relative five-number tokens. */
+  encode(lines: LineIndex): SemanticTokens {
+    const rows = this.rows;
+    const count = rows.length / 4;
+    // Sorted by start, then by the order added, as exact doubles start · scale + k (texts are far below 2^26).
+    const scale = 2 ** Math.ceil(Math.log2(count + 1));
+    const order = new Float64Array(count);
+    for (let k = 0; k < count; k++) order[k] = (rows[k * 4] as number) * scale + k;
+    order.sort();
+    const data: number[] = [];
+    let lastEnd = -1;
+    let previousLine = 0;
+    let previousCharacter = 0;
+    for (const key of order) {
+      const row = (key % scale) * 4;
+      const start = rows[row] as number;
+      const end = rows[row + 1] as number;
+      if (start < lastEnd) continue; // overlapping marks: the first wins
+      const from = lines.positionAt(start);
+      if (lines.positionAt(end).line !== from.line) continue; // tokens may not span lines
+      data.push(from.line - previousLine, from.line === previousLine ? from.character - previousCharacter : from.character, end - start, rows[row + 2] as number, rows[row + 3] as number);
+      previousLine = from.line;
+      previousCharacter = from.character;
+      lastEnd = end;
+    }
+    return { data };
+  }
 }
 
-const shapeNames = new Set(shapes.map((s) => s.shape));
-
 export function semanticTokens(analysis: DocumentView): SemanticTokens {
-  const marks: Mark[] = [];
-  const mark = (start: number, end: number, type: TokenType, ...modifiers: TokenModifier[]) => {
-    if (end > start) marks.push({ start, end, type, modifiers });
-  };
+  const marks = new Marks();
   const { outline } = analysis;
-  for (const block of outline.blocks) if (block.name) mark(block.name.start, block.name.end, 'namespace', 'declaration');
-  for (const occurrence of nodeOccurrences(outline)) mark(occurrence.start, occurrence.end, 'variable', ...(occurrence.kind === 'declaration' ? ['declaration' as const] : []));
-
-  for (const { key, value } of [...outline.lists.flatMap((l) => l.entries), ...outline.assignments]) {
+  for (const block of outline.blocks) if (block.name) marks.add(block.name.start, block.name.end, 'namespace', DECLARATION);
+  for (const occurrence of nodeOccurrences(outline)) marks.add(occurrence.start, occurrence.end, 'variable', occurrence.kind === 'declaration' ? DECLARATION : 0);
+  const markEntry = ({ key, value }: AttributeEntry): void => {
     const spec = attributeSpec(tokenValue(key));
-    if (!spec) continue;
-    const modifiers: TokenModifier[] = [...(spec.type.kind === 'graphviz' ? ['defaultLibrary' as const] : []), ...(spec.aliasOf ? ['deprecated' as const] : [])];
-    mark(key.start, key.end, 'property', ...modifiers);
-    if (!value || value.kind === 'html') continue;
-    const content = tokenContent(value);
-    const span = (start: number, end: number) => documentSpan(content, start, end);
-    const whole = span(0, content.value.length);
-    switch (spec.type.kind) {
-      case 'enum':
-      case 'boolean': {
-        const known = spec.type.kind === 'boolean' ? ['true', 'false'].includes(content.value) : spec.type.values.some((v) => v.value === content.value);
-        if (known) mark(whole.start, whole.end, spec.name === 'shape' && shapeNames.has(content.value) ? 'type' : 'enumMember');
-        break;
-      }
-      case 'condition': {
-        const parsed = parseCondition(content.value);
-        if (!parsed.ok) break;
-        let previousEnd = 0;
-        for (const clause of parsed.condition.clauses) {
-          const and = content.value.indexOf('&&', previousEnd);
-          if (and >= 0 && and < clause.span.start) mark(span(and, and + 2).start, span(and, and + 2).end, 'operator');
-          const keySpan = span(clause.keySpan.start, clause.keySpan.end);
-          mark(keySpan.start, keySpan.end, clause.key.kind === 'outcome' || clause.key.kind === 'preferred_label' ? 'keyword' : 'variable');
-          const operatorStart = content.value.indexOf(clause.operator, clause.keySpan.end);
-          const op = span(operatorStart, operatorStart + clause.operator.length);
-          mark(op.start, op.end, 'operator');
-          if (clause.key.kind === 'outcome' && statusValues.some((s) => s.value === clause.literal)) {
-            const literal = span(clause.literalSpan.start, clause.literalSpan.end);
-            mark(literal.start, literal.end, 'enumMember');
-          }
-          previousEnd = clause.span.end;
-        }
-        break;
-      }
-      case 'text':
-      case 'command':
-        for (const variable of findVariables(content.value)) {
-          const s = span(variable.start, variable.end);
-          mark(s.start, s.end, 'macro');
-        }
-        break;
-      default:
-        break;
-    }
-  }
+    if (!spec) return;
+    marks.add(key.start, key.end, 'property', (spec.type.kind === 'graphviz' ? DEFAULT_LIBRARY : 0) | (spec.aliasOf ? DEPRECATED : 0));
+    if (value && value.kind !== 'html') markValue(marks, spec, value);
+  };
+  for (const list of outline.lists) list.entries.forEach(markEntry);
+  outline.assignments.forEach(markEntry);
+  return marks.encode(analysis.lineIndex);
+}
 
-  marks.sort((a, b) => a.start - b.start);
-  const builder = new SemanticTokensBuilder();
-  let lastEnd = -1;
-  for (const m of marks) {
-    if (m.start < lastEnd) continue; // overlapping marks: the first wins
-    const start = analysis.lineIndex.positionAt(m.start);
-    const end = analysis.lineIndex.positionAt(m.end);
-    if (start.line !== end.line) continue; // tokens may not span lines
-    const modifierBits = m.modifiers.reduce((bits, modifier) => bits | (1 << tokenModifiers.indexOf(modifier)), 0);
-    builder.push(start.line, start.character, m.end - m.start, tokenTypes.indexOf(m.type), modifierBits);
-    lastEnd = m.end;
+function markValue(marks: Marks, spec: AttributeSpec, value: Token): void {
+  switch (spec.type.kind) {
+    case 'enum':
+    case 'boolean': {
+      const content = tokenContent(value);
+      const known = spec.type.kind === 'boolean' ? content.value === 'true' || content.value === 'false' : spec.type.values.some((v) => v.value === content.value);
+      const whole = documentSpan(content, 0, content.value.length);
+      if (known) marks.add(whole.start, whole.end, spec.name === 'shape' && shapeNames.has(content.value) ? 'type' : 'enumMember');
+      break;
+    }
+    case 'condition':
+      markCondition(marks, tokenContent(value));
+      break;
+    case 'text':
+    case 'command':
+      // Prompts are long and mostly hold no variable: decode only those that may.
+      if (value.text.includes('$')) {
+        const content = tokenContent(value);
+        for (const variable of findVariables(content.value)) {
+          const span = documentSpan(content, variable.start, variable.end);
+          marks.add(span.start, span.end, 'macro');
+        }
+      }
+      break;
+    default:
+      break;
   }
-  return builder.build();
+}
+
+function markCondition(marks: Marks, content: TokenContent): void {
+  const parsed = parseCondition(content.value);
+  if (!parsed.ok) return;
+  const mark = (start: number, end: number, type: TokenType) => {
+    const span = documentSpan(content, start, end);
+    marks.add(span.start, span.end, type);
+  };
+  let previousEnd = 0;
+  for (const clause of parsed.condition.clauses) {
+    const and = content.value.indexOf('&&', previousEnd);
+    if (and >= 0 && and < clause.span.start) mark(and, and + 2, 'operator');
+    mark(clause.keySpan.start, clause.keySpan.end, clause.key.kind === 'outcome' || clause.key.kind === 'preferred_label' ? 'keyword' : 'variable');
+    const operatorStart = content.value.indexOf(clause.operator, clause.keySpan.end);
+    mark(operatorStart, operatorStart + clause.operator.length, 'operator');
+    if (clause.key.kind === 'outcome' && statusValues.some((s) => s.value === clause.literal)) mark(clause.literalSpan.start, clause.literalSpan.end, 'enumMember');
+    previousEnd = clause.span.end;
+  }
 }
