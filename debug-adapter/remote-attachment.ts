@@ -224,6 +224,11 @@ export class RemoteAttachment {
   }
 
   /** The program's edge a server holds on (found by its ends: the program may be this machine's copy). */
+  private edgeLine(held: Extract<HeldState, { kind: 'edge' }>): number | undefined {
+    const edge = this.edgeOf(held);
+    return edge ? this.sources.lineOf(this.program, edge.range) : undefined;
+  }
+
   private edgeOf(held: Extract<HeldState, { kind: 'edge' }>): GraphEdge | undefined {
     const loaded = this.sources.load(this.program);
     return loaded.ok ? loaded.graph.edges.find((e) => e.from === held.edge.from && e.to === held.edge.to) : undefined;
@@ -239,6 +244,6 @@ export class RemoteAttachment {
     const held = this.current;
     if (!held) return undefined;
     if (held.kind === 'node') return { name: held.nodeId, line: this.sources.nodeLine(this.program, held.nodeId) ?? 0 };
-    return { name: `${held.edge.from} -> ${held.edge.to}`, line: this.edgeOf(held)?.range.start.line ?? this.sources.nodeLine(this.program, held.nodeId) ?? 0 };
+    return { name: `${held.edge.from} -> ${held.edge.to}`, line: this.edgeLine(held) ?? this.sources.nodeLine(this.program, held.nodeId) ?? 0 };
   }
 }
