@@ -1,8 +1,8 @@
 // `attractor lint` of a 10,000-node pipeline in a fresh process, beside the anchor doing its parse +
 // validate of the same file in a fresh Node 24 process (dot-language-support, through the side
 // script's `once` mode): the CPU a user pays for one check, start-up, module loading, a cold JIT and
-// the young generation's first collections included. Bare `node -e 0` starts of both Nodes show the
-// part that is start-up alone. Rounds interleave the commands; minimum and median are reported, and
+// the young generation's first collections included. The same CLI bundle on the anchor's Node 24 shows
+// the part that is the Node version; bare `node -e 0` starts of both Nodes the part that is start-up alone. Rounds interleave the commands; minimum and median are reported, and
 // where valgrind is installed, each command's instruction count (which does not move with the load).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +23,8 @@ export default async function lintColdBench(): Promise<BenchReport> {
   const side = path.resolve(__dirname, 'language-server', 'dot-language-support-side.mjs');
   const commands: Record<string, { readonly node: string; readonly args: readonly string[] }> = {
     'attractor lint': { node: process.execPath, args: ['dist/cli.js', 'lint', file] },
+    // The same bundle on the anchor's Node: V8's JIT tiers differ between the two, and a cold process runs mostly unoptimised code.
+    'attractor lint on Node 24': { node: anchorNode, args: ['dist/cli.js', 'lint', file] },
     'anchor parse+validate': { node: anchorNode, args: [side, 'once', file] },
     'node -e 0': { node: process.execPath, args: ['-e', '0'] },
     'node 24 -e 0': { node: anchorNode, args: ['-e', '0'] },
@@ -36,7 +38,9 @@ export default async function lintColdBench(): Promise<BenchReport> {
   for (const [name, runs] of Object.entries(cpu)) figures[`${name} ${name.endsWith('-e 0') ? '' : `${NODES} nodes `}cold, cpu, min / median (ms)`] = `${minimum(runs)} / ${median(runs)}`;
   const ours = cpu['attractor lint'] ?? [];
   const anchor = cpu['anchor parse+validate'] ?? [];
-  figures[`attractor lint / anchor ${NODES} nodes cold (x, cpu min / median)`] = `${(minimum(ours) / minimum(anchor)).toFixed(2)} / ${(median(ours) / median(anchor)).toFixed(2)}`;
+  const ratios = (a: number[], b: number[]) => `${(minimum(a) / minimum(b)).toFixed(2)} / ${(median(a) / median(b)).toFixed(2)}`;
+  figures[`attractor lint / anchor ${NODES} nodes cold (x, cpu min / median)`] = ratios(ours, anchor);
+  figures[`attractor lint on Node 24 / anchor ${NODES} nodes cold (x, cpu min / median)`] = ratios(cpu['attractor lint on Node 24'] ?? [], anchor);
   const oursCount = instructions(commands['attractor lint']?.args ?? [], process.execPath);
   const anchorCount = instructions(commands['anchor parse+validate']?.args ?? [], anchorNode);
   if (oursCount !== undefined && anchorCount !== undefined) {
