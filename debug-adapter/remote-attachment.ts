@@ -223,12 +223,13 @@ export class RemoteAttachment {
     return edge ? this.breakpoints.edgeHits(this.program, edge, context) : { stopIds: [], logs: [] };
   }
 
-  /** The program's edge a server holds on (found by its ends: the program may be this machine's copy). */
+  /** The line of the program's edge a server holds on, in this machine's copy of the program. */
   private edgeLine(held: Extract<HeldState, { kind: 'edge' }>): number | undefined {
     const edge = this.edgeOf(held);
     return edge ? this.sources.lineOf(this.program, edge.range) : undefined;
   }
 
+  /** The program's edge a server holds on (found by its ends: the program may be this machine's copy). */
   private edgeOf(held: Extract<HeldState, { kind: 'edge' }>): GraphEdge | undefined {
     const loaded = this.sources.load(this.program);
     return loaded.ok ? loaded.graph.edges.find((e) => e.from === held.edge.from && e.to === held.edge.to) : undefined;
