@@ -23,25 +23,25 @@ interface ProcessTiming {
   readonly cpu: number;
 }
 
-/** One run of `node ARGS` under bash's `time`: wall and user+system milliseconds of the child. */
-function timeNode(args: readonly string[]): ProcessTiming {
+/** One run of `node ARGS` (this Node unless another is given) under bash's `time`: wall and user+system milliseconds of the child. */
+export function timeNode(args: readonly string[], node = process.execPath): ProcessTiming {
   const quoted = args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
-  const result = spawnSync('bash', ['-c', `TIMEFORMAT='%3R %3U %3S'; { time "${process.execPath}" ${quoted} > /dev/null 2>&1; } 2>&1`], { cwd: repo, encoding: 'utf8', env: environment });
+  const result = spawnSync('bash', ['-c', `TIMEFORMAT='%3R %3U %3S'; { time "${node}" ${quoted} > /dev/null 2>&1; } 2>&1`], { cwd: repo, encoding: 'utf8', env: environment });
   const [wall, user, system] = (result.stdout.trim().split('\n').pop() ?? '').split(' ').map(Number);
   if (wall === undefined || user === undefined || system === undefined || Number.isNaN(wall + user + system)) throw new Error(`node ${args.join(' ')}: ${result.stdout}${result.stderr}`);
   return { wall: wall * 1000, cpu: (user + system) * 1000 };
 }
 
 /** Instructions `node ARGS` executes, all threads, by callgrind; undefined without valgrind. */
-function instructions(args: readonly string[]): number | undefined {
-  const result = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...args], { cwd: repo, encoding: 'utf8', env: environment });
+export function instructions(args: readonly string[], node = process.execPath): number | undefined {
+  const result = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', node, ...args], { cwd: repo, encoding: 'utf8', env: environment });
   const collected = /Collected : (\d+)/.exec(result.stderr ?? '')?.[1];
   return collected === undefined ? undefined : Number(collected);
 }
 
 const round1 = (value: number) => Number(value.toFixed(1));
-const minimum = (values: number[]) => round1(Math.min(...values));
-const median = (values: number[]) => round1([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
+export const minimum = (values: number[]) => round1(Math.min(...values));
+export const median = (values: number[]) => round1([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
 
 export default async function cliBench(): Promise<BenchReport> {
   const commands = {

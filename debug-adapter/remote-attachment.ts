@@ -223,6 +223,12 @@ export class RemoteAttachment {
     return edge ? this.breakpoints.edgeHits(this.program, edge, context) : { stopIds: [], logs: [] };
   }
 
+  /** The line of the program's edge a server holds on, in this machine's copy of the program. */
+  private edgeLine(held: Extract<HeldState, { kind: 'edge' }>): number | undefined {
+    const edge = this.edgeOf(held);
+    return edge ? this.sources.lineOf(this.program, edge.range) : undefined;
+  }
+
   /** The program's edge a server holds on (found by its ends: the program may be this machine's copy). */
   private edgeOf(held: Extract<HeldState, { kind: 'edge' }>): GraphEdge | undefined {
     const loaded = this.sources.load(this.program);
@@ -239,6 +245,6 @@ export class RemoteAttachment {
     const held = this.current;
     if (!held) return undefined;
     if (held.kind === 'node') return { name: held.nodeId, line: this.sources.nodeLine(this.program, held.nodeId) ?? 0 };
-    return { name: `${held.edge.from} -> ${held.edge.to}`, line: this.edgeOf(held)?.range.start.line ?? this.sources.nodeLine(this.program, held.nodeId) ?? 0 };
+    return { name: `${held.edge.from} -> ${held.edge.to}`, line: this.edgeLine(held) ?? this.sources.nodeLine(this.program, held.nodeId) ?? 0 };
   }
 }

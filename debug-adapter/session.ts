@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BreakpointEvent, CapabilitiesEvent, ContinuedEvent, DebugSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, ProgressEndEvent, ProgressStartEvent, Scope, Source, StoppedEvent, TerminatedEvent, Thread, ThreadEvent } from '@vscode/debugadapter';
 import { formatDiagnostic } from '../engine/model/diagnostic-format';
+import type { Graph } from '../engine/model/graph';
+import type { SourceSpan } from '../engine/model/source';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { NodeBoundary } from '../engine/runtime/controller';
 import { existingWorkspaceStore, restoreWorkspaceForBranch } from '../engine/runtime/workspace-snapshot';
@@ -636,7 +638,7 @@ export class AttractorDebugSession extends DebugSession {
         return {
           id: edge.index,
           label: `${edge.from} -> ${edge.to}${label ? ` [${label}]` : ''}${condition ? ` if ${condition}` : ''}`,
-          line: this.convertDebuggerLineToClient(edge.range.start.line),
+          line: this.convertDebuggerLineToClient(this.lineOf(node.graph, edge.range)),
         };
       }),
     };
@@ -733,10 +735,9 @@ export class AttractorDebugSession extends DebugSession {
     const file = boundary?.graph.sourcePath ?? this.programPath;
     if (place.kind === 'edge') {
       const edge = place.edge;
-      frames.push(this.frame(thread, 0, `${edge.from} -> ${edge.to}`, file, edge.range.start.line));
+      frames.push(this.frame(thread, 0, `${edge.from} -> ${edge.to}`, file, this.sources.lineOf(file, edge.range) ?? 0));
     } else if (boundary) {
-      const node = boundary.graph.nodes.get(boundary.nodeId);
-      const line = node ? (node.declarations[0] ?? node.idRange).start.line : 0;
+      const line = this.sources.nodeLine(file, boundary.nodeId) ?? 0;
       const suffix = place.kind === 'node' ? '' : place.kind === 'gate' ? ' (waiting for an answer)' : place.kind === 'ended' ? ' (run ended)' : place.kind === 'turn' ? ` › agent turn ${place.turn}` : ' (finished)';
       frames.push(this.frame(thread, 0, `${boundary.nodeId}${suffix}`, file, line));
     } else {
@@ -907,7 +908,12 @@ export class AttractorDebugSession extends DebugSession {
 
   private logpointAnchor(at: LogpointPlace): Pick<ConsoleLine, 'node' | 'source'> {
     if (at.kind === 'node') return { node: { scope: at.boundary.scope, nodeId: at.boundary.nodeId } };
-    return { source: { file: at.boundary.graph.sourcePath ?? this.programPath, line: at.boundary.selected.range.start.line } };
+    return { source: { file: at.boundary.graph.sourcePath ?? this.programPath, line: this.lineOf(at.boundary.graph, at.boundary.selected.range) } };
+  }
+
+  /** The zero-based line of a range of the running graph, in the file it was read from. */
+  private lineOf(graph: Graph, span: SourceSpan): number {
+    return this.sources.lineOf(graph.sourcePath ?? this.programPath, span) ?? 0;
   }
 
   private locateNode(scope: WalkScope, nodeId: string): { file: string; line: number } | undefined {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 import type { Graph, GraphEdge } from '../engine/model/graph';
 import { attributeValue } from '../engine/model/graph';
-import type { SourceRange } from '../engine/model/source';
+import type { LineIndex, SourceSpan } from '../engine/model/source';
 import { parseDot } from '../engine/parse/dot-parser';
 import { resolveDotFile } from '../engine/runtime/runner';
 
@@ -12,7 +12,7 @@ const CHILD_PIPELINE_KEYS = ['dot_file', 'stack.child_dotfile'] as const;
 /** A line of a .dot file a breakpoint can bind to: a node statement or an edge statement. */
 export type BreakTarget = { readonly kind: 'node'; readonly nodeId: string; readonly line: number } | { readonly kind: 'edges'; readonly edgeIndices: readonly number[]; readonly line: number };
 
-export type LoadedSource = { readonly ok: true; readonly graph: Graph; readonly targets: ReadonlyMap<number, BreakTarget> } | { readonly ok: false; readonly message: string };
+export type LoadedSource = { readonly ok: true; readonly graph: Graph; readonly lineIndex: LineIndex; readonly targets: ReadonlyMap<number, BreakTarget> } | { readonly ok: false; readonly message: string };
 
 /**
  * The pipeline files the debugger has seen, parsed once (for breakpoint lines and stack frames).
@@ -40,7 +40,13 @@ export class SourceCatalog {
     const loaded = this.load(file);
     if (!loaded.ok) return undefined;
     const node = loaded.graph.nodes.get(nodeId);
-    return node ? (node.declarations[0] ?? node.idRange).start.line : undefined;
+    return node ? loaded.lineIndex.positionAt((node.declarations[0] ?? node.idRange).start).line : undefined;
+  }
+
+  /** The line of a model range of `file` (the model keeps offsets), as the catalog read the file. */
+  lineOf(file: string, span: SourceSpan): number | undefined {
+    const loaded = this.load(file);
+    return loaded.ok ? loaded.lineIndex.positionAt(span.start).line : undefined;
   }
 
   /**
@@ -94,21 +100,21 @@ function parseFile(file: string): LoadedSource {
     const first = parsed.diagnostics[0];
     return { ok: false, message: `${path.basename(file)} does not parse${first ? ` (line ${(first.range?.start.line ?? 0) + 1}: ${first.message})` : ''}; breakpoints bind once it does` };
   }
-  return { ok: true, graph: parsed.graph, targets: breakTargets(parsed.graph) };
+  return { ok: true, graph: parsed.graph, lineIndex: parsed.lineIndex, targets: breakTargets(parsed.graph, parsed.lineIndex) };
 }
 
 /**
  * Node statements win over edge statements that share a line; an edge chain is one target. A
  * continuation line of a multi-line statement belongs to that statement, unless another starts there.
  */
-export function breakTargets(graph: Graph): Map<number, BreakTarget> {
+export function breakTargets(graph: Graph, lineIndex: LineIndex): Map<number, BreakTarget> {
   const targets = new Map<number, BreakTarget>();
   const edgesByLine = new Map<number, GraphEdge[]>();
   for (const edge of graph.edges) {
-    const line = edge.range.start.line;
+    const line = lineIndex.positionAt(edge.range.start).line;
     edgesByLine.set(line, [...(edgesByLine.get(line) ?? []), edge]);
   }
-  const statements: { readonly range: SourceRange; readonly target: BreakTarget }[] = [];
+  const statements: { readonly range: SourceSpan; readonly target: BreakTarget }[] = [];
   for (const [line, edges] of edgesByLine) {
     const target: BreakTarget = { kind: 'edges', edgeIndices: edges.map((e) => e.index), line };
     targets.set(line, target);
@@ -116,13 +122,15 @@ export function breakTargets(graph: Graph): Map<number, BreakTarget> {
   }
   for (const node of graph.nodes.values()) {
     for (const declaration of node.declarations) {
-      const target: BreakTarget = { kind: 'node', nodeId: node.id, line: declaration.start.line };
-      targets.set(declaration.start.line, target);
+      const line = lineIndex.positionAt(declaration.start).line;
+      const target: BreakTarget = { kind: 'node', nodeId: node.id, line };
+      targets.set(line, target);
       statements.push({ range: declaration, target });
     }
   }
   for (const { range, target } of statements) {
-    for (let line = range.start.line + 1; line <= range.end.line; line++) if (!targets.has(line)) targets.set(line, { ...target, line });
+    const { start, end } = lineIndex.rangeOf(range);
+    for (let line = start.line + 1; line <= end.line; line++) if (!targets.has(line)) targets.set(line, { ...target, line });
   }
   return targets;
 }

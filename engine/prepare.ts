@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { tryReadFileChecked } from './io/read-file-checked';
 import type { Diagnostic } from './model/diagnostics';
-import { sortDiagnostics } from './model/diagnostics';
+import { locateDiagnostics, sortDiagnostics } from './model/diagnostics';
 import type { Graph } from './model/graph';
 import type { LineIndex } from './model/source';
 import { parseDot } from './parse/dot-parser';
@@ -43,6 +43,6 @@ export function preparePipeline(text: string, options: PrepareOptions = {}): Pre
     readFile: tryReadFileChecked,
   });
   const check = options.mode === 'lint' ? lint : validate;
-  const diagnostics = [...parsed.diagnostics, ...transformed.diagnostics, ...check(transformed.graph, parsed.lineIndex, options)];
+  const diagnostics = [...parsed.diagnostics, ...locateDiagnostics(transformed.diagnostics, parsed.lineIndex), ...check(transformed.graph, parsed.lineIndex, options)];
   return { graph: transformed.graph, parsed: parsed.graph, diagnostics: sortDiagnostics(diagnostics), lineIndex: parsed.lineIndex };
 }

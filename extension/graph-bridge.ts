@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { CustomEventBodies } from '../debug-adapter/protocol';
 import type { Graph } from '../engine/model/graph';
+import type { LineIndex } from '../engine/model/source';
 import { breakTargets } from '../debug-adapter/source-catalog';
 import type { ExtensionToWebviewMessage } from '../webview/protocol';
 
@@ -36,8 +37,8 @@ export function messagesForDebugEvent(event: string, body: unknown, program: str
 }
 
 /** Which nodes and edges carry a breakpoint, given the zero-based lines breakpoints sit on. */
-export function breakpointsOnGraph(graph: Graph, lines: Iterable<number>): { nodes: string[]; edges: number[] } {
-  const targets = breakTargets(graph);
+export function breakpointsOnGraph(graph: Graph, lineIndex: LineIndex, lines: Iterable<number>): { nodes: string[]; edges: number[] } {
+  const targets = breakTargets(graph, lineIndex);
   const nodes = new Set<string>();
   const edges = new Set<number>();
   for (const line of lines) {
@@ -53,7 +54,7 @@ function samePath(a: string, b: string): boolean {
 }
 
 /** The node whose statement is on `line` (zero-based), where a stopped stack frame points. */
-export function nodeAtLine(graph: Graph, line: number): string | undefined {
-  const target = breakTargets(graph).get(line);
+export function nodeAtLine(graph: Graph, lineIndex: LineIndex, line: number): string | undefined {
+  const target = breakTargets(graph, lineIndex).get(line);
   return target?.kind === 'node' ? target.nodeId : undefined;
 }

@@ -221,12 +221,12 @@ export class GraphPanel implements vscode.Disposable {
     if (!this.ready || !this.documentUri) return;
     const uri = this.documentUri.toString();
     const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri);
-    const graph = parseDot(document?.getText() ?? readIfFile(this.documentUri) ?? '', {}).graph;
+    const { graph, lineIndex } = parseDot(document?.getText() ?? readIfFile(this.documentUri) ?? '', {});
     if (!graph) return;
     const lines = vscode.debug.breakpoints
       .filter((bp): bp is vscode.SourceBreakpoint => bp instanceof vscode.SourceBreakpoint && bp.enabled && bp.location.uri.toString() === uri)
       .map((bp) => bp.location.range.start.line);
-    void this.panel?.webview.postMessage({ type: 'breakpoints', ...breakpointsOnGraph(graph, lines) } satisfies ExtensionToWebviewMessage);
+    void this.panel?.webview.postMessage({ type: 'breakpoints', ...breakpointsOnGraph(graph, lineIndex, lines) } satisfies ExtensionToWebviewMessage);
   }
 }
 

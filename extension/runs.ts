@@ -237,8 +237,8 @@ export class RunCoordinator implements vscode.Disposable {
       const stoppedIn = file && /^[a-z][\w+.-]*:\/\//i.test(file) ? vscode.Uri.parse(file).path : file;
       if (!frame || !shown || stoppedIn !== shown.path) return;
       const document = await vscode.workspace.openTextDocument(shown);
-      const graph = parseDot(document.getText(), { sourcePath: shown.fsPath }).graph;
-      const nodeId = graph ? nodeAtLine(graph, frame.line - 1) : undefined;
+      const { graph, lineIndex } = parseDot(document.getText(), { sourcePath: shown.fsPath });
+      const nodeId = graph ? nodeAtLine(graph, lineIndex, frame.line - 1) : undefined;
       if (nodeId) this.panel.post({ type: 'selectNode', nodeId });
     } catch (error) {
       this.log.warn(`could not read the stopped frame: ${String(error)}`);

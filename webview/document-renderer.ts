@@ -4,6 +4,7 @@
 // Failures come back as a located diagnostic, never as an exception.
 import type { Diagnostic } from '../engine/model/diagnostics';
 import type { Graph } from '../engine/model/graph';
+import type { LineIndex } from '../engine/model/source';
 import { parseDot } from '../engine/parse/dot-parser';
 import type { LayoutClient } from './layout-client';
 import { focusNode, neighbourhood } from './neighbourhood';
@@ -22,7 +23,7 @@ export type ViewScope =
   | { readonly kind: 'neighbourhood'; readonly focus: string; readonly shown: ReadonlySet<string>; readonly total: number; readonly reason: 'size' | 'stack' };
 
 export type RenderResult =
-  | { readonly kind: 'rendered'; readonly graph: Graph; readonly svg: SVGSVGElement; readonly refs: ReadonlyMap<string, ElementRef>; readonly scope: ViewScope }
+  | { readonly kind: 'rendered'; readonly graph: Graph; readonly lineIndex: LineIndex; readonly svg: SVGSVGElement; readonly refs: ReadonlyMap<string, ElementRef>; readonly scope: ViewScope }
   | { readonly kind: 'error'; readonly diagnostic: Diagnostic }
   /** A newer render started while this one was laying out. */
   | { readonly kind: 'superseded' };
@@ -56,7 +57,7 @@ export async function renderDocument(request: RenderRequest): Promise<RenderResu
   }
   switch (result.kind) {
     case 'rendered':
-      return { kind: 'rendered', graph, svg: result.svg, refs: result.refs, scope };
+      return { kind: 'rendered', graph, lineIndex: parsed.lineIndex, svg: result.svg, refs: result.refs, scope };
     case 'superseded':
       return result;
     case 'stack-overflow':

@@ -2,7 +2,7 @@
 // intents back to the extension.
 import type { Diagnostic } from '../engine/model/diagnostics';
 import type { Graph } from '../engine/model/graph';
-import type { SourceRange } from '../engine/model/source';
+import { LineIndex, type SourceRange, type SourceSpan } from '../engine/model/source';
 import { renderDocument, type ViewScope } from './document-renderer';
 import { el } from './dom';
 import { ErrorBanner } from './error-banner';
@@ -29,6 +29,8 @@ let documentText: string | undefined;
 let documentVersion = 0;
 let engine: LayoutEngine = 'dot';
 let graph: Graph | undefined;
+/** The line index of the text `graph` was read from: its ranges are offsets into that text. */
+let lineIndex = new LineIndex('');
 let scope: ViewScope = { kind: 'whole' };
 /** The node a graph too large to lay out whole is shown around: the active node, else the last selected one. */
 let focus: string | undefined;
@@ -43,15 +45,16 @@ const toWire = (range: SourceRange): WireRange => ({
   start: { line: range.start.line, character: range.start.character },
   end: { line: range.end.line, character: range.end.character },
 });
+const spanToWire = (span: SourceSpan): WireRange => toWire(lineIndex.rangeOf(span));
 
 const graphView = new GraphView({
   reveal: (ref: ElementRef) =>
-    host.post(ref.kind === 'node' ? { type: 'revealNode', uri: documentUri, nodeId: ref.nodeId, range: toWire(ref.range) } : { type: 'revealEdge', uri: documentUri, edgeIndex: ref.edgeIndex, range: toWire(ref.range) }),
+    host.post(ref.kind === 'node' ? { type: 'revealNode', uri: documentUri, nodeId: ref.nodeId, range: spanToWire(ref.range) } : { type: 'revealEdge', uri: documentUri, edgeIndex: ref.edgeIndex, range: spanToWire(ref.range) }),
   toggleBreakpoint: (ref: ElementRef) =>
     host.post({
       type: 'toggleBreakpoint',
       uri: documentUri,
-      target: ref.kind === 'node' ? { kind: 'node', nodeId: ref.nodeId, range: toWire(ref.range) } : { kind: 'edge', edgeIndex: ref.edgeIndex, range: toWire(ref.range) },
+      target: ref.kind === 'node' ? { kind: 'node', nodeId: ref.nodeId, range: spanToWire(ref.range) } : { kind: 'edge', edgeIndex: ref.edgeIndex, range: spanToWire(ref.range) },
     }),
 });
 
@@ -76,7 +79,7 @@ const tracePanel = new TracePanel({
     follow(entry.node_id);
     graphView.select(entry.node_id);
     const ref = graph?.nodes.get(entry.node_id);
-    if (ref) host.post({ type: 'revealNode', uri: documentUri, nodeId: entry.node_id, range: toWire(ref.declarations[0] ?? ref.idRange) });
+    if (ref) host.post({ type: 'revealNode', uri: documentUri, nodeId: entry.node_id, range: spanToWire(ref.declarations[0] ?? ref.idRange) });
     host.post({ type: 'requestVisit', iteration: entry.iteration, nodeId: entry.node_id, ...(entry.visit !== undefined ? { visit: entry.visit } : {}) });
   },
   openRun: () => host.post({ type: 'openRun' }),
@@ -192,6 +195,7 @@ async function render(): Promise<void> {
   if (result.kind === 'superseded' || sequence !== renderSequence) return;
   if (result.kind === 'rendered') {
     graph = result.graph;
+    lineIndex = result.lineIndex;
     scope = result.scope;
     graphView.show(result.svg, result.refs);
     banner.hide();

@@ -1,5 +1,6 @@
 // Runs under Node 24 (dot-language-support needs Node >= 22): parse + validate and completion
-// timings (wall, and CPU for parse + validate) for the same files, printed as JSON. argv: a JSON list of {file, offsets}.
+// timings (wall, and CPU for parse + validate) for the same files, printed as JSON. argv: a JSON list of {file, offsets}
+// (or `once FILE`).
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import dotLanguageSupport from 'dot-language-support';
@@ -22,6 +23,12 @@ function median(fn, runs = 7, warmup = 2, clock = 'wall') {
 }
 
 const service = createService();
+// `once FILE`: one parse + validate in a fresh process (the cold-process bench times the whole process).
+if (process.argv[2] === 'once') {
+  const document = TextDocument.create(`file://${process.argv[3]}`, 'dot', 1, fs.readFileSync(process.argv[3], 'utf8'));
+  service.validateDocument(document, service.parseDocument(document));
+  process.exit(0);
+}
 const results = JSON.parse(process.argv[2]).map(({ file, offsets }) => {
   const document = TextDocument.create(`file://${file}`, 'dot', 1, fs.readFileSync(file, 'utf8'));
   const validate = () => service.validateDocument(document, service.parseDocument(document));

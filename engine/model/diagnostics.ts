@@ -1,21 +1,21 @@
-import type { SourceRange } from './source';
+import type { LineIndex, SourceRange, SourceSpan } from './source';
 
 export type Severity = 'error' | 'warning' | 'info';
 
-export interface TextEdit {
-  readonly range: SourceRange;
+interface TextEditAt<R> {
+  readonly range: R;
   readonly newText: string;
 }
 
 /** A machine-applicable fix: applying every edit yields the repaired text. */
-export interface Fix {
+interface FixAt<R> {
   readonly title: string;
-  readonly edits: readonly TextEdit[];
+  readonly edits: readonly TextEditAt<R>[];
 }
 
-interface RelatedInformation {
+interface RelatedInformation<R> {
   readonly message: string;
-  readonly range: SourceRange;
+  readonly range: R;
 }
 
 export interface EdgeRef {
@@ -23,7 +23,7 @@ export interface EdgeRef {
   readonly to: string;
 }
 
-export interface Diagnostic {
+interface DiagnosticAt<R> {
   /** The snake_case rule name (canonical spec names where they exist). */
   readonly rule: string;
   /** The ledger code where one exists (TOPO-001, CMD-001, ...). */
@@ -32,9 +32,36 @@ export interface Diagnostic {
   readonly message: string;
   readonly nodeId?: string;
   readonly edge?: EdgeRef;
-  readonly range?: SourceRange;
-  readonly related?: readonly RelatedInformation[];
-  readonly fix?: Fix;
+  readonly range?: R;
+  readonly related?: readonly RelatedInformation<R>[];
+  readonly fix?: FixAt<R>;
+}
+
+/** A diagnostic as it leaves the engine (`parseDot`, `validate`, `lint`, `preparePipeline`): ranges in lines and columns. */
+export type Diagnostic = DiagnosticAt<SourceRange>;
+export type Fix = FixAt<SourceRange>;
+
+/** A diagnostic as the parser, transforms and rules make it: ranges as offsets, like the model's. */
+export type SpanDiagnostic = DiagnosticAt<SourceSpan>;
+export type SpanFix = FixAt<SourceSpan>;
+export type SpanEdit = TextEditAt<SourceSpan>;
+
+/** Lines and columns for a diagnostic's ranges, read from the text's line index. */
+function locate(diagnostic: SpanDiagnostic, lineIndex: LineIndex): Diagnostic {
+  const { range, related, fix, ...rest } = diagnostic;
+  return {
+    ...rest,
+    ...(range ? { range: lineIndex.rangeOf(range) } : {}),
+    ...(related ? { related: related.map((info) => ({ message: info.message, range: lineIndex.rangeOf(info.range) })) } : {}),
+    ...(fix ? { fix: { title: fix.title, edits: fix.edits.map((edit) => ({ range: lineIndex.rangeOf(edit.range), newText: edit.newText })) } } : {}),
+  };
+}
+
+/** The diagnostics with their ranges located in the text (one push each: a spread overflows the stack at ~120k). */
+export function locateDiagnostics(diagnostics: Iterable<SpanDiagnostic>, lineIndex: LineIndex): Diagnostic[] {
+  const located: Diagnostic[] = [];
+  for (const diagnostic of diagnostics) located.push(locate(diagnostic, lineIndex));
+  return located;
 }
 
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

@@ -1,4 +1,4 @@
-import type { SourceRange } from './source';
+import type { SourceSpan } from './source';
 
 /** Where an attribute's effective value came from; explains hover text and lint ranges. */
 type AttributeOrigin =
@@ -13,10 +13,10 @@ export interface Attribute {
   readonly value: string;
   readonly quoted: boolean;
   readonly origin: AttributeOrigin;
-  /** The `key=value` text this value came from (for defaults and stylesheet rules, the rule's text). */
-  readonly range?: SourceRange;
-  readonly keyRange?: SourceRange;
-  readonly valueRange?: SourceRange;
+  /** The `key=value` text this value came from (for defaults and stylesheet rules, the rule's text). Ranges in the model are offsets. */
+  readonly range?: SourceSpan;
+  readonly keyRange?: SourceSpan;
+  readonly valueRange?: SourceSpan;
 }
 
 export type Attributes = ReadonlyMap<string, Attribute>;
@@ -25,11 +25,11 @@ export interface GraphNode {
   readonly id: string;
   readonly attributes: Attributes;
   /** The id token of the first statement that declared or referenced the node. */
-  readonly idRange: SourceRange;
+  readonly idRange: SourceSpan;
   /** Every node statement that declares this node (not edge references). */
-  readonly declarations: readonly SourceRange[];
+  readonly declarations: readonly SourceSpan[];
   /** Every place the id occurs: node statements and edge endpoints. */
-  readonly references: readonly SourceRange[];
+  readonly references: readonly SourceSpan[];
   /** Classes derived from enclosing subgraph labels (canonical 2.10), outermost first. */
   readonly derivedClasses: readonly string[];
   /** Ids of the enclosing subgraphs, outermost first. */
@@ -43,15 +43,15 @@ export interface GraphEdge {
   readonly to: string;
   readonly attributes: Attributes;
   /** The whole edge statement (shared by every edge a chain expands to). */
-  readonly range: SourceRange;
-  readonly fromRange: SourceRange;
-  readonly toRange: SourceRange;
+  readonly range: SourceSpan;
+  readonly fromRange: SourceSpan;
+  readonly toRange: SourceSpan;
 }
 
 export interface Subgraph {
   readonly id: string;
   readonly label?: string;
-  readonly range: SourceRange;
+  readonly range: SourceSpan;
   readonly nodeIds: readonly string[];
 }
 
@@ -62,8 +62,8 @@ export interface Graph {
   readonly edges: readonly GraphEdge[];
   readonly subgraphs: readonly Subgraph[];
   /** The whole `digraph { ... }` statement. */
-  readonly range: SourceRange;
-  readonly nameRange?: SourceRange;
+  readonly range: SourceSpan;
+  readonly nameRange?: SourceSpan;
   /** Absolute path of the .dot file, when the graph came from one. */
   readonly sourcePath?: string;
 }

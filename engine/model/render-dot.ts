@@ -2,12 +2,12 @@
 // attributes that affect the picture survive, labels are re-escaped, and every node and edge gets a
 // stable SVG id the overlay, the search and the reveal messages key on.
 import { attributeValue, type Graph, type GraphNode } from './graph';
-import type { SourceRange } from './source';
+import type { SourceSpan } from './source';
 import { resolveHandlerType } from './handler-types';
 
 export type ElementRef =
-  | { readonly kind: 'node'; readonly nodeId: string; readonly range: SourceRange }
-  | { readonly kind: 'edge'; readonly edgeIndex: number; readonly from: string; readonly to: string; readonly range: SourceRange };
+  | { readonly kind: 'node'; readonly nodeId: string; readonly range: SourceSpan }
+  | { readonly kind: 'edge'; readonly edgeIndex: number; readonly from: string; readonly to: string; readonly range: SourceSpan };
 
 export interface RenderDot {
   readonly dot: string;

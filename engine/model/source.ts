@@ -5,9 +5,19 @@ export interface Position {
   readonly offset: number;
 }
 
+/** A range shown to people and editors: line and column at both ends (diagnostics, LSP, the debugger). */
 export interface SourceRange {
   readonly start: Position;
   readonly end: Position;
+}
+
+/**
+ * A stretch of one source text as UTF-16 offsets, `end` exclusive: how the model keeps where things
+ * are written (two numbers, no line or column; a `LineIndex` of the text shows it as a `SourceRange`).
+ */
+export interface SourceSpan {
+  readonly start: number;
+  readonly end: number;
 }
 
 /** Maps offsets of one text to positions. Built once per text; lookups are a binary search. */
@@ -60,6 +70,10 @@ export class LineIndex {
 
   range(startOffset: number, endOffset: number): SourceRange {
     return { start: this.positionAt(startOffset), end: this.positionAt(endOffset) };
+  }
+
+  rangeOf(span: SourceSpan): SourceRange {
+    return this.range(span.start, span.end);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../model/diagnostics';
+import { locateDiagnostics } from '../model/diagnostics';
 import type { Graph } from '../model/graph';
 import { LineIndex } from '../model/source';
 import { readDot, type ReadGraph, type SyntaxProblem } from './dot-grammar';
@@ -23,7 +24,7 @@ export function parseDot(text: string, options: ParseOptions = {}): ParseResult 
   const syntax = (problem: SyntaxProblem, prefix = ''): Diagnostic => ({ rule: 'syntax', severity: 'error', message: `${prefix}${problem.message}`, range: lineIndex.range(problem.start, problem.end) });
   const tooLarge = inputTooLarge(text);
   if (tooLarge) return { diagnostics: [syntax({ message: tooLarge, start: text.length, end: text.length })], lineIndex };
-  const read = readDot(text, () => new GraphBuilder(lineIndex));
+  const read = readDot(text, () => new GraphBuilder());
   if (read.limit) return { diagnostics: [syntax(read.limit)], lineIndex };
   if (read.problems.length > 0) return { diagnostics: read.problems.map((problem) => syntax(problem, 'DOT syntax error: ')), lineIndex };
   const [first, ...extra] = read.graphs;
@@ -36,5 +37,5 @@ export function parseDot(text: string, options: ParseOptions = {}): ParseResult 
   if (!first.directed) report(first, 'Pipelines must be directed: use `digraph`, and `->` for edges.');
   if (first.strict) report(first, '`strict` graphs are not supported: remove `strict`.');
   const graph = first.builder.finish(first.name, first.start, first.end, options.sourcePath);
-  return { graph, diagnostics: [...kind, ...first.builder.diagnostics], lineIndex };
+  return { graph, diagnostics: [...kind, ...locateDiagnostics(first.builder.diagnostics, lineIndex)], lineIndex };
 }

@@ -1,8 +1,8 @@
 // Builds our Graph from the grammar's statements as they are read: defaults in scope, subgraph
 // membership and derived classes, edge chains, and the model-level warnings of the parse.
-import type { Diagnostic } from '../model/diagnostics';
+import type { SpanDiagnostic } from '../model/diagnostics';
 import type { Attribute, Graph, GraphEdge, GraphNode, Subgraph } from '../model/graph';
-import type { LineIndex, SourceRange } from '../model/source';
+import type { SourceSpan } from '../model/source';
 import type { Literal, NodeRef, ParsedAttribute } from './parsed-syntax';
 
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -36,9 +36,9 @@ export interface Scope {
 interface NodeDraft {
   readonly id: string;
   readonly attributes: Map<string, Attribute>;
-  readonly idRange: SourceRange;
-  readonly declarations: SourceRange[];
-  readonly references: SourceRange[];
+  readonly idRange: SourceSpan;
+  readonly declarations: SourceSpan[];
+  readonly references: SourceSpan[];
   derivedClasses: readonly string[];
   subgraphs: readonly string[];
 }
@@ -49,11 +49,11 @@ const noSubgraphs: readonly string[] = [];
 
 /** One edge-chain operand: the nodes it stands for and where it is written. */
 export interface Endpoint {
-  readonly nodes: readonly { readonly id: string; readonly range: SourceRange }[];
+  readonly nodes: readonly { readonly id: string; readonly range: SourceSpan }[];
 }
 
 export class GraphBuilder {
-  readonly diagnostics: Diagnostic[] = [];
+  readonly diagnostics: SpanDiagnostic[] = [];
   private readonly nodes = new Map<string, NodeDraft>();
   private readonly edges: GraphEdge[] = [];
   private readonly graphAttributes = new Map<string, Attribute>();
@@ -66,8 +66,6 @@ export class GraphBuilder {
   private readonly chains = new Map<NodeDraft, (readonly SubgraphDraft[])[]>();
   private anonymousSubgraphs = 0;
   private readonly strings = new Map<string, string>();
-
-  constructor(readonly lineIndex: LineIndex) {}
 
   rootScope(): Scope {
     return { nodeDefaults: new Map(), edgeDefaults: new Map(), chain: [] };
@@ -131,7 +129,7 @@ export class GraphBuilder {
   }
 
   nodeStatement(draft: NodeDraft, attributes: readonly ParsedAttribute[], start: number, end: number): void {
-    draft.declarations.push(this.statementRange(start, end, draft.references[draft.references.length - 1]));
+    draft.declarations.push(this.range(start, end));
     for (const parsed of attributes) {
       const attribute = this.attribute(parsed, 'explicit');
       const previous = draft.attributes.get(attribute.key);
@@ -153,7 +151,7 @@ export class GraphBuilder {
   nodeEndpoint(ref: NodeRef, scope: Scope, edgeStatement: boolean): Endpoint {
     if (edgeStatement && ref.port) this.portIgnored(ref.port);
     const draft = this.touch(ref, scope);
-    return { nodes: draft ? [{ id: draft.id, range: draft.references[draft.references.length - 1] as SourceRange }] : [] };
+    return { nodes: draft ? [{ id: draft.id, range: draft.references[draft.references.length - 1] as SourceSpan }] : [] };
   }
 
   portIgnored(port: Literal): void {
@@ -162,7 +160,7 @@ export class GraphBuilder {
 
   /** Every node written in a subgraph (nested ones included), for a subgraph used as an edge operand. */
   subgraphEndpoint(draft: SubgraphDraft): Endpoint {
-    const nodes: { id: string; range: SourceRange }[] = [];
+    const nodes: { id: string; range: SourceSpan }[] = [];
     const seen = new Set<string>();
     const visit = (sub: SubgraphDraft): void => {
       for (const id of sub.nodeIds) {
@@ -180,7 +178,7 @@ export class GraphBuilder {
 
   edgeStatement(operands: readonly Endpoint[], attributes: readonly ParsedAttribute[], scope: Scope, start: number, end: number): void {
     const explicit = attributes.map((parsed) => this.attribute(parsed, 'explicit'));
-    const range = this.statementRange(start, end, operands[0]?.nodes[0]?.range, operands[operands.length - 1]?.nodes.at(-1)?.range);
+    const range = this.range(start, end);
     // Every edge of the statement has the same attributes: one map, shared (the model is immutable).
     let edgeAttributes = scope.edgeDefaults;
     if (explicit.length > 0) {
@@ -210,7 +208,7 @@ export class GraphBuilder {
     };
   }
 
-  report(rule: string, severity: Diagnostic['severity'], message: string, range: SourceRange, nodeId?: string, relatedRange?: SourceRange): void {
+  report(rule: string, severity: SpanDiagnostic['severity'], message: string, range: SourceSpan, nodeId?: string, relatedRange?: SourceSpan): void {
     this.diagnostics.push({
       rule,
       severity,
@@ -221,39 +219,23 @@ export class GraphBuilder {
     });
   }
 
-  range(start: number, end: number): SourceRange {
-    return this.lineIndex.range(start, end);
+  range(start: number, end: number): SourceSpan {
+    return { start, end };
   }
 
-  /**
-   * A statement's range, sharing the positions it has in common with the ranges of its first and
-   * last ids (a statement starts at its first id; an edge statement without attributes ends at its
-   * last): a position per statement fewer, or two.
-   */
-  private statementRange(start: number, end: number, first: SourceRange | undefined, last?: SourceRange): SourceRange {
-    return {
-      start: first?.start.offset === start ? first.start : this.lineIndex.positionAt(start),
-      end: last?.end.offset === end ? last.end : this.lineIndex.positionAt(end),
-    };
-  }
-
-  private attribute(parsed: ParsedAttribute, origin: Attribute['origin']): Attribute & { range: SourceRange } {
+  private attribute(parsed: ParsedAttribute, origin: Attribute['origin']): Attribute & { range: SourceSpan } {
     const { key, value } = parsed;
     if (value.kind === 'html') {
       this.report('html_value', 'error', `\`${key.text}\`: HTML-like values are not supported in pipelines; use a quoted string.`, this.range(value.start, value.end));
     }
-    const lineIndex = this.lineIndex;
-    // The three ranges share their ends: four positions instead of six.
-    const keyStart = lineIndex.positionAt(key.start);
-    const valueEnd = lineIndex.positionAt(value.end);
     return {
       key: this.shared(key.text),
       value: value.text.length <= SHARED_VALUE_LENGTH ? this.shared(value.text) : value.text,
       quoted: value.kind === 'string',
       origin,
-      range: { start: keyStart, end: valueEnd },
-      keyRange: { start: keyStart, end: lineIndex.positionAt(key.end) },
-      valueRange: { start: lineIndex.positionAt(value.start), end: valueEnd },
+      range: { start: key.start, end: value.end },
+      keyRange: { start: key.start, end: key.end },
+      valueRange: { start: value.start, end: value.end },
     };
   }
 

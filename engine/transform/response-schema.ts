@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Diagnostic } from '../model/diagnostics';
+import type { SpanDiagnostic } from '../model/diagnostics';
 import type { Attributes, Graph } from '../model/graph';
 import { setAttribute, withNodeAttributes } from '../model/graph';
 import type { Transform } from './transform';
@@ -14,7 +14,7 @@ export const responseSchemaTransform: Transform = {
   name: 'response_schema',
   apply(graph: Graph, context) {
     const updates = new Map<string, Attributes>();
-    const diagnostics: Diagnostic[] = [];
+    const diagnostics: SpanDiagnostic[] = [];
     const baseDir = graph.sourcePath ? path.dirname(graph.sourcePath) : process.cwd();
     for (const node of graph.nodes.values()) {
       const attribute = node.attributes.get('response_schema');

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../model/diagnostics';
+import type { SpanDiagnostic } from '../model/diagnostics';
 import type { Graph } from '../model/graph';
 
 export interface TransformContext {
@@ -10,7 +10,7 @@ export interface TransformContext {
 
 export interface TransformResult {
   readonly graph: Graph;
-  readonly diagnostics: readonly Diagnostic[];
+  readonly diagnostics: readonly SpanDiagnostic[];
 }
 
 /** Canonical §9.1: a transform returns a new graph and never mutates its input. */
@@ -20,7 +20,7 @@ export interface Transform {
 }
 
 export function applyTransforms(graph: Graph, transforms: readonly Transform[], context: TransformContext): TransformResult {
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: SpanDiagnostic[] = [];
   let current = graph;
   for (const transform of transforms) {
     const result = transform.apply(current, context);

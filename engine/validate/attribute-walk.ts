@@ -59,7 +59,7 @@ function* walk(graph: Graph): Iterable<WrittenAttribute> {
   const seenDefaults = new Set<number>();
   const firstSight = (attribute: Attribute): boolean => {
     if (attribute.origin !== 'default') return true;
-    const offset = attribute.range?.start.offset ?? -1;
+    const offset = attribute.range?.start ?? -1;
     if (seenDefaults.has(offset)) return false;
     seenDefaults.add(offset);
     return true;

@@ -1,7 +1,7 @@
 import type { GraphEdge } from '../model/graph';
-import type { LineIndex, SourceRange } from '../model/source';
+import type { SourceSpan } from '../model/source';
 
 /** `from -> to` of one edge, also inside a chain `a -> b -> c`. */
-export function edgeSpan(lineIndex: LineIndex, edge: GraphEdge): SourceRange {
-  return lineIndex.range(edge.fromRange.start.offset, edge.toRange.end.offset);
+export function edgeSpan(edge: GraphEdge): SourceSpan {
+  return { start: edge.fromRange.start, end: edge.toRange.end };
 }

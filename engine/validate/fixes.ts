@@ -1,7 +1,7 @@
-import type { Fix, TextEdit } from '../model/diagnostics';
+import type { SpanFix, SpanEdit } from '../model/diagnostics';
 import type { Attribute, Graph, GraphNode } from '../model/graph';
 import { dotId } from '../model/print-dot';
-import type { LineIndex, SourceRange } from '../model/source';
+import type { LineIndex, SourceSpan } from '../model/source';
 import { locateInValue } from './value-location';
 
 const BARE_VALUE = /^(?:[A-Za-z_][A-Za-z0-9_]*|-?(?:\.\d+|\d+(?:\.\d*)?))$/;
@@ -12,18 +12,18 @@ function dotValue(value: string, forceQuotes = false): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
-export function replaceFix(title: string, range: SourceRange, newText: string): Fix {
+export function replaceFix(title: string, range: SourceSpan, newText: string): SpanFix {
   return { title, edits: [{ range, newText }] };
 }
 
 /** Replaces an attribute's whole value, keeping its quoting style where the new value allows. */
-export function replaceValueEdit(attribute: Attribute, newValue: string): TextEdit | undefined {
+export function replaceValueEdit(attribute: Attribute, newValue: string): SpanEdit | undefined {
   const range = attribute.valueRange;
   return range ? { range, newText: dotValue(newValue, attribute.quoted) } : undefined;
 }
 
 /** Replaces `value.slice(start, end)` in place (a precise edit inside a quoted value). */
-export function replaceInValueEdit(lineIndex: LineIndex, attribute: Attribute, start: number, end: number, replacement: string): TextEdit | undefined {
+export function replaceInValueEdit(lineIndex: LineIndex, attribute: Attribute, start: number, end: number, replacement: string): SpanEdit | undefined {
   if (!attribute.quoted) {
     const value = attribute.value;
     return replaceValueEdit(attribute, value.slice(0, start) + replacement + value.slice(end));
@@ -34,12 +34,12 @@ export function replaceInValueEdit(lineIndex: LineIndex, attribute: Attribute, s
 }
 
 /** Deletes `key=value` together with its separator, so the attribute list stays well-formed. */
-export function removeAttributeEdit(lineIndex: LineIndex, attribute: Attribute): TextEdit | undefined {
+export function removeAttributeEdit(lineIndex: LineIndex, attribute: Attribute): SpanEdit | undefined {
   const range = attribute.range;
   if (!range) return undefined;
   const text = lineIndex.text;
-  let start = range.start.offset;
-  let end = range.end.offset;
+  let start = range.start;
+  let end = range.end;
   let after = end;
   while (after < text.length && /\s/.test(text[after] ?? '')) after++;
   if (text[after] === ',' || text[after] === ';') end = after + 1;
@@ -49,36 +49,36 @@ export function removeAttributeEdit(lineIndex: LineIndex, attribute: Attribute):
     while (i >= 0 && /\s/.test(text[i] ?? '')) i--;
     if (text[i] === ',' || text[i] === ';') start = i;
   }
-  return { range: lineIndex.range(start, end), newText: '' };
+  return { range: { start, end }, newText: '' };
 }
 
 /** Adds `key=value` at the front of a node statement's attribute list (creating the list if needed). */
-export function insertNodeAttributeEdit(lineIndex: LineIndex, node: GraphNode, key: string, value: string): TextEdit | undefined {
+export function insertNodeAttributeEdit(lineIndex: LineIndex, node: GraphNode, key: string, value: string): SpanEdit | undefined {
   const statement = node.declarations[0];
   if (!statement) return undefined;
   const pair = `${key}=${dotValue(value)}`;
-  const text = lineIndex.text.slice(statement.start.offset, statement.end.offset);
+  const text = lineIndex.text.slice(statement.start, statement.end);
   const bracket = text.indexOf('[');
   if (bracket < 0) {
-    const at = statement.start.offset + text.replace(/[\s;]+$/, '').length;
-    return { range: lineIndex.range(at, at), newText: ` [${pair}]` };
+    const at = statement.start + text.replace(/[\s;]+$/, '').length;
+    return { range: { start: at, end: at }, newText: ` [${pair}]` };
   }
-  const at = statement.start.offset + bracket + 1;
+  const at = statement.start + bracket + 1;
   const empty = /^\s*\]/.test(text.slice(bracket + 1));
-  return { range: lineIndex.range(at, at), newText: empty ? pair : `${pair}, ` };
+  return { range: { start: at, end: at }, newText: empty ? pair : `${pair}, ` };
 }
 
 /** Appends text to an attribute's value (inside the closing quote, or by quoting a bare value). */
-export function appendToValueEdit(lineIndex: LineIndex, attribute: Attribute, suffix: string): TextEdit | undefined {
+export function appendToValueEdit(attribute: Attribute, suffix: string): SpanEdit | undefined {
   const range = attribute.valueRange;
   if (!range) return undefined;
   if (!attribute.quoted) return replaceValueEdit(attribute, attribute.value + suffix);
-  const at = range.end.offset - 1;
-  return { range: lineIndex.range(at, at), newText: suffix.replace(/\\/g, '\\\\').replace(/"/g, '\\"') };
+  const at = range.end - 1;
+  return { range: { start: at, end: at }, newText: suffix.replace(/\\/g, '\\\\').replace(/"/g, '\\"') };
 }
 
 /** Renames an attribute key, quoting the new name where DOT needs it (`"manager.max_cycles"`). */
-export function renameKeyEdit(attribute: Attribute, newKey: string): TextEdit | undefined {
+export function renameKeyEdit(attribute: Attribute, newKey: string): SpanEdit | undefined {
   return attribute.keyRange ? { range: attribute.keyRange, newText: dotId(newKey) } : undefined;
 }
 
@@ -87,16 +87,16 @@ export function renameKeyEdit(attribute: Attribute, newKey: string): TextEdit | 
  * (or at the top of the body when there is none), indented like its neighbours. The prompt is the
  * id, which is what the implicit node ran with, so declaring it changes nothing but the warning.
  */
-export function declareNodeFix(lineIndex: LineIndex, graph: Graph, id: string): Fix | undefined {
+export function declareNodeFix(lineIndex: LineIndex, graph: Graph, id: string): SpanFix | undefined {
   // Top-level statements only: a declaration inside a subgraph would inherit its defaults and classes.
   const statements = [...graph.nodes.values()].filter((node) => node.subgraphs.length === 0).flatMap((node) => node.declarations);
-  const last = statements.reduce<SourceRange | undefined>((latest, range) => (!latest || range.end.offset > latest.end.offset ? range : latest), undefined);
+  const last = statements.reduce<SourceSpan | undefined>((latest, range) => (!latest || range.end > latest.end ? range : latest), undefined);
   const text = lineIndex.text;
-  const body = text.indexOf('{', graph.range.start.offset);
+  const body = text.indexOf('{', graph.range.start);
   if (body < 0) return undefined;
-  const anchor = last ? last.end.offset : body + 1;
+  const anchor = last ? last.end : body + 1;
   const lineEnd = text.indexOf('\n', anchor);
-  const at = lineEnd < 0 || lineEnd >= graph.range.end.offset ? anchor : lineEnd;
-  const indent = last ? (/^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', last.start.offset - 1) + 1)) ?? [''])[0] : '  ';
-  return { title: `Declare \`${id}\``, edits: [{ range: lineIndex.range(at, at), newText: `\n${indent}${dotId(id)} [prompt=${dotValue(id, true)}]` }] };
+  const at = lineEnd < 0 || lineEnd >= graph.range.end ? anchor : lineEnd;
+  const indent = last ? (/^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', last.start - 1) + 1)) ?? [''])[0] : '  ';
+  return { title: `Declare \`${id}\``, edits: [{ range: { start: at, end: at }, newText: `\n${indent}${dotId(id)} [prompt=${dotValue(id, true)}]` }] };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { Diagnostic } from '../model/diagnostics';
-import { sortDiagnostics } from '../model/diagnostics';
+import type { Diagnostic, SpanDiagnostic } from '../model/diagnostics';
+import { locateDiagnostics, sortDiagnostics } from '../model/diagnostics';
 import type { Graph } from '../model/graph';
 import { buildAdjacency } from '../model/graph';
 import { handlerTypes } from '../model/handler-types';
@@ -22,12 +22,12 @@ function run(graph: Graph, lineIndex: LineIndex, tiers: ReadonlySet<LintRule['ti
     knownHandlerTypes: new Set([...handlerTypes, ...(options.customHandlerTypes ?? [])]),
     fileExists: options.fileExists ?? ((file) => fs.existsSync(file)),
   };
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: SpanDiagnostic[] = [];
   for (const rule of [...builtinRules, ...(options.extraRules ?? [])]) {
     // One push per diagnostic: spreading a rule's output as arguments overflows the stack at ~120k.
     if (tiers.has(rule.tier)) for (const diagnostic of rule.check(context)) diagnostics.push(diagnostic);
   }
-  return sortDiagnostics(diagnostics);
+  return sortDiagnostics(locateDiagnostics(diagnostics, lineIndex));
 }
 
 /** Admission rules (canonical §7.3): a graph with any error diagnostic must not run. */

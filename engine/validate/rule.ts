@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../model/diagnostics';
+import type { SpanDiagnostic } from '../model/diagnostics';
 import type { Adjacency, Graph } from '../model/graph';
 import type { LineIndex } from '../model/source';
 
@@ -12,10 +12,10 @@ export interface RuleContext {
   readonly fileExists: (absolutePath: string) => boolean;
 }
 
-/** Canonical §7.4: a rule looks at the graph and reports diagnostics. */
+/** Canonical §7.4: a rule looks at the graph and reports diagnostics (ranges as offsets, like the model's). */
 export interface LintRule {
   readonly name: string;
   /** `validate` rules gate admission; `lint` rules are advisory and run only in lint(). */
   readonly tier: 'validate' | 'lint';
-  check(context: RuleContext): Iterable<Diagnostic>;
+  check(context: RuleContext): Iterable<SpanDiagnostic>;
 }

@@ -1,5 +1,5 @@
 import type { Attribute } from '../model/graph';
-import type { LineIndex, SourceRange } from '../model/source';
+import type { LineIndex, SourceSpan } from '../model/source';
 
 /**
  * Maps each index of an attribute's unescaped value (0..value.length) to its offset in the source,
@@ -9,13 +9,13 @@ import type { LineIndex, SourceRange } from '../model/source';
 function sourceOffsets(lineIndex: LineIndex, attribute: Attribute): number[] | undefined {
   const range = attribute.valueRange;
   if (!range) return undefined;
-  const raw = lineIndex.text.slice(range.start.offset, range.end.offset);
+  const raw = lineIndex.text.slice(range.start, range.end);
   if (!attribute.quoted) {
     if (raw !== attribute.value) return undefined;
-    return Array.from({ length: raw.length + 1 }, (_, i) => range.start.offset + i);
+    return Array.from({ length: raw.length + 1 }, (_, i) => range.start + i);
   }
   const offsets: number[] = [];
-  const base = range.start.offset + 1;
+  const base = range.start + 1;
   const body = raw.slice(1, -1);
   let value = '';
   for (let i = 0; i < body.length; i++) {
@@ -37,25 +37,25 @@ function sourceOffsets(lineIndex: LineIndex, attribute: Attribute): number[] | u
 }
 
 /** The exact source range of `value.slice(start, end)`, or undefined when the value has no faithful source text. */
-export function locateInValue(lineIndex: LineIndex, attribute: Attribute, start: number, end: number): SourceRange | undefined {
+export function locateInValue(lineIndex: LineIndex, attribute: Attribute, start: number, end: number): SourceSpan | undefined {
   const offsets = sourceOffsets(lineIndex, attribute);
   if (!offsets) return undefined;
   const clamp = (i: number) => Math.max(0, Math.min(i, offsets.length - 1));
-  return lineIndex.range(offsets[clamp(start)] as number, offsets[clamp(Math.max(end, start))] as number);
+  return { start: offsets[clamp(start)] as number, end: offsets[clamp(Math.max(end, start))] as number };
 }
 
 /** The source range of `value.slice(start, end)`, or the whole value when it cannot be located. */
-export function valueSpanRange(lineIndex: LineIndex, attribute: Attribute, start: number, end: number): SourceRange | undefined {
+export function valueSpanRange(lineIndex: LineIndex, attribute: Attribute, start: number, end: number): SourceSpan | undefined {
   return locateInValue(lineIndex, attribute, start, end) ?? valueRangeOf(attribute);
 }
 
 /** Where to point for an attribute's value: the value token, or the whole `key=value`. */
-export function valueRangeOf(attribute: Attribute): SourceRange | undefined {
+export function valueRangeOf(attribute: Attribute): SourceSpan | undefined {
   return attribute.valueRange ?? attribute.range;
 }
 
 /** Where to point for an attribute as a whole: `key=value`, or the value when the key is unknown. */
-export function attributeRangeOf(lineIndex: LineIndex, attribute: Attribute): SourceRange | undefined {
-  if (attribute.keyRange && attribute.valueRange) return lineIndex.range(attribute.keyRange.start.offset, attribute.valueRange.end.offset);
+export function attributeRangeOf(attribute: Attribute): SourceSpan | undefined {
+  if (attribute.keyRange && attribute.valueRange) return { start: attribute.keyRange.start, end: attribute.valueRange.end };
   return attribute.range ?? attribute.valueRange;
 }

@@ -32,7 +32,7 @@ export function childReferences(analysis: DocumentView): ChildReference[] {
     const attribute = node.attributes.get('dot_file');
     if (!attribute?.value.trim() || !attribute.valueRange || attribute.origin !== 'explicit') continue;
     const childPath = path.resolve(dir, attribute.value.trim());
-    references.push({ nodeId: node.id, path: childPath, uri: pathToFileURL(childPath).href, range: attribute.valueRange });
+    references.push({ nodeId: node.id, path: childPath, uri: pathToFileURL(childPath).href, range: analysis.lineIndex.rangeOf(attribute.valueRange) });
   }
   return references;
 }

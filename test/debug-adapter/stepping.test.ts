@@ -142,6 +142,7 @@ describe('debug adapter: stepping, the stack and the context', () => {
     const targets = await s.client.stepInTargetsRequest({ frameId: (await topFrame(s)).id });
     const left = targets.body.targets.find((t) => t.label.startsWith('decide -> left'));
     assert.ok(left, JSON.stringify(targets.body.targets));
+    assert.equal(left.line, lineOf(program, 'decide -> left'), 'a target names the line of its edge statement');
     assert.equal(targets.body.targets.length, 2);
     await s.client.stepInRequest({ threadId: 1, targetId: left.id });
     const stop = await stoppedAt(s);

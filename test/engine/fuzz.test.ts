@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import { attributeTable } from '../../engine/model/attributes';
 import type { Attribute, Graph, GraphEdge, GraphNode } from '../../engine/model/graph';
 import { printDot } from '../../engine/model/print-dot';
-import { LineIndex } from '../../engine/model/source';
 import { parseDot } from '../../engine/parse/dot-parser';
 import { preparePipeline } from '../../engine/prepare';
 
@@ -124,7 +123,7 @@ const model: fc.Arbitrary<Model> = fc
   })
   .map((m) => ({ ...m, edges: m.edges.map(([a, b, attrs]) => [a % m.nodes.length, b % m.nodes.length, attrs] as [number, number, Record<string, string>]) }));
 
-const nowhere = new LineIndex('').range(0, 0);
+const nowhere = { start: 0, end: 0 };
 const toAttributes = (record: Record<string, string>) =>
   new Map(Object.entries(record).map(([key, value]): [string, Attribute] => [key, { key, value, quoted: true, origin: 'explicit' }]));
 

@@ -1,10 +1,12 @@
 // The one parser on the DOT it reads natively and on broken text: every error located, the rest still read.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { SourceRange, SourceSpan } from '../../engine/model/source';
 import { parseDot } from '../../engine/parse/dot-parser';
 
 const located = (text: string) => parseDot(text).diagnostics.map((d) => `${(d.range?.start.line ?? 0) + 1}:${(d.range?.start.character ?? 0) + 1} ${d.rule} ${d.message}`);
-const slice = (text: string, range: { start: { offset: number }; end: { offset: number } } | undefined) => text.slice(range?.start.offset, range?.end.offset);
+const slice = (text: string, span: SourceSpan | undefined) => text.slice(span?.start, span?.end);
+const sliceLocated = (text: string, range: SourceRange | undefined) => text.slice(range?.start.offset, range?.end.offset);
 
 describe('one parser: error recovery', () => {
   it('reports every broken statement with its line and column and goes on at the next statement', () => {
@@ -99,7 +101,7 @@ describe('one parser: the DOT that matters', () => {
     assert.equal(slice(text, graph?.edges[0]?.range), 'a:out -> b:in:n [w=3]');
     assert.equal(slice(text, graph?.edges[0]?.toRange), 'b');
     assert.deepEqual(
-      diagnostics.map((d) => [d.rule, slice(text, d.range)]),
+      diagnostics.map((d) => [d.rule, sliceLocated(text, d.range)]),
       [
         ['port_ignored', 'out'],
         ['port_ignored', 'in:n'],

@@ -45,13 +45,15 @@ describe('parseDot', () => {
     const text = 'digraph G {\n  work [prompt="x"]\n  work -> done\n}';
     const { graph } = parseDot(text);
     const work = graph?.nodes.get('work');
-    assert.deepEqual([work?.idRange.start.line, work?.idRange.start.character], [1, 2]);
+    assert.equal(work?.idRange.start, text.indexOf('work'), 'ranges in the model are offsets');
+    const position = work && parseDot(text).lineIndex.positionAt(work.idRange.start);
+    assert.deepEqual([position?.line, position?.character], [1, 2]);
     const prompt = work?.attributes.get('prompt');
-    assert.equal(text.slice(prompt?.keyRange?.start.offset, prompt?.keyRange?.end.offset), 'prompt');
-    assert.equal(text.slice(prompt?.valueRange?.start.offset, prompt?.valueRange?.end.offset), '"x"');
+    assert.equal(text.slice(prompt?.keyRange?.start, prompt?.keyRange?.end), 'prompt');
+    assert.equal(text.slice(prompt?.valueRange?.start, prompt?.valueRange?.end), '"x"');
     assert.equal(work?.references.length, 2);
     const edge = graph?.edges[0];
-    assert.equal(text.slice(edge?.toRange.start.offset, edge?.toRange.end.offset), 'done');
+    assert.equal(text.slice(edge?.toRange.start, edge?.toRange.end), 'done');
   });
 
   it('reports a syntax error with its location instead of throwing', () => {
@@ -88,7 +90,7 @@ describe('canonical grammar beyond Graphviz identifiers', () => {
     assert.equal(gate?.attributes.get('human.default_choice')?.value, 'ship');
     assert.equal(gate?.attributes.get('llm_model')?.value, 'gpt-4.1');
     const key = gate?.attributes.get('human.default_choice')?.keyRange;
-    assert.equal(text.slice(key?.start.offset, key?.end.offset), 'human.default_choice');
+    assert.equal(text.slice(key?.start, key?.end), 'human.default_choice');
     assert.deepEqual(graph?.edges.map((e) => `${e.from}->${e.to}`), ['gate->ship', 'a->b']);
   });
 

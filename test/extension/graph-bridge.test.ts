@@ -49,8 +49,8 @@ test('one answer shape end to end: what the graph view sends, the answerGate req
 });
 
 test('breakpoint lines map to the nodes and edges the graph view marks; a stopped frame line to its node', () => {
-  const graph = parseDot(source, {}).graph!;
-  assert.deepEqual(breakpointsOnGraph(graph, [2, 5, 6, 0]), { nodes: ['work'], edges: [0, 1, 2] });
-  assert.equal(nodeAtLine(graph, 3), 'gate');
-  assert.equal(nodeAtLine(graph, 5), undefined);
+  const { graph, lineIndex } = parseDot(source, {});
+  assert.deepEqual(breakpointsOnGraph(graph!, lineIndex, [2, 5, 6, 0]), { nodes: ['work'], edges: [0, 1, 2] });
+  assert.equal(nodeAtLine(graph!, lineIndex, 3), 'gate');
+  assert.equal(nodeAtLine(graph!, lineIndex, 5), undefined);
 });

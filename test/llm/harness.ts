@@ -15,10 +15,9 @@ import type { FakeTurn } from './fakes/openai-wire';
 import { chatStream, openAiError, responsesStream } from './fakes/openai-wire';
 import { geminiError, geminiStream } from './fakes/gemini-wire';
 
-const zero = { line: 0, character: 0, offset: 0 };
 
 export function fakeNode(id: string): GraphNode {
-  return { id, attributes: new Map(), idRange: { start: zero, end: zero }, declarations: [], references: [], derivedClasses: [], subgraphs: [] };
+  return { id, attributes: new Map(), idRange: { start: 0, end: 0 }, declarations: [], references: [], derivedClasses: [], subgraphs: [] };
 }
 
 /** A request for an LLM node: a plain compact-fidelity prompt unless `overrides` say otherwise. */

@@ -22,21 +22,21 @@ async function nativeSvg(text: string): Promise<string> {
 }
 
 function render(text: string) {
-  const { graph } = parseDot(text);
+  const { graph, lineIndex } = parseDot(text);
   assert.ok(graph);
-  return buildRenderDot(graph);
+  return { ...buildRenderDot(graph), lineIndex };
 }
 
 test('each node and edge gets a stable id mapped to its source range', () => {
   const text = 'digraph g {\n  a [label="A"]\n  b\n  a -> b -> a [label="again"]\n}\n';
-  const { dot, elements } = render(text);
+  const { dot, elements, lineIndex } = render(text);
   assert.match(dot, /"a" \[id="node:a", label="A", class="handler-codergen"\]/);
   assert.match(dot, /"b" -> "a" \[id="edge:1", label="again"\]/);
   const a = elements.get('node:a');
   assert.equal(a?.kind, 'node');
-  assert.equal(a?.range.start.line, 1);
+  assert.equal(a && lineIndex.positionAt(a.range.start).line, 1);
   const edge = elements.get('edge:1');
-  assert.ok(edge?.kind === 'edge' && edge.edgeIndex === 1 && edge.range.start.line === 3);
+  assert.ok(edge?.kind === 'edge' && edge.edgeIndex === 1 && lineIndex.positionAt(edge.range.start).line === 3);
 });
 
 test('prompts, commands, dotted attributes and unsafe values are dropped; shapes and layout hints are kept', () => {

@@ -1,7 +1,7 @@
 import type { AttributeScope } from '../../model/attributes';
 import { attributesFor, attributeSpec } from '../../model/attributes';
 import { isChildContextAttribute } from '../../model/child-context';
-import type { Diagnostic } from '../../model/diagnostics';
+import type { SpanDiagnostic } from '../../model/diagnostics';
 import type { Attribute } from '../../model/graph';
 import { isBuiltinHandlerType, resolveHandlerType } from '../../model/handler-types';
 import type { LineIndex } from '../../model/source';
@@ -23,7 +23,7 @@ const namesByScope: Record<AttributeScope, readonly string[]> = {
 export const unknownAttributeRule: LintRule = {
   name: 'unknown_attribute',
   tier: 'lint',
-  *check({ graph }): Iterable<Diagnostic> {
+  *check({ graph }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).all) {
       const { attribute, scope } = written;
       // A custom handler reads attributes of its own choosing.
@@ -67,7 +67,7 @@ const checkedElsewhere = new Set(['type', 'node_type', 'fidelity', 'default_fide
 export const attributeValueRule: LintRule = {
   name: 'attribute_value',
   tier: 'validate',
-  *check({ graph, lineIndex }): Iterable<Diagnostic> {
+  *check({ graph, lineIndex }): Iterable<SpanDiagnostic> {
     const nodeIds = [...graph.nodes.keys()];
     for (const written of writtenAttributes(graph).all) {
       const { attribute, scope } = written;
@@ -109,7 +109,7 @@ export const attributeValueRule: LintRule = {
   },
 };
 
-function* stylesheetValueProblems(attribute: Attribute | undefined, lineIndex: LineIndex): Iterable<Diagnostic> {
+function* stylesheetValueProblems(attribute: Attribute | undefined, lineIndex: LineIndex): Iterable<SpanDiagnostic> {
   if (!attribute || attribute.origin !== 'explicit') return;
   for (const rule of parseStylesheet(attribute.value).rules) {
     for (const declaration of rule.declarations) {
@@ -146,7 +146,7 @@ function replaceInValue(attribute: Attribute, start: number, id: string, replace
 export const typeKnownRule: LintRule = {
   name: 'type_known',
   tier: 'validate',
-  *check({ graph, knownHandlerTypes }): Iterable<Diagnostic> {
+  *check({ graph, knownHandlerTypes }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).withKey('type', 'node_type')) {
       const { attribute } = written;
       if (written.scope !== 'node') continue;
@@ -170,7 +170,7 @@ export const typeKnownRule: LintRule = {
 export const fidelityValidRule: LintRule = {
   name: 'fidelity_valid',
   tier: 'validate',
-  *check({ graph }): Iterable<Diagnostic> {
+  *check({ graph }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).withKey('fidelity', 'default_fidelity')) {
       const { attribute } = written;
       const spec = attributeSpec(attribute.key);
@@ -195,7 +195,7 @@ export const fidelityValidRule: LintRule = {
 export const retryBudgetRule: LintRule = {
   name: 'retry_budget_non_negative',
   tier: 'validate',
-  *check({ graph }): Iterable<Diagnostic> {
+  *check({ graph }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).withKey('max_retries', 'default_max_retries', 'default_max_retry')) {
       const { attribute, scope } = written;
       const isBudget = scope === 'node' ? attribute.key === 'max_retries' : scope === 'graph' && (attribute.key === 'default_max_retries' || attribute.key === 'default_max_retry');

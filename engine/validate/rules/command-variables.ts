@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../model/diagnostics';
+import type { SpanDiagnostic } from '../../model/diagnostics';
 import type { Attribute, Graph, GraphNode } from '../../model/graph';
 import { commandVariableNames, resolveCommandVariable } from '../../transform/command-variables';
 import type { ShellReference } from '../../transform/shell-references';
@@ -87,7 +87,7 @@ function* ambiguities(context: RuleContext): Iterable<{ node: GraphNode; attribu
 export const ambiguousCommandVariableRule: LintRule = {
   name: 'ambiguous_command_variable',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     for (const found of ambiguities(context)) {
       const range = valueSpanRange(context.lineIndex, found.attribute, found.reference.start, found.reference.end);
       yield { rule: 'ambiguous_command_variable', severity: 'warning', message: found.message, nodeId: found.node.id, ...(range ? { range } : {}) };

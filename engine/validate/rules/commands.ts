@@ -1,4 +1,4 @@
-import type { Diagnostic, Fix } from '../../model/diagnostics';
+import type { SpanDiagnostic, SpanFix } from '../../model/diagnostics';
 import type { Attribute, GraphNode } from '../../model/graph';
 import type { LineIndex } from '../../model/source';
 import { replaceInValueEdit } from '../fixes';
@@ -24,7 +24,7 @@ interface HiddenStatus {
   readonly hidden: ShellStage;
   readonly filter: ShellStage;
   readonly pipes: { readonly start: number; readonly end: number };
-  readonly fix?: Fix;
+  readonly fix?: SpanFix;
 }
 
 // CMD-001 and CMD-002 report on the same findings: the commands are split once per lint.
@@ -70,7 +70,7 @@ function trimmedEnd(text: string, stage: ShellStage): number {
  * when the filter only reshapes output; otherwise (the filter computes something, or there are
  * more stages) `set -o pipefail; ` in front, which bash, the shell tool nodes run in, honours.
  */
-function redirectFix(lineIndex: LineIndex, node: GraphNode, attribute: Attribute, pipeline: ShellPipeline, pipes: { start: number; end: number }): Fix | undefined {
+function redirectFix(lineIndex: LineIndex, node: GraphNode, attribute: Attribute, pipeline: ShellPipeline, pipes: { start: number; end: number }): SpanFix | undefined {
   const [, second] = pipeline.stages;
   if (pipeline.stages.length === 2 && second && displayFilters.has(second.command)) {
     const file = `${node.id}_output.txt`;
@@ -85,7 +85,7 @@ function redirectFix(lineIndex: LineIndex, node: GraphNode, attribute: Attribute
 export const pipeHidesStatusRule: LintRule = {
   name: 'CMD-001',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     for (const found of hiddenStatuses(context)) {
       const range = valueSpanRange(context.lineIndex, found.attribute, found.pipes.start, found.pipes.end);
       yield {
@@ -105,7 +105,7 @@ export const pipeHidesStatusRule: LintRule = {
 export const tokenGateLiesRule: LintRule = {
   name: 'CMD-002',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     for (const found of hiddenStatuses(context)) {
       const { pipelines, pipeline, attribute } = found;
       if (pipeline.next?.operator !== '&&') continue;

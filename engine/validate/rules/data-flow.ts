@@ -1,5 +1,5 @@
 import type { Clause } from '../../conditions/condition';
-import type { Diagnostic } from '../../model/diagnostics';
+import type { SpanDiagnostic } from '../../model/diagnostics';
 import type { GraphEdge } from '../../model/graph';
 import { isEngineKey, keysWrittenUpstream, launchParameterNames, wellKnownKeys, writtenUpstream } from '../context-writes';
 import { didYouMean } from '../did-you-mean';
@@ -30,7 +30,7 @@ function replaceSpanFix(context: RuleContext, parsed: EdgeCondition, span: Claus
 export const outcomeValueRule: LintRule = {
   name: 'outcome_value',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     for (const { edge, parsed } of conditions(context)) {
       for (const clause of outcomeClauses(parsed.condition)) {
         if (statuses.includes(clause.literal)) continue;
@@ -58,7 +58,7 @@ export const outcomeValueRule: LintRule = {
 export const contextKeyUnwrittenRule: LintRule = {
   name: 'context_key_unwritten',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { graph, adjacency } = context;
     const { handlerOf } = analyze(context);
     const parameters = launchParameterNames(graph);

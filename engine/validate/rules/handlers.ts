@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Diagnostic, Fix } from '../../model/diagnostics';
+import type { SpanDiagnostic, SpanFix } from '../../model/diagnostics';
 import type { GraphNode } from '../../model/graph';
 import { isBuiltinHandlerType } from '../../model/handler-types';
 import type { LineIndex } from '../../model/source';
@@ -15,7 +15,7 @@ const hasValue = (node: GraphNode, key: string) => (node.attributes.get(key)?.va
 export const promptOnLlmNodesRule: LintRule = {
   name: 'prompt_on_llm_nodes',
   tier: 'validate',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { handlerOf } = analyze(context);
     for (const node of context.graph.nodes.values()) {
       // An implicit node (only edges mention it) is reported once, by edge_target_exists.
@@ -35,14 +35,14 @@ export const promptOnLlmNodesRule: LintRule = {
 export const toolCommandRequiresToolHandlerRule: LintRule = {
   name: 'tool_command_requires_tool_handler',
   tier: 'validate',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { handlerOf } = analyze(context);
     for (const node of context.graph.nodes.values()) {
       const command = node.attributes.get('tool_command');
       const handler = handlerOf(node);
       if (!command || command.value.trim() === '' || handler === 'tool' || !isBuiltinHandlerType(handler)) continue;
       const fix = toToolNodeFix(context.lineIndex, node);
-      const range = attributeRangeOf(context.lineIndex, command) ?? node.idRange;
+      const range = attributeRangeOf(command) ?? node.idRange;
       yield {
         rule: 'tool_command_requires_tool_handler',
         severity: 'error',
@@ -56,7 +56,7 @@ export const toolCommandRequiresToolHandlerRule: LintRule = {
 };
 
 /** Turning the node into a tool node is the obvious repair when nothing says it was meant to be an LLM node. */
-function toToolNodeFix(lineIndex: LineIndex, node: GraphNode): Fix | undefined {
+function toToolNodeFix(lineIndex: LineIndex, node: GraphNode): SpanFix | undefined {
   if (hasValue(node, 'prompt') || node.attributes.has('type') || node.attributes.has('node_type')) return undefined;
   const shape = node.attributes.get('shape');
   const edit = shape?.origin === 'explicit' ? replaceValueEdit(shape, 'parallelogram') : shape ? undefined : insertNodeAttributeEdit(lineIndex, node, 'shape', 'parallelogram');
@@ -70,13 +70,13 @@ const nonWriting = new Set(['start', 'exit', 'conditional', 'parallel', 'paralle
 export const mustWritePlacementRule: LintRule = {
   name: 'must_write_placement',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { handlerOf } = analyze(context);
     for (const written of writtenAttributes(context.graph).withKey('must_write')) {
       const { node, attribute } = written;
       if (!node || attribute.value.trim() === '' || !nonWriting.has(handlerOf(node))) continue;
       const edit = removeAttributeEdit(context.lineIndex, attribute);
-      const range = attributeRangeOf(context.lineIndex, attribute) ?? node.idRange;
+      const range = attributeRangeOf(attribute) ?? node.idRange;
       yield {
         rule: 'must_write_placement',
         severity: 'warning',
@@ -93,7 +93,7 @@ export const mustWritePlacementRule: LintRule = {
 export const folderRequiresDotFileRule: LintRule = {
   name: 'folder_requires_dot_file',
   tier: 'validate',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { handlerOf } = analyze(context);
     for (const node of context.graph.nodes.values()) {
       if (handlerOf(node) !== 'pipeline' || hasValue(node, 'dot_file')) continue;
@@ -112,7 +112,7 @@ export const folderRequiresDotFileRule: LintRule = {
 export const dotFileExistsRule: LintRule = {
   name: 'dot_file_exists',
   tier: 'validate',
-  *check({ graph, fileExists }): Iterable<Diagnostic> {
+  *check({ graph, fileExists }): Iterable<SpanDiagnostic> {
     if (!graph.sourcePath) return;
     const dir = path.dirname(graph.sourcePath);
     for (const written of writtenAttributes(graph).withKey('dot_file', 'stack.child_dotfile')) {

@@ -1,5 +1,5 @@
 import type { Clause } from '../../conditions/condition';
-import type { Diagnostic } from '../../model/diagnostics';
+import type { SpanDiagnostic } from '../../model/diagnostics';
 import { isConditional, type Graph, type GraphEdge } from '../../model/graph';
 import type { LineIndex } from '../../model/source';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
@@ -18,7 +18,7 @@ import { valueRangeOf, valueSpanRange } from '../value-location';
 export const retryTargetExistsRule: LintRule = {
   name: 'retry_target_exists',
   tier: 'validate',
-  *check({ graph }): Iterable<Diagnostic> {
+  *check({ graph }): Iterable<SpanDiagnostic> {
     const ids = [...graph.nodes.keys()];
     for (const written of writtenAttributes(graph).withKey('retry_target', 'fallback_retry_target')) {
       const { attribute, scope } = written;
@@ -48,8 +48,8 @@ export const retryTargetExistsRule: LintRule = {
 export const goalGateHasRetryRule: LintRule = {
   name: 'goal_gate_has_retry',
   tier: 'validate',
-  *check(context): Iterable<Diagnostic> {
-    const { graph, lineIndex, adjacency } = context;
+  *check(context): Iterable<SpanDiagnostic> {
+    const { graph, adjacency } = context;
     const graphTarget = ['retry_target', 'fallback_retry_target'].some((key) => (graph.attributes.get(key)?.value.trim() ?? '') !== '');
     if (graphTarget) return;
     for (const node of graph.nodes.values()) {
@@ -57,7 +57,7 @@ export const goalGateHasRetryRule: LintRule = {
       if (gate?.value.trim().toLowerCase() !== 'true') continue;
       if (['retry_target', 'fallback_retry_target'].some((key) => (node.attributes.get(key)?.value.trim() ?? '') !== '')) continue;
       if ((adjacency.outgoing.get(node.id) ?? []).some((edge) => isLoopRestartBackEdge(analyze(context), edge))) continue;
-      const range = gate.keyRange && gate.valueRange ? lineIndex.range(gate.keyRange.start.offset, gate.valueRange.end.offset) : node.idRange;
+      const range = gate.keyRange && gate.valueRange ? { start: gate.keyRange.start, end: gate.valueRange.end } : node.idRange;
       yield {
         rule: 'goal_gate_has_retry',
         severity: 'warning',
@@ -81,7 +81,7 @@ function clauseRange(lineIndex: LineIndex, { attribute }: EdgeCondition, clause:
 export const deadConditionalEdgeRule: LintRule = {
   name: 'dead_conditional_edge',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { graph, adjacency, lineIndex } = context;
     const { handlerOf } = analyze(context);
     for (const node of graph.nodes.values()) {
@@ -133,7 +133,7 @@ function complementOfSibling(graph: Graph, dead: GraphEdge, outgoing: readonly G
 export const staleLabelCollisionRule: LintRule = {
   name: 'stale_label_collision',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { graph, adjacency, lineIndex } = context;
     const { handlerOf } = analyze(context);
     for (const node of graph.nodes.values()) {
@@ -148,7 +148,7 @@ export const staleLabelCollisionRule: LintRule = {
         const [label] = lastLineClauses(parsed.condition);
         if (!label || !admitsOutcome(parsed.condition, 'fail') || failEdges.some((f) => f.edge === edge)) continue;
         const range = clauseRange(lineIndex, parsed, label);
-        const edit = appendToValueEdit(lineIndex, parsed.attribute, ' && outcome=success');
+        const edit = appendToValueEdit(parsed.attribute, ' && outcome=success');
         yield {
           rule: 'stale_label_collision',
           code: 'TOPO-002',
@@ -157,7 +157,7 @@ export const staleLabelCollisionRule: LintRule = {
           nodeId: node.id,
           edge: { from: edge.from, to: edge.to },
           ...(range ? { range } : {}),
-          related: failEdges.map(({ edge: failEdge }) => ({ message: `\`${failEdge.from} -> ${failEdge.to}\` matches on failure`, range: edgeSpan(lineIndex, failEdge) })),
+          related: failEdges.map(({ edge: failEdge }) => ({ message: `\`${failEdge.from} -> ${failEdge.to}\` matches on failure`, range: edgeSpan(failEdge) })),
           ...(edit ? { fix: { title: 'Add `&& outcome=success`', edits: [edit] } } : {}),
         };
       }
@@ -169,7 +169,7 @@ export const staleLabelCollisionRule: LintRule = {
 export const failRoutedToExitRule: LintRule = {
   name: 'fail_routed_to_exit',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { adjacency, lineIndex } = context;
     const { exit, handlerOf } = analyze(context);
     if (!exit) return;

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../model/diagnostics';
+import type { SpanDiagnostic } from '../../model/diagnostics';
 import { isExitNode, isStartNode } from '../../model/handler-types';
 import { dotId } from '../../model/print-dot';
 import { didYouMean } from '../did-you-mean';
@@ -9,7 +9,7 @@ import type { LintRule } from '../rule';
 export const startNodeRule: LintRule = {
   name: 'start_node',
   tier: 'validate',
-  *check({ graph }): Iterable<Diagnostic> {
+  *check({ graph }): Iterable<SpanDiagnostic> {
     const starts = [...graph.nodes.values()].filter(isStartNode);
     if (starts.length === 0) {
       yield { rule: 'start_node', severity: 'error', message: 'The pipeline has no start node: add `start [shape=Mdiamond]`.', range: graph.nameRange ?? graph.range };
@@ -23,7 +23,7 @@ export const startNodeRule: LintRule = {
 export const terminalNodeRule: LintRule = {
   name: 'terminal_node',
   tier: 'validate',
-  *check({ graph }): Iterable<Diagnostic> {
+  *check({ graph }): Iterable<SpanDiagnostic> {
     const exits = [...graph.nodes.values()].filter(isExitNode);
     if (exits.length === 0) {
       yield { rule: 'terminal_node', severity: 'error', message: 'The pipeline has no exit node: add `done [shape=Msquare]`.', range: graph.nameRange ?? graph.range };
@@ -38,7 +38,7 @@ export const terminalNodeRule: LintRule = {
 export const reachabilityRule: LintRule = {
   name: 'reachability',
   tier: 'validate',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { start, reachable } = analyze(context);
     if (!start) return; // start_node reports it; every node would be "unreachable"
     for (const node of context.graph.nodes.values()) {
@@ -63,7 +63,7 @@ export const reachabilityRule: LintRule = {
 export const edgeTargetExistsRule: LintRule = {
   name: 'edge_target_exists',
   tier: 'validate',
-  *check({ graph, adjacency, lineIndex }): Iterable<Diagnostic> {
+  *check({ graph, adjacency, lineIndex }): Iterable<SpanDiagnostic> {
     const declared = [...graph.nodes.values()].filter((node) => node.declarations.length > 0).map((node) => node.id);
     for (const node of graph.nodes.values()) {
       if (node.declarations.length > 0 || isStartNode(node) || isExitNode(node)) continue;
@@ -88,7 +88,7 @@ export const edgeTargetExistsRule: LintRule = {
 export const startNoIncomingRule: LintRule = {
   name: 'start_no_incoming',
   tier: 'validate',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { start } = analyze(context);
     if (!start) return;
     for (const edge of context.adjacency.incoming.get(start.id) ?? []) {
@@ -108,7 +108,7 @@ export const startNoIncomingRule: LintRule = {
 export const exitNoOutgoingRule: LintRule = {
   name: 'exit_no_outgoing',
   tier: 'validate',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { exit } = analyze(context);
     if (!exit) return;
     for (const edge of context.adjacency.outgoing.get(exit.id) ?? []) {

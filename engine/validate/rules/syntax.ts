@@ -1,5 +1,5 @@
 import { attributeTable } from '../../model/attributes';
-import type { Diagnostic } from '../../model/diagnostics';
+import type { SpanDiagnostic } from '../../model/diagnostics';
 import { parseStylesheet } from '../../transform/stylesheet';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
 import { conditionParse } from '../edge-conditions';
@@ -12,7 +12,7 @@ const conditionKeys = attributeTable.filter((spec) => spec.type.kind === 'condit
 export const conditionSyntaxRule: LintRule = {
   name: 'condition_syntax',
   tier: 'validate',
-  *check({ graph, lineIndex }): Iterable<Diagnostic> {
+  *check({ graph, lineIndex }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).withKey(...conditionKeys)) {
       const { attribute } = written;
       const parsed = conditionParse(graph, attribute.value);
@@ -33,7 +33,7 @@ export const conditionSyntaxRule: LintRule = {
 export const stylesheetSyntaxRule: LintRule = {
   name: 'stylesheet_syntax',
   tier: 'validate',
-  *check({ graph, lineIndex }): Iterable<Diagnostic> {
+  *check({ graph, lineIndex }): Iterable<SpanDiagnostic> {
     const attribute = graph.attributes.get('model_stylesheet');
     if (!attribute || attribute.origin !== 'explicit') return;
     for (const error of parseStylesheet(attribute.value).errors) {

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../model/diagnostics';
+import type { SpanDiagnostic } from '../../model/diagnostics';
 import { isConditional, type GraphNode } from '../../model/graph';
 import { isBuiltinHandlerType } from '../../model/handler-types';
 import { edgeSpan } from '../edge-range';
@@ -16,7 +16,7 @@ function describe(cycle: Cycle): string {
 export const acyclicGraphRule: LintRule = {
   name: 'acyclic_graph',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { graph } = context;
     const { cycles, hasRetryTargets } = analyze(context);
     if (graph.nodes.size === 0 || cycles.length > 0 || hasRetryTargets) return;
@@ -34,8 +34,8 @@ export const acyclicGraphRule: LintRule = {
 export const cycleNoConditionalExitRule: LintRule = {
   name: 'cycle_no_conditional_exit',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
-    const { graph, lineIndex } = context;
+  *check(context): Iterable<SpanDiagnostic> {
+    const { graph } = context;
     const { cycles, handlerOf } = analyze(context);
     for (const cycle of cycles) {
       const gated = cycle.exits.some((edge) => {
@@ -54,8 +54,8 @@ export const cycleNoConditionalExitRule: LintRule = {
           : `The loop ${describe(cycle)} has no way out: no edge leaves it, so the run can only end by exhausting its budget. Add a conditional edge from the gate to the next step or the exit.`,
         nodeId: first.id,
         ...(exit ? { edge: { from: exit.from, to: exit.to } } : {}),
-        range: exit ? edgeSpan(lineIndex, exit) : first.idRange,
-        related: cycle.exits.slice(1, 6).map((edge) => ({ message: `also leaves the loop unconditionally`, range: edgeSpan(lineIndex, edge) })),
+        range: exit ? edgeSpan(exit) : first.idRange,
+        related: cycle.exits.slice(1, 6).map((edge) => ({ message: `also leaves the loop unconditionally`, range: edgeSpan(edge) })),
       };
     }
   },
@@ -68,7 +68,7 @@ const deterministicHandlers = new Set(['tool', 'wait.human', 'pipeline', 'stack.
 export const cycleNoDeterministicExitRule: LintRule = {
   name: 'cycle_no_deterministic_exit',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
+  *check(context): Iterable<SpanDiagnostic> {
     const { graph } = context;
     const { cycles, handlerOf } = analyze(context);
     for (const cycle of cycles) {
@@ -91,8 +91,8 @@ export const cycleNoDeterministicExitRule: LintRule = {
 export const loopRestartWithoutFeedbackRule: LintRule = {
   name: 'loop_restart_without_feedback',
   tier: 'lint',
-  *check(context): Iterable<Diagnostic> {
-    const { graph, lineIndex } = context;
+  *check(context): Iterable<SpanDiagnostic> {
+    const { graph } = context;
     const analysis = analyze(context);
     const reported = new Set<Cycle>();
     for (const edge of graph.edges) {
@@ -101,7 +101,7 @@ export const loopRestartWithoutFeedbackRule: LintRule = {
       if (!restart || !cycle || !isLoopRestartBackEdge(analysis, edge) || reported.has(cycle)) continue;
       if (cycle.nodes.some((id) => (graph.nodes.get(id)?.attributes.get('feedback_from')?.value.trim() ?? '') !== '')) continue;
       reported.add(cycle);
-      const range = attributeRangeOf(lineIndex, restart) ?? edgeSpan(lineIndex, edge);
+      const range = attributeRangeOf(restart) ?? edgeSpan(edge);
       yield {
         rule: 'loop_restart_without_feedback',
         severity: 'warning',

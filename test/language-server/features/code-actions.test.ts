@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Diagnostic } from '../../../engine/model/diagnostics';
+import type { SpanDiagnostic } from '../../../engine/model/diagnostics';
 import type { LintRule } from '../../../engine/validate/rule';
 import { analyzeDocument } from '../../../language-server/analysis/document-analysis';
 import { editDistance } from '../../../engine/validate/did-you-mean';
@@ -12,17 +12,17 @@ import { documentDiagnostics } from '../../../language-server/features/diagnosti
 const unguardedLastLine: LintRule = {
   name: 'test_last_line_guard',
   tier: 'lint',
-  *check({ graph, lineIndex }): Iterable<Diagnostic> {
+  *check({ graph }): Iterable<SpanDiagnostic> {
     for (const edge of graph.edges) {
       const condition = edge.attributes.get('condition');
       if (!condition?.valueRange || !condition.value.includes('tool.last_line') || condition.value.includes('outcome=')) continue;
-      const end = condition.valueRange.end.offset - 1;
+      const end = condition.valueRange.end - 1;
       yield {
         rule: 'test_last_line_guard',
         severity: 'warning',
         message: 'Routing on tool.last_line without outcome=success',
         range: condition.valueRange,
-        fix: { title: 'Add `&& outcome=success`', edits: [{ range: lineIndex.range(end, end), newText: ' && outcome=success' }] },
+        fix: { title: 'Add `&& outcome=success`', edits: [{ range: { start: end, end }, newText: ' && outcome=success' }] },
       };
     }
   },
