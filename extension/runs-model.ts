@@ -51,7 +51,7 @@ export function summarizeRun(directory: string): RunSummary {
   const graphName = stringField(checkpoint, 'graphName') ?? stringField(manifest, 'graph_name');
   const sourcePath = stringField(checkpoint, 'sourcePath') ?? stringField(manifest, 'source_path');
   const startedAt = stringField(checkpoint, 'startedAt') ?? stringField(manifest, 'start_time');
-  const usage = runUsageTotal(readTrace(directory));
+  const usage = traceUsage(directory);
   const base = {
     directory,
     name,
@@ -78,6 +78,29 @@ export function summarizeRun(directory: string): RunSummary {
     ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),
     ...(status === 'unreadable' ? { problem: `checkpoint.json has status ${JSON.stringify(rawStatus)}` } : {}),
   };
+}
+
+/** A trace's usage total, by the trace file's size and modification time when it was read. */
+const usageByTrace = new Map<string, { readonly size: number; readonly mtimeMs: number; readonly usage: RunUsageTotal }>();
+
+/**
+ * The run's usage over its trace. The Runs view lists every run again after each node step of any
+ * of them; only a trace that grew (or was replaced) since its last read is parsed again.
+ */
+function traceUsage(directory: string): RunUsageTotal {
+  const file = path.join(directory, 'trace.jsonl');
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    usageByTrace.delete(file);
+    return runUsageTotal([]);
+  }
+  const known = usageByTrace.get(file);
+  if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return known.usage;
+  const usage = runUsageTotal(readTrace(directory));
+  usageByTrace.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, usage });
+  return usage;
 }
 
 /** Whether a run has ended, so "Re-run from here" may branch from one of its visits (a live run's files are its engine's). */

@@ -16,6 +16,8 @@ const STATUS_ICONS: Readonly<Record<RunSummary['status'], string>> = {
   unreadable: 'warning',
 };
 
+const REFRESH_COALESCE_MS = 150;
+
 type RunsElement = { readonly kind: 'local'; readonly run: RunSummary } | { readonly kind: 'server' } | { readonly kind: 'remote'; readonly run: PipelineSummary };
 
 export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement> {
@@ -27,8 +29,17 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement> {
     private readonly remote: RemoteServer,
   ) {}
 
+  private pendingRefresh: NodeJS.Timeout | undefined;
+
+  /**
+   * Lists the runs again soon: a run writes its checkpoint at every node step, and the calls of one
+   * burst (several runs, a fan-out) come down to one listing, so a right-click lands on rows that stay put.
+   */
   refresh(): void {
-    this.changed.fire();
+    this.pendingRefresh ??= setTimeout(() => {
+      this.pendingRefresh = undefined;
+      this.changed.fire();
+    }, REFRESH_COALESCE_MS);
   }
 
   getChildren(element?: RunsElement): RunsElement[] {

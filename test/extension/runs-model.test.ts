@@ -78,3 +78,26 @@ test('a committed checkpoint.json symlinked to /dev/zero or a FIFO reads as unre
   assert.match(fifo?.problem ?? '', /checkpoint\.json: it is a FIFO \(named pipe\), not a regular file/);
   assert.equal(fifo?.graphName, 'y');
 });
+
+test('a run\'s usage follows its growing trace, and a trace unchanged since the last listing is not parsed again', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'runs-usage-'));
+  const dir = path.join(root, 'r');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ graph_name: 'r', start_time: '2026-11-29T12:00:00.000Z' }));
+  const visit = (node: string, tokens: number) => `${JSON.stringify({ node_id: node, status: 'success', iteration: 0, llm_requests: 1, input_tokens: tokens, output_tokens: 0, cost_usd: 0 })}\n`;
+  const trace = path.join(dir, 'trace.jsonl');
+  fs.writeFileSync(trace, visit('a', 100));
+  const tokens = () => listRuns(root)[0]?.usage?.input_tokens;
+  assert.equal(tokens(), 100);
+  fs.appendFileSync(trace, visit('b', 20));
+  const stamp = new Date('2026-11-30T10:00:00Z');
+  fs.utimesSync(trace, stamp, stamp);
+  assert.equal(tokens(), 120, 'a grown trace is read again');
+  // Same size and modification time: what the listing takes as unchanged (garbage here would count nothing if it parsed).
+  fs.writeFileSync(trace, 'x'.repeat(fs.statSync(trace).size));
+  fs.utimesSync(trace, stamp, stamp);
+  assert.equal(tokens(), 120, 'an unchanged trace is not parsed again');
+  fs.rmSync(trace);
+  assert.equal(listRuns(root)[0]?.usage, undefined, 'a removed trace counts nothing');
+  fs.rmSync(root, { recursive: true, force: true });
+});
