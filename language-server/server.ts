@@ -39,7 +39,7 @@ function defaultRulesDocUri(): string | undefined {
 export function startServer(connection: Connection, createChecker: CheckerFactory): void {
   // The placement is only known at initialize; the store talks to whichever checker is current.
   let checker: Checker = createChecker(false);
-  const store = new DocumentStore({ check: (input) => checker.check(input), dispose: () => checker.dispose() });
+  const store = new DocumentStore({ check: (input) => checker.check(input), forget: (uri) => checker.forget(uri), dispose: () => checker.dispose() });
   let publisher: DiagnosticPublisher | undefined;
   let workspaceRoot: string | undefined;
   let canWatchFiles = false;
@@ -124,7 +124,8 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
     if (target.kind === 'ready') return target.hover;
     // A node's summary waits for the engine's model of this version (undefined once a newer one superseded it).
     const analysis = await store.analysis(params.textDocument.uri);
-    return (analysis && resolveHover(analysis, target, analysis.model?.graph)) ?? null;
+    const graphs = await analysis?.model?.graphs();
+    return (analysis && resolveHover(analysis, target, graphs?.graph)) ?? null;
   });
   connection.onDefinition((params) => atPosition(params, [], definition));
   connection.onReferences((params) => atPosition(params, [], (analysis, offset) => references(analysis, offset, params.context.includeDeclaration)));

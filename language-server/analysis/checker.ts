@@ -2,13 +2,14 @@
  * Runs the engine's check off the request path. In the server a worker thread does it, so
  * completion and hover never queue behind a parse and lint of a large pipeline, and a check that
  * a newer version superseded before it started is simply dropped. Diagnostics come back first,
- * as a small message, so they are published before the (much larger) model crosses over; the model
- * crosses as bytes, read on this thread only when needed (DeferredModel).
+ * then what the server reads of the model without its graphs (provenance, node details); the
+ * graphs stay with the worker until a request asks for them (HeldModel).
  */
+import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../../engine/model/diagnostics';
-import type { CheckInput, EngineCheck, SerializedModel } from './document-analysis';
-import { checkText, DeferredModel } from './document-analysis';
+import type { CheckInput, EngineCheck, ModelGraphs, ModelProvenance, NodeDetails, PipelineModel } from './document-analysis';
+import { checkText } from './document-analysis';
 import { CHECKER_HEAP_MB, CHECKER_YOUNG_MB } from '../memory-limits';
 
 /** Both resolve to undefined when a newer check of the same document superseded this one before it ran. */
@@ -19,6 +20,8 @@ export interface CheckHandle {
 
 export interface Checker {
   check(input: CheckInput): CheckHandle;
+  /** The document closed: its model need not be kept. */
+  forget(uri: string): void;
   dispose(): void;
 }
 
@@ -29,15 +32,30 @@ export class InlineChecker implements Checker {
     return { diagnostics: Promise.resolve(result.diagnostics), result: Promise.resolve(result) };
   }
 
+  forget(): void {}
+
   dispose(): void {}
 }
 
-/** Messages to the worker and back (check-worker.ts): per request, diagnostics first, then the model. */
-export type CheckRequest = { readonly id: number; readonly input: CheckInput };
-export type CheckResponse =
+/** Messages to the worker (check-worker.ts). */
+export type CheckerRequest =
+  | { readonly kind: 'check'; readonly id: number; readonly input: CheckInput }
+  /** The graphs of the model check `checkId` of `uri` produced, if the worker still holds it. */
+  | { readonly kind: 'graphs'; readonly id: number; readonly uri: string; readonly checkId: number }
+  | { readonly kind: 'forget'; readonly uri: string };
+
+/** What the server reads of a model without its graphs. */
+export interface ModelSummary {
+  readonly provenance: ModelProvenance;
+  readonly nodeDetails: NodeDetails;
+}
+
+/** Messages back: per check, diagnostics first, then the model's summary; per graphs request, the graphs as v8-serialised bytes. */
+export type CheckerResponse =
   | { readonly id: number; readonly kind: 'superseded' }
   | { readonly id: number; readonly kind: 'diagnostics'; readonly diagnostics: readonly Diagnostic[] }
-  | { readonly id: number; readonly kind: 'model'; readonly model?: SerializedModel };
+  | { readonly id: number; readonly kind: 'model'; readonly model?: ModelSummary }
+  | { readonly id: number; readonly kind: 'graphs'; readonly bytes?: ArrayBuffer };
 
 interface PendingCheck {
   readonly input: CheckInput;
@@ -46,9 +64,28 @@ interface PendingCheck {
   readonly resolveResult: (check: EngineCheck | undefined) => void;
 }
 
+/** A model whose graphs the worker holds: they cross (and are read) on the first `graphs()`, once. */
+class HeldModel implements PipelineModel {
+  constructor(
+    private readonly fetched: { readonly fetch: () => Promise<ModelGraphs | undefined>; graphs?: Promise<ModelGraphs | undefined> },
+    readonly provenance: ModelProvenance,
+    readonly nodeDetails: NodeDetails,
+  ) {}
+
+  graphs(): Promise<ModelGraphs | undefined> {
+    this.fetched.graphs ??= this.fetched.fetch();
+    return this.fetched.graphs;
+  }
+
+  as(provenance: ModelProvenance): HeldModel {
+    return new HeldModel(this.fetched, provenance, this.nodeDetails);
+  }
+}
+
 export class WorkerChecker implements Checker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, PendingCheck>();
+  private readonly pendingGraphs = new Map<number, (graphs: ModelGraphs | undefined) => void>();
   private nextId = 1;
   private failed = false;
 
@@ -56,7 +93,7 @@ export class WorkerChecker implements Checker {
     // Past its cap the worker dies (ERR_WORKER_OUT_OF_MEMORY) and checks go on on this thread (fallBack).
     this.worker = new Worker(workerPath, { resourceLimits: { maxOldGenerationSizeMb: CHECKER_HEAP_MB, maxYoungGenerationSizeMb: CHECKER_YOUNG_MB } });
     this.worker.unref();
-    this.worker.on('message', (response: CheckResponse) => this.receive(response));
+    this.worker.on('message', (response: CheckerResponse) => this.receive(response));
     this.worker.on('error', () => this.fallBack());
     this.worker.on('exit', () => this.fallBack());
   }
@@ -69,8 +106,12 @@ export class WorkerChecker implements Checker {
     const diagnostics = new Promise<readonly Diagnostic[] | undefined>((resolve) => (resolveDiagnostics = resolve));
     const result = new Promise<EngineCheck | undefined>((resolve) => (resolveResult = resolve));
     this.pending.set(id, { input, resolveDiagnostics, resolveResult });
-    this.worker.postMessage({ id, input } satisfies CheckRequest);
+    this.post({ kind: 'check', id, input });
     return { diagnostics, result };
+  }
+
+  forget(uri: string): void {
+    if (!this.failed) this.post({ kind: 'forget', uri });
   }
 
   dispose(): void {
@@ -78,7 +119,26 @@ export class WorkerChecker implements Checker {
     void this.worker.terminate();
   }
 
-  private receive(response: CheckResponse): void {
+  private post(request: CheckerRequest): void {
+    this.worker.postMessage(request);
+  }
+
+  private fetchGraphs(uri: string, checkId: number): Promise<ModelGraphs | undefined> {
+    if (this.failed) return Promise.resolve(undefined);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pendingGraphs.set(id, resolve);
+      this.post({ kind: 'graphs', id, uri, checkId });
+    });
+  }
+
+  private receive(response: CheckerResponse): void {
+    if (response.kind === 'graphs') {
+      const resolve = this.pendingGraphs.get(response.id);
+      this.pendingGraphs.delete(response.id);
+      resolve?.(response.bytes ? (deserialize(new Uint8Array(response.bytes)) as ModelGraphs) : undefined);
+      return;
+    }
     const job = this.pending.get(response.id);
     if (!job) return;
     switch (response.kind) {
@@ -91,17 +151,22 @@ export class WorkerChecker implements Checker {
         job.diagnostics = response.diagnostics;
         job.resolveDiagnostics(response.diagnostics);
         break;
-      case 'model':
+      case 'model': {
         this.pending.delete(response.id);
-        job.resolveResult({ diagnostics: job.diagnostics ?? [], ...(response.model ? { model: DeferredModel.from(response.model) } : {}) });
+        const { uri } = job.input;
+        const model = response.model && new HeldModel({ fetch: () => this.fetchGraphs(uri, response.id) }, response.model.provenance, response.model.nodeDetails);
+        job.resolveResult({ diagnostics: job.diagnostics ?? [], ...(model ? { model } : {}) });
         break;
+      }
     }
   }
 
-  /** If the worker dies, checks continue on this thread rather than never answering. */
+  /** If the worker dies, checks continue on this thread rather than never answering; the graphs it held are gone. */
   private fallBack(): void {
-    if (this.failed && this.pending.size === 0) return;
+    if (this.failed && this.pending.size === 0 && this.pendingGraphs.size === 0) return;
     this.failed = true;
+    for (const resolve of this.pendingGraphs.values()) resolve(undefined);
+    this.pendingGraphs.clear();
     for (const [id, job] of this.pending) {
       this.pending.delete(id);
       const check = checkSafely(job.input);

@@ -1,4 +1,3 @@
-import { deserialize } from 'node:v8';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { Graph } from '../../engine/model/graph';
 import { LineIndex } from '../../engine/model/source';
@@ -15,14 +14,28 @@ import { recoverModel } from './recovery';
  */
 export type ModelProvenance = 'exact' | 'recovered' | 'stale';
 
-export interface PipelineModel {
+/** The two graphs of a model. */
+export interface ModelGraphs {
   /** As parsed: source ranges of what the author wrote. */
   readonly parsed: Graph;
   /** After transforms (stylesheet, prompt expansion, schemas): what would run. */
   readonly graph: Graph;
+}
+
+/**
+ * The engine's model of a text: where it came from, each node's handler and label, and its graphs
+ * on request. A model checked on the worker thread stays there until a request that describes the
+ * pipeline (a node's hover, `dot_file` children) asks for its graphs: at 5,000 nodes serialising
+ * them is about a third of a check, and reading them back ~200 ms of this thread.
+ */
+export interface PipelineModel {
   readonly provenance: ModelProvenance;
-  /** Each node's handler and label as `graph` resolves them, readable without the graphs. */
+  /** Each node's handler and label as the graph after transforms resolves them. */
   readonly nodeDetails: NodeDetails;
+  /** The graphs, fetched at most once; undefined when the checker no longer holds them (the document closed). */
+  graphs(): Promise<ModelGraphs | undefined>;
+  /** The same model (and graphs) under another provenance. */
+  as(provenance: ModelProvenance): PipelineModel;
 }
 
 /** What document symbols show of a node. */
@@ -31,7 +44,7 @@ interface NodeDetail {
   readonly label?: string;
 }
 
-type NodeDetails = ReadonlyMap<string, NodeDetail>;
+export type NodeDetails = ReadonlyMap<string, NodeDetail>;
 
 function nodeDetailsOf(graph: Graph): NodeDetails {
   const details = new Map<string, NodeDetail>();
@@ -42,59 +55,22 @@ function nodeDetailsOf(graph: Graph): NodeDetails {
   return details;
 }
 
-/** The two graphs of a model as the checker thread serialised them (v8 serializer), and their node details as they are. */
-export interface SerializedModel {
-  readonly bytes: ArrayBuffer;
-  readonly provenance: ModelProvenance;
-  readonly nodeDetails: NodeDetails;
-}
-
-/**
- * A model that crossed from the checker thread as bytes. Deserialising a large model takes tens of
- * milliseconds (about 80 ms at 1,000 nodes, 300 at 5,000), so it happens on first read of `parsed`
- * or `graph`, once: only requests that describe the pipeline (hover, symbols, formatting) read
- * it. Completion answers from the text's outline and never does.
- */
-export class DeferredModel implements PipelineModel {
-  private constructor(
-    private readonly payload: { bytes?: ArrayBuffer; graphs?: { parsed: Graph; graph: Graph } },
+/** A model built on this thread, its graphs at hand. */
+export class LocalModel implements PipelineModel, ModelGraphs {
+  constructor(
+    readonly parsed: Graph,
+    readonly graph: Graph,
     readonly provenance: ModelProvenance,
-    readonly nodeDetails: NodeDetails,
+    readonly nodeDetails: NodeDetails = nodeDetailsOf(graph),
   ) {}
 
-  static from(serialized: SerializedModel): DeferredModel {
-    return new DeferredModel({ bytes: serialized.bytes }, serialized.provenance, serialized.nodeDetails);
+  graphs(): Promise<ModelGraphs> {
+    return Promise.resolve(this);
   }
 
-  get ready(): boolean {
-    return this.payload.graphs !== undefined;
+  as(provenance: ModelProvenance): LocalModel {
+    return new LocalModel(this.parsed, this.graph, provenance, this.nodeDetails);
   }
-
-  get parsed(): Graph {
-    return this.graphs().parsed;
-  }
-
-  get graph(): Graph {
-    return this.graphs().graph;
-  }
-
-  /** The same graphs (deserialised at most once between them) under another provenance. */
-  as(provenance: ModelProvenance): DeferredModel {
-    return new DeferredModel(this.payload, provenance, this.nodeDetails);
-  }
-
-  private graphs(): { parsed: Graph; graph: Graph } {
-    if (!this.payload.graphs) {
-      this.payload.graphs = deserialize(new Uint8Array(this.payload.bytes ?? new ArrayBuffer(0))) as { parsed: Graph; graph: Graph };
-      delete this.payload.bytes;
-    }
-    return this.payload.graphs;
-  }
-}
-
-/** The same model under another provenance, without reading a deferred one. */
-function withProvenance(model: PipelineModel, provenance: ModelProvenance): PipelineModel {
-  return model instanceof DeferredModel ? model.as(provenance) : { ...model, provenance };
 }
 
 /** One version of a document as editor features see it: its token outline, and once checked the best model at hand. */
@@ -124,30 +100,32 @@ export interface CheckInput {
   readonly lastEditOffset?: number;
   /** Only on this thread: extra rules are functions, which cannot cross to the worker. */
   readonly prepareOptions?: Omit<PrepareOptions, 'sourcePath' | 'mode'>;
+  /** Only the diagnostics are wanted (a `dot_file` child checked for its parent): the checker keeps no model of it. */
+  readonly diagnosticsOnly?: boolean;
 }
 
 /** The engine's verdict on one text: its diagnostics and, when it parses or recovers, its model. */
-export interface EngineCheck {
+export interface EngineCheck<Model extends PipelineModel = PipelineModel> {
   readonly diagnostics: readonly Diagnostic[];
-  readonly model?: PipelineModel;
+  readonly model?: Model;
 }
 
 /** parse → transform → lint through the engine, with recovery when the text does not parse. */
-export function checkText(input: CheckInput): EngineCheck {
+export function checkText(input: CheckInput): EngineCheck<LocalModel> {
   const prepared = preparePipeline(input.text, { ...input.prepareOptions, ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}), mode: 'lint' });
-  if (prepared.graph && prepared.parsed) return { diagnostics: prepared.diagnostics, model: { parsed: prepared.parsed, graph: prepared.graph, provenance: 'exact', nodeDetails: nodeDetailsOf(prepared.graph) } };
+  if (prepared.graph && prepared.parsed) return { diagnostics: prepared.diagnostics, model: new LocalModel(prepared.parsed, prepared.graph, 'exact') };
   const syntaxOffsets = prepared.diagnostics.flatMap((d) => (d.range ? [d.range.start.offset] : []));
   const hints = input.lastEditOffset !== undefined ? [input.lastEditOffset, ...syntaxOffsets] : syntaxOffsets;
   const recovered = hints.length > 0 ? recoverModel(input.text, buildOutline(input.text), hints, input.sourcePath) : undefined;
   if (recovered?.graph && recovered.parsed) {
-    return { diagnostics: prepared.diagnostics, model: { parsed: recovered.parsed, graph: recovered.graph, provenance: 'recovered', nodeDetails: nodeDetailsOf(recovered.graph) } };
+    return { diagnostics: prepared.diagnostics, model: new LocalModel(recovered.parsed, recovered.graph, 'recovered') };
   }
   return { diagnostics: prepared.diagnostics };
 }
 
 /** A view completed by the engine's check; without a model of its own it keeps the previous one as stale. */
 export function withCheck(view: DocumentView, check: EngineCheck, previousModel: PipelineModel | undefined): DocumentAnalysis {
-  const model = check.model ?? (previousModel ? withProvenance(previousModel, 'stale') : undefined);
+  const model = check.model ?? previousModel?.as('stale');
   return { ...view, diagnostics: check.diagnostics, ...(model ? { model } : {}) };
 }
 

@@ -69,6 +69,7 @@ export class DocumentStore {
 
   close(uri: string): void {
     this.documents.delete(uri);
+    this.checker.forget(uri);
   }
 
   isOpen(uri: string): boolean {

@@ -21,14 +21,14 @@ export interface ChildReference {
   readonly range: SourceRange;
 }
 
-export function childReferences(analysis: DocumentView): ChildReference[] {
-  // Most pipelines have no sub-pipeline: they need not read their model after every check.
-  if (!analysis.text.includes('dot_file')) return [];
-  const model = locatedModel(analysis);
-  if (!model || !analysis.sourcePath) return [];
+export async function childReferences(analysis: DocumentView): Promise<ChildReference[]> {
+  // Most pipelines have no sub-pipeline: they need not fetch their model's graphs after every check.
+  if (!analysis.text.includes('dot_file') || !analysis.sourcePath) return [];
+  const graphs = await locatedModel(analysis)?.graphs();
+  if (!graphs) return [];
   const dir = path.dirname(analysis.sourcePath);
   const references: ChildReference[] = [];
-  for (const node of model.parsed.nodes.values()) {
+  for (const node of graphs.parsed.nodes.values()) {
     const attribute = node.attributes.get('dot_file');
     if (!attribute?.value.trim() || !attribute.valueRange || attribute.origin !== 'explicit') continue;
     const childPath = path.resolve(dir, attribute.value.trim());
@@ -49,7 +49,7 @@ export async function checkChildren(references: readonly ChildReference[], readT
   for (const reference of references) {
     const text = readText(reference);
     if (text === undefined) continue;
-    const diagnostics = await checker.check({ uri: reference.uri, version: 0, text, sourcePath: reference.path }).diagnostics;
+    const diagnostics = await checker.check({ uri: reference.uri, version: 0, text, sourcePath: reference.path, diagnosticsOnly: true }).diagnostics;
     if (diagnostics) checks.push({ reference, diagnostics });
   }
   return checks;

@@ -96,7 +96,7 @@ export class DiagnosticPublisher {
     if (!diagnostics) return;
     const analysis = await store.analysis(uri);
     if (!analysis || store.version(uri) !== analysis.version) return;
-    const references = childReferences(analysis);
+    const references = await childReferences(analysis);
     this.children.set(uri, references);
     if (references.length === 0) return;
     const checks = await checkChildren(references, (ref) => store.text(ref.uri) ?? readFile(ref.path), this.options.checker);

@@ -49,10 +49,10 @@ export function resolveHover(view: DocumentView, target: HoverTarget, graph: Gra
   return { contents: { kind: MarkupKind.Markdown, value: describeNode(graph, node) }, range: offsetsToRange(view.lineIndex, target.span.start, target.span.end) };
 }
 
-/** The hover of a view that has its model (tests and tools; the server resolves in two steps). */
-export function hover(analysis: DocumentView, offset: number): Hover | undefined {
+/** The hover of a checked view (tests and tools; the server resolves in two steps). */
+export async function hover(analysis: DocumentView, offset: number): Promise<Hover | undefined> {
   const target = hoverTarget(analysis, offset);
-  return target && resolveHover(analysis, target, analysis.model?.graph);
+  return target && resolveHover(analysis, target, target.kind === 'node' ? (await analysis.model?.graphs())?.graph : undefined);
 }
 
 function entryTarget(view: DocumentView, entry: AttributeEntry & { value?: Token }, offset: number, markdown: (value: string, span: Span) => HoverTarget): HoverTarget | undefined {

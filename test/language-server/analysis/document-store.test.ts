@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { WorkerChecker } from '../../../language-server/analysis/checker';
-import { DeferredModel } from '../../../language-server/analysis/document-analysis';
 import { DocumentStore } from '../../../language-server/analysis/document-store';
 import { documentSymbols } from '../../../language-server/features/symbols';
 import { ensureTestBundle, fixtureText, workerPath } from '../lsp-client';
@@ -13,25 +12,31 @@ const typeAt = (version: number) => [{ range: { start: { line: 0, character: 0 }
 describe('document store with the worker checker', () => {
   before(() => ensureTestBundle());
 
-  it('keeps the worker\'s model as bytes until a request reads it, and gives views of unchecked versions none', async () => {
+  it('keeps the model\'s graphs in the worker until a request asks, and gives views of unchecked versions none', async () => {
     const store = new DocumentStore(new WorkerChecker(workerPath));
     try {
       store.open(uri, text, 1);
       assert.equal(store.view(uri)?.model, undefined, 'right after open the view is the text\'s alone');
       const first = (await store.analysis(uri))?.model;
-      assert.ok(first instanceof DeferredModel);
-      assert.equal(first.ready, false, 'the bytes are not read when the check arrives');
+      assert.equal(first?.nodeDetails.get('review')?.handler, 'codergen', 'what needs no graphs crosses with the check');
 
       store.change(uri, typeAt(2), 2);
       assert.equal(store.view(uri)?.model, undefined, 'a version the checker has not reached lends no model');
-      assert.equal(first.ready, false, 'typing never reads a model');
       const superseded = store.analysis(uri);
       store.change(uri, typeAt(3), 3);
       assert.equal(await superseded, undefined, 'the check of a version edited meanwhile answers nothing');
 
       const third = (await store.analysis(uri))?.model;
-      assert.ok(third instanceof DeferredModel && !third.ready);
-      assert.equal(third.graph.nodes.has('review'), true, 'a request that needs the model reads it');
+      const graphs = await third?.graphs();
+      assert.equal(graphs?.graph.nodes.has('review'), true, 'a request that needs the graphs fetches them');
+      assert.equal(await third?.graphs(), graphs, 'once');
+      assert.equal(await third?.as('stale').graphs(), graphs, 'another provenance shares them');
+      assert.equal(await first?.graphs(), undefined, 'the worker keeps only the newest model of a document');
+
+      store.change(uri, [{ text: 'digraph {{{' }], 4);
+      const stale = (await store.analysis(uri))?.model;
+      assert.equal(stale?.provenance, 'stale');
+      assert.equal((await stale?.graphs())?.graph.nodes.has('review'), true, 'a text that does not parse lends the last good model');
     } finally {
       store.checker.dispose();
     }
@@ -43,13 +48,14 @@ describe('document store with the worker checker', () => {
       const defaults = 'digraph d {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  node [shape=parallelogram]\n  build [tool_command="make", label="Build it"]\n  start -> build -> done\n}\n';
       store.open(uri, defaults, 1);
       const analysis = await store.analysis(uri);
-      assert.ok(analysis?.model instanceof DeferredModel);
+      assert.ok(analysis?.model);
       const nodes = documentSymbols(analysis)[0]?.children ?? [];
       assert.deepEqual(
         nodes.map((symbol) => [symbol.name, symbol.detail]),
         [['start', 'start'], ['done', 'exit'], ['build', 'tool · Build it']],
       );
-      assert.equal(analysis.model.ready, false, 'symbols never read the model');
+      store.close(uri);
+      assert.equal(await analysis.model.graphs(), undefined, 'nothing fetched the graphs before the document closed (the worker forgot them)');
     } finally {
       store.checker.dispose();
     }

@@ -62,14 +62,14 @@ describe('dot_file children', () => {
   it('lints each child and summarises its errors on the parent’s dot_file value', async () => {
     const parentPath = path.join(fixtures, 'review-loop.dot');
     const analysis = analyzeDocument({ uri: pathToFileURL(parentPath).href, version: 1, text: fixtureText('review-loop.dot'), sourcePath: parentPath });
-    const [reference] = childReferences(analysis);
+    const [reference] = await childReferences(analysis);
     assert.equal(reference?.path, path.join(fixtures, 'child.dot'));
-    const [check] = await checkChildren(childReferences(analysis), (ref) => (ref.path.endsWith('child.dot') ? fixtureText('child.dot') : undefined), new InlineChecker());
+    const [check] = await checkChildren(await childReferences(analysis), (ref) => (ref.path.endsWith('child.dot') ? fixtureText('child.dot') : undefined), new InlineChecker());
     assert.ok(check?.diagnostics.some((d) => d.rule === 'terminal_node'));
     const summary = check ? parentDiagnostic(check, analysis.uri, undefined) : undefined;
     assert.match(String(summary?.message), /Sub-pipeline `child.dot` of node `child` has 1 error: The pipeline has no exit node/);
     assert.equal(summary?.relatedInformation?.[0]?.location.uri, pathToFileURL(path.join(fixtures, 'child.dot')).href);
-    const healthy = await checkChildren(childReferences(analysis), () => 'digraph c { start [shape=Mdiamond]; done [shape=Msquare]; start -> done }', new InlineChecker());
+    const healthy = await checkChildren(await childReferences(analysis), () => 'digraph c { start [shape=Mdiamond]; done [shape=Msquare]; start -> done }', new InlineChecker());
     assert.equal(healthy[0] && parentDiagnostic(healthy[0], analysis.uri, undefined), undefined);
   });
 });

@@ -11,21 +11,21 @@ describe('hover', () => {
     assert.match(describeCondition(''), /always holds/);
   });
 
-  it('explains a $variable in a prompt, with the goal it expands to', () => {
+  it('explains a $variable in a prompt, with the goal it expands to', async () => {
     const text = fixtureText('review-loop.dot');
     const analysis = analyzeDocument({ uri: 'file:///h.dot', version: 1, text });
-    const goal = hover(analysis, text.indexOf('$goal') + 2);
+    const goal = await hover(analysis, text.indexOf('$goal') + 2);
     assert.match((goal?.contents as { value: string }).value, /the graph goal: "Ship the parser fix"/);
     assert.equal(goal?.range?.start.character, analysis.lineIndex.positionAt(text.indexOf('$goal')).character);
-    const critiques = hover(analysis, text.indexOf('$prior_critiques_implement') + 3);
+    const critiques = await hover(analysis, text.indexOf('$prior_critiques_implement') + 3);
     assert.match((critiques?.contents as { value: string }).value, /fed back to `implement`/);
   });
 
-  it('shows a shape value’s handler and an unknown node reference nothing', () => {
+  it('shows a shape value’s handler and an unknown node reference nothing', async () => {
     const text = fixtureText('review-loop.dot');
     const analysis = analyzeDocument({ uri: 'file:///h.dot', version: 1, text });
-    const shape = hover(analysis, text.indexOf('parallelogram') + 2);
+    const shape = await hover(analysis, text.indexOf('parallelogram') + 2);
     assert.match((shape?.contents as { value: string }).value, /handler `tool`/);
-    assert.equal(hover(analysis, text.indexOf('// A review')), undefined);
+    assert.equal(await hover(analysis, text.indexOf('// A review')), undefined);
   });
 });
