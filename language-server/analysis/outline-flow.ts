@@ -9,9 +9,9 @@
 import type { Attribute } from '../../engine/model/graph';
 import type { RecordWindow } from '../syntax/incremental-outline';
 import { rereadBy } from '../syntax/incremental-outline';
-import type { AttributeList, Outline } from '../syntax/outline';
-import type { Token } from '../syntax/scanner';
-import { tokenValue } from '../syntax/scanner';
+import type { Outline } from '../syntax/outline';
+import { ASSIGNMENT, EDGE, EDGE_LIST, ENTRY, GRAPH_DEFAULTS, IN_SUBGRAPH, LIST, NODE_ID, NODE_LIST } from '../syntax/outline';
+import { STRING } from '../syntax/scanner';
 import type { Flow } from './context-keys';
 
 interface OutlineEdge {
@@ -42,56 +42,114 @@ export function outlineFlow(outline: Outline): OutlineFlow {
   return flow;
 }
 
-/** A node statement's `key=value` entries onto the node's own attributes (a later statement wins, as in DOT). */
-export function addOwnAttributes(list: AttributeList, own: Map<string, Attribute>): void {
-  for (const [key, value] of flowEntries(list)) own.set(key, { key, value: tokenValue(value), quoted: value.kind === 'string', origin: 'explicit' });
+/** A node statement's `key=value` entries (list `row`) onto the node's own attributes (a later statement wins, as in DOT). */
+export function addOwnAttributes(outline: Outline, row: number, own: Map<string, Attribute>): void {
+  forFlowEntries(outline, row, (key, value) => own.set(key, { key, value: outline.valueOf(value), quoted: outline.kindOf(value) === STRING, origin: 'explicit' }));
 }
 
-function flowEntries(list: AttributeList): [string, Token][] {
-  return list.entries.flatMap(({ key, value }) => (value && FLOW_KEYS.has(tokenValue(key)) ? [[tokenValue(key), value] as [string, Token]] : []));
+/** The longest key of FLOW_KEYS, quotes included: longer keys are not sliced to be looked up. */
+const LONGEST_KEY = Math.max(...[...FLOW_KEYS].map((key) => key.length)) + 2;
+
+/** Calls `found` with each entry of list `row` that has a value and a key among FLOW_KEYS. */
+function forFlowEntries(outline: Outline, row: number, found: (key: string, value: number) => void): void {
+  const to = outline.field('lists', row, LIST.entriesTo);
+  for (let e = outline.field('lists', row, LIST.entriesFrom); e < to; e++) {
+    const value = outline.field('entries', e, ENTRY.value);
+    if (value < 0) continue;
+    const key = outline.field('entries', e, ENTRY.key);
+    if (outline.endOf(key) - outline.startOf(key) > LONGEST_KEY) continue;
+    const name = outline.valueOf(key);
+    if (FLOW_KEYS.has(name)) found(name, value);
+  }
 }
 
-/** Gives an updated outline its previous version's flow when the records it read again say the same. */
+/** The value of the first entry of list `row` with key `name`, or -1. */
+function entryValue(outline: Outline, row: number, name: string): number {
+  const to = outline.field('lists', row, LIST.entriesTo);
+  for (let e = outline.field('lists', row, LIST.entriesFrom); e < to; e++) {
+    const value = outline.field('entries', e, ENTRY.value);
+    if (value >= 0 && outline.valueOf(outline.field('entries', e, ENTRY.key)) === name) return value;
+  }
+  return -1;
+}
+
+/** What each table's row says that the flow depends on. */
+const facts = {
+  lists: (o: Outline, row: number) => {
+    const subjects: string[] = [];
+    for (let s = o.field('lists', row, LIST.subjectsFrom); s < o.field('lists', row, LIST.subjectsTo); s++) subjects.push(o.valueOf(o.field('nodeIds', s, NODE_ID.token)));
+    const entries: string[] = [];
+    forFlowEntries(o, row, (key, value) => entries.push(`${key}=${o.valueOf(value)}`));
+    return `${o.field('lists', row, LIST.owner)} ${subjects.join(' ')} ${entries.join(' ')}`;
+  },
+  nodeIds: (o: Outline, row: number) => o.valueOf(o.field('nodeIds', row, NODE_ID.token)),
+  edges: (o: Outline, row: number) => `${o.valueOf(o.field('edges', row, EDGE.from))} ${o.valueOf(o.field('edges', row, EDGE.to))}`,
+  assignments: (o: Outline, row: number) => {
+    const value = o.field('assignments', row, ASSIGNMENT.value);
+    return value < 0 ? '' : `${o.field('assignments', row, ASSIGNMENT.inSubgraph)} ${o.valueOf(o.field('assignments', row, ASSIGNMENT.key))}=${o.valueOf(value)}`;
+  },
+};
+
+/** Gives an updated outline its previous version's flow when the rows it read again say the same. */
 export function carryFlow(previous: Outline, next: Outline): void {
   const flow = flows.get(previous);
   const windows = rereadBy(next);
   if (!flow || !windows || flows.has(next)) return;
-  const same = <T>(window: RecordWindow, records: (outline: Outline) => readonly T[], facts: (record: T) => string): boolean => {
-    const read = (outline: Outline, end: number) => records(outline).slice(window.start, end).map(facts).join('\u0000');
-    return window.oldEnd === window.newEnd && read(previous, window.oldEnd) === read(next, window.newEnd);
+  const same = (table: keyof typeof facts): boolean => {
+    const window: RecordWindow = windows[table];
+    if (window.oldEnd !== window.newEnd) return false;
+    for (let row = window.start; row < window.newEnd; row++) if (facts[table](previous, row) !== facts[table](next, row)) return false;
+    return true;
   };
-  const unchanged =
-    same(windows.lists, (o) => o.lists, (list) => `${list.owner} ${list.inSubgraph} ${list.subjects.map(tokenValue).join(' ')} ${flowEntries(list).map(([key, value]) => `${key}=${tokenValue(value)}`).join(' ')}`) &&
-    same(windows.nodeIds, (o) => o.nodeIds, (occurrence) => tokenValue(occurrence.token)) &&
-    same(windows.edges, (o) => o.edges, (edge) => `${tokenValue(edge.from)} ${tokenValue(edge.to)}`) &&
-    same(windows.assignments, (o) => o.assignments, (a) => (a.value ? `${a.inSubgraph} ${tokenValue(a.key)}=${tokenValue(a.value)}` : ''));
-  if (unchanged) flows.set(next, flow);
+  if (same('lists') && same('nodeIds') && same('edges') && same('assignments')) flows.set(next, flow);
 }
 
 function readFlow(outline: Outline): OutlineFlow {
   const attributes = new Map<string, Map<string, Attribute>>();
   const nodeAttributes = (id: string) => attributes.get(id) ?? (attributes.set(id, new Map()).get(id) as Map<string, Attribute>);
-  for (const occurrence of outline.nodeIds) nodeAttributes(tokenValue(occurrence.token));
-  /** An edge statement's label, by the first token of each of its `a -> b` pairs. */
-  const labels = new Map<Token, string>();
+  for (let row = 0; row < outline.count('nodeIds'); row++) nodeAttributes(outline.valueOf(outline.field('nodeIds', row, NODE_ID.token)));
+  /** An edge statement's label, by the token of the first node of each of its `a -> b` pairs. */
+  const labels = new Map<number, string>();
   let goal: string | undefined;
-  for (const list of outline.lists) {
-    if (list.owner === 'edge') {
-      const label = list.entries.find((entry) => entry.value && tokenValue(entry.key) === 'label')?.value;
-      if (label) for (const from of list.subjects.slice(0, -1)) labels.set(from, tokenValue(label));
+  for (let row = 0; row < outline.count('lists'); row++) {
+    const owner = outline.ownerOf(row);
+    const subjectsFrom = outline.field('lists', row, LIST.subjectsFrom);
+    const subjectsTo = outline.field('lists', row, LIST.subjectsTo);
+    if (owner === EDGE_LIST) {
+      const label = entryValue(outline, row, 'label');
+      if (label >= 0) for (let s = subjectsFrom; s + 1 < subjectsTo; s++) labels.set(outline.field('nodeIds', s, NODE_ID.token), outline.valueOf(label));
     }
-    if (list.owner === 'graph-defaults' && !list.inSubgraph) for (const { key, value } of list.entries) if (value && tokenValue(key) === 'goal') goal = tokenValue(value);
-    if (list.owner === 'node') for (const subject of list.subjects) addOwnAttributes(list, nodeAttributes(tokenValue(subject)));
+    if (owner === GRAPH_DEFAULTS && !(outline.field('lists', row, LIST.owner) & IN_SUBGRAPH)) {
+      const value = lastEntryValue(outline, row, 'goal');
+      if (value !== undefined) goal = value;
+    }
+    if (owner === NODE_LIST) for (let s = subjectsFrom; s < subjectsTo; s++) addOwnAttributes(outline, row, nodeAttributes(outline.valueOf(outline.field('nodeIds', s, NODE_ID.token))));
   }
-  for (const { key, value, inSubgraph } of outline.assignments) if (value && !inSubgraph && tokenValue(key) === 'goal') goal = tokenValue(value);
-  const edges = outline.edges.map((edge): OutlineEdge => {
-    const label = labels.get(edge.from);
-    return { from: tokenValue(edge.from), to: tokenValue(edge.to), ...(label !== undefined ? { label } : {}) };
-  });
+  for (let row = 0; row < outline.count('assignments'); row++) {
+    const value = outline.field('assignments', row, ASSIGNMENT.value);
+    if (value >= 0 && outline.field('assignments', row, ASSIGNMENT.inSubgraph) === 0 && outline.valueOf(outline.field('assignments', row, ASSIGNMENT.key)) === 'goal') goal = outline.valueOf(value);
+  }
+  const edges: OutlineEdge[] = [];
+  for (let row = 0; row < outline.count('edges'); row++) {
+    const from = outline.field('edges', row, EDGE.from);
+    const label = labels.get(from);
+    edges.push({ from: outline.valueOf(from), to: outline.valueOf(outline.field('edges', row, EDGE.to)), ...(label !== undefined ? { label } : {}) });
+  }
   return {
     nodes: new Map([...attributes].map(([id, own]) => [id, { id, attributes: own }])),
     nodeIds: [...attributes.keys()],
     edges,
     ...(goal !== undefined ? { goal } : {}),
   };
+}
+
+/** The value of the last entry of list `row` with key `name`. */
+function lastEntryValue(outline: Outline, row: number, name: string): string | undefined {
+  let found: string | undefined;
+  const to = outline.field('lists', row, LIST.entriesTo);
+  for (let e = outline.field('lists', row, LIST.entriesFrom); e < to; e++) {
+    const value = outline.field('entries', e, ENTRY.value);
+    if (value >= 0 && outline.valueOf(outline.field('entries', e, ENTRY.key)) === name) found = outline.valueOf(value);
+  }
+  return found;
 }

@@ -10,8 +10,10 @@ import type { DocumentView } from '../analysis/document-analysis';
 import type { OutlineFlow } from '../analysis/outline-flow';
 import { addOwnAttributes, outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
+import type { Outline } from '../syntax/outline';
+import { ENTRY, LIST, NODE_ID, NODE_LIST } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
-import { tokenValue } from '../syntax/scanner';
+import { STRING, tokenValue } from '../syntax/scanner';
 import { findVariables } from '../../engine/transform/variables';
 import { tokenContent, valueIndexAt } from '../syntax/string-content';
 import type { TextCompletion } from './completion-condition';
@@ -162,12 +164,26 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
 /** Variable names in the other prompt and command values of the text. */
 function variablesUsedIn(view: DocumentView, except: Token | undefined): string[] {
   const names = new Set<string>();
-  for (const { key, value } of view.outline.lists.flatMap((list) => list.entries)) {
-    const kind = attributeSpec(tokenValue(key))?.type.kind;
-    if (!value || value === except || (kind !== 'text' && kind !== 'command')) continue;
-    for (const variable of findVariables(tokenContent(value).value)) names.add(variable.name);
-  }
+  for (const { start, names: used } of variablesByValue(view.outline)) if (start !== except?.start) for (const name of used) names.add(name);
   return [...names];
+}
+
+const variableIndexes = new WeakMap<Outline, readonly { start: number; names: readonly string[] }[]>();
+
+/** The variables each prompt or command value of the outline names, by the value's start; read once per outline. */
+function variablesByValue(outline: Outline): readonly { start: number; names: readonly string[] }[] {
+  const known = variableIndexes.get(outline);
+  if (known) return known;
+  const found: { start: number; names: string[] }[] = [];
+  for (let e = 0; e < outline.count('entries'); e++) {
+    const value = outline.field('entries', e, ENTRY.value);
+    if (value < 0 || !outline.textOf(value).includes('$')) continue;
+    const kind = attributeSpec(outline.valueOf(outline.field('entries', e, ENTRY.key)))?.type.kind;
+    if (kind !== 'text' && kind !== 'command') continue;
+    found.push({ start: outline.startOf(value), names: findVariables(tokenContent(outline.token(value)).value).map((variable) => variable.name) });
+  }
+  variableIndexes.set(outline, found);
+  return found;
 }
 
 /** A gate's default choice names one of its outgoing edges: by target id or by label. */
@@ -203,12 +219,17 @@ export function nodeIdsOf(analysis: DocumentView): readonly string[] {
  */
 function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
   if (ids.length === 0) return [];
+  const { outline } = analysis;
   const attributes = new Map(ids.map((id) => [id, new Map<string, Attribute>()]));
-  for (const list of analysis.outline.lists) {
-    if (list.owner !== 'node') continue;
-    for (const subject of list.subjects) {
-      const own = attributes.get(tokenValue(subject));
-      if (own) addOwnAttributes(list, own);
+  const lengths = new Set(ids.map((id) => id.length));
+  for (let row = 0; row < outline.count('lists'); row++) {
+    if (outline.ownerOf(row) !== NODE_LIST) continue;
+    for (let s = outline.field('lists', row, LIST.subjectsFrom); s < outline.field('lists', row, LIST.subjectsTo); s++) {
+      const subject = outline.field('nodeIds', s, NODE_ID.token);
+      // Most lists name other nodes: a bare id of another length is not sliced to be compared.
+      if (outline.kindOf(subject) !== STRING && !lengths.has(outline.endOf(subject) - outline.startOf(subject))) continue;
+      const own = attributes.get(outline.valueOf(subject));
+      if (own) addOwnAttributes(outline, row, own);
     }
   }
   return [...attributes].map(([id, own]) => resolveHandlerType({ id, attributes: own }));
