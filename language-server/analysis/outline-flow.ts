@@ -34,6 +34,27 @@ const flows = new WeakMap<Outline, OutlineFlow>();
 /** The attributes completion and symbols read from the flow: handlers, what nodes write, critiques, stylesheet facts, labels, the goal. */
 const FLOW_KEYS: ReadonlySet<string> = new Set(['shape', 'type', 'node_type', 'outputs', 'human.freeform', 'feedback_from', 'class', 'llm_model', 'label', 'goal']);
 
+/** Each node's outgoing edges (their indexes in `edges`), by flow: a condition or a gate's choice asks for a few nodes' at a time. */
+const outgoingIndexes = new WeakMap<OutlineFlow, ReadonlyMap<string, readonly number[]>>();
+
+/** The edges leaving any of `ids`, in text order. */
+export function edgesFrom(flow: OutlineFlow, ids: readonly string[]): OutlineEdge[] {
+  let outgoing = outgoingIndexes.get(flow);
+  if (!outgoing) {
+    const index = new Map<string, number[]>();
+    flow.edges.forEach((edge, k) => {
+      const known = index.get(edge.from);
+      if (known) known.push(k);
+      else index.set(edge.from, [k]);
+    });
+    outgoing = index;
+    outgoingIndexes.set(flow, outgoing);
+  }
+  const found = outgoing;
+  const indexes = [...new Set(ids)].flatMap((id) => found.get(id) ?? []).sort((a, b) => a - b);
+  return indexes.map((k) => flow.edges[k] as OutlineEdge);
+}
+
 export function outlineFlow(outline: Outline): OutlineFlow {
   const known = flows.get(outline);
   if (known) return known;
@@ -43,7 +64,7 @@ export function outlineFlow(outline: Outline): OutlineFlow {
 }
 
 /** A node statement's `key=value` entries (list `row`) onto the node's own attributes (a later statement wins, as in DOT). */
-export function addOwnAttributes(outline: Outline, row: number, own: Map<string, Attribute>): void {
+function addOwnAttributes(outline: Outline, row: number, own: Map<string, Attribute>): void {
   forFlowEntries(outline, row, (key, value) => own.set(key, { key, value: outline.valueOf(value), quoted: outline.kindOf(value) === STRING, origin: 'explicit' }));
 }
 

@@ -2,18 +2,17 @@
 import type { CompletionItem, Range } from 'vscode-languageserver';
 import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver';
 import type { AttributeSpec } from '../../engine/model/attributes';
-import type { Attribute } from '../../engine/model/graph';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
 import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
 import { contextKeysBefore } from '../analysis/context-keys';
 import type { DocumentView } from '../analysis/document-analysis';
 import type { OutlineFlow } from '../analysis/outline-flow';
-import { addOwnAttributes, outlineFlow } from '../analysis/outline-flow';
+import { edgesFrom, outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
 import type { Outline } from '../syntax/outline';
-import { ENTRY, LIST, NODE_ID, NODE_LIST } from '../syntax/outline';
+import { ENTRY } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
-import { STRING, tokenValue } from '../syntax/scanner';
+import { tokenValue } from '../syntax/scanner';
 import { findVariables } from '../../engine/transform/variables';
 import { tokenContent, valueIndexAt } from '../syntax/string-content';
 import type { TextCompletion } from './completion-condition';
@@ -136,7 +135,7 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
       return nodeIdItems(analysis, wholeValue());
     case 'condition': {
       if (!quoted) return [quoteItem(wholeValue())];
-      const labels = flow.edges.flatMap((edge) => (edge.label && sources.includes(edge.from) ? [edge.label] : []));
+      const labels = edgesFrom(flow, sources).flatMap((edge) => (edge.label ? [edge.label] : []));
       return embedded((text, index) => completeCondition(text, index, { contextKeys: contextKeysBefore(flow, sources), labels: [...new Set(labels)] }));
     }
     case 'stylesheet':
@@ -188,7 +187,7 @@ function variablesByValue(outline: Outline): readonly { start: number; names: re
 
 /** A gate's default choice names one of its outgoing edges: by target id or by label. */
 function gateChoiceItems(flow: OutlineFlow, gateIds: readonly string[], range: Range): CompletionItem[] {
-  const edges = flow.edges.filter((edge) => gateIds.includes(edge.from));
+  const edges = edgesFrom(flow, gateIds);
   const targets = edges.map((edge) => ({ label: edge.to, kind: CompletionItemKind.Variable, detail: 'target node', textEdit: { range, newText: edge.to } }));
   const labels = edges.flatMap(({ label, to }) => (label ? [{ label, kind: CompletionItemKind.Value, detail: `edge label → ${to}`, textEdit: { range, newText: label } }] : []));
   return [...targets, ...labels];
@@ -213,26 +212,11 @@ export function nodeIdsOf(analysis: DocumentView): readonly string[] {
   return outlineFlow(analysis.outline).nodeIds;
 }
 
-/**
- * The handlers of the nodes a list belongs to, from their own node statements: a look at the lists
- * naming them, not the whole text's flow, since this runs on every keystroke in a list.
- */
+/** The handlers of the nodes a list belongs to, from their own node statements (the flow's nodes). */
 function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
   if (ids.length === 0) return [];
-  const { outline } = analysis;
-  const attributes = new Map(ids.map((id) => [id, new Map<string, Attribute>()]));
-  const lengths = new Set(ids.map((id) => id.length));
-  for (let row = 0; row < outline.count('lists'); row++) {
-    if (outline.ownerOf(row) !== NODE_LIST) continue;
-    for (let s = outline.field('lists', row, LIST.subjectsFrom); s < outline.field('lists', row, LIST.subjectsTo); s++) {
-      const subject = outline.field('nodeIds', s, NODE_ID.token);
-      // Most lists name other nodes: a bare id of another length is not sliced to be compared.
-      if (outline.kindOf(subject) !== STRING && !lengths.has(outline.endOf(subject) - outline.startOf(subject))) continue;
-      const own = attributes.get(outline.valueOf(subject));
-      if (own) addOwnAttributes(outline, row, own);
-    }
-  }
-  return [...attributes].map(([id, own]) => resolveHandlerType({ id, attributes: own }));
+  const { nodes } = outlineFlow(analysis.outline);
+  return [...new Set(ids)].map((id) => resolveHandlerType(nodes.get(id) ?? { id, attributes: new Map() }));
 }
 
 function nodeIdItems(analysis: DocumentView, range: Range): CompletionItem[] {

@@ -111,7 +111,7 @@ export interface OutlineRows {
 
 export class Outline {
   private objects: (Token | undefined)[] | undefined;
-  private records: { blocks: Block[]; lists: AttributeList[]; assignments: Assignment[]; nodeIds: NodeIdOccurrence[]; arrows: Token[]; edges: OutlineEdge[] } | undefined;
+  private records: Partial<Record<Table, readonly unknown[]>> | undefined;
 
   constructor(
     readonly text: string,
@@ -183,27 +183,33 @@ export class Outline {
   }
 
   get blocks(): readonly Block[] {
-    return this.materialised().blocks;
+    return this.cached('blocks', (row): Block => {
+      const at = (field: number) => this.field('blocks', row, field);
+      return { kind: at(BLOCK.kind) === 0 ? 'graph' : 'subgraph', ...this.optional('keyword', at(BLOCK.keyword)), ...this.optional('name', at(BLOCK.name)), open: this.token(at(BLOCK.open)), ...this.optional('close', at(BLOCK.close)) };
+    });
   }
 
   get lists(): readonly AttributeList[] {
-    return this.materialised().lists;
+    return this.cached('lists', (row) => this.list(row));
   }
 
   get assignments(): readonly Assignment[] {
-    return this.materialised().assignments;
+    return this.cached('assignments', (row): Assignment => {
+      const at = (field: number) => this.field('assignments', row, field);
+      return { inSubgraph: at(ASSIGNMENT.inSubgraph) === 1, key: this.token(at(ASSIGNMENT.key)), equals: this.token(at(ASSIGNMENT.equals)), ...this.optional('value', at(ASSIGNMENT.value)) };
+    });
   }
 
   get nodeIds(): readonly NodeIdOccurrence[] {
-    return this.materialised().nodeIds;
+    return this.cached('nodeIds', (row) => ({ token: this.token(this.field('nodeIds', row, NODE_ID.token)), declaration: this.field('nodeIds', row, NODE_ID.declaration) === 1 }));
   }
 
   get arrows(): readonly Token[] {
-    return this.materialised().arrows;
+    return this.cached('arrows', (row) => this.token(this.field('arrows', row, 0)));
   }
 
   get edges(): readonly OutlineEdge[] {
-    return this.materialised().edges;
+    return this.cached('edges', (row) => ({ from: this.token(this.field('edges', row, EDGE.from)), to: this.token(this.field('edges', row, EDGE.to)) }));
   }
 
   /** List `row` as an object. */
@@ -232,26 +238,14 @@ export class Outline {
     return (t < 0 ? {} : { [name]: this.token(t) }) as { [key in K]?: Token };
   }
 
-  private materialised(): NonNullable<Outline['records']> {
-    if (this.records) return this.records;
-    const rows = (table: Table) => Array.from({ length: this.count(table) }, (_, row) => row);
-    const blocks = rows('blocks').map((row): Block => {
-      const at = (field: number) => this.field('blocks', row, field);
-      return { kind: at(BLOCK.kind) === 0 ? 'graph' : 'subgraph', ...this.optional('keyword', at(BLOCK.keyword)), ...this.optional('name', at(BLOCK.name)), open: this.token(at(BLOCK.open)), ...this.optional('close', at(BLOCK.close)) };
-    });
-    const assignments = rows('assignments').map((row): Assignment => {
-      const at = (field: number) => this.field('assignments', row, field);
-      return { inSubgraph: at(ASSIGNMENT.inSubgraph) === 1, key: this.token(at(ASSIGNMENT.key)), equals: this.token(at(ASSIGNMENT.equals)), ...this.optional('value', at(ASSIGNMENT.value)) };
-    });
-    this.records = {
-      blocks,
-      lists: rows('lists').map((row) => this.list(row)),
-      assignments,
-      nodeIds: rows('nodeIds').map((row) => ({ token: this.token(this.field('nodeIds', row, NODE_ID.token)), declaration: this.field('nodeIds', row, NODE_ID.declaration) === 1 })),
-      arrows: rows('arrows').map((row) => this.token(this.field('arrows', row, 0))),
-      edges: rows('edges').map((row) => ({ from: this.token(this.field('edges', row, EDGE.from)), to: this.token(this.field('edges', row, EDGE.to)) })),
-    };
-    return this.records;
+  /** A table's rows as objects, made on first read. */
+  private cached<T>(table: Exclude<Table, 'entries'>, make: (row: number) => T): readonly T[] {
+    this.records ??= {};
+    const known = this.records[table];
+    if (known) return known as T[];
+    const made = Array.from({ length: this.count(table) }, (_, row) => make(row));
+    this.records[table] = made;
+    return made;
   }
 }
 
