@@ -5,7 +5,7 @@
 import type { GraphEdge, GraphNode } from '../../engine/model/graph';
 import { resolveHandlerType } from '../../engine/model/handler-types';
 
-type FlowNode = Pick<GraphNode, 'id' | 'attributes'>;
+export type FlowNode = Pick<GraphNode, 'id' | 'attributes'>;
 
 /** What the keys depend on: the nodes' attributes and which node can run before which (a Graph is one). */
 export interface Flow {

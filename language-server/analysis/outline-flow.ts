@@ -12,7 +12,7 @@ import { rereadBy } from '../syntax/incremental-outline';
 import type { Outline } from '../syntax/outline';
 import { ASSIGNMENT, EDGE, EDGE_LIST, ENTRY, GRAPH_DEFAULTS, IN_SUBGRAPH, LIST, NODE_ID, NODE_LIST } from '../syntax/outline';
 import { STRING } from '../syntax/scanner';
-import type { Flow } from './context-keys';
+import type { Flow, FlowNode } from './context-keys';
 
 interface OutlineEdge {
   readonly from: string;
@@ -64,6 +64,30 @@ export function outlineFlow(outline: Outline): OutlineFlow {
 }
 
 /** A node statement's `key=value` entries (list `row`) onto the node's own attributes (a later statement wins, as in DOT). */
+/**
+ * The nodes `ids` with their own attributes: from the flow once it has been read, else from the
+ * node statements naming them, which is a shorter look than reading the whole flow (the first
+ * completion after open asks this).
+ */
+export function nodesNamed(outline: Outline, ids: readonly string[]): FlowNode[] {
+  const flow = flows.get(outline);
+  const unique = [...new Set(ids)];
+  if (flow) return unique.map((id) => flow.nodes.get(id) ?? { id, attributes: new Map() });
+  const attributes = new Map(unique.map((id) => [id, new Map<string, Attribute>()]));
+  const lengths = new Set(unique.map((id) => id.length));
+  for (let row = 0; row < outline.count('lists'); row++) {
+    if (outline.ownerOf(row) !== NODE_LIST) continue;
+    for (let s = outline.field('lists', row, LIST.subjectsFrom); s < outline.field('lists', row, LIST.subjectsTo); s++) {
+      const subject = outline.field('nodeIds', s, NODE_ID.token);
+      // Most lists name other nodes: a bare id of another length is not sliced to be compared.
+      if (outline.kindOf(subject) !== STRING && !lengths.has(outline.endOf(subject) - outline.startOf(subject))) continue;
+      const own = attributes.get(outline.valueOf(subject));
+      if (own) addOwnAttributes(outline, row, own);
+    }
+  }
+  return [...attributes].map(([id, own]) => ({ id, attributes: own }));
+}
+
 function addOwnAttributes(outline: Outline, row: number, own: Map<string, Attribute>): void {
   forFlowEntries(outline, row, (key, value) => own.set(key, { key, value: outline.valueOf(value), quoted: outline.kindOf(value) === STRING, origin: 'explicit' }));
 }

@@ -7,7 +7,7 @@ import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
 import { contextKeysBefore } from '../analysis/context-keys';
 import type { DocumentView } from '../analysis/document-analysis';
 import type { OutlineFlow } from '../analysis/outline-flow';
-import { edgesFrom, outlineFlow } from '../analysis/outline-flow';
+import { edgesFrom, nodesNamed, outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
 import type { Outline } from '../syntax/outline';
 import { ENTRY } from '../syntax/outline';
@@ -212,11 +212,9 @@ export function nodeIdsOf(analysis: DocumentView): readonly string[] {
   return outlineFlow(analysis.outline).nodeIds;
 }
 
-/** The handlers of the nodes a list belongs to, from their own node statements (the flow's nodes). */
+/** The handlers of the nodes a list belongs to, from their own node statements. */
 function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
-  if (ids.length === 0) return [];
-  const { nodes } = outlineFlow(analysis.outline);
-  return [...new Set(ids)].map((id) => resolveHandlerType(nodes.get(id) ?? { id, attributes: new Map() }));
+  return ids.length === 0 ? [] : nodesNamed(analysis.outline, ids).map((node) => resolveHandlerType(node));
 }
 
 function nodeIdItems(analysis: DocumentView, range: Range): CompletionItem[] {

@@ -288,6 +288,9 @@ export function firstOpenString(tokens: Int32Array, from: number, to = tokens.le
   return -1;
 }
 
+/** The first letters (lower-case char codes) of the keywords of each length: node, edge; graph; digraph; subgraph. */
+const KEYWORD_STARTS: readonly (readonly number[] | undefined)[] = [undefined, undefined, undefined, undefined, [0x6e, 0x65], [0x67], undefined, [0x64], [0x73]];
+
 /**
  * Reads statements of `outline` (its tokens and code; its records are not read) from `state.at`
  * into the state's tables. `stopAt` is asked at each statement of a root graph body (with the code
@@ -315,8 +318,11 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
   /** The lower-case text of an id token that may be a keyword (`graph`, `subgraph`…), else ''. */
   const keyword = (t: number): string => {
     if (outline.kindOf(t) !== ID) return '';
-    const size = outline.endOf(t) - outline.startOf(t);
-    return size === 4 || size === 5 || size === 7 || size === 8 ? outline.textOf(t).toLowerCase() : '';
+    const start = outline.startOf(t);
+    // Only a keyword's length and first letter make the token worth slicing (most ids are node ids).
+    const first = text.charCodeAt(start) | 0x20;
+    const candidate = KEYWORD_STARTS[outline.endOf(t) - start];
+    return candidate !== undefined && candidate.includes(first) ? outline.textOf(t).toLowerCase() : '';
   };
 
   const openBlock = (kind: number, keywordToken: number, name: number, group: boolean) => {
