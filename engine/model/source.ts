@@ -34,10 +34,10 @@ export class LineIndex {
     const old = this.starts;
     if (!old) return next;
     // A line start depends on the two characters before and at it: those around the edit are found again.
-    const before = old.filter((s) => s < Math.max(1, start));
+    const before = old.slice(0, firstAbove(old, Math.max(1, start) - 1));
     const delta = newEnd - oldEnd;
     const around = lineStartsIn(text, Math.max(1, start), Math.min(newEnd + 1, text.length), before);
-    for (const s of old) if (s > oldEnd + 1) around.push(s + delta);
+    for (let k = firstAbove(old, oldEnd + 1); k < old.length; k++) around.push((old[k] as number) + delta);
     next.starts = around;
     return next;
   }
@@ -81,6 +81,18 @@ export class LineIndex {
   range(startOffset: number, endOffset: number): SourceRange {
     return { start: this.positionAt(startOffset), end: this.positionAt(endOffset) };
   }
+}
+
+/** The index of the first of the ascending `values` above `limit` (their length if none is). */
+function firstAbove(values: readonly number[], limit: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((values[mid] as number) > limit) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 /** Appends to `starts` the line starts p in [from, to] (a line starts after `\n`, or after `\r` not before `\n`). */
