@@ -10,7 +10,8 @@ import type { Attribute } from '../../engine/model/graph';
 import type { RecordWindow } from '../syntax/incremental-outline';
 import { rereadBy } from '../syntax/incremental-outline';
 import type { Outline } from '../syntax/outline';
-import { ASSIGNMENT, EDGE, EDGE_LIST, ENTRY, GRAPH_DEFAULTS, IN_SUBGRAPH, LIST, NODE_ID, NODE_LIST } from '../syntax/outline';
+import { ASSIGNMENT, BLOCK, EDGE, EDGE_LIST, ENTRY, GRAPH_DEFAULTS, IN_SUBGRAPH, LIST, NODE_DEFAULTS, NODE_ID, NODE_LIST } from '../syntax/outline';
+import { deriveClass } from '../../engine/parse/graph-builder';
 import { STRING } from '../syntax/scanner';
 import type { Flow, FlowNode } from './context-keys';
 
@@ -25,6 +26,8 @@ export interface OutlineFlow extends Flow {
   /** Every node id the text names, once each, in text order. */
   readonly nodeIds: readonly string[];
   readonly edges: readonly OutlineEdge[];
+  /** The classes the labels of the nodes' subgraphs derive. */
+  readonly classes: readonly string[];
   /** The graph's `goal` (a root `goal=…` or `graph [goal=…]`). */
   readonly goal?: string;
 }
@@ -73,19 +76,110 @@ export function nodesNamed(outline: Outline, ids: readonly string[]): FlowNode[]
   const flow = flows.get(outline);
   const unique = [...new Set(ids)];
   if (flow) return unique.map((id) => flow.nodes.get(id) ?? { id, attributes: new Map() });
-  const attributes = new Map(unique.map((id) => [id, new Map<string, Attribute>()]));
+  const tracked = new Set(unique);
   const lengths = new Set(unique.map((id) => id.length));
+  const { attributes } = readScopes(outline, tracked);
   for (let row = 0; row < outline.count('lists'); row++) {
     if (outline.ownerOf(row) !== NODE_LIST) continue;
     for (let s = outline.field('lists', row, LIST.subjectsFrom); s < outline.field('lists', row, LIST.subjectsTo); s++) {
-      const subject = outline.field('nodeIds', s, NODE_ID.token);
-      // Most lists name other nodes: a bare id of another length is not sliced to be compared.
-      if (outline.kindOf(subject) !== STRING && !lengths.has(outline.endOf(subject) - outline.startOf(subject))) continue;
-      const own = attributes.get(outline.valueOf(subject));
+      const id = trackedValue(outline, outline.field('nodeIds', s, NODE_ID.token), tracked, lengths);
+      const own = id === undefined ? undefined : attributes.get(id);
       if (own) addOwnAttributes(outline, row, own);
     }
   }
-  return [...attributes].map(([id, own]) => ({ id, attributes: own }));
+  return unique.map((id) => ({ id, attributes: attributes.get(id) ?? new Map() }));
+}
+
+/**
+ * The value of token `t` if it may be one of the ids of `tracked`: a bare id whose length no key
+ * has is not sliced (most tokens name other nodes); undefined if it is not one of them.
+ */
+function trackedValue(outline: Outline, t: number, tracked: ReadonlySet<string>, lengths: ReadonlySet<number>): string | undefined {
+  if (outline.kindOf(t) !== STRING && !lengths.has(outline.endOf(t) - outline.startOf(t))) return undefined;
+  const value = outline.valueOf(t);
+  return tracked.has(value) ? value : undefined;
+}
+
+/**
+ * Scopes as the engine's graph builder keeps them: each node (of `only`, or all) with the
+ * `node [...]` defaults in scope where the text first names it (FLOW_KEYS only), in that order;
+ * and the classes derived from the labels of the subgraphs the nodes are named in (canonical 2.10).
+ */
+function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes: Map<string, Map<string, Attribute>>; classes: string[] } {
+  const blockCount = outline.count('blocks');
+  const blockField = (b: number, field: number) => outline.field('blocks', b, field);
+  /** Each block's enclosing block, and the defaults in scope in it so far (copied from the enclosing one's as it opens). */
+  const parents: number[] = [];
+  const defaults: Map<string, Attribute>[] = [];
+  const open: number[] = [];
+  for (let b = 0; b < blockCount; b++) {
+    const start = blockField(b, BLOCK.open);
+    while (open.length > 0 && blockField(open.at(-1) as number, BLOCK.close) >= 0 && blockField(open.at(-1) as number, BLOCK.close) < start) open.pop();
+    parents.push(open.at(-1) ?? -1);
+    open.push(b);
+  }
+  const lengths = new Set([...(only ?? [])].map((id) => id.length));
+  const attributes = new Map<string, Map<string, Attribute>>();
+  /** The subgraph blocks each node is named in directly. */
+  const namedIn = new Map<string, Set<number>>();
+  const nodeCount = outline.count('nodeIds');
+  const listCount = outline.count('lists');
+  const end = Number.MAX_SAFE_INTEGER;
+  // Block openings, node mentions and `node [...]` lists, in text order.
+  for (let b = 0, n = 0, l = 0; ; ) {
+    while (l < listCount && outline.ownerOf(l) !== NODE_DEFAULTS) l++;
+    const atBlock = b < blockCount ? blockField(b, BLOCK.open) : end;
+    const atNode = n < nodeCount ? outline.field('nodeIds', n, NODE_ID.token) : end;
+    const atList = l < listCount ? outline.field('lists', l, LIST.open) : end;
+    if (atBlock === end && atNode === end && atList === end) break;
+    if (atBlock < atNode && atBlock < atList) {
+      const parent = parents[b] as number;
+      defaults.push(new Map(parent >= 0 ? defaults[parent] : undefined));
+      b++;
+    } else if (atNode < atList) {
+      const id = only ? trackedValue(outline, atNode, only, lengths) : outline.valueOf(atNode);
+      const block = outline.field('nodeIds', n, NODE_ID.block);
+      if (id !== undefined && !attributes.has(id)) attributes.set(id, new Map(block >= 0 ? defaults[block] : undefined));
+      if (id !== undefined && block >= 0 && blockField(block, BLOCK.kind) === 1) (namedIn.get(id) ?? namedIn.set(id, new Set()).get(id))?.add(block);
+      n++;
+    } else {
+      const scope = defaults[outline.field('lists', l, LIST.block)];
+      if (scope) forFlowEntries(outline, l, (key, value) => scope.set(key, { key, value: outline.valueOf(value), quoted: outline.kindOf(value) === STRING, origin: 'default' }));
+      l++;
+    }
+  }
+  const labels = subgraphLabels(outline);
+  const classes = new Set<string>();
+  for (const blocks of namedIn.values()) {
+    for (let block of blocks) {
+      for (; block >= 0; block = parents[block] as number) {
+        const label = labels.get(block);
+        const derived = label === undefined ? '' : deriveClass(label);
+        if (derived) classes.add(derived);
+      }
+    }
+  }
+  return { attributes, classes: [...classes] };
+}
+
+/** Each subgraph's first `label` (a `label=…` in its body or a `graph [label=…]`), by block row. */
+function subgraphLabels(outline: Outline): Map<number, string> {
+  const first = new Map<number, { at: number; label: string }>();
+  const offer = (block: number, at: number, label: string) => {
+    const known = first.get(block);
+    if (!known || at < known.at) first.set(block, { at, label });
+  };
+  for (let row = 0; row < outline.count('assignments'); row++) {
+    const value = outline.field('assignments', row, ASSIGNMENT.value);
+    const key = outline.field('assignments', row, ASSIGNMENT.key);
+    if (value >= 0 && outline.field('assignments', row, ASSIGNMENT.inSubgraph) === 1 && outline.valueOf(key) === 'label') offer(outline.field('assignments', row, ASSIGNMENT.block), key, outline.valueOf(value));
+  }
+  for (let row = 0; row < outline.count('lists'); row++) {
+    if (outline.ownerOf(row) !== GRAPH_DEFAULTS || !(outline.field('lists', row, LIST.owner) & IN_SUBGRAPH)) continue;
+    const value = entryValue(outline, row, 'label');
+    if (value >= 0) offer(outline.field('lists', row, LIST.block), outline.field('lists', row, LIST.open), outline.valueOf(value));
+  }
+  return new Map([...first].map(([block, { label }]) => [block, label]));
 }
 
 function addOwnAttributes(outline: Outline, row: number, own: Map<string, Attribute>): void {
@@ -125,13 +219,13 @@ const facts = {
     for (let s = o.field('lists', row, LIST.subjectsFrom); s < o.field('lists', row, LIST.subjectsTo); s++) subjects.push(o.valueOf(o.field('nodeIds', s, NODE_ID.token)));
     const entries: string[] = [];
     forFlowEntries(o, row, (key, value) => entries.push(`${key}=${o.valueOf(value)}`));
-    return `${o.field('lists', row, LIST.owner)} ${subjects.join(' ')} ${entries.join(' ')}`;
+    return `${o.field('lists', row, LIST.owner)} ${o.field('lists', row, LIST.block)} ${subjects.join(' ')} ${entries.join(' ')}`;
   },
-  nodeIds: (o: Outline, row: number) => o.valueOf(o.field('nodeIds', row, NODE_ID.token)),
+  nodeIds: (o: Outline, row: number) => `${o.field('nodeIds', row, NODE_ID.block)} ${o.valueOf(o.field('nodeIds', row, NODE_ID.token))}`,
   edges: (o: Outline, row: number) => `${o.valueOf(o.field('edges', row, EDGE.from))} ${o.valueOf(o.field('edges', row, EDGE.to))}`,
   assignments: (o: Outline, row: number) => {
     const value = o.field('assignments', row, ASSIGNMENT.value);
-    return value < 0 ? '' : `${o.field('assignments', row, ASSIGNMENT.inSubgraph)} ${o.valueOf(o.field('assignments', row, ASSIGNMENT.key))}=${o.valueOf(value)}`;
+    return value < 0 ? '' : `${o.field('assignments', row, ASSIGNMENT.block)} ${o.valueOf(o.field('assignments', row, ASSIGNMENT.key))}=${o.valueOf(value)}`;
   },
 };
 
@@ -150,9 +244,8 @@ export function carryFlow(previous: Outline, next: Outline): void {
 }
 
 function readFlow(outline: Outline): OutlineFlow {
-  const attributes = new Map<string, Map<string, Attribute>>();
+  const { attributes, classes } = readScopes(outline);
   const nodeAttributes = (id: string) => attributes.get(id) ?? (attributes.set(id, new Map()).get(id) as Map<string, Attribute>);
-  for (let row = 0; row < outline.count('nodeIds'); row++) nodeAttributes(outline.valueOf(outline.field('nodeIds', row, NODE_ID.token)));
   /** An edge statement's label, by the token of the first node of each of its `a -> b` pairs. */
   const labels = new Map<number, string>();
   let goal: string | undefined;
@@ -184,6 +277,7 @@ function readFlow(outline: Outline): OutlineFlow {
     nodes: new Map([...attributes].map(([id, own]) => [id, { id, attributes: own }])),
     nodeIds: [...attributes.keys()],
     edges,
+    classes,
     ...(goal !== undefined ? { goal } : {}),
   };
 }

@@ -201,7 +201,7 @@ function stylesheetFacts(flow: OutlineFlow) {
   const nodes = [...flow.nodes.values()];
   const values = (key: string) => nodes.flatMap((n) => n.attributes.get(key)?.value ?? []);
   return {
-    classes: [...new Set(values('class').flatMap((value) => value.split(',').map((c) => c.trim())).filter(Boolean))],
+    classes: [...new Set([...values('class').flatMap((value) => value.split(',').map((c) => c.trim())), ...flow.classes].filter(Boolean))],
     nodeIds: flow.nodeIds,
     models: [...new Set(values('llm_model'))],
   };

@@ -9,7 +9,7 @@
  */
 import { IntList } from './int-list';
 import type { Outline as OutlineType } from './outline';
-import { BLOCK, buildOutline, emptyStatementState, firstOpenString, MARK_FIELDS, MARK_ROOT, Outline, readStatements, TABLE_FIELDS, TABLES, tableViews } from './outline';
+import { ASSIGNMENT, BLOCK, buildOutline, LIST, NODE_ID, emptyStatementState, firstOpenString, MARK_FIELDS, MARK_ROOT, Outline, readStatements, TABLE_FIELDS, TABLES, tableViews } from './outline';
 import type { StatementState } from './outline';
 import { scanInto, TOKEN_FIELDS } from './scanner';
 
@@ -171,14 +171,25 @@ function appendRest(previous: OutlineType, state: StatementState, from: number, 
   if (oldClose >= 0) state.tables.blocks.set(root * BLOCK.fields + BLOCK.close, oldClose + t);
   const shifts: Record<(typeof TABLES)[number], readonly number[]> = {
     blocks: [0, t, t, t, t],
-    lists: [0, t, t, entryShift, entryShift, nodeIdShift, nodeIdShift, arrowShift, arrowShift],
+    lists: [0, t, t, entryShift, entryShift, nodeIdShift, nodeIdShift, arrowShift, arrowShift, blockShift],
     entries: [t, t, t, t],
-    assignments: [0, t, t, t],
-    nodeIds: [t, 0],
+    assignments: [0, t, t, t, blockShift],
+    nodeIds: [t, 0, blockShift],
     arrows: [t],
     edges: [t, t],
   };
   TABLES.forEach((table, k) => state.tables[table].appendRows(tables[table], oldCounts[k] as number, previous.count(table), shifts[table]));
+  // Rows in the root's body name it as their block: it kept its row, unlike the blocks after it.
+  const blockFields = [
+    ['lists', LIST.block],
+    ['assignments', ASSIGNMENT.block],
+    ['nodeIds', NODE_ID.block],
+  ] as const;
+  for (const [table, field] of blockFields) {
+    const rows = state.tables[table];
+    const fields = TABLE_FIELDS[table];
+    for (let k = (newCounts[TABLES.indexOf(table)] as number) * fields + field; k < rows.length; k += fields) if (rows.at(k) === oldRoot + blockShift) rows.set(k, root);
+  }
   const firstNew = state.marks.length;
   state.marks.appendRows(marks, from / MARK_FIELDS, marks.length / MARK_FIELDS, [shift.code, ...moved, 0]);
   // A later root graph's block moved with the blocks before it.

@@ -17,7 +17,7 @@ type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-de
 const OWNERS: readonly ListOwner[] = ['node', 'edge', 'node-defaults', 'edge-defaults', 'graph-defaults'];
 export const NODE_LIST = 0;
 export const EDGE_LIST = 1;
-const NODE_DEFAULTS = 2;
+export const NODE_DEFAULTS = 2;
 const EDGE_DEFAULTS = 3;
 export const GRAPH_DEFAULTS = 4;
 
@@ -72,15 +72,19 @@ interface OutlineEdge {
 
 /** Block rows: kind (0 graph, 1 subgraph), keyword, name, open, close. */
 export const BLOCK = { kind: 0, keyword: 1, name: 2, open: 3, close: 4, fields: 5 } as const;
-/** List rows: owner code (+ IN_SUBGRAPH), open, close, entry rows [from, to), subject (node id) rows [from, to), arrow rows [from, to). */
-export const LIST = { owner: 0, open: 1, close: 2, entriesFrom: 3, entriesTo: 4, subjectsFrom: 5, subjectsTo: 6, arrowsFrom: 7, arrowsTo: 8, fields: 9 } as const;
+/**
+ * List rows: owner code (+ IN_SUBGRAPH), open, close, entry rows [from, to), subject (node id) rows
+ * [from, to), arrow rows [from, to), and the innermost block around the statement (as in the
+ * assignment and node id rows: the flow's scopes).
+ */
+export const LIST = { owner: 0, open: 1, close: 2, entriesFrom: 3, entriesTo: 4, subjectsFrom: 5, subjectsTo: 6, arrowsFrom: 7, arrowsTo: 8, block: 9, fields: 10 } as const;
 export const IN_SUBGRAPH = 8;
 /** Entry rows: key, equals, value, separator. */
 export const ENTRY = { key: 0, equals: 1, value: 2, separator: 3, fields: 4 } as const;
-/** Assignment rows: in a subgraph (0 or 1), key, equals, value. */
-export const ASSIGNMENT = { inSubgraph: 0, key: 1, equals: 2, value: 3, fields: 4 } as const;
-/** Node id rows: token, declaration (0 or 1). */
-export const NODE_ID = { token: 0, declaration: 1, fields: 2 } as const;
+/** Assignment rows: in a subgraph (0 or 1), key, equals, value, innermost block. */
+export const ASSIGNMENT = { inSubgraph: 0, key: 1, equals: 2, value: 3, block: 4, fields: 5 } as const;
+/** Node id rows: token, declaration (0 or 1), innermost block. */
+export const NODE_ID = { token: 0, declaration: 1, block: 2, fields: 3 } as const;
 /** Edge rows: from, to (tokens). */
 export const EDGE = { from: 0, to: 1, fields: 2 } as const;
 
@@ -315,6 +319,7 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
   };
   const blockKind = (row: number) => blocks.at(row * BLOCK.fields + BLOCK.kind);
   const inSubgraph = () => stack.length > 1 || (stack.length === 1 && blockKind(stack[0] as number) === 1);
+  const innermost = () => stack.at(-1) ?? -1;
   /** The lower-case text of an id token that may be a keyword (`graph`, `subgraph`…), else ''. */
   const keyword = (t: number): string => {
     if (outline.kindOf(t) !== ID) return '';
@@ -379,6 +384,7 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     lists.push(entriesFrom);
     lists.push(entries.length / ENTRY.fields);
     pushRow(lists, subjectsFrom, subjectsTo, arrowsFrom, arrowsTo);
+    lists.push(innermost());
   };
 
   /** Reads one operand of a node or edge statement; its token, if an id, or -1. */
@@ -438,6 +444,7 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
       i += 2;
       const value = isValueToken(peek()) ? (code[i++] as number) : -1;
       pushRow(assignments, inSubgraph() ? 1 : 0, t, code[i - (value >= 0 ? 2 : 1)] as number, value);
+      assignments.push(innermost());
       continue;
     }
     if (outline.kindOf(t) === ARROW) {
@@ -463,6 +470,7 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     for (const subject of subjects) {
       nodeIds.push(subject);
       nodeIds.push(declaration);
+      nodeIds.push(innermost());
     }
     const subjectsTo = nodeIds.length / NODE_ID.fields;
     if (!declaration) for (let k = 0; k + 1 < subjects.length; k++) {
