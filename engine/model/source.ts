@@ -97,6 +97,11 @@ function firstAbove(values: readonly number[], limit: number): number {
 
 /** Appends to `starts` the line starts p in [from, to] (a line starts after `\n`, or after `\r` not before `\n`). */
 function lineStartsIn(text: string, from: number, to: number, starts: number[]): number[] {
+  if (to - from > 256 && !text.includes('\r')) {
+    // Most texts end lines with `\n` alone: jump from one to the next.
+    for (let newline = text.indexOf('\n', from - 1); newline >= 0 && newline < to; newline = text.indexOf('\n', newline + 1)) starts.push(newline + 1);
+    return starts;
+  }
   for (let p = from; p <= to; p++) {
     const ch = text.charCodeAt(p - 1);
     if (ch === 10 || (ch === 13 && text.charCodeAt(p) !== 10)) starts.push(p);
