@@ -397,12 +397,15 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
   };
 
   const subjects: number[] = [];
+  /** The tables in TABLES order and their row sizes, for the statement marks. */
+  const counted = TABLES.map((table) => state.tables[table]);
+  const strides = TABLES.map((table) => TABLE_FIELDS[table]);
   while (i < length) {
     const root = stack.length === 1 ? (stack[0] as number) : -1;
     if (root >= 0 && blockKind(root) === 0 && !groups[0]) {
       if (stopAt?.(i, root)) return i;
       marks.push(i);
-      for (const table of TABLES) marks.push(state.tables[table].length / TABLE_FIELDS[table]);
+      for (let k = 0; k < counted.length; k++) marks.push((counted[k] as IntList).length / (strides[k] as number));
       marks.push(root);
     }
     const t = code[i] as number;
