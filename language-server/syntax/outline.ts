@@ -114,7 +114,7 @@ export interface OutlineRows {
 }
 
 export class Outline {
-  private objects: (Token | undefined)[] | undefined;
+  private objects: Map<number, Token> | undefined;
   private records: Partial<Record<Table, readonly unknown[]>> | undefined;
 
   constructor(
@@ -159,11 +159,11 @@ export class Outline {
 
   /** Token `t` as an object (the same one each time). */
   token(t: number): Token {
-    this.objects ??= [];
-    const known = this.objects[t];
+    this.objects ??= new Map();
+    const known = this.objects.get(t);
     if (known) return known;
     const made: Token = { kind: KIND_CODES[this.kindOf(t)] as Token['kind'], start: this.startOf(t), end: this.endOf(t), text: this.textOf(t), terminated: this.closed(t) };
-    this.objects[t] = made;
+    this.objects.set(t, made);
     return made;
   }
 
