@@ -7,7 +7,8 @@ import { shapes } from '../../engine/model/handler-types';
 import { findVariables } from '../../engine/transform/variables';
 import type { DocumentView } from '../analysis/document-analysis';
 import { nodeOccurrences } from '../analysis/node-occurrences';
-import { tokenValue } from '../syntax/scanner';
+import { forEachSetting } from '../syntax/outline';
+import { HTML } from '../syntax/scanner';
 import { documentSpan, tokenContent } from '../syntax/string-content';
 import { statusValues } from './completion-condition';
 
@@ -36,13 +37,13 @@ export function semanticTokens(analysis: DocumentView): SemanticTokens {
   for (const block of outline.blocks) if (block.name) mark(block.name.start, block.name.end, 'namespace', 'declaration');
   for (const occurrence of nodeOccurrences(outline)) mark(occurrence.start, occurrence.end, 'variable', ...(occurrence.kind === 'declaration' ? ['declaration' as const] : []));
 
-  for (const { key, value } of [...outline.lists.flatMap((l) => l.entries), ...outline.assignments]) {
-    const spec = attributeSpec(tokenValue(key));
-    if (!spec) continue;
+  forEachSetting(outline, (key, value) => {
+    const spec = attributeSpec(outline.valueOf(key));
+    if (!spec) return;
     const modifiers: TokenModifier[] = [...(spec.type.kind === 'graphviz' ? ['defaultLibrary' as const] : []), ...(spec.aliasOf ? ['deprecated' as const] : [])];
-    mark(key.start, key.end, 'property', ...modifiers);
-    if (!value || value.kind === 'html') continue;
-    const content = tokenContent(value);
+    mark(outline.startOf(key), outline.endOf(key), 'property', ...modifiers);
+    if (value < 0 || outline.kindOf(value) === HTML) return;
+    const content = tokenContent(outline.token(value));
     const span = (start: number, end: number) => documentSpan(content, start, end);
     const whole = span(0, content.value.length);
     switch (spec.type.kind) {
@@ -82,7 +83,7 @@ export function semanticTokens(analysis: DocumentView): SemanticTokens {
       default:
         break;
     }
-  }
+  });
 
   marks.sort((a, b) => a.start - b.start);
   const builder = new SemanticTokensBuilder();

@@ -10,7 +10,7 @@
  * read; the per-keystroke paths (cursor context, the flow, completion) read rows.
  */
 import { IntList } from './int-list';
-import type { Token } from './scanner';
+import type { Token, TokenKind } from './scanner';
 import { ARROW, COMMENT, HTML, ID, KIND_CODES, PUNCT, scanInto, STRING, stringValue, TOKEN_FIELDS, UNCLOSED } from './scanner';
 
 type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-defaults';
@@ -114,7 +114,6 @@ export interface OutlineRows {
 }
 
 export class Outline {
-  private objects: Map<number, Token> | undefined;
   private records: Partial<Record<Table, readonly unknown[]>> | undefined;
 
   constructor(
@@ -157,14 +156,14 @@ export class Outline {
     return t >= 0 && this.kindOf(t) === PUNCT && this.text[this.startOf(t)] === char;
   }
 
-  /** Token `t` as an object (the same one each time). */
+  /** Token `t` as an object (a new one each time; its text is sliced when read). */
   token(t: number): Token {
-    this.objects ??= new Map();
-    const known = this.objects.get(t);
-    if (known) return known;
-    const made: Token = { kind: KIND_CODES[this.kindOf(t)] as Token['kind'], start: this.startOf(t), end: this.endOf(t), text: this.textOf(t), terminated: this.closed(t) };
-    this.objects.set(t, made);
-    return made;
+    return new RowToken(this.text, KIND_CODES[this.kindOf(t)] as TokenKind, this.startOf(t), this.endOf(t), this.closed(t));
+  }
+
+  /** Token `t` as an object, or undefined for -1 (an absent token). */
+  private maybe(t: number): Token | undefined {
+    return t < 0 ? undefined : this.token(t);
   }
 
   /** Field `field` of row `row` of a record table. */
@@ -189,7 +188,7 @@ export class Outline {
   get blocks(): readonly Block[] {
     return this.cached('blocks', (row): Block => {
       const at = (field: number) => this.field('blocks', row, field);
-      return { kind: at(BLOCK.kind) === 0 ? 'graph' : 'subgraph', ...this.optional('keyword', at(BLOCK.keyword)), ...this.optional('name', at(BLOCK.name)), open: this.token(at(BLOCK.open)), ...this.optional('close', at(BLOCK.close)) };
+      return withOptional({ kind: at(BLOCK.kind) === 0 ? 'graph' : 'subgraph', open: this.token(at(BLOCK.open)) }, { keyword: this.maybe(at(BLOCK.keyword)), name: this.maybe(at(BLOCK.name)), close: this.maybe(at(BLOCK.close)) });
     });
   }
 
@@ -200,7 +199,7 @@ export class Outline {
   get assignments(): readonly Assignment[] {
     return this.cached('assignments', (row): Assignment => {
       const at = (field: number) => this.field('assignments', row, field);
-      return { inSubgraph: at(ASSIGNMENT.inSubgraph) === 1, key: this.token(at(ASSIGNMENT.key)), equals: this.token(at(ASSIGNMENT.equals)), ...this.optional('value', at(ASSIGNMENT.value)) };
+      return withOptional({ inSubgraph: at(ASSIGNMENT.inSubgraph) === 1, key: this.token(at(ASSIGNMENT.key)), equals: this.token(at(ASSIGNMENT.equals)) }, { value: this.maybe(at(ASSIGNMENT.value)) });
     });
   }
 
@@ -220,26 +219,22 @@ export class Outline {
   list(row: number): AttributeList {
     const at = (field: number) => this.field('lists', row, field);
     const entries: AttributeEntry[] = [];
-    for (let e = at(LIST.entriesFrom); e < at(LIST.entriesTo); e++) entries.push(this.entry(e));
+    for (let e = at(LIST.entriesFrom); e < at(LIST.entriesTo); e++) {
+      const entry = (field: number) => this.field('entries', e, field);
+      entries.push(withOptional({ key: this.token(entry(ENTRY.key)) }, { equals: this.maybe(entry(ENTRY.equals)), value: this.maybe(entry(ENTRY.value)), separator: this.maybe(entry(ENTRY.separator)) }));
+    }
     const tokens = (table: 'nodeIds' | 'arrows', from: number, to: number) => Array.from({ length: to - from }, (_, k) => this.token(this.field(table, from + k, 0)));
-    return {
-      owner: OWNERS[this.ownerOf(row)] as ListOwner,
-      inSubgraph: (at(LIST.owner) & IN_SUBGRAPH) !== 0,
-      open: this.token(at(LIST.open)),
-      ...this.optional('close', at(LIST.close)),
-      entries,
-      subjects: tokens('nodeIds', at(LIST.subjectsFrom), at(LIST.subjectsTo)),
-      arrows: tokens('arrows', at(LIST.arrowsFrom), at(LIST.arrowsTo)),
-    };
-  }
-
-  private entry(row: number): AttributeEntry {
-    const at = (field: number) => this.field('entries', row, field);
-    return { key: this.token(at(ENTRY.key)), ...this.optional('equals', at(ENTRY.equals)), ...this.optional('value', at(ENTRY.value)), ...this.optional('separator', at(ENTRY.separator)) };
-  }
-
-  private optional<K extends string>(name: K, t: number): { [key in K]?: Token } {
-    return (t < 0 ? {} : { [name]: this.token(t) }) as { [key in K]?: Token };
+    return withOptional(
+      {
+        owner: OWNERS[this.ownerOf(row)] as ListOwner,
+        inSubgraph: (at(LIST.owner) & IN_SUBGRAPH) !== 0,
+        open: this.token(at(LIST.open)),
+        entries,
+        subjects: tokens('nodeIds', at(LIST.subjectsFrom), at(LIST.subjectsTo)),
+        arrows: tokens('arrows', at(LIST.arrowsFrom), at(LIST.arrowsTo)),
+      },
+      { close: this.maybe(at(LIST.close)) },
+    );
   }
 
   /** A table's rows as objects, made on first read. */
@@ -251,6 +246,36 @@ export class Outline {
     this.records[table] = made;
     return made;
   }
+}
+
+/** A token of an outline's rows; its text is sliced from the outline's text when read. */
+class RowToken implements Token {
+  /** Not a property: a token printed or compared is its kind, offsets and flag, not the whole text. */
+  readonly #source: string;
+
+  constructor(
+    source: string,
+    readonly kind: TokenKind,
+    readonly start: number,
+    readonly end: number,
+    readonly terminated: boolean,
+  ) {
+    this.#source = source;
+  }
+
+  get text(): string {
+    return this.#source.slice(this.start, this.end);
+  }
+}
+
+/** `record` with those of `optional` that are defined (an absent token is no property at all). */
+function withOptional<T extends object, O extends Record<string, Token | undefined>>(record: T, optional: O): T & Partial<{ [K in keyof O]: Token }> {
+  const target = record as T & Record<string, Token>;
+  for (const key in optional) {
+    const token = optional[key];
+    if (token) (target as Record<string, Token>)[key] = token;
+  }
+  return target as T & Partial<{ [K in keyof O]: Token }>;
 }
 
 /** What reading statements needs to go on from a mark: the rows so far and the open root block. */
@@ -491,6 +516,16 @@ function pushRow(list: IntList, a: number, b: number, c: number, d: number): voi
   list.push(b);
   list.push(c);
   list.push(d);
+}
+
+/**
+ * Calls `found` with the key and value tokens (value -1 when there is none) of every attribute
+ * list entry, in text order, then of every graph-level assignment: the settings of the text, read
+ * from the rows.
+ */
+export function forEachSetting(outline: Outline, found: (key: number, value: number) => void): void {
+  for (let e = 0; e < outline.count('entries'); e++) found(outline.field('entries', e, ENTRY.key), outline.field('entries', e, ENTRY.value));
+  for (let a = 0; a < outline.count('assignments'); a++) found(outline.field('assignments', a, ASSIGNMENT.key), outline.field('assignments', a, ASSIGNMENT.value));
 }
 
 /** The row of the attribute list whose brackets surround the offset (an unterminated list runs to its last entry), or -1. */
