@@ -66,7 +66,6 @@ export function outlineFlow(outline: Outline): OutlineFlow {
   return flow;
 }
 
-/** A node statement's `key=value` entries (list `row`) onto the node's own attributes (a later statement wins, as in DOT). */
 /**
  * The nodes `ids` with their own attributes: from the flow once it has been read, else from the
  * node statements naming them, which is a shorter look than reading the whole flow (the first
@@ -91,8 +90,8 @@ export function nodesNamed(outline: Outline, ids: readonly string[]): FlowNode[]
 }
 
 /**
- * The value of token `t` if it may be one of the ids of `tracked`: a bare id whose length no key
- * has is not sliced (most tokens name other nodes); undefined if it is not one of them.
+ * The value of token `t` if it may be one of the ids of `tracked`: a bare id whose length no tracked
+ * id has is not sliced (most tokens name other nodes); undefined if it is not one of them.
  */
 function trackedValue(outline: Outline, t: number, tracked: ReadonlySet<string>, lengths: ReadonlySet<number>): string | undefined {
   if (outline.kindOf(t) !== STRING && !lengths.has(outline.endOf(t) - outline.startOf(t))) return undefined;
@@ -182,6 +181,7 @@ function subgraphLabels(outline: Outline): Map<number, string> {
   return new Map([...first].map(([block, { label }]) => [block, label]));
 }
 
+/** A node statement's `key=value` entries (list `row`) onto the node's own attributes (a later statement wins, as in DOT). */
 function addOwnAttributes(outline: Outline, row: number, own: Map<string, Attribute>): void {
   forFlowEntries(outline, row, (key, value) => own.set(key, { key, value: outline.valueOf(value), quoted: outline.kindOf(value) === STRING, origin: 'explicit' }));
 }

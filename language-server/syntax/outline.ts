@@ -6,8 +6,9 @@
  * Tokens and records are rows of numbers in typed arrays (token indexes, offsets, record indexes;
  * -1 for absent), not objects: a 5,000-node text has over 100,000 tokens, and an edit copies and
  * shifts rows at memory speed without making garbage (incremental-outline.ts). Features that scan
- * the whole text read the records as objects (`lists`, `tokens`…), made once per outline on first
- * read; the per-keystroke paths (cursor context, the flow, completion) read rows.
+ * the whole text may read the records as objects (`lists`, `blocks`…, made once per outline on
+ * first read; `tokens`, made on each read); the per-keystroke paths (cursor context, the flow,
+ * completion) and the per-version ones (semantic tokens, node occurrences) read rows.
  */
 import { IntList } from './int-list';
 import type { Token, TokenKind } from './scanner';
@@ -180,7 +181,7 @@ export class Outline {
     return this.field('lists', row, LIST.owner) & ~IN_SUBGRAPH;
   }
 
-  /** Every token, in order, as objects. */
+  /** Every token, in order, as objects (made on each read). */
   get tokens(): readonly Token[] {
     return Array.from({ length: this.tokenCount }, (_, t) => this.token(t));
   }
