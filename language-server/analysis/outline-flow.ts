@@ -76,12 +76,11 @@ export function nodesNamed(outline: Outline, ids: readonly string[]): FlowNode[]
   const unique = [...new Set(ids)];
   if (flow) return unique.map((id) => flow.nodes.get(id) ?? { id, attributes: new Map() });
   const tracked = new Set(unique);
-  const lengths = new Set(unique.map((id) => id.length));
   const { attributes } = readScopes(outline, tracked);
   for (let row = 0; row < outline.count('lists'); row++) {
     if (outline.ownerOf(row) !== NODE_LIST) continue;
     for (let s = outline.field('lists', row, LIST.subjectsFrom); s < outline.field('lists', row, LIST.subjectsTo); s++) {
-      const id = trackedValue(outline, outline.field('nodeIds', s, NODE_ID.token), tracked, lengths);
+      const id = trackedValue(outline, outline.field('nodeIds', s, NODE_ID.token), tracked);
       const own = id === undefined ? undefined : attributes.get(id);
       if (own) addOwnAttributes(outline, row, own);
     }
@@ -90,11 +89,16 @@ export function nodesNamed(outline: Outline, ids: readonly string[]): FlowNode[]
 }
 
 /**
- * The value of token `t` if it may be one of the ids of `tracked`: a bare id whose length no tracked
- * id has is not sliced (most tokens name other nodes); undefined if it is not one of them.
+ * The one of the ids of `tracked` that token `t` names, if any. A bare id is compared in place, not
+ * sliced: most tokens name other nodes, and `tracked` holds the few a completion asks about.
  */
-function trackedValue(outline: Outline, t: number, tracked: ReadonlySet<string>, lengths: ReadonlySet<number>): string | undefined {
-  if (outline.kindOf(t) !== STRING && !lengths.has(outline.endOf(t) - outline.startOf(t))) return undefined;
+function trackedValue(outline: Outline, t: number, tracked: ReadonlySet<string>): string | undefined {
+  if (outline.kindOf(t) !== STRING) {
+    const start = outline.startOf(t);
+    const size = outline.endOf(t) - start;
+    for (const id of tracked) if (id.length === size && outline.text.startsWith(id, start)) return id;
+    return undefined;
+  }
   const value = outline.valueOf(t);
   return tracked.has(value) ? value : undefined;
 }
@@ -117,7 +121,6 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
     parents.push(open.at(-1) ?? -1);
     open.push(b);
   }
-  const lengths = new Set([...(only ?? [])].map((id) => id.length));
   const attributes = new Map<string, Map<string, Attribute>>();
   /** The subgraph blocks each node is named in directly. */
   const namedIn = new Map<string, Set<number>>();
@@ -136,7 +139,7 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
       defaults.push(new Map(parent >= 0 ? defaults[parent] : undefined));
       b++;
     } else if (atNode < atList) {
-      const id = only ? trackedValue(outline, atNode, only, lengths) : outline.valueOf(atNode);
+      const id = only ? trackedValue(outline, atNode, only) : outline.valueOf(atNode);
       const block = outline.field('nodeIds', n, NODE_ID.block);
       if (id !== undefined && !attributes.has(id)) attributes.set(id, new Map(block >= 0 ? defaults[block] : undefined));
       if (id !== undefined && block >= 0 && blockField(block, BLOCK.kind) === 1) (namedIn.get(id) ?? namedIn.set(id, new Set()).get(id))?.add(block);

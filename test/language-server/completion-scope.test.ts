@@ -54,4 +54,13 @@ describe('completion and scopes', () => {
     const afterEdit = await complete(uri, edited, 'm; } ', 'm; } '.length);
     assert.ok(afterEdit.includes('.quality-wall') && !afterEdit.includes('.quality-gate'), afterEdit.filter((l) => l.startsWith('.')).join(' '));
   });
+
+  it('ranks attributes by the handler the defaults in scope give the node, in the first completion after open', async () => {
+    const uri = 'file:///tmp/completion-scope-first.dot';
+    await client.open(uri, text);
+    const result = await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: positionOf(text, '    lint [', '    lint ['.length) });
+    const items = Array.isArray(result) ? result : (result?.items ?? []);
+    const prompt = items.find((item) => item.label === 'prompt');
+    assert.ok(prompt?.sortText?.startsWith('2'), `prompt is another handler's attribute on a tool node: ${prompt?.sortText}`);
+  });
 });
