@@ -20,17 +20,36 @@ export interface SourceSpan {
   readonly end: number;
 }
 
-/** Maps offsets of one text to positions. Built once per text; lookups are a binary search. */
+/**
+ * Maps offsets of one text to positions. The line starts are found on the first lookup (a view of
+ * a text that nobody asks positions of costs nothing); lookups are a binary search.
+ */
 export class LineIndex {
-  private readonly lineStarts: number[] = [0];
+  private starts: number[] | undefined;
   private lastLine = 0;
 
-  constructor(readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      if (ch === 10) this.lineStarts.push(i + 1);
-      else if (ch === 13 && text.charCodeAt(i + 1) !== 10) this.lineStarts.push(i + 1);
-    }
+  constructor(readonly text: string) {}
+
+  private get lineStarts(): number[] {
+    this.starts ??= lineStartsIn(this.text, 1, this.text.length, [0]);
+    return this.starts;
+  }
+
+  /**
+   * The index of `text`, which is this one's text with `[start, oldEnd)` replaced by what is now
+   * `[start, newEnd)`: the line starts are this index's, moved past the edit, when it has them.
+   */
+  edited(text: string, start: number, oldEnd: number, newEnd: number): LineIndex {
+    const next = new LineIndex(text);
+    const old = this.starts;
+    if (!old) return next;
+    // A line start depends on the two characters before and at it: those around the edit are found again.
+    const before = old.slice(0, firstAbove(old, Math.max(1, start) - 1));
+    const delta = newEnd - oldEnd;
+    const around = lineStartsIn(text, Math.max(1, start), Math.min(newEnd + 1, text.length), before);
+    for (let k = firstAbove(old, oldEnd + 1); k < old.length; k++) around.push((old[k] as number) + delta);
+    next.starts = around;
+    return next;
   }
 
   get lineCount(): number {
@@ -39,25 +58,26 @@ export class LineIndex {
 
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
+    const lineStarts = this.lineStarts;
     // Lookups mostly walk forward through the text (a parser, a rule over statements in order):
     // the line of the last lookup or the one after it answers without a search.
     const hint = this.lastLine;
-    for (let line = hint; line <= hint + 1 && line < this.lineStarts.length; line++) {
-      const start = this.lineStarts[line] as number;
-      if (start <= clamped && clamped < (this.lineStarts[line + 1] ?? Number.POSITIVE_INFINITY)) {
+    for (let line = hint; line <= hint + 1 && line < lineStarts.length; line++) {
+      const start = lineStarts[line] as number;
+      if (start <= clamped && clamped < (lineStarts[line + 1] ?? Number.POSITIVE_INFINITY)) {
         this.lastLine = line;
         return { line, character: clamped - start, offset: clamped };
       }
     }
     let low = 0;
-    let high = this.lineStarts.length - 1;
+    let high = lineStarts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if ((this.lineStarts[mid] ?? 0) <= clamped) low = mid;
+      if ((lineStarts[mid] ?? 0) <= clamped) low = mid;
       else high = mid - 1;
     }
     this.lastLine = low;
-    return { line: low, character: clamped - (this.lineStarts[low] ?? 0), offset: clamped };
+    return { line: low, character: clamped - (lineStarts[low] ?? 0), offset: clamped };
   }
 
   offsetAt(line: number, character: number): number {
@@ -75,6 +95,32 @@ export class LineIndex {
   rangeOf(span: SourceSpan): SourceRange {
     return this.range(span.start, span.end);
   }
+}
+
+/** The index of the first of the ascending `values` above `limit` (their length if none is). */
+function firstAbove(values: readonly number[], limit: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((values[mid] as number) > limit) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+/** Appends to `starts` the line starts p in [from, to] (a line starts after `\n`, or after `\r` not before `\n`). */
+function lineStartsIn(text: string, from: number, to: number, starts: number[]): number[] {
+  if (to - from > 256 && !text.includes('\r')) {
+    // Most texts end lines with `\n` alone: jump from one to the next.
+    for (let newline = text.indexOf('\n', from - 1); newline >= 0 && newline < to; newline = text.indexOf('\n', newline + 1)) starts.push(newline + 1);
+    return starts;
+  }
+  for (let p = from; p <= to; p++) {
+    const ch = text.charCodeAt(p - 1);
+    if (ch === 10 || (ch === 13 && text.charCodeAt(p) !== 10)) starts.push(p);
+  }
+  return starts;
 }
 
 export function formatPosition(position: Position): string {

@@ -270,7 +270,7 @@ export class GraphBuilder {
 }
 
 /** Canonical 2.10: lowercase, spaces to hyphens, drop everything but [a-z0-9-]. */
-function deriveClass(label: string): string {
+export function deriveClass(label: string): string {
   return label
     .toLowerCase()
     .replace(/\s+/g, '-')

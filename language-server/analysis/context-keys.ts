@@ -5,7 +5,7 @@
 import type { GraphEdge, GraphNode } from '../../engine/model/graph';
 import { resolveHandlerType } from '../../engine/model/handler-types';
 
-type FlowNode = Pick<GraphNode, 'id' | 'attributes'>;
+export type FlowNode = Pick<GraphNode, 'id' | 'attributes'>;
 
 /** What the keys depend on: the nodes' attributes and which node can run before which (a Graph is one). */
 export interface Flow {
@@ -47,8 +47,19 @@ function keysWrittenBy(node: FlowNode): string[] {
   return keys;
 }
 
+/** The answers of contextKeysBefore, by flow and sources: typing in one condition asks the same again and again. */
+const answers = new WeakMap<Flow, Map<string, readonly ContextKey[]>>();
+
 /** Keys written by `from` or any node that can run before it. */
-export function contextKeysBefore(graph: Flow, from: readonly string[]): ContextKey[] {
+export function contextKeysBefore(graph: Flow, from: readonly string[]): readonly ContextKey[] {
+  const known = answers.get(graph) ?? answers.set(graph, new Map()).get(graph) as Map<string, readonly ContextKey[]>;
+  const key = from.join('\u0000');
+  const answer = known.get(key) ?? findContextKeys(graph, from);
+  known.set(key, answer);
+  return answer;
+}
+
+function findContextKeys(graph: Flow, from: readonly string[]): ContextKey[] {
   const incoming = incomingOf(graph);
   const seen = new Set<string>();
   const queue = [...from];

@@ -140,16 +140,17 @@ export function analyzeDocument(input: AnalysisInput): DocumentAnalysis {
 }
 
 /**
- * A view without parsing: the current text's outline (given when updated from an earlier one).
+ * A view without parsing: the current text's outline and line index (given when updated from an
+ * earlier version's; the index finds its line starts only when asked).
  * Completion answers from this, so typing never waits for a full parse and lint.
  */
-export function quickView(input: Pick<AnalysisInput, 'uri' | 'version' | 'text' | 'sourcePath'> & { readonly outline?: Outline }): DocumentView {
+export function quickView(input: Pick<AnalysisInput, 'uri' | 'version' | 'text' | 'sourcePath'> & { readonly outline?: Outline; readonly lineIndex?: LineIndex }): DocumentView {
   return {
     uri: input.uri,
     version: input.version,
     text: input.text,
     ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}),
-    lineIndex: new LineIndex(input.text),
+    lineIndex: input.lineIndex ?? new LineIndex(input.text),
     outline: input.outline ?? buildOutline(input.text),
   };
 }

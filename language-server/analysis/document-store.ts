@@ -144,14 +144,16 @@ export class DocumentStore {
     const sourcePath = sourcePathOf(uri);
     const text = document.getText();
     const edit = entry.changedSinceQuick;
-    const outline = entry.quick && edit ? updateOutline(entry.quick.outline, edit, text) : undefined;
-    if (entry.quick && outline) carryFlow(entry.quick.outline, outline);
+    const previous = edit ? entry.quick : undefined;
+    const outline = previous && edit ? updateOutline(previous.outline, edit, text) : undefined;
+    if (previous && outline) carryFlow(previous.outline, outline);
     entry.quick = quickView({
       uri,
       version: document.version,
       text,
       ...(sourcePath ? { sourcePath } : {}),
       ...(outline ? { outline } : {}),
+      ...(previous && edit ? { lineIndex: previous.lineIndex.edited(text, edit.start, edit.oldEnd, edit.newEnd) } : {}),
     });
     entry.changedSinceQuick = undefined;
     return entry.quick;

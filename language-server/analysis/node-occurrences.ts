@@ -6,6 +6,7 @@
 import { attributeSpec } from '../../engine/model/attributes';
 import { parseStylesheet } from '../../engine/transform/stylesheet';
 import type { Outline } from '../syntax/outline';
+import { forEachSetting, NODE_ID } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
 import { documentSpan, tokenContent } from '../syntax/string-content';
@@ -35,12 +36,16 @@ export function nodeOccurrences(outline: Outline): NodeOccurrence[] {
 }
 
 function collectOccurrences(outline: Outline): NodeOccurrence[] {
-  const occurrences: NodeOccurrence[] = outline.nodeIds.map(({ token, declaration }) => ({ id: tokenValue(token), kind: declaration ? 'declaration' : 'edge', ...idSpan(token) }));
-  const entries = [...outline.lists.flatMap((list) => list.entries), ...outline.assignments];
-  for (const { key, value } of entries) {
-    if (!value) continue;
-    const name = tokenValue(key);
-    const kind = attributeSpec(name)?.type.kind;
+  const occurrences: NodeOccurrence[] = [];
+  for (let row = 0; row < outline.count('nodeIds'); row++) {
+    const token = outline.token(outline.field('nodeIds', row, NODE_ID.token));
+    occurrences.push({ id: tokenValue(token), kind: outline.field('nodeIds', row, NODE_ID.declaration) === 1 ? 'declaration' : 'edge', ...idSpan(token) });
+  }
+  forEachSetting(outline, (key, at) => {
+    if (at < 0) return;
+    const kind = attributeSpec(outline.valueOf(key))?.type.kind;
+    if (kind !== 'node-ref' && kind !== 'stylesheet') return;
+    const value = outline.token(at);
     if (kind === 'node-ref' && value.kind !== 'html') {
       const id = tokenValue(value).trim();
       if (id) occurrences.push({ id, kind: 'attribute', ...idSpan(value) });
@@ -52,7 +57,7 @@ function collectOccurrences(outline: Outline): NodeOccurrence[] {
         occurrences.push({ id: rule.selector.id, kind: 'stylesheet', ...span });
       }
     }
-  }
+  });
   return occurrences.sort((a, b) => a.start - b.start);
 }
 

@@ -2,14 +2,15 @@
 import type { CompletionItem, Range } from 'vscode-languageserver';
 import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver';
 import type { AttributeSpec } from '../../engine/model/attributes';
-import type { Attribute } from '../../engine/model/graph';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
 import { resolveHandlerType, shapes } from '../../engine/model/handler-types';
 import { contextKeysBefore } from '../analysis/context-keys';
 import type { DocumentView } from '../analysis/document-analysis';
 import type { OutlineFlow } from '../analysis/outline-flow';
-import { addOwnAttributes, outlineFlow } from '../analysis/outline-flow';
+import { edgesFrom, nodesNamed, outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
+import type { Outline } from '../syntax/outline';
+import { ENTRY } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
 import { findVariables } from '../../engine/transform/variables';
@@ -134,7 +135,7 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
       return nodeIdItems(analysis, wholeValue());
     case 'condition': {
       if (!quoted) return [quoteItem(wholeValue())];
-      const labels = flow.edges.flatMap((edge) => (edge.label && sources.includes(edge.from) ? [edge.label] : []));
+      const labels = edgesFrom(flow, sources).flatMap((edge) => (edge.label ? [edge.label] : []));
       return embedded((text, index) => completeCondition(text, index, { contextKeys: contextKeysBefore(flow, sources), labels: [...new Set(labels)] }));
     }
     case 'stylesheet':
@@ -162,17 +163,31 @@ function attributeValueItems(analysis: DocumentView, context: Extract<CursorCont
 /** Variable names in the other prompt and command values of the text. */
 function variablesUsedIn(view: DocumentView, except: Token | undefined): string[] {
   const names = new Set<string>();
-  for (const { key, value } of view.outline.lists.flatMap((list) => list.entries)) {
-    const kind = attributeSpec(tokenValue(key))?.type.kind;
-    if (!value || value === except || (kind !== 'text' && kind !== 'command')) continue;
-    for (const variable of findVariables(tokenContent(value).value)) names.add(variable.name);
-  }
+  for (const { start, names: used } of variablesByValue(view.outline)) if (start !== except?.start) for (const name of used) names.add(name);
   return [...names];
+}
+
+const variableIndexes = new WeakMap<Outline, readonly { start: number; names: readonly string[] }[]>();
+
+/** The variables each prompt or command value of the outline names, by the value's start; read once per outline. */
+function variablesByValue(outline: Outline): readonly { start: number; names: readonly string[] }[] {
+  const known = variableIndexes.get(outline);
+  if (known) return known;
+  const found: { start: number; names: string[] }[] = [];
+  for (let e = 0; e < outline.count('entries'); e++) {
+    const value = outline.field('entries', e, ENTRY.value);
+    if (value < 0 || !outline.textOf(value).includes('$')) continue;
+    const kind = attributeSpec(outline.valueOf(outline.field('entries', e, ENTRY.key)))?.type.kind;
+    if (kind !== 'text' && kind !== 'command') continue;
+    found.push({ start: outline.startOf(value), names: findVariables(tokenContent(outline.token(value)).value).map((variable) => variable.name) });
+  }
+  variableIndexes.set(outline, found);
+  return found;
 }
 
 /** A gate's default choice names one of its outgoing edges: by target id or by label. */
 function gateChoiceItems(flow: OutlineFlow, gateIds: readonly string[], range: Range): CompletionItem[] {
-  const edges = flow.edges.filter((edge) => gateIds.includes(edge.from));
+  const edges = edgesFrom(flow, gateIds);
   const targets = edges.map((edge) => ({ label: edge.to, kind: CompletionItemKind.Variable, detail: 'target node', textEdit: { range, newText: edge.to } }));
   const labels = edges.flatMap(({ label, to }) => (label ? [{ label, kind: CompletionItemKind.Value, detail: `edge label → ${to}`, textEdit: { range, newText: label } }] : []));
   return [...targets, ...labels];
@@ -186,7 +201,7 @@ function stylesheetFacts(flow: OutlineFlow) {
   const nodes = [...flow.nodes.values()];
   const values = (key: string) => nodes.flatMap((n) => n.attributes.get(key)?.value ?? []);
   return {
-    classes: [...new Set(values('class').flatMap((value) => value.split(',').map((c) => c.trim())).filter(Boolean))],
+    classes: [...new Set([...values('class').flatMap((value) => value.split(',').map((c) => c.trim())), ...flow.classes].filter(Boolean))],
     nodeIds: flow.nodeIds,
     models: [...new Set(values('llm_model'))],
   };
@@ -197,21 +212,9 @@ export function nodeIdsOf(analysis: DocumentView): readonly string[] {
   return outlineFlow(analysis.outline).nodeIds;
 }
 
-/**
- * The handlers of the nodes a list belongs to, from their own node statements: a look at the lists
- * naming them, not the whole text's flow, since this runs on every keystroke in a list.
- */
+/** The handlers of the nodes a list belongs to, from their own node statements. */
 function subjectHandlers(analysis: DocumentView, ids: readonly string[]): string[] {
-  if (ids.length === 0) return [];
-  const attributes = new Map(ids.map((id) => [id, new Map<string, Attribute>()]));
-  for (const list of analysis.outline.lists) {
-    if (list.owner !== 'node') continue;
-    for (const subject of list.subjects) {
-      const own = attributes.get(tokenValue(subject));
-      if (own) addOwnAttributes(list, own);
-    }
-  }
-  return [...attributes].map(([id, own]) => resolveHandlerType({ id, attributes: own }));
+  return ids.length === 0 ? [] : nodesNamed(analysis.outline, ids).map((node) => resolveHandlerType(node));
 }
 
 function nodeIdItems(analysis: DocumentView, range: Range): CompletionItem[] {

@@ -1,7 +1,7 @@
 /** What the cursor is on, in editor terms: the question completion and hover answer first. */
 import type { AttributeScope } from '../../engine/model/attributes';
 import type { AttributeList, Outline } from '../syntax/outline';
-import { listAt, tokenAt, tokenBefore } from '../syntax/outline';
+import { ASSIGNMENT, BLOCK, listAt, tokenAt, tokenBefore } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
 
@@ -46,36 +46,47 @@ const within = (token: Token, offset: number) => token.start <= offset && offset
 const insideString = (token: Token, offset: number) => token.kind === 'string' && token.start < offset && (offset < token.end || !token.terminated);
 
 export function cursorContext(outline: Outline, offset: number): CursorContext {
-  const token = tokenAt(outline, offset);
+  const at = tokenAt(outline, offset);
+  const token = at >= 0 ? outline.token(at) : undefined;
   if (token?.kind === 'comment' && token.start < offset && (offset < token.end || !token.text.startsWith('/*'))) return { kind: 'none' };
   const list = listAt(outline, offset);
-  if (list) return listContext(list, offset);
+  if (list >= 0) return listContext(outline.list(list), offset);
 
-  for (const assignment of outline.assignments) {
-    if (assignment.key.start > offset) break;
-    const place: AttributePlace = assignment.inSubgraph ? 'subgraph' : 'graph';
-    if (within(assignment.key, offset) && !(assignment.key.kind === 'string' && !insideString(assignment.key, offset))) {
-      return { kind: 'attribute-name', place, replace: assignment.key, present: new Set() };
+  for (let row = 0; row < outline.count('assignments'); row++) {
+    const assignment = (field: number) => outline.field('assignments', row, field);
+    const key = outline.token(assignment(ASSIGNMENT.key));
+    if (key.start > offset) break;
+    const place: AttributePlace = assignment(ASSIGNMENT.inSubgraph) === 1 ? 'subgraph' : 'graph';
+    if (within(key, offset) && !(key.kind === 'string' && !insideString(key, offset))) {
+      return { kind: 'attribute-name', place, replace: key, present: new Set() };
     }
-    const valueEnd = assignment.value ? assignment.value.end : assignment.equals.end;
-    const value = assignment.value;
-    const inValue = value?.kind === 'string' ? insideString(value, offset) || offset <= value.start : offset <= valueEnd;
-    if (offset >= assignment.equals.end && inValue) {
-      return valueContext(place, assignment.key, assignment.value, offset, undefined);
-    }
+    const value = assignment(ASSIGNMENT.value) >= 0 ? outline.token(assignment(ASSIGNMENT.value)) : undefined;
+    const equalsEnd = outline.endOf(assignment(ASSIGNMENT.equals));
+    const inValue = value?.kind === 'string' ? insideString(value, offset) || offset <= value.start : offset <= (value ? value.end : equalsEnd);
+    if (offset >= equalsEnd && inValue) return valueContext(place, key, value, offset, undefined);
   }
   if (token?.kind === 'string' && insideString(token, offset)) return { kind: 'none' };
 
   const typing = token?.kind === 'id' && within(token, offset) ? token : undefined;
   const replace: Span = typing ?? { start: offset, end: offset };
-  const previous = tokenBefore(outline, typing ? typing.start : offset);
+  const before = tokenBefore(outline, typing ? typing.start : offset);
+  const previous = before >= 0 ? outline.token(before) : undefined;
   if (previous?.kind === 'arrow') return { kind: 'edge-target', replace };
-  const block = [...outline.blocks].reverse().find((b) => b.open.start < offset && (!b.close || offset <= b.close.start));
-  if (!block) return { kind: 'none' };
+  const block = blockAround(outline, offset);
+  if (block < 0) return { kind: 'none' };
   const startsStatement = !previous || (previous.kind === 'punct' && '{};]'.includes(previous.text)) || outline.text.slice(previous.end, replace.start).includes('\n');
   if (!startsStatement) return { kind: 'none' };
-  const inSubgraph = block.kind === 'subgraph';
+  const inSubgraph = outline.field('blocks', block, BLOCK.kind) === 1;
   return { kind: 'statement', inSubgraph, replace };
+}
+
+/** The last block opened before the offset that is still open there, or -1. */
+function blockAround(outline: Outline, offset: number): number {
+  for (let row = outline.count('blocks') - 1; row >= 0; row--) {
+    const close = outline.field('blocks', row, BLOCK.close);
+    if (outline.startOf(outline.field('blocks', row, BLOCK.open)) < offset && (close < 0 || offset <= outline.startOf(close))) return row;
+  }
+  return -1;
 }
 
 function listContext(list: AttributeList, offset: number): CursorContext {

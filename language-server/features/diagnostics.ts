@@ -5,8 +5,8 @@ import type { SourceRange } from '../../engine/model/source';
 import { ruleAnchor } from '../../engine/validate/rule-docs';
 import type { CheckedText } from '../analysis/document-store';
 import { LineIndex } from '../../engine/model/source';
-import type { Token } from '../syntax/scanner';
-import { scanFrom } from '../syntax/scanner';
+import { IntList } from '../syntax/int-list';
+import { ARROW, COMMENT, ID, PUNCT, scanInto, UNCLOSED } from '../syntax/scanner';
 import { toLspRange } from '../lsp-convert';
 
 const severities: Record<Severity, DiagnosticSeverity> = {
@@ -50,15 +50,23 @@ export function documentDiagnostics(checked: Pick<CheckedText, 'uri' | 'text' | 
  */
 function graphAnchor(text: string): SourceRange {
   // The last two code tokens before the one scanned.
-  let before = undefined as Token | undefined;
-  let last = undefined as Token | undefined;
-  const isKeyword = (token: Token | undefined): boolean => token?.kind === 'id' && /^(?:di)?graph$/i.test(token.text);
-  const { stoppedAt } = scanFrom(text, 0, (token) => {
-    if (token.kind === 'comment') return false;
-    if (token.kind === 'punct' && token.text === '{' && (isKeyword(last) || (isKeyword(before) && last?.kind !== 'punct' && last?.kind !== 'arrow'))) return true;
-    [before, last] = [last, token];
+  let before = undefined as Scanned | undefined;
+  let last = undefined as Scanned | undefined;
+  const isKeyword = (token: Scanned | undefined): boolean => token?.kind === ID && /^(?:di)?graph$/i.test(text.slice(token.start, token.end));
+  const stoppedAt = scanInto(text, 0, new IntList(), new IntList(), (flagged, start, end) => {
+    const kind = flagged & ~UNCLOSED;
+    if (kind === COMMENT) return false;
+    if (kind === PUNCT && text[start] === '{' && (isKeyword(last) || (isKeyword(before) && last?.kind !== PUNCT && last?.kind !== ARROW))) return true;
+    [before, last] = [last, { kind, start, end }];
     return false;
   });
   const lines = new LineIndex(text);
-  return stoppedAt && last ? lines.range(last.start, last.end) : lines.range(0, 0);
+  return stoppedAt >= 0 && last ? lines.range(last.start, last.end) : lines.range(0, 0);
+}
+
+/** A scanned token: its kind code (scanner.ts) and offsets. */
+interface Scanned {
+  readonly kind: number;
+  readonly start: number;
+  readonly end: number;
 }

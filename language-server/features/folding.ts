@@ -2,6 +2,8 @@
 import type { FoldingRange } from 'vscode-languageserver';
 import { FoldingRangeKind } from 'vscode-languageserver';
 import type { DocumentView } from '../analysis/document-analysis';
+import { BLOCK, LIST } from '../syntax/outline';
+import { COMMENT, HTML, STRING } from '../syntax/scanner';
 
 export function foldingRanges(analysis: DocumentView): FoldingRange[] {
   const { outline, lineIndex } = analysis;
@@ -14,26 +16,36 @@ export function foldingRanges(analysis: DocumentView): FoldingRange[] {
     const endLine = line(endOffset) - (closerStaysVisible && startsItsLine(endOffset) ? 1 : 0);
     if (endLine > startLine) ranges.push({ startLine, endLine, ...(kind ? { kind } : {}) });
   };
-  for (const block of outline.blocks) add(block.open.start, block.close?.start ?? outline.text.length, true);
-  for (const list of outline.lists) if (list.close) add(list.open.start, list.close.start, true);
+  // From the outline's rows: a 5,000-node text has ~100,000 tokens, asked for again after edits.
+  for (let row = 0, count = outline.count('blocks'); row < count; row++) {
+    const close = outline.field('blocks', row, BLOCK.close);
+    add(outline.startOf(outline.field('blocks', row, BLOCK.open)), close >= 0 ? outline.startOf(close) : outline.text.length, true);
+  }
+  for (let row = 0, count = outline.count('lists'); row < count; row++) {
+    const close = outline.field('lists', row, LIST.close);
+    if (close >= 0) add(outline.startOf(outline.field('lists', row, LIST.open)), outline.startOf(close), true);
+  }
   let lineCommentRun: { start: number; end: number; lastLine: number } | undefined;
   const flushComments = () => {
     if (lineCommentRun) add(lineCommentRun.start, lineCommentRun.end, false, FoldingRangeKind.Comment);
     lineCommentRun = undefined;
   };
-  for (const token of outline.tokens) {
-    if (token.kind === 'comment' && !token.text.startsWith('/*')) {
-      const tokenLine = line(token.start);
-      if (lineCommentRun && tokenLine === lineCommentRun.lastLine + 1) lineCommentRun = { ...lineCommentRun, end: token.end, lastLine: tokenLine };
+  for (let t = 0, count = outline.tokenCount; t < count; t++) {
+    const kind = outline.kindOf(t);
+    const start = outline.startOf(t);
+    const end = outline.endOf(t);
+    if (kind === COMMENT && !outline.text.startsWith('/*', start)) {
+      const tokenLine = line(start);
+      if (lineCommentRun && tokenLine === lineCommentRun.lastLine + 1) lineCommentRun = { ...lineCommentRun, end, lastLine: tokenLine };
       else {
         flushComments();
-        lineCommentRun = { start: token.start, end: token.end, lastLine: tokenLine };
+        lineCommentRun = { start, end, lastLine: tokenLine };
       }
       continue;
     }
     flushComments();
-    if (token.kind === 'comment') add(token.start, token.end, false, FoldingRangeKind.Comment);
-    else if (token.kind === 'string' || token.kind === 'html') add(token.start, token.end, false);
+    if (kind === COMMENT) add(start, end, false, FoldingRangeKind.Comment);
+    else if (kind === STRING || kind === HTML) add(start, end, false);
   }
   flushComments();
   return ranges;

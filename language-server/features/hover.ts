@@ -80,7 +80,8 @@ function entryTarget(view: DocumentView, entry: AttributeEntry & { value?: Token
 
 function entryAt(view: DocumentView, offset: number): (AttributeEntry & { value?: Token }) | undefined {
   const covers = (e: AttributeEntry) => (e.key.start <= offset && offset <= e.key.end) || (e.value !== undefined && e.value.start <= offset && offset <= e.value.end);
-  return listAt(view.outline, offset)?.entries.find(covers) ?? view.outline.assignments.find(covers);
+  const list = listAt(view.outline, offset);
+  return (list >= 0 ? view.outline.list(list).entries.find(covers) : undefined) ?? view.outline.assignments.find(covers);
 }
 
 function describeNode(graph: Graph, node: GraphNode): string {

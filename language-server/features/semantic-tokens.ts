@@ -8,9 +8,9 @@ import { shapes } from '../../engine/model/handler-types';
 import { findVariables } from '../../engine/transform/variables';
 import type { DocumentView } from '../analysis/document-analysis';
 import { nodeOccurrences } from '../analysis/node-occurrences';
-import type { AttributeEntry } from '../syntax/outline';
-import type { Token } from '../syntax/scanner';
-import { tokenValue } from '../syntax/scanner';
+import type { Outline } from '../syntax/outline';
+import { BLOCK, forEachSetting } from '../syntax/outline';
+import { HTML } from '../syntax/scanner';
 import type { TokenContent } from '../syntax/string-content';
 import { documentSpan, tokenContent } from '../syntax/string-content';
 import { statusValues } from './completion-condition';
@@ -70,37 +70,38 @@ class Marks {
 export function semanticTokens(analysis: DocumentView): SemanticTokens {
   const marks = new Marks();
   const { outline } = analysis;
-  for (const block of outline.blocks) if (block.name) marks.add(block.name.start, block.name.end, 'namespace', DECLARATION);
+  for (let row = 0, count = outline.count('blocks'); row < count; row++) {
+    const name = outline.field('blocks', row, BLOCK.name);
+    if (name >= 0) marks.add(outline.startOf(name), outline.endOf(name), 'namespace', DECLARATION);
+  }
   for (const occurrence of nodeOccurrences(outline)) marks.add(occurrence.start, occurrence.end, 'variable', occurrence.kind === 'declaration' ? DECLARATION : 0);
-  const markEntry = ({ key, value }: AttributeEntry): void => {
-    const spec = attributeSpec(tokenValue(key));
+  forEachSetting(outline, (key, value) => {
+    const spec = attributeSpec(outline.valueOf(key));
     if (!spec) return;
-    marks.add(key.start, key.end, 'property', (spec.type.kind === 'graphviz' ? DEFAULT_LIBRARY : 0) | (spec.aliasOf ? DEPRECATED : 0));
-    if (value && value.kind !== 'html') markValue(marks, spec, value);
-  };
-  for (const list of outline.lists) list.entries.forEach(markEntry);
-  outline.assignments.forEach(markEntry);
+    marks.add(outline.startOf(key), outline.endOf(key), 'property', (spec.type.kind === 'graphviz' ? DEFAULT_LIBRARY : 0) | (spec.aliasOf ? DEPRECATED : 0));
+    if (value >= 0 && outline.kindOf(value) !== HTML) markValue(marks, spec, outline, value);
+  });
   return marks.encode(analysis.lineIndex);
 }
 
-function markValue(marks: Marks, spec: AttributeSpec, value: Token): void {
+function markValue(marks: Marks, spec: AttributeSpec, outline: Outline, value: number): void {
   switch (spec.type.kind) {
     case 'enum':
     case 'boolean': {
-      const content = tokenContent(value);
+      const content = tokenContent(outline.token(value));
       const known = spec.type.kind === 'boolean' ? content.value === 'true' || content.value === 'false' : spec.type.values.some((v) => v.value === content.value);
       const whole = documentSpan(content, 0, content.value.length);
       if (known) marks.add(whole.start, whole.end, spec.name === 'shape' && shapeNames.has(content.value) ? 'type' : 'enumMember');
       break;
     }
     case 'condition':
-      markCondition(marks, tokenContent(value));
+      markCondition(marks, tokenContent(outline.token(value)));
       break;
     case 'text':
     case 'command':
       // Prompts are long and mostly hold no variable: decode only those that may.
-      if (value.text.includes('$')) {
-        const content = tokenContent(value);
+      if (outline.textOf(value).includes('$')) {
+        const content = tokenContent(outline.token(value));
         for (const variable of findVariables(content.value)) {
           const span = documentSpan(content, variable.start, variable.end);
           marks.add(span.start, span.end, 'macro');

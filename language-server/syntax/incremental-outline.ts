@@ -2,16 +2,16 @@
  * The outline of an edited text from the outline before the edit: only the tokens from just
  * before the edit to where the new tokens line up with the old ones again are scanned, and only
  * the statements from the one before the edit to the first unchanged one after it are read again.
- * Everything after is the previous outline's, its tokens moved by the edit's length in place (their
- * segments shift: see shiftTokens), so the records after the edit are the previous ones, not copies,
- * and the previous outline is not to be read any more. An edit that can change
- * how the rest of the text lexes (an unclosed string before it, a quote or comment opener that
- * swallows the rest) simply never lines up again, and the update degrades to a full scan.
+ * Everything after is the previous outline's rows, copied with their offsets moved by the edit's
+ * length and their token and record indexes by what the re-read part added or removed. An edit that
+ * can change how the rest of the text lexes (an unclosed string before it, a quote or comment
+ * opener that swallows the rest) simply never lines up again, and the update degrades to a full scan.
  */
-import type { Block, OpenRoot, Outline, StatementState } from './outline';
-import { buildOutline, emptyStatementState, isOpenString, MARK_FIELDS, MARK_ROOT, readStatements } from './outline';
-import type { Token } from './scanner';
-import { scanFrom, shiftTokens } from './scanner';
+import { IntList } from './int-list';
+import type { Outline as OutlineType } from './outline';
+import { ASSIGNMENT, BLOCK, buildOutline, LIST, NODE_ID, emptyStatementState, firstOpenString, MARK_FIELDS, MARK_ROOT, Outline, readStatements, TABLE_FIELDS, TABLES, tableViews } from './outline';
+import type { StatementState } from './outline';
+import { scanInto, TOKEN_FIELDS } from './scanner';
 
 /** One replaced span: `[start, oldEnd)` of the previous text became `[start, newEnd)` of the new one. */
 export interface TextEdit {
@@ -23,51 +23,54 @@ export interface TextEdit {
 /** The tokens a scanner lookahead can reach past a token's end (`a.b`, `-` then `>`). */
 const LOOKAHEAD = 2;
 
-export function updateOutline(previous: Outline, edit: TextEdit, text: string): Outline {
-  const old = previous.tokens;
+export function updateOutline(previous: OutlineType, edit: TextEdit, text: string): OutlineType {
+  const old = previous.rows;
+  const oldCount = previous.tokenCount;
   const delta = edit.newEnd - edit.oldEnd;
   // Rescan from the token before the first one the edit (or a lookahead into it) can touch.
-  const touched = firstIndex(old.length, (k) => (old[k] as Token).end >= edit.start - LOOKAHEAD);
+  const touched = firstIndex(oldCount, (k) => previous.endOf(k) >= edit.start - LOOKAHEAD);
   const restart = Math.max(0, touched - 1);
   // A string left open before the edit ends where the rest of the text says: nothing is safe to keep.
-  if (previous.firstOpenString !== -1 && previous.firstOpenString < restart) return buildOutline(text);
-  const restartOffset = restart === 0 ? 0 : (old[restart] as Token).start;
+  if (old.firstOpenString !== -1 && old.firstOpenString < restart) return buildOutline(text);
+  const restartOffset = restart === 0 ? 0 : previous.startOf(restart);
 
   // The first line after the edit: from there a `#` comment's line start is as before.
   const newline = text.indexOf('\n', edit.newEnd);
   const alignFrom = newline < 0 ? text.length : newline + 1;
-  let candidate = firstIndex(old.length, (k) => (old[k] as Token).start >= edit.oldEnd);
-  const linesUp = (token: Token): boolean => {
-    if (token.start < alignFrom) return false;
-    const oldStart = token.start - delta;
-    while (candidate < old.length && (old[candidate] as Token).start < oldStart) candidate++;
-    const match = old[candidate];
-    return match !== undefined && match.start === oldStart && match.end === token.end - delta && match.kind === token.kind && match.terminated === token.terminated && match.text === token.text;
+  let candidate = firstIndex(oldCount, (k) => previous.startOf(k) >= edit.oldEnd);
+  const linesUp = (kind: number, start: number, end: number): boolean => {
+    if (start < alignFrom) return false;
+    const oldStart = start - delta;
+    while (candidate < oldCount && previous.startOf(candidate) < oldStart) candidate++;
+    if (candidate >= oldCount || previous.startOf(candidate) !== oldStart || previous.endOf(candidate) !== end - delta) return false;
+    return old.tokens[candidate * TOKEN_FIELDS] === kind && previous.textOf(candidate) === text.slice(start, end);
   };
-  const scanned = scanFrom(text, restartOffset, linesUp);
-  const keptFrom = scanned.stoppedAt ? candidate : old.length;
-  const kept = old.slice(keptFrom);
-
-  const oldCode = previous.code;
-  const codeRestart = firstIndex(oldCode.length, (k) => (oldCode[k] as Token).start >= restartOffset);
-  const codeKeptFrom = firstIndex(oldCode.length, (k) => (oldCode[k] as Token).start >= (old[keptFrom]?.start ?? Number.POSITIVE_INFINITY));
-  const scannedCode = scanned.tokens.filter((t) => t.kind !== 'comment');
-  const tokens = old.slice(0, restart).concat(scanned.tokens, kept);
-  const code = oldCode.slice(0, codeRestart).concat(scannedCode, oldCode.slice(codeKeptFrom));
-  const newCodeKeptFrom = codeRestart + scannedCode.length;
+  const room = Math.max(0, delta) + 64;
+  const tokens = IntList.prefix(old.tokens, restart * TOKEN_FIELDS, old.tokens.length + room);
+  const oldCode = old.code;
+  const codeRestart = firstIndex(oldCode.length, (k) => (oldCode[k] as number) >= restart);
+  const code = IntList.prefix(oldCode, codeRestart, oldCode.length + room);
+  const stopped = scanInto(text, restartOffset, tokens, code, linesUp);
+  const keptFrom = stopped >= 0 ? candidate : oldCount;
+  const newKeptFrom = tokens.length / TOKEN_FIELDS;
+  const tokenShift = newKeptFrom - keptFrom;
+  tokens.appendRows(old.tokens, keptFrom, oldCount, [0, delta, delta]);
+  const codeKeptFrom = firstIndex(oldCode.length, (k) => (oldCode[k] as number) >= keptFrom);
+  const newCodeKeptFrom = code.length;
   const codeShift = newCodeKeptFrom - codeKeptFrom;
-  shiftTokens(kept, delta);
+  code.appendRows(oldCode, codeKeptFrom, oldCode.length, [tokenShift]);
+  const scanned = new Outline(text, { tokens: tokens.view(), code: code.view(), tables: old.tables, marks: old.marks, firstOpenString: -1 });
 
   const state = resumeState(previous, codeRestart);
   const starts = recordCounts(state);
-  const oldMarks = previous.marks;
+  const oldMarks = old.marks;
   let markCursor = 0;
-  let rootThere: OpenRoot | undefined;
+  let rootThere = -1;
   /**
    * A statement of a root body in the kept tokens that the previous outline also read from a
-   * root body: from there on the reading would repeat the previous one record for record.
+   * root body: from there on the reading would repeat the previous one row for row.
    */
-  const sameStatement = (index: number, root: OpenRoot): boolean => {
+  const sameStatement = (index: number, root: number): boolean => {
     if (index < newCodeKeptFrom) return false;
     const oldIndex = index - codeShift;
     while (markCursor < oldMarks.length && (oldMarks[markCursor] as number) < oldIndex) markCursor += MARK_FIELDS;
@@ -75,55 +78,46 @@ export function updateOutline(previous: Outline, edit: TextEdit, text: string): 
     rootThere = root;
     return true;
   };
-  readStatements(text, code, state, sameStatement);
+  readStatements(scanned, state, sameStatement);
   const newEnds = recordCounts(state);
-  const oldEnds = rootThere ? Array.from({ length: MARK_ROOT }, (_, field) => oldMarks[markCursor + field] as number) : recordCounts(previous);
-  if (rootThere) appendRest(previous, state, markCursor, rootThere, codeShift);
-  const { blocks, lists, assignments, nodeIds, arrows, edges, marks } = state;
-  const firstOpenString = openStringAfter(previous.firstOpenString, keptFrom, tokens, restart, restart + scanned.tokens.length);
-  const outline: Outline = { text, tokens, code, blocks, lists, assignments, nodeIds, arrows, edges, marks, firstOpenString };
-  const window = (field: number): RecordWindow => ({ start: starts[field] as number, oldEnd: oldEnds[field] as number, newEnd: newEnds[field] as number });
-  rereadWindows.set(outline, { lists: window(2), assignments: window(3), nodeIds: window(4), edges: window(6) });
+  const oldEnds = rootThere >= 0 ? Array.from({ length: TABLES.length }, (_, k) => oldMarks[markCursor + 1 + k] as number) : TABLES.map((table) => previous.count(table));
+  if (rootThere >= 0) appendRest(previous, state, markCursor, rootThere, { code: codeShift, token: tokenShift });
+  const rescannedOpen = firstOpenString(tokens.view(), restart, newKeptFrom);
+  const openString =
+    rescannedOpen !== -1 ? rescannedOpen : old.firstOpenString === -1 ? -1 : old.firstOpenString >= keptFrom ? old.firstOpenString + tokenShift : firstOpenString(tokens.view(), newKeptFrom);
+  const outline = new Outline(text, { tokens: tokens.view(), code: code.view(), tables: tableViews(state), marks: state.marks.view(), firstOpenString: openString });
+  const window = (table: (typeof TABLES)[number]): RecordWindow => {
+    const k = TABLES.indexOf(table);
+    return { start: starts[k] as number, oldEnd: oldEnds[k] as number, newEnd: newEnds[k] as number };
+  };
+  rereadWindows.set(outline, { lists: window('lists'), assignments: window('assignments'), nodeIds: window('nodeIds'), edges: window('edges') });
   return outline;
 }
 
-/** Records `[start, oldEnd)` of the previous outline were read again as `[start, newEnd)` of the updated one; the rest are the same. */
+/** Rows `[start, oldEnd)` of the previous outline were read again as `[start, newEnd)` of the updated one; the rest are the same. */
 export interface RecordWindow {
   readonly start: number;
   readonly oldEnd: number;
   readonly newEnd: number;
 }
 
-export interface RereadWindows {
+interface RereadWindows {
   readonly lists: RecordWindow;
   readonly assignments: RecordWindow;
   readonly nodeIds: RecordWindow;
   readonly edges: RecordWindow;
 }
 
-const rereadWindows = new WeakMap<Outline, RereadWindows>();
+const rereadWindows = new WeakMap<OutlineType, RereadWindows>();
 
-/** Which records an updated outline read again, for what is derived from the previous one (outline-flow.ts). */
-export function rereadBy(outline: Outline): RereadWindows | undefined {
+/** Which rows an updated outline read again, for what is derived from the previous one (outline-flow.ts). */
+export function rereadBy(outline: OutlineType): RereadWindows | undefined {
   return rereadWindows.get(outline);
 }
 
-/** Record counts in the order of the statement marks' fields (the first, a code index, unused). */
-function recordCounts(records: Pick<Outline, 'blocks' | 'lists' | 'assignments' | 'nodeIds' | 'arrows' | 'edges'>): number[] {
-  return [0, records.blocks.length, records.lists.length, records.assignments.length, records.nodeIds.length, records.arrows.length, records.edges.length];
-}
-
-/**
- * The first unclosed string of the new tokens. None is before `restart` (else the update rescanned
- * all); past the rescanned ones the previous index carries over, unless that string was replaced.
- */
-function openStringAfter(previous: number, oldKeptFrom: number, tokens: readonly Token[], restart: number, keptFrom: number): number {
-  const rescanned = tokens.slice(restart, keptFrom).findIndex(isOpenString);
-  if (rescanned !== -1) return restart + rescanned;
-  if (previous === -1) return -1;
-  if (previous >= oldKeptFrom) return previous - oldKeptFrom + keptFrom;
-  const later = tokens.slice(keptFrom).findIndex(isOpenString);
-  return later === -1 ? -1 : keptFrom + later;
+/** Row counts of the tables, in TABLES order. */
+function recordCounts(state: StatementState): number[] {
+  return TABLES.map((table) => state.tables[table].length / TABLE_FIELDS[table]);
 }
 
 /** The smallest k in [0, length) with `test(k)` (which must be monotone), else length. */
@@ -138,57 +132,69 @@ function firstIndex(length: number, test: (k: number) => boolean): number {
   return low;
 }
 
-/** The records before the second-to-last statement mark ahead of `codeIndex`, ready to read on from there. */
-function resumeState(previous: Outline, codeIndex: number): StatementState {
-  const marks = previous.marks;
+/** The rows before the second-to-last statement mark ahead of `codeIndex`, ready to read on from there. */
+function resumeState(previous: OutlineType, codeIndex: number): StatementState {
+  const marks = previous.rows.marks;
   let mark = -1;
   for (let m = 0; m < marks.length && (marks[m] as number) <= codeIndex - LOOKAHEAD; m += MARK_FIELDS) mark = m;
   // One statement further back: its last token's lookahead may reach the changed tokens.
   if (mark >= MARK_FIELDS) mark -= MARK_FIELDS;
   if (mark < 0) return emptyStatementState();
-  const count = (field: number) => marks[mark + field] as number;
-  const rootIndex = count(MARK_ROOT);
+  const tables = Object.fromEntries(
+    TABLES.map((table, k) => {
+      const rows = previous.rows.tables[table];
+      return [table, IntList.prefix(rows, (marks[mark + 1 + k] as number) * TABLE_FIELDS[table], rows.length + 64)];
+    }),
+  ) as StatementState['tables'];
+  const root = marks[mark + MARK_ROOT] as number;
   // The root closes after the mark: until reading gets there again it is open.
-  const { close: _closedLater, ...rootBlock } = previous.blocks[rootIndex] as Block;
-  const blocks = previous.blocks.slice(0, count(1));
-  blocks[rootIndex] = rootBlock;
-  return {
-    blocks,
-    lists: previous.lists.slice(0, count(2)),
-    assignments: previous.assignments.slice(0, count(3)),
-    nodeIds: previous.nodeIds.slice(0, count(4)),
-    arrows: previous.arrows.slice(0, count(5)),
-    edges: previous.edges.slice(0, count(6)),
-    marks: marks.slice(0, mark),
-    root: { block: rootBlock, index: rootIndex },
-    at: count(0),
-  };
+  tables.blocks.set(root * BLOCK.fields + BLOCK.close, -1);
+  return { tables, marks: IntList.prefix(marks, mark, marks.length + 64), root, at: marks[mark] as number };
 }
 
-/** Appends the previous outline's records from its mark `from` on to the state that stopped at the same statement. */
-function appendRest(previous: Outline, state: StatementState, from: number, root: OpenRoot, codeShift: number): void {
-  const marks = previous.marks;
-  const oldCounts = Array.from({ length: MARK_FIELDS }, (_, field) => marks[from + field] as number);
+/**
+ * Appends the previous outline's rows from its mark `from` on to the state that stopped at the
+ * same statement (`root` open), moving their code and token indexes by `shift` and their record
+ * indexes by the row counts the re-reading changed.
+ */
+function appendRest(previous: OutlineType, state: StatementState, from: number, root: number, shift: { readonly code: number; readonly token: number }): void {
+  const marks = previous.rows.marks;
+  const tables = previous.rows.tables;
+  const oldCounts = TABLES.map((_, k) => marks[from + 1 + k] as number);
   const newCounts = recordCounts(state);
-  const oldRoot = oldCounts[MARK_ROOT] as number;
+  const moved = TABLES.map((_, k) => (newCounts[k] as number) - (oldCounts[k] as number));
+  const [blockShift, , entryShift, , nodeIdShift, arrowShift] = moved as [number, number, number, number, number, number, number];
+  const t = shift.token;
+  const oldRoot = marks[from + MARK_ROOT] as number;
   // The previous reading closed its root in the kept tokens (if at all): so does this one.
-  const oldClose = (previous.blocks[oldRoot] as Block).close;
-  if (oldClose) state.blocks[root.index] = { ...root.block, close: oldClose };
-  const rest = <T>(records: readonly T[], count: number, target: T[]) => {
-    for (let k = count; k < records.length; k++) target.push(records[k] as T);
+  const oldClose = tables.blocks[oldRoot * BLOCK.fields + BLOCK.close] as number;
+  if (oldClose >= 0) state.tables.blocks.set(root * BLOCK.fields + BLOCK.close, oldClose + t);
+  const shifts: Record<(typeof TABLES)[number], readonly number[]> = {
+    blocks: [0, t, t, t, t],
+    lists: [0, t, t, entryShift, entryShift, nodeIdShift, nodeIdShift, arrowShift, arrowShift, blockShift],
+    entries: [t, t, t, t],
+    assignments: [0, t, t, t, blockShift],
+    nodeIds: [t, 0, blockShift],
+    arrows: [t],
+    edges: [t, t],
   };
-  rest(previous.blocks, oldCounts[1] as number, state.blocks);
-  rest(previous.lists, oldCounts[2] as number, state.lists);
-  rest(previous.assignments, oldCounts[3] as number, state.assignments);
-  rest(previous.nodeIds, oldCounts[4] as number, state.nodeIds);
-  rest(previous.arrows, oldCounts[5] as number, state.arrows);
-  rest(previous.edges, oldCounts[6] as number, state.edges);
-  const blockShift = (newCounts[1] as number) - (oldCounts[1] as number);
-  for (let m = from; m < marks.length; m += MARK_FIELDS) {
-    state.marks.push((marks[m] as number) + codeShift);
-    for (let field = 1; field < MARK_ROOT; field++) state.marks.push((marks[m + field] as number) - (oldCounts[field] as number) + (newCounts[field] as number));
-    const markRoot = marks[m + MARK_ROOT] as number;
-    // A later root graph's block moved with the blocks before it.
-    state.marks.push(markRoot === oldRoot ? root.index : markRoot + blockShift);
+  TABLES.forEach((table, k) => state.tables[table].appendRows(tables[table], oldCounts[k] as number, previous.count(table), shifts[table]));
+  // Rows in the root's body name it as their block: it kept its row, unlike the blocks after it.
+  const blockFields = [
+    ['lists', LIST.block],
+    ['assignments', ASSIGNMENT.block],
+    ['nodeIds', NODE_ID.block],
+  ] as const;
+  for (const [table, field] of blockFields) {
+    const rows = state.tables[table];
+    const fields = TABLE_FIELDS[table];
+    for (let k = (newCounts[TABLES.indexOf(table)] as number) * fields + field; k < rows.length; k += fields) if (rows.at(k) === oldRoot + blockShift) rows.set(k, root);
+  }
+  const firstNew = state.marks.length;
+  state.marks.appendRows(marks, from / MARK_FIELDS, marks.length / MARK_FIELDS, [shift.code, ...moved, 0]);
+  // A later root graph's block moved with the blocks before it.
+  for (let m = firstNew + MARK_ROOT; m < state.marks.length; m += MARK_FIELDS) {
+    const markRoot = state.marks.at(m);
+    state.marks.set(m, markRoot === oldRoot ? root : markRoot + blockShift);
   }
 }

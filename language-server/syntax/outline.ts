@@ -2,11 +2,25 @@
  * The statement structure of a DOT text, recovered from tokens alone: blocks, attribute lists
  * (with whom they belong to), graph-level assignments and node id occurrences. It tolerates any
  * input, so completion and folding work while the engine's parser still rejects the text.
+ *
+ * Tokens and records are rows of numbers in typed arrays (token indexes, offsets, record indexes;
+ * -1 for absent), not objects: a 5,000-node text has over 100,000 tokens, and an edit copies and
+ * shifts rows at memory speed without making garbage (incremental-outline.ts). Features that scan
+ * the whole text may read the records as objects (`lists`, `blocks`…, made once per outline on
+ * first read; `tokens`, made on each read); the per-keystroke paths (cursor context, the flow,
+ * completion) and the per-version ones (semantic tokens, node occurrences) read rows.
  */
-import type { Token } from './scanner';
-import { scan } from './scanner';
+import { IntList } from './int-list';
+import type { Token, TokenKind } from './scanner';
+import { ARROW, COMMENT, HTML, ID, KIND_CODES, PUNCT, scanInto, STRING, stringValue, TOKEN_FIELDS, UNCLOSED } from './scanner';
 
 type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-defaults';
+const OWNERS: readonly ListOwner[] = ['node', 'edge', 'node-defaults', 'edge-defaults', 'graph-defaults'];
+export const NODE_LIST = 0;
+export const EDGE_LIST = 1;
+export const NODE_DEFAULTS = 2;
+const EDGE_DEFAULTS = 3;
+export const GRAPH_DEFAULTS = 4;
 
 export interface AttributeEntry {
   readonly key: Token;
@@ -57,252 +71,509 @@ interface OutlineEdge {
   readonly to: Token;
 }
 
-export interface Outline {
-  readonly text: string;
-  /** Every token, comments included, in order. */
-  readonly tokens: readonly Token[];
-  readonly blocks: readonly Block[];
-  readonly lists: readonly AttributeList[];
-  readonly assignments: readonly Assignment[];
-  readonly nodeIds: readonly NodeIdOccurrence[];
-  readonly arrows: readonly Token[];
-  readonly edges: readonly OutlineEdge[];
-  /** The tokens statements are read from: `tokens` without comments. */
-  readonly code: readonly Token[];
-  /** Where each statement of a root graph body starts (see StatementMarks): an edit re-reads from the one before it. */
-  readonly marks: StatementMarks;
-  /** Index in `tokens` of the first string left unclosed, or -1: where it ends depends on all the text after it. */
+/** Block rows: kind (0 graph, 1 subgraph), keyword, name, open, close. */
+export const BLOCK = { kind: 0, keyword: 1, name: 2, open: 3, close: 4, fields: 5 } as const;
+/**
+ * List rows: owner code (+ IN_SUBGRAPH), open, close, entry rows [from, to), subject (node id) rows
+ * [from, to), arrow rows [from, to), and the innermost block around the statement (as in the
+ * assignment and node id rows: the flow's scopes).
+ */
+export const LIST = { owner: 0, open: 1, close: 2, entriesFrom: 3, entriesTo: 4, subjectsFrom: 5, subjectsTo: 6, arrowsFrom: 7, arrowsTo: 8, block: 9, fields: 10 } as const;
+export const IN_SUBGRAPH = 8;
+/** Entry rows: key, equals, value, separator. */
+export const ENTRY = { key: 0, equals: 1, value: 2, separator: 3, fields: 4 } as const;
+/** Assignment rows: in a subgraph (0 or 1), key, equals, value, innermost block. */
+export const ASSIGNMENT = { inSubgraph: 0, key: 1, equals: 2, value: 3, block: 4, fields: 5 } as const;
+/** Node id rows: token, declaration (0 or 1), innermost block. */
+export const NODE_ID = { token: 0, declaration: 1, block: 2, fields: 3 } as const;
+/** Edge rows: from, to (tokens). */
+export const EDGE = { from: 0, to: 1, fields: 2 } as const;
+
+/** The record tables, in the order of the statement marks' count fields. */
+export const TABLES = ['blocks', 'lists', 'entries', 'assignments', 'nodeIds', 'arrows', 'edges'] as const;
+type Table = (typeof TABLES)[number];
+export const TABLE_FIELDS: Readonly<Record<Table, number>> = { blocks: BLOCK.fields, lists: LIST.fields, entries: ENTRY.fields, assignments: ASSIGNMENT.fields, nodeIds: NODE_ID.fields, arrows: 1, edges: EDGE.fields };
+
+/**
+ * Statement marks: where each statement of a root graph body starts, MARK_FIELDS numbers each: the
+ * statement's first code index, the row counts of the tables before it (TABLES order) and the
+ * index of its root block. An edit re-reads from the mark before it.
+ */
+export const MARK_FIELDS = 2 + TABLES.length;
+export const MARK_ROOT = MARK_FIELDS - 1;
+
+/** The rows of an outline. */
+export interface OutlineRows {
+  /** Every token, comments included, in order (TOKEN_FIELDS numbers each). */
+  readonly tokens: Int32Array;
+  /** The indexes of the tokens statements are read from: the tokens without comments. */
+  readonly code: Int32Array;
+  readonly tables: Readonly<Record<Table, Int32Array>>;
+  readonly marks: Int32Array;
+  /** Index of the first string left unclosed, or -1: where it ends depends on all the text after it. */
   readonly firstOpenString: number;
 }
 
-/**
- * Flat records of MARK_FIELDS numbers each: the statement's first code index, the record counts
- * before it (blocks, lists, assignments, nodeIds, arrows, edges) and the index of its root block.
- */
-type StatementMarks = readonly number[];
-export const MARK_FIELDS = 8;
-export const MARK_ROOT = 7;
+export class Outline {
+  private records: Partial<Record<Table, readonly unknown[]>> | undefined;
 
-/** What reading statements needs to go on from a mark: the records so far and the open root block. */
+  constructor(
+    readonly text: string,
+    readonly rows: OutlineRows,
+  ) {}
+
+  get tokenCount(): number {
+    return this.rows.tokens.length / TOKEN_FIELDS;
+  }
+
+  /** The kind code of token `t` (see scanner.ts), without UNCLOSED. */
+  kindOf(t: number): number {
+    return (this.rows.tokens[t * TOKEN_FIELDS] as number) & ~UNCLOSED;
+  }
+
+  startOf(t: number): number {
+    return this.rows.tokens[t * TOKEN_FIELDS + 1] as number;
+  }
+
+  endOf(t: number): number {
+    return this.rows.tokens[t * TOKEN_FIELDS + 2] as number;
+  }
+
+  closed(t: number): boolean {
+    return ((this.rows.tokens[t * TOKEN_FIELDS] as number) & UNCLOSED) === 0;
+  }
+
+  textOf(t: number): string {
+    return this.text.slice(this.startOf(t), this.endOf(t));
+  }
+
+  /** The value of an id or string token (see tokenValue). */
+  valueOf(t: number): string {
+    return this.kindOf(t) === STRING ? stringValue(this.textOf(t), this.closed(t)) : this.textOf(t);
+  }
+
+  /** Whether token `t` is the punctuation `char`. */
+  isPunct(t: number, char: string): boolean {
+    return t >= 0 && this.kindOf(t) === PUNCT && this.text[this.startOf(t)] === char;
+  }
+
+  /** Token `t` as an object (a new one each time; its text is sliced when read). */
+  token(t: number): Token {
+    return new RowToken(this.text, KIND_CODES[this.kindOf(t)] as TokenKind, this.startOf(t), this.endOf(t), this.closed(t));
+  }
+
+  /** Token `t` as an object, or undefined for -1 (an absent token). */
+  private maybe(t: number): Token | undefined {
+    return t < 0 ? undefined : this.token(t);
+  }
+
+  /** Field `field` of row `row` of a record table. */
+  field(table: Table, row: number, field: number): number {
+    return this.rows.tables[table][row * TABLE_FIELDS[table] + field] as number;
+  }
+
+  count(table: Table): number {
+    return this.rows.tables[table].length / TABLE_FIELDS[table];
+  }
+
+  /** The owner code of list `row` (NODE_LIST…). */
+  ownerOf(row: number): number {
+    return this.field('lists', row, LIST.owner) & ~IN_SUBGRAPH;
+  }
+
+  /** Every token, in order, as objects (made on each read). */
+  get tokens(): readonly Token[] {
+    return Array.from({ length: this.tokenCount }, (_, t) => this.token(t));
+  }
+
+  get blocks(): readonly Block[] {
+    return this.cached('blocks', (row): Block => {
+      const at = (field: number) => this.field('blocks', row, field);
+      return withOptional({ kind: at(BLOCK.kind) === 0 ? 'graph' : 'subgraph', open: this.token(at(BLOCK.open)) }, { keyword: this.maybe(at(BLOCK.keyword)), name: this.maybe(at(BLOCK.name)), close: this.maybe(at(BLOCK.close)) });
+    });
+  }
+
+  get lists(): readonly AttributeList[] {
+    return this.cached('lists', (row) => this.list(row));
+  }
+
+  get assignments(): readonly Assignment[] {
+    return this.cached('assignments', (row): Assignment => {
+      const at = (field: number) => this.field('assignments', row, field);
+      return withOptional({ inSubgraph: at(ASSIGNMENT.inSubgraph) === 1, key: this.token(at(ASSIGNMENT.key)), equals: this.token(at(ASSIGNMENT.equals)) }, { value: this.maybe(at(ASSIGNMENT.value)) });
+    });
+  }
+
+  get nodeIds(): readonly NodeIdOccurrence[] {
+    return this.cached('nodeIds', (row) => ({ token: this.token(this.field('nodeIds', row, NODE_ID.token)), declaration: this.field('nodeIds', row, NODE_ID.declaration) === 1 }));
+  }
+
+  get arrows(): readonly Token[] {
+    return this.cached('arrows', (row) => this.token(this.field('arrows', row, 0)));
+  }
+
+  get edges(): readonly OutlineEdge[] {
+    return this.cached('edges', (row) => ({ from: this.token(this.field('edges', row, EDGE.from)), to: this.token(this.field('edges', row, EDGE.to)) }));
+  }
+
+  /** List `row` as an object. */
+  list(row: number): AttributeList {
+    const at = (field: number) => this.field('lists', row, field);
+    const entries: AttributeEntry[] = [];
+    for (let e = at(LIST.entriesFrom); e < at(LIST.entriesTo); e++) {
+      const entry = (field: number) => this.field('entries', e, field);
+      entries.push(withOptional({ key: this.token(entry(ENTRY.key)) }, { equals: this.maybe(entry(ENTRY.equals)), value: this.maybe(entry(ENTRY.value)), separator: this.maybe(entry(ENTRY.separator)) }));
+    }
+    const tokens = (table: 'nodeIds' | 'arrows', from: number, to: number) => Array.from({ length: to - from }, (_, k) => this.token(this.field(table, from + k, 0)));
+    return withOptional(
+      {
+        owner: OWNERS[this.ownerOf(row)] as ListOwner,
+        inSubgraph: (at(LIST.owner) & IN_SUBGRAPH) !== 0,
+        open: this.token(at(LIST.open)),
+        entries,
+        subjects: tokens('nodeIds', at(LIST.subjectsFrom), at(LIST.subjectsTo)),
+        arrows: tokens('arrows', at(LIST.arrowsFrom), at(LIST.arrowsTo)),
+      },
+      { close: this.maybe(at(LIST.close)) },
+    );
+  }
+
+  /** A table's rows as objects, made on first read. */
+  private cached<T>(table: Exclude<Table, 'entries'>, make: (row: number) => T): readonly T[] {
+    this.records ??= {};
+    const known = this.records[table];
+    if (known) return known as T[];
+    const made = Array.from({ length: this.count(table) }, (_, row) => make(row));
+    this.records[table] = made;
+    return made;
+  }
+}
+
+/** A token of an outline's rows; its text is sliced from the outline's text when read. */
+class RowToken implements Token {
+  /** Not a property: a token printed or compared is its kind, offsets and flag, not the whole text. */
+  readonly #source: string;
+
+  constructor(
+    source: string,
+    readonly kind: TokenKind,
+    readonly start: number,
+    readonly end: number,
+    readonly terminated: boolean,
+  ) {
+    this.#source = source;
+  }
+
+  get text(): string {
+    return this.#source.slice(this.start, this.end);
+  }
+}
+
+/** `record` with those of `optional` that are defined (an absent token is no property at all). */
+function withOptional<T extends object, O extends Record<string, Token | undefined>>(record: T, optional: O): T & Partial<{ [K in keyof O]: Token }> {
+  const target = record as T & Record<string, Token>;
+  for (const key in optional) {
+    const token = optional[key];
+    if (token) (target as Record<string, Token>)[key] = token;
+  }
+  return target as T & Partial<{ [K in keyof O]: Token }>;
+}
+
+/** What reading statements needs to go on from a mark: the rows so far and the open root block. */
 export interface StatementState {
-  readonly blocks: Block[];
-  readonly lists: AttributeList[];
-  readonly assignments: Assignment[];
-  readonly nodeIds: NodeIdOccurrence[];
-  readonly arrows: Token[];
-  readonly edges: OutlineEdge[];
-  readonly marks: number[];
-  /** The root block open at the mark (undefined before the first graph opens). */
-  readonly root?: OpenRoot;
+  readonly tables: Record<Table, IntList>;
+  readonly marks: IntList;
+  /** The index of the root block open at the mark (-1 before the first graph opens). */
+  readonly root: number;
   /** The code index to read from. */
   readonly at: number;
 }
 
-/** A root graph block while its body is read, and its index in `blocks`. */
-export interface OpenRoot {
-  readonly block: Block;
-  readonly index: number;
-}
-
 export function emptyStatementState(): StatementState {
-  return { blocks: [], lists: [], assignments: [], nodeIds: [], arrows: [], edges: [], marks: [], at: 0 };
+  const tables = Object.fromEntries(TABLES.map((table) => [table, new IntList()])) as Record<Table, IntList>;
+  return { tables, marks: new IntList(), root: -1, at: 0 };
 }
 
 export function buildOutline(text: string): Outline {
-  const tokens = scan(text);
-  const code = tokens.filter((t) => t.kind !== 'comment');
+  const tokens = new IntList(Math.max(64, text.length >> 1));
+  const code = new IntList(Math.max(64, text.length >> 3));
+  scanInto(text, 0, tokens, code);
   const state = emptyStatementState();
-  readStatements(text, code, state);
-  const { blocks, lists, assignments, nodeIds, arrows, edges, marks } = state;
-  return { text, tokens, code, blocks, lists, assignments, nodeIds, arrows, edges, marks, firstOpenString: tokens.findIndex(isOpenString) };
+  const partial = new Outline(text, { tokens: tokens.view(), code: code.view(), tables: emptyTables(), marks: new Int32Array(0), firstOpenString: -1 });
+  readStatements(partial, state);
+  return new Outline(text, { tokens: tokens.view(), code: code.view(), tables: tableViews(state), marks: state.marks.view(), firstOpenString: firstOpenString(tokens.view(), 0) });
 }
 
-export function isOpenString(token: Token): boolean {
-  return token.kind === 'string' && !token.terminated;
+function emptyTables(): Record<Table, Int32Array> {
+  return Object.fromEntries(TABLES.map((table) => [table, new Int32Array(0)])) as Record<Table, Int32Array>;
 }
+
+export function tableViews(state: StatementState): Record<Table, Int32Array> {
+  return Object.fromEntries(TABLES.map((table) => [table, state.tables[table].view()])) as Record<Table, Int32Array>;
+}
+
+/** The index of the first unclosed string among the token rows from `from`, or -1. */
+export function firstOpenString(tokens: Int32Array, from: number, to = tokens.length / TOKEN_FIELDS): number {
+  for (let t = from; t < to; t++) if (tokens[t * TOKEN_FIELDS] === (STRING | UNCLOSED)) return t;
+  return -1;
+}
+
+/** The first letters (lower-case char codes) of the keywords of each length: node, edge; graph; digraph; subgraph. */
+const KEYWORD_STARTS: readonly (readonly number[] | undefined)[] = [undefined, undefined, undefined, undefined, [0x6e, 0x65], [0x67], undefined, [0x64], [0x73]];
 
 /**
- * Reads statements from `state.at` into the state's records. `stopAt` is asked at each statement
- * of a root graph body (with the code index and the open root); when it says yes the reading
- * stops there and that code index is returned.
+ * Reads statements of `outline` (its tokens and code; its records are not read) from `state.at`
+ * into the state's tables. `stopAt` is asked at each statement of a root graph body (with the code
+ * index and the open root block); when it says yes the reading stops there and that index is returned.
  */
-export function readStatements(text: string, code: readonly Token[], state: StatementState, stopAt?: (index: number, root: OpenRoot) => boolean): number | undefined {
-  const { blocks, lists, assignments, nodeIds, arrows, edges, marks } = state;
-  /** Open blocks, innermost last; `group` marks `{ ... }` used as an edge operand. */
-  const stack: { block: Block; index: number; group: boolean }[] = state.root ? [{ ...state.root, group: false }] : [];
+export function readStatements(outline: Outline, state: StatementState, stopAt?: (index: number, root: number) => boolean): number | undefined {
+  const { text } = outline;
+  const code = outline.rows.code;
+  const { blocks, lists, entries, assignments, nodeIds, arrows, edges } = state.tables;
+  const marks = state.marks;
+  /** Open blocks (their rows), innermost last, and whether each is a `{ ... }` used as an edge operand. */
+  const stack: number[] = state.root >= 0 ? [state.root] : [];
+  const groups: boolean[] = state.root >= 0 ? [false] : [];
   let i = state.at;
-  const peek = (offset = 0): Token | undefined => code[i + offset];
-  const is = (token: Token | undefined, text: string): boolean => token !== undefined && token.kind === 'punct' && token.text === text;
-  const isValueToken = (token: Token | undefined): token is Token => token !== undefined && (token.kind === 'id' || token.kind === 'string' || token.kind === 'html');
-  const onLaterLine = (a: Token, b: Token): boolean => text.slice(a.end, b.start).includes('\n');
-  const inSubgraph = () => stack.length > 1 || (stack.length === 1 && stack[0]?.block.kind === 'subgraph');
+  const length = code.length;
+  const peek = (offset = 0): number => (i + offset < length ? (code[i + offset] as number) : -1);
+  const is = (t: number, char: string): boolean => outline.isPunct(t, char);
+  const isValueToken = (t: number): boolean => t >= 0 && outline.kindOf(t) <= HTML; // id, string, html
+  const onLaterLine = (a: number, b: number): boolean => {
+    const newline = text.indexOf('\n', outline.endOf(a));
+    return newline >= 0 && newline < outline.startOf(b);
+  };
+  const blockKind = (row: number) => blocks.at(row * BLOCK.fields + BLOCK.kind);
+  const inSubgraph = () => stack.length > 1 || (stack.length === 1 && blockKind(stack[0] as number) === 1);
+  const innermost = () => stack.at(-1) ?? -1;
+  /** The lower-case text of an id token that may be a keyword (`graph`, `subgraph`…), else ''. */
+  const keyword = (t: number): string => {
+    if (outline.kindOf(t) !== ID) return '';
+    const start = outline.startOf(t);
+    // Only a keyword's length and first letter make the token worth slicing (most ids are node ids).
+    const first = text.charCodeAt(start) | 0x20;
+    const candidate = KEYWORD_STARTS[outline.endOf(t) - start];
+    return candidate !== undefined && candidate.includes(first) ? outline.textOf(t).toLowerCase() : '';
+  };
 
-  const openBlock = (kind: Block['kind'], keyword: Token | undefined, name: Token | undefined, group: boolean) => {
-    const open = code[i] as Token;
-    const block: Block = { kind, open, ...(keyword ? { keyword } : {}), ...(name ? { name } : {}) };
-    blocks.push(block);
-    stack.push({ block, index: blocks.length - 1, group });
+  const openBlock = (kind: number, keywordToken: number, name: number, group: boolean) => {
+    blocks.push(kind);
+    blocks.push(keywordToken);
+    blocks.push(name);
+    blocks.push(code[i] as number);
+    blocks.push(-1);
+    stack.push(blocks.length / BLOCK.fields - 1);
+    groups.push(group);
     i++;
   };
   const closeBlock = () => {
     const top = stack.pop();
-    if (top) blocks[top.index] = { ...top.block, close: code[i] as Token };
+    groups.pop();
+    if (top !== undefined) blocks.set(top * BLOCK.fields + BLOCK.close, code[i] as number);
     i++;
   };
 
-  const readList = (owner: ListOwner, subjects: Token[], statementArrows: Token[]) => {
-    const open = code[i++] as Token;
-    const entries: AttributeEntry[] = [];
-    let close: Token | undefined;
-    while (i < code.length) {
-      const token = code[i] as Token;
-      if (is(token, ']')) {
-        close = token;
+  const readList = (owner: number, subjectsFrom: number, subjectsTo: number, arrowsFrom: number, arrowsTo: number) => {
+    const open = code[i++] as number;
+    const entriesFrom = entries.length / ENTRY.fields;
+    let close = -1;
+    while (i < length) {
+      const t = code[i] as number;
+      if (is(t, ']')) {
+        close = t;
         i++;
         break;
       }
-      if (is(token, ',') || is(token, ';')) {
+      if (is(t, ',') || is(t, ';')) {
         i++;
         continue;
       }
-      if (!isValueToken(token)) break; // `{`, `}`, `[`, `=` or `->`: the list was never closed
+      if (!isValueToken(t)) break; // `{`, `}`, `[`, `=` or `->`: the list was never closed
       // A line that starts a statement (`review [`, `a -> b`): the list above was never closed.
       const after = peek(1);
-      if ((is(after, '[') || after?.kind === 'arrow') && onLaterLine(code[i - 1] as Token, token)) break;
+      if ((is(after, '[') || (after >= 0 && outline.kindOf(after) === ARROW)) && onLaterLine(code[i - 1] as number, t)) break;
       i++;
-      const equals = is(peek(), '=') ? (code[i++] as Token) : undefined;
-      if (!equals) {
-        entries.push({ key: token });
+      const equals = is(peek(), '=') ? (code[i++] as number) : -1;
+      if (equals < 0) {
+        pushRow(entries, t, -1, -1, -1);
         const following = peek();
-        if (following && onLaterLine(token, following)) break; // a half-typed key at the end of the line
+        if (following >= 0 && onLaterLine(t, following)) break; // a half-typed key at the end of the line
         continue;
       }
-      const value = isValueToken(peek()) ? (code[i++] as Token) : undefined;
-      const separator = is(peek(), ',') || is(peek(), ';') ? (code[i++] as Token) : undefined;
-      entries.push({ key: token, equals, ...(value ? { value } : {}), ...(separator ? { separator } : {}) });
+      const value = isValueToken(peek()) ? (code[i++] as number) : -1;
+      const separator = is(peek(), ',') || is(peek(), ';') ? (code[i++] as number) : -1;
+      pushRow(entries, t, equals, value, separator);
     }
-    lists.push({ owner, inSubgraph: inSubgraph(), open, ...(close ? { close } : {}), entries, subjects, arrows: statementArrows });
+    lists.push(owner | (inSubgraph() ? IN_SUBGRAPH : 0));
+    lists.push(open);
+    lists.push(close);
+    lists.push(entriesFrom);
+    lists.push(entries.length / ENTRY.fields);
+    pushRow(lists, subjectsFrom, subjectsTo, arrowsFrom, arrowsTo);
+    lists.push(innermost());
   };
 
-  const readOperand = (subjects: Token[]): void => {
-    const token = peek();
-    if (!isValueToken(token) || token.kind === 'html' || token.text.toLowerCase() === 'subgraph') return;
+  /** Reads one operand of a node or edge statement; its token, if an id, or -1. */
+  const readOperand = (): number => {
+    const t = peek();
+    if (!isValueToken(t) || outline.kindOf(t) === HTML || keyword(t) === 'subgraph') return -1;
     i++;
-    subjects.push(token);
     while (is(peek(), ':') && isValueToken(peek(1))) i += 2; // ports are not part of the id
+    return t;
   };
 
-  while (i < code.length) {
-    const root = stack.length === 1 ? stack[0] : undefined;
-    if (root?.block.kind === 'graph' && !root.group) {
+  const subjects: number[] = [];
+  /** The tables in TABLES order and their row sizes, for the statement marks. */
+  const counted = TABLES.map((table) => state.tables[table]);
+  const strides = TABLES.map((table) => TABLE_FIELDS[table]);
+  while (i < length) {
+    const root = stack.length === 1 ? (stack[0] as number) : -1;
+    if (root >= 0 && blockKind(root) === 0 && !groups[0]) {
       if (stopAt?.(i, root)) return i;
-      marks.push(i, blocks.length, lists.length, assignments.length, nodeIds.length, arrows.length, edges.length, root.index);
+      marks.push(i);
+      for (let k = 0; k < counted.length; k++) marks.push((counted[k] as IntList).length / (strides[k] as number));
+      marks.push(root);
     }
-    const token = code[i] as Token;
-    const lower = token.kind === 'id' ? token.text.toLowerCase() : '';
+    const t = code[i] as number;
+    const lower = keyword(t);
     if (stack.length === 0) {
-      if ((lower === 'graph' || lower === 'digraph') && token.kind === 'id') {
+      if (lower === 'graph' || lower === 'digraph') {
         i++;
-        const name = isValueToken(peek()) && !is(peek(), '{') ? (code[i++] as Token) : undefined;
-        if (is(peek(), '{')) openBlock('graph', token, name, false);
+        const name = isValueToken(peek()) && !is(peek(), '{') ? (code[i++] as number) : -1;
+        if (is(peek(), '{')) openBlock(0, t, name, false);
       } else i++;
       continue;
     }
-    if (is(token, '}')) {
+    if (is(t, '}')) {
       closeBlock();
       continue;
     }
-    if (is(token, ';') || is(token, ',')) {
+    if (is(t, ';') || is(t, ',')) {
       i++;
       continue;
     }
-    if (is(token, '{')) {
-      openBlock('subgraph', undefined, undefined, false);
+    if (is(t, '{')) {
+      openBlock(1, -1, -1, false);
       continue;
     }
     if (lower === 'subgraph') {
       i++;
-      const name = isValueToken(peek()) ? (code[i++] as Token) : undefined;
-      if (is(peek(), '{')) openBlock('subgraph', token, name, false);
+      const name = isValueToken(peek()) ? (code[i++] as number) : -1;
+      if (is(peek(), '{')) openBlock(1, t, name, false);
       continue;
     }
     if ((lower === 'node' || lower === 'edge' || lower === 'graph') && is(peek(1), '[')) {
       i++;
-      readList(lower === 'node' ? 'node-defaults' : lower === 'edge' ? 'edge-defaults' : 'graph-defaults', [], []);
+      const here = nodeIds.length / NODE_ID.fields;
+      const arrowsHere = arrows.length;
+      readList(lower === 'node' ? NODE_DEFAULTS : lower === 'edge' ? EDGE_DEFAULTS : GRAPH_DEFAULTS, here, here, arrowsHere, arrowsHere);
       continue;
     }
-    if (isValueToken(token) && is(peek(1), '=')) {
+    if (isValueToken(t) && is(peek(1), '=')) {
       i += 2;
-      const value = isValueToken(peek()) ? (code[i++] as Token) : undefined;
-      assignments.push({ inSubgraph: inSubgraph(), key: token, equals: code[i - (value ? 2 : 1)] as Token, ...(value ? { value } : {}) });
+      const value = isValueToken(peek()) ? (code[i++] as number) : -1;
+      pushRow(assignments, inSubgraph() ? 1 : 0, t, code[i - (value >= 0 ? 2 : 1)] as number, value);
+      assignments.push(innermost());
       continue;
     }
-    if (token.kind === 'arrow') {
+    if (outline.kindOf(t) === ARROW) {
       // An edge whose left side was a `{ ... }` group, or a dangling arrow mid-edit.
-      arrows.push(token);
+      arrows.push(t);
       i++;
       continue;
     }
-    const subjects: Token[] = [];
-    const statementArrows: Token[] = [];
+    subjects.length = 0;
+    const arrowsFrom = arrows.length;
     const start = i;
-    readOperand(subjects);
-    while (peek()?.kind === 'arrow') {
-      const arrow = code[i++] as Token;
-      statementArrows.push(arrow);
-      arrows.push(arrow);
-      if (is(peek(), '{') || peek()?.text.toLowerCase() === 'subgraph') break; // a group operand: the block loop handles it
-      readOperand(subjects);
+    const first = readOperand();
+    if (first >= 0) subjects.push(first);
+    while (peek() >= 0 && outline.kindOf(peek()) === ARROW) {
+      arrows.push(code[i++] as number);
+      if (is(peek(), '{') || keyword(peek()) === 'subgraph') break; // a group operand: the block loop handles it
+      const operand = readOperand();
+      if (operand >= 0) subjects.push(operand);
     }
-    for (const subject of subjects) nodeIds.push({ token: subject, declaration: statementArrows.length === 0 });
-    if (statementArrows.length > 0) for (let k = 0; k + 1 < subjects.length; k++) edges.push({ from: subjects[k] as Token, to: subjects[k + 1] as Token });
-    while (is(peek(), '[')) readList(statementArrows.length > 0 ? 'edge' : 'node', subjects, statementArrows);
+    const arrowsTo = arrows.length;
+    const declaration = arrowsTo === arrowsFrom ? 1 : 0;
+    const subjectsFrom = nodeIds.length / NODE_ID.fields;
+    for (const subject of subjects) {
+      nodeIds.push(subject);
+      nodeIds.push(declaration);
+      nodeIds.push(innermost());
+    }
+    const subjectsTo = nodeIds.length / NODE_ID.fields;
+    if (!declaration) for (let k = 0; k + 1 < subjects.length; k++) {
+      edges.push(subjects[k] as number);
+      edges.push(subjects[k + 1] as number);
+    }
+    while (is(peek(), '[')) readList(declaration ? NODE_LIST : EDGE_LIST, subjectsFrom, subjectsTo, arrowsFrom, arrowsTo);
     if (i === start) i++; // a token no statement can start with
   }
   return undefined;
 }
 
-/** The innermost attribute list whose brackets surround the offset (an unterminated list runs to its last entry). */
-export function listAt(outline: Outline, offset: number): AttributeList | undefined {
-  let found: AttributeList | undefined;
-  for (const list of outline.lists) {
-    if (offset <= list.open.start) break;
-    const end = list.close ? list.close.start : listEnd(list);
-    if (offset <= end) found = list;
+function pushRow(list: IntList, a: number, b: number, c: number, d: number): void {
+  list.push(a);
+  list.push(b);
+  list.push(c);
+  list.push(d);
+}
+
+/**
+ * Calls `found` with the key and value tokens (value -1 when there is none) of every attribute
+ * list entry, in text order, then of every graph-level assignment: the settings of the text, read
+ * from the rows.
+ */
+export function forEachSetting(outline: Outline, found: (key: number, value: number) => void): void {
+  forEachListEntry(outline, found);
+  for (let a = 0; a < outline.count('assignments'); a++) found(outline.field('assignments', a, ASSIGNMENT.key), outline.field('assignments', a, ASSIGNMENT.value));
+}
+
+/** The key and value tokens (value -1 when there is none) of every attribute list entry, in text order. */
+export function forEachListEntry(outline: Outline, found: (key: number, value: number) => void): void {
+  for (let e = 0; e < outline.count('entries'); e++) found(outline.field('entries', e, ENTRY.key), outline.field('entries', e, ENTRY.value));
+}
+
+/** The row of the attribute list whose brackets surround the offset (an unterminated list runs to its last entry), or -1. */
+export function listAt(outline: Outline, offset: number): number {
+  // Lists never overlap: only the last one opening before the offset can surround it.
+  const row = lastIndexBefore(outline.count('lists'), (l) => outline.startOf(outline.field('lists', l, LIST.open)) < offset);
+  if (row < 0) return -1;
+  const close = outline.field('lists', row, LIST.close);
+  return offset <= (close >= 0 ? outline.startOf(close) : listEnd(outline, row)) ? row : -1;
+}
+
+function listEnd(outline: Outline, row: number): number {
+  const lastEntry = outline.field('lists', row, LIST.entriesTo) - 1;
+  if (lastEntry < outline.field('lists', row, LIST.entriesFrom)) return outline.endOf(outline.field('lists', row, LIST.open));
+  for (const field of [ENTRY.separator, ENTRY.value, ENTRY.equals, ENTRY.key]) {
+    const t = outline.field('entries', lastEntry, field);
+    if (t >= 0) return outline.endOf(t);
   }
-  return found;
+  return outline.endOf(outline.field('lists', row, LIST.open));
 }
 
-function listEnd(list: AttributeList): number {
-  const last = list.entries.at(-1);
-  const lastToken = last?.separator ?? last?.value ?? last?.equals ?? last?.key ?? list.open;
-  return lastToken.end;
-}
-
-/** The token containing the offset (or ending exactly at it), comments included. */
-export function tokenAt(outline: Outline, offset: number): Token | undefined {
-  const tokens = outline.tokens;
+/** The last k in [0, length) with `test(k)` (which must hold for a prefix), else -1. */
+function lastIndexBefore(length: number, test: (k: number) => boolean): number {
   let low = 0;
-  let high = tokens.length - 1;
-  while (low <= high) {
+  let high = length;
+  while (low < high) {
     const mid = (low + high) >> 1;
-    const token = tokens[mid] as Token;
-    if (token.end < offset) low = mid + 1;
-    else if (token.start > offset) high = mid - 1;
-    else {
-      const next = tokens[mid + 1];
-      return next && next.start === offset && token.end === offset ? next : token;
-    }
+    if (test(mid)) low = mid + 1;
+    else high = mid;
   }
-  return undefined;
+  return low - 1;
 }
 
-/** The last code token that ends at or before the offset. */
-export function tokenBefore(outline: Outline, offset: number): Token | undefined {
-  let found: Token | undefined;
-  for (const token of outline.tokens) {
-    if (token.end > offset) break;
-    if (token.kind !== 'comment') found = token;
-  }
-  return found;
+/** The token containing the offset (or ending exactly at it), comments included, or -1. */
+export function tokenAt(outline: Outline, offset: number): number {
+  const t = lastIndexBefore(outline.tokenCount, (k) => outline.startOf(k) <= offset);
+  if (t < 0 || outline.endOf(t) < offset) return -1;
+  return t;
+}
+
+/** The last code token that ends at or before the offset, or -1. */
+export function tokenBefore(outline: Outline, offset: number): number {
+  for (let t = lastIndexBefore(outline.tokenCount, (k) => outline.endOf(k) <= offset); t >= 0; t--) if (outline.kindOf(t) !== COMMENT) return t;
+  return -1;
 }

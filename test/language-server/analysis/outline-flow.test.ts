@@ -32,4 +32,21 @@ describe('outline flow', () => {
     const node = typed(outputs, '  a -> b', '  c\n');
     assert.deepEqual(outlineFlow(node).nodeIds, ['a', 'b', 'c']);
   });
+
+  it('gives nodes the node defaults in scope and the classes of their subgraphs, and is read again when a scope changes', () => {
+    const scoped = 'digraph p {\n  subgraph cluster_s {\n    label="Team S"\n    node [shape=parallelogram]\n    x\n    y\n  }\n  z\n  x -> y -> z\n}\n';
+    const first = buildOutline(scoped);
+    const flow = outlineFlow(first);
+    const shape = (outline: Outline, id: string) => outlineFlow(outline).nodes.get(id)?.attributes.get('shape')?.value;
+    assert.deepEqual([shape(first, 'x'), shape(first, 'y'), shape(first, 'z')], ['parallelogram', 'parallelogram', undefined]);
+    assert.deepEqual(flow.classes, ['team-s']);
+
+    // The subgraph now closes before `y`: the same statements, only their scopes changed, and the flow with them.
+    const at = scoped.indexOf('    y\n');
+    const old = '    y\n  }\n';
+    const moved = updateOutline(first, { start: at, oldEnd: at + old.length, newEnd: at + old.length }, scoped.replace(old, '  }\n    y\n'));
+    carryFlow(first, moved);
+    assert.notEqual(outlineFlow(moved), flow);
+    assert.deepEqual([shape(moved, 'x'), shape(moved, 'y')], ['parallelogram', undefined]);
+  });
 });

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildOutline, listAt } from '../../../language-server/syntax/outline';
-import { scan, tokenValue } from '../../../language-server/syntax/scanner';
+import { tokenValue } from '../../../language-server/syntax/scanner';
+
+const scan = (text: string) => buildOutline(text).tokens;
 import { documentSpan, tokenContent, valueIndexAt } from '../../../language-server/syntax/string-content';
 
 describe('scanner', () => {
@@ -90,8 +92,8 @@ describe('outline', () => {
     assert.equal(typing.lists.length, 1);
     assert.equal(typing.lists[0]?.close, undefined);
     assert.deepEqual(typing.nodeIds.map((o) => tokenValue(o.token)), ['a', 'b', 'c']);
-    assert.equal(listAt(typing, 'digraph G {\n  a [sha'.length)?.owner, 'node');
-    assert.equal(listAt(typing, 'digraph G {\n  a [sha\n  b'.length), undefined);
+    assert.equal(typing.list(listAt(typing, 'digraph G {\n  a [sha'.length)).owner, 'node');
+    assert.equal(listAt(typing, 'digraph G {\n  a [sha\n  b'.length), -1);
   });
 });
 
