@@ -45,7 +45,7 @@ export type CheckerRequest =
   | { readonly kind: 'forget'; readonly uri: string };
 
 /** What the server reads of a model without its graphs. */
-export interface ModelSummary {
+interface ModelSummary {
   readonly provenance: ModelProvenance;
   readonly nodeDetails: NodeDetails;
 }
