@@ -3,7 +3,7 @@ import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-textd
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { Checker } from './checker';
-import type { DocumentAnalysis, DocumentView, PipelineModel } from './document-analysis';
+import type { DocumentAnalysis, DocumentView, EngineCheck, PipelineModel } from './document-analysis';
 import { quickView, withCheck } from './document-analysis';
 import type { TextEdit } from '../syntax/incremental-outline';
 import { updateOutline } from '../syntax/incremental-outline';
@@ -12,18 +12,24 @@ import { carryFlow } from './outline-flow';
 interface OpenDocument {
   document: TextDocument;
   lastEditOffset?: number;
-  /** The engine's analysis of some version (the current one once it is ready). */
+  /** The engine's result for some version (the current one once the checker delivered it). */
+  checked?: CheckedVersion;
+  /** `checked` with the view of its version, made when a request first asks for it. */
   analysis?: DocumentAnalysis;
   /** The check running for the current version, shared by everyone who asks. */
   inFlight?: InFlightCheck;
   quick?: DocumentView;
   /** What changed since `quick`'s text, as one span: the next view updates its outline from there. */
   changedSinceQuick?: TextEdit;
-  /**
-   * The newest model that came from a text that parsed (or recovered), still bytes until a request
-   * that describes the pipeline (hover, symbols, formatting) reads it; completion never needs one.
-   */
+  /** The newest model that came from a text that parsed (or recovered): a text that does not lends it as stale. */
   lastGoodModel?: PipelineModel;
+}
+
+interface CheckedVersion {
+  readonly version: number;
+  readonly check: EngineCheck;
+  /** The last good model when the check arrived. */
+  readonly previousModel: PipelineModel | undefined;
 }
 
 /** One version's text with the engine's diagnostics for it: all that publishing them needs (no outline, no model). */
@@ -37,7 +43,8 @@ export interface CheckedText {
 interface InFlightCheck {
   readonly version: number;
   readonly diagnostics: Promise<CheckedText | undefined>;
-  readonly analysis: Promise<DocumentAnalysis | undefined>;
+  /** Resolves when the result is in `checked`, or it was dropped (superseded, closed). */
+  readonly settled: Promise<void>;
 }
 
 /** Open documents: a parse-free view of each version at once, the engine's analysis when the checker delivers. */
@@ -88,24 +95,40 @@ export class DocumentStore {
   view(uri: string): DocumentView | undefined {
     const entry = this.documents.get(uri);
     if (!entry) return undefined;
-    if (entry.analysis?.version === entry.document.version) return entry.analysis;
-    return this.quickViewOf(uri, entry);
+    return this.analysisOf(uri, entry) ?? this.quickViewOf(uri, entry);
   }
 
   /** The engine's analysis of the current version; undefined if the document closed or a newer version superseded it. */
-  analysis(uri: string): Promise<DocumentAnalysis | undefined> {
+  async analysis(uri: string): Promise<DocumentAnalysis | undefined> {
     const entry = this.documents.get(uri);
-    if (!entry) return Promise.resolve(undefined);
-    if (entry.analysis?.version === entry.document.version) return Promise.resolve(entry.analysis);
-    return this.checkCurrent(uri, entry).analysis;
+    if (!entry) return undefined;
+    const ready = this.analysisOf(uri, entry);
+    if (ready) return ready;
+    const { version } = entry.document;
+    await this.checkCurrent(uri, entry).settled;
+    return this.documents.get(uri) === entry && entry.document.version === version ? this.analysisOf(uri, entry) : undefined;
   }
 
   /** The current version's diagnostics as soon as the checker has them (before its model arrives). */
   async diagnostics(uri: string): Promise<CheckedText | undefined> {
     const entry = this.documents.get(uri);
     if (!entry) return undefined;
-    if (entry.analysis?.version === entry.document.version) return entry.analysis;
+    const { version } = entry.document;
+    if (entry.checked?.version === version) return { uri, version, text: entry.document.getText(), diagnostics: entry.checked.check.diagnostics };
     return this.checkCurrent(uri, entry).diagnostics;
+  }
+
+  /**
+   * The analysis of the current version if its check arrived. Its view (the outline of a large text)
+   * is made only now, when a request asks: a check's arrival alone makes nothing on this thread.
+   */
+  private analysisOf(uri: string, entry: OpenDocument): DocumentAnalysis | undefined {
+    const { version } = entry.document;
+    if (entry.analysis?.version === version) return entry.analysis;
+    const { checked } = entry;
+    if (checked?.version !== version) return undefined;
+    entry.analysis = withCheck(this.quickViewOf(uri, entry), checked.check, checked.previousModel);
+    return entry.analysis;
   }
 
   private checkCurrent(uri: string, entry: OpenDocument): InFlightCheck {
@@ -126,15 +149,13 @@ export class DocumentStore {
     const current = () => this.documents.get(uri) === entry && entry.document.version === version;
     // Publishing needs no outline: building one here would hold the diagnostics of a large text back.
     const diagnostics = handle.diagnostics.then((found) => (found && current() ? { uri, version, text, diagnostics: found } : undefined));
-    const analysis = handle.result.then((check) => {
-      if (!check) return undefined;
+    const settled = handle.result.then((check) => {
+      if (!check) return;
       const previousModel = entry.lastGoodModel;
       if (check.model) entry.lastGoodModel = check.model;
-      if (!current()) return undefined;
-      entry.analysis = withCheck(this.quickViewOf(uri, entry), check, previousModel);
-      return entry.analysis;
+      if (current()) entry.checked = { version, check, previousModel };
     });
-    entry.inFlight = { version, diagnostics, analysis };
+    entry.inFlight = { version, diagnostics, settled };
     return entry.inFlight;
   }
 

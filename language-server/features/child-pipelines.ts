@@ -21,9 +21,13 @@ export interface ChildReference {
   readonly range: SourceRange;
 }
 
+/** Whether a text can name a sub-pipeline at all: most do not, and need neither a view nor the model's graphs after a check. */
+export function mayReferenceChildren(text: string): boolean {
+  return text.includes('dot_file');
+}
+
 export async function childReferences(analysis: DocumentView): Promise<ChildReference[]> {
-  // Most pipelines have no sub-pipeline: they need not fetch their model's graphs after every check.
-  if (!analysis.text.includes('dot_file') || !analysis.sourcePath) return [];
+  if (!mayReferenceChildren(analysis.text) || !analysis.sourcePath) return [];
   const graphs = await locatedModel(analysis)?.graphs();
   if (!graphs) return [];
   const dir = path.dirname(analysis.sourcePath);

@@ -2,7 +2,7 @@ import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vsco
 import type { Checker } from '../analysis/checker';
 import type { DocumentStore } from '../analysis/document-store';
 import type { ChildReference } from './child-pipelines';
-import { checkChildren, childReferences, parentDiagnostic } from './child-pipelines';
+import { checkChildren, childReferences, mayReferenceChildren, parentDiagnostic } from './child-pipelines';
 import { Debouncer } from './debounce';
 import { documentDiagnostics, toLspDiagnostic } from './diagnostics';
 import { READ_LIMITS, tryReadFileChecked } from '../../engine/io/read-file-checked';
@@ -94,6 +94,10 @@ export class DiagnosticPublisher {
     const { store } = this.options;
     const diagnostics = await this.publishOwn(uri);
     if (!diagnostics) return;
+    if (!mayReferenceChildren(store.text(uri) ?? '')) {
+      this.children.set(uri, []);
+      return;
+    }
     const analysis = await store.analysis(uri);
     if (!analysis || store.version(uri) !== analysis.version) return;
     const references = await childReferences(analysis);
