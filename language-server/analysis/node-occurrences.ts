@@ -7,8 +7,7 @@ import { attributeSpec } from '../../engine/model/attributes';
 import { parseStylesheet } from '../../engine/transform/stylesheet';
 import type { Outline } from '../syntax/outline';
 import { forEachSetting, NODE_ID } from '../syntax/outline';
-import type { Token } from '../syntax/scanner';
-import { tokenValue } from '../syntax/scanner';
+import { tokenValue, valueSpan } from '../syntax/scanner';
 import { documentSpan, tokenContent } from '../syntax/string-content';
 
 type OccurrenceKind = 'declaration' | 'edge' | 'attribute' | 'stylesheet';
@@ -19,10 +18,6 @@ export interface NodeOccurrence {
   /** Offsets of the id itself (inside the quotes when quoted). */
   readonly start: number;
   readonly end: number;
-}
-
-function idSpan(token: Token): { start: number; end: number } {
-  return token.kind === 'string' ? { start: token.start + 1, end: token.end - (token.terminated ? 1 : 0) } : { start: token.start, end: token.end };
 }
 
 const cache = new WeakMap<Outline, NodeOccurrence[]>();
@@ -39,7 +34,7 @@ function collectOccurrences(outline: Outline): NodeOccurrence[] {
   const occurrences: NodeOccurrence[] = [];
   for (let row = 0; row < outline.count('nodeIds'); row++) {
     const token = outline.token(outline.field('nodeIds', row, NODE_ID.token));
-    occurrences.push({ id: tokenValue(token), kind: outline.field('nodeIds', row, NODE_ID.declaration) === 1 ? 'declaration' : 'edge', ...idSpan(token) });
+    occurrences.push({ id: tokenValue(token), kind: outline.field('nodeIds', row, NODE_ID.declaration) === 1 ? 'declaration' : 'edge', ...valueSpan(token) });
   }
   forEachSetting(outline, (key, at) => {
     if (at < 0) return;
@@ -48,7 +43,7 @@ function collectOccurrences(outline: Outline): NodeOccurrence[] {
     const value = outline.token(at);
     if (kind === 'node-ref' && value.kind !== 'html') {
       const id = tokenValue(value).trim();
-      if (id) occurrences.push({ id, kind: 'attribute', ...idSpan(value) });
+      if (id) occurrences.push({ id, kind: 'attribute', ...valueSpan(value) });
     } else if (kind === 'stylesheet' && value.kind === 'string') {
       const content = tokenContent(value);
       for (const rule of parseStylesheet(content.value).rules) {

@@ -5,7 +5,7 @@ import type { DocumentLink } from 'vscode-languageserver';
 import type { DocumentView } from '../analysis/document-analysis';
 import { offsetsToRange } from '../lsp-convert';
 import { forEachListEntry } from '../syntax/outline';
-import { HTML, STRING } from '../syntax/scanner';
+import { HTML, valueSpan } from '../syntax/scanner';
 
 /** must_write is relative to the run's working directory: the workspace root when known. */
 export function documentLinks(analysis: DocumentView, workspaceRoot: string | undefined): DocumentLink[] {
@@ -20,9 +20,7 @@ export function documentLinks(analysis: DocumentView, workspaceRoot: string | un
     const target = outline.valueOf(value).trim();
     if (!target || target.includes('$') || (name === 'response_schema' && target.startsWith('{'))) return;
     const base = name === 'must_write' ? (workspaceRoot ?? dir) : dir;
-    const quoted = outline.kindOf(value) === STRING;
-    const start = outline.startOf(value) + (quoted ? 1 : 0);
-    const end = outline.endOf(value) - (quoted && outline.closed(value) ? 1 : 0);
+    const { start, end } = valueSpan(outline.token(value));
     links.push({
       range: offsetsToRange(analysis.lineIndex, start, end),
       target: pathToFileURL(path.resolve(base, target)).href,

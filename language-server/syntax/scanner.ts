@@ -130,6 +130,11 @@ function lineEnd(text: string, from: number): number {
   return end > from && text[end - 1] === '\r' ? end - 1 : end;
 }
 
+/** Where a token's value is written: inside the quotes of a string (to its end when left unclosed). */
+export function valueSpan(token: Token): { start: number; end: number } {
+  return token.kind === 'string' ? { start: token.start + 1, end: token.end - (token.terminated ? 1 : 0) } : { start: token.start, end: token.end };
+}
+
 /** The value of an id or string token: quotes removed, `\"` resolved (other escapes kept for the engine). */
 export function tokenValue(token: Token): string {
   return token.kind === 'string' ? stringValue(token.text, token.terminated) : token.text;
