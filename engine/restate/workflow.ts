@@ -48,7 +48,12 @@ export function attractorWorkflow(engine: StepEngine) {
         }
       },
       /** The gate the run waits at, or null. */
-      gate: async (ctx: restate.WorkflowSharedContext): Promise<HumanQuestion | null> => (await ctx.get<HumanQuestion>('gate')) ?? null,
+      gate: async (ctx: restate.WorkflowSharedContext): Promise<HumanQuestion | null> => {
+        const open = await ctx.get<HumanQuestion>('gate');
+        // The run clears its gate only once it has taken the answer: until then an answered gate is not open.
+        if (!open || (await ctx.promise<Answer>(open.id).peek()) !== undefined) return null;
+        return open;
+      },
       /** Restate's cancel of the run, for a client that reaches only the ingress (`attractor serve --on`). */
       cancel: async (ctx: restate.WorkflowSharedContext): Promise<void> => {
         const invocation = await ctx.get<string>('invocation');

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { DurableRunClient } from '../../../engine/restate/restate-client';
+import type { HumanQuestion } from '../../../engine/runtime/events';
 import { loadCheckpoint, readTrace } from '../../../engine/runtime/run-directory';
 import { ensureTestBundle } from '../../test-bundle';
 import type { Cluster } from './restate-cluster';
@@ -61,10 +62,10 @@ after(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function openGate(client: DurableRunClient): Promise<string> {
+async function openGate(client: DurableRunClient): Promise<HumanQuestion> {
   for (;;) {
     const gate = await client.openGate();
-    if (gate) return gate.id;
+    if (gate) return gate;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -102,10 +103,11 @@ test('gates inside a fan-out branch and a sub-pipeline are durable promises too:
   await client.submit({ source: NESTED, sourcePath: path.join(dir, 'nested.dot'), cwd, logsRoot, params: {} });
   const asked: string[] = [];
   for (const choice of ['Y', 'O']) {
-    const gate = await openGate(client);
-    const question = await client.openGate();
-    asked.push(`${question?.nodeId}: ${question?.text}`);
-    await client.answer(gate, { choice });
+    const question = await openGate(client);
+    asked.push(`${question.nodeId}: ${question.text}`);
+    await client.answer(question.id, { choice });
+    // Answered is no longer open, even before the run has taken the answer.
+    assert.notEqual((await client.openGate())?.id, question.id);
   }
   assert.deepEqual(await client.result(), { kind: 'finished', status: 'success' });
   assert.deepEqual(asked, ['approve: Approve the branch?', 'confirm: Confirm?']);
