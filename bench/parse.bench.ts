@@ -42,6 +42,20 @@ export function generatePipeline(nodes: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * A chain whose every step is gated on a key only its first node declares: each condition's
+ * "written before this edge?" looks all the way back, the shape that made a per-condition walk quadratic.
+ */
+function generateKeyChain(nodes: number): string {
+  const lines = ['digraph chain {', '  start [shape=Mdiamond]', '  done [shape=Msquare]', '  step_0 [shape=parallelogram, tool_command="./decide.sh", outputs="verdict"]', '  start -> step_0'];
+  for (let i = 1; i < nodes - 2; i++) {
+    lines.push(`  step_${i} [shape=parallelogram, tool_command="./step.sh ${i}"]`);
+    lines.push(`  step_${i - 1} -> step_${i} [condition="context.verdict=go"]`, `  step_${i - 1} -> done [condition="context.verdict!=go"]`);
+  }
+  lines.push(`  step_${nodes - 3} -> done`, '}');
+  return `${lines.join('\n')}\n`;
+}
+
 function graphvizAvailable(): boolean {
   return spawnSync('dot', ['-V'], { encoding: 'utf8' }).status === 0 && spawnSync('nop', ['-?'], { encoding: 'utf8' }).error === undefined;
 }
@@ -99,6 +113,8 @@ export default async function parseBench(): Promise<BenchReport> {
     record('parse', size, measure(() => void parseDot(text), runs));
     record('parse+validate', size, measure(() => void preparePipeline(text, { sourcePath: file, mode: 'validate' }), runs));
     record('parse+lint', size, measure(() => void preparePipeline(text, { sourcePath: file, mode: 'lint' }), runs));
+    const chain = generateKeyChain(size);
+    record('parse+lint (chain gated on one early key)', size, measure(() => void preparePipeline(chain, { sourcePath: file, mode: 'lint' }), runs));
     if (haveGraphviz) {
       record('graphviz nop (parse)', size, measure(() => graphviz('nop', file), 3));
       // dot lays out 10,000 nodes in about a minute: one run is the measurement.

@@ -1,7 +1,8 @@
-import type { Graph, GraphNode } from '../model/graph';
+import type { Adjacency, Graph, GraphNode } from '../model/graph';
 import { isBuiltinHandlerType } from '../model/handler-types';
 import { boolAttr, listAttr, stringAttr } from '../runtime/node-config';
 import { findVariables } from '../transform/variables';
+import { closestCandidates, didYouMean } from './did-you-mean';
 
 // Keys the engine sets whatever the graph holds (runner, walker, feedback, every LLM node).
 const engineKeys: ReadonlySet<string> = new Set(['outcome', 'preferred_label', 'current_node', 'run_id', 'iteration', 'loop_count', 'last_stage', 'last_response']);
@@ -14,8 +15,9 @@ const handlerWrites: Readonly<Record<string, { readonly keys?: readonly string[]
   parallel: { prefixes: ['parallel'] },
   'parallel.fan_in': { prefixes: ['parallel'] },
 };
-/** Names worth suggesting for a misspelt key: the engine's and the handlers' best known. */
-export const wellKnownKeys: readonly string[] = [...engineKeys, 'tool.output', 'tool.last_line', 'human.gate.selected', 'human.gate.label', 'human.gate.answer', 'stack.child.status', 'stack.child.outcome'];
+const handlerKeys = Object.values(handlerWrites).flatMap((writes) => writes.keys ?? []);
+/** Names worth suggesting for a misspelt key: the engine's and the handlers' best known (every key a handler writes among them). */
+const wellKnownKeys: readonly string[] = [...engineKeys, ...handlerKeys, 'human.gate.selected', 'human.gate.label', 'human.gate.answer', 'stack.child.status', 'stack.child.outcome'];
 
 export function isEngineKey(key: string): boolean {
   return engineKeys.has(key) || enginePrefixes.some((prefix) => key.startsWith(prefix));
@@ -57,37 +59,80 @@ function computeWrites(node: GraphNode, handler: string): NodeWrites {
   return { anything, keys: [...listAttr(node, 'outputs'), ...(own?.keys ?? [])], prefixes };
 }
 
-type Incoming = ReadonlyMap<string, readonly { readonly from: string }[]>;
+/**
+ * Which keys are written before a node, for a graph: per key, the nodes a writer of it reaches (itself
+ * included), found by one forward walk from its writers the first time the key is asked. Asking for
+ * every condition of a long chain stays linear, where a backward walk per condition was quadratic.
+ */
+export class UpstreamWrites {
+  private readonly reached = new Map<string, ReadonlySet<string>>();
+  /** Every key an `outputs` declares, gathered when a suggestion first needs it. */
+  private declared: ReadonlySet<string> | undefined;
 
-/** `nodeId`, then every node with a path to it, nearest first (a backward walk over edges). */
-function* upstreamNodes(graph: Graph, incoming: Incoming, nodeId: string): Iterable<GraphNode> {
-  const seen = new Set([nodeId]);
-  const queue = [nodeId];
-  for (let i = 0; i < queue.length; i++) {
-    const node = graph.nodes.get(queue[i] as string);
-    if (!node) continue;
-    yield node;
-    for (const edge of incoming.get(node.id) ?? []) {
-      if (seen.has(edge.from)) continue;
-      seen.add(edge.from);
-      queue.push(edge.from);
+  constructor(
+    private readonly graph: Graph,
+    private readonly adjacency: Adjacency,
+    private readonly handlerOf: (node: GraphNode) => string,
+  ) {}
+
+  /** Whether `nodeId` or a node with a path to it can write `key`. */
+  has(nodeId: string, key: string): boolean {
+    let reached = this.reached.get(key);
+    if (!reached) {
+      reached = this.reachedFromWriters(key);
+      this.reached.set(key, reached);
     }
+    return reached.has(nodeId);
   }
-}
 
-/** Whether `nodeId` or a node with a path to it can write `key`; the walk stops at the first writer. */
-export function writtenUpstream(graph: Graph, incoming: Incoming, handlerOf: (node: GraphNode) => string, nodeId: string, key: string): boolean {
-  for (const node of upstreamNodes(graph, incoming, nodeId)) {
-    if (mayHoldKey(writesOf(node, handlerOf(node)), key)) return true;
+  /**
+   * The key a misspelt `key` read after `nodeId` most likely meant: the closest of those written before
+   * it, declared in any `outputs`, or well known; among equally close ones, the one written nearest
+   * before it. Every key a node writes is among the declared and the well-known ones, so only a tie
+   * needs the walk back from `nodeId`.
+   */
+  meant(nodeId: string, key: string): string | undefined {
+    this.declared ??= new Set([...this.graph.nodes.values()].flatMap((node) => listAttr(node, 'outputs')));
+    const closest = closestCandidates(key, [...this.declared, ...wellKnownKeys]);
+    if (closest.length <= 1) return closest[0];
+    return didYouMean(key, [...this.keysBefore(nodeId), ...this.declared, ...wellKnownKeys]);
   }
-  return false;
-}
 
-/** The keys `nodeId` and every node with a path to it are known to write (for suggestions). */
-export function keysWrittenUpstream(graph: Graph, incoming: Incoming, handlerOf: (node: GraphNode) => string, nodeId: string): Set<string> {
-  const keys = new Set<string>();
-  for (const node of upstreamNodes(graph, incoming, nodeId)) for (const key of writesOf(node, handlerOf(node)).keys) keys.add(key);
-  return keys;
+  /** The keys `nodeId` and every node with a path to it are known to write, nearest node first (a backward walk). */
+  private keysBefore(nodeId: string): Set<string> {
+    const keys = new Set<string>();
+    const seen = new Set([nodeId]);
+    const queue = [nodeId];
+    for (let i = 0; i < queue.length; i++) {
+      const node = this.graph.nodes.get(queue[i] as string);
+      if (!node) continue;
+      for (const key of writesOf(node, this.handlerOf(node)).keys) keys.add(key);
+      for (const edge of this.adjacency.incoming.get(node.id) ?? []) {
+        if (seen.has(edge.from)) continue;
+        seen.add(edge.from);
+        queue.push(edge.from);
+      }
+    }
+    return keys;
+  }
+
+  private reachedFromWriters(key: string): ReadonlySet<string> {
+    const reached = new Set<string>();
+    const queue: string[] = [];
+    for (const node of this.graph.nodes.values()) {
+      if (!mayHoldKey(writesOf(node, this.handlerOf(node)), key)) continue;
+      reached.add(node.id);
+      queue.push(node.id);
+    }
+    for (let i = 0; i < queue.length; i++) {
+      for (const edge of this.adjacency.outgoing.get(queue[i] as string) ?? []) {
+        if (reached.has(edge.to) || !this.graph.nodes.has(edge.to)) continue;
+        reached.add(edge.to);
+        queue.push(edge.to);
+      }
+    }
+    return reached;
+  }
 }
 
 function mayHoldKey(writes: NodeWrites, key: string): boolean {

@@ -19,20 +19,27 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The closest candidate within two edits, or undefined. A candidate must keep more than half of
- * the word, so that `k` does not "correct" to every other one-letter name.
+ * The closest candidate within two edits, or undefined; the first of equally close ones. A candidate
+ * must keep more than half of the word, so that `k` does not "correct" to every other one-letter name.
  */
 export function didYouMean(word: string, candidates: Iterable<string>, maxDistance = 2): string | undefined {
-  let best: string | undefined;
+  return closestCandidates(word, candidates, maxDistance)[0];
+}
+
+/** Every candidate at the smallest qualifying distance from `word`, in the order given (repeats once). */
+export function closestCandidates(word: string, candidates: Iterable<string>, maxDistance = 2): string[] {
+  let closest: string[] = [];
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     if (candidate === word) continue;
     if (Math.abs(candidate.length - word.length) > maxDistance) continue;
     const distance = editDistance(word, candidate);
-    if (distance <= maxDistance && distance * 2 < Math.max(word.length, candidate.length) && distance < bestDistance) {
-      best = candidate;
+    if (distance > maxDistance || distance * 2 >= Math.max(word.length, candidate.length) || distance > bestDistance) continue;
+    if (distance < bestDistance) {
+      closest = [];
       bestDistance = distance;
     }
+    if (!closest.includes(candidate)) closest.push(candidate);
   }
-  return best;
+  return closest;
 }

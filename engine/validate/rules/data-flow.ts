@@ -1,13 +1,12 @@
 import type { Clause } from '../../conditions/condition';
 import type { SpanDiagnostic } from '../../model/diagnostics';
 import type { GraphEdge } from '../../model/graph';
-import { isEngineKey, keysWrittenUpstream, launchParameterNames, wellKnownKeys, writtenUpstream } from '../context-writes';
+import { isEngineKey, launchParameterNames, UpstreamWrites } from '../context-writes';
 import { didYouMean } from '../did-you-mean';
 import type { EdgeCondition } from '../edge-conditions';
 import { edgeCondition, outcomeClauses } from '../edge-conditions';
 import { replaceInValueEdit } from '../fixes';
 import { analyze } from '../graph-analysis';
-import { listAttr } from '../../runtime/node-config';
 import { stageStatuses } from '../../runtime/outcome';
 import type { LintRule, RuleContext } from '../rule';
 import { valueSpanRange } from '../value-location';
@@ -60,17 +59,15 @@ export const contextKeyUnwrittenRule: LintRule = {
   tier: 'lint',
   *check(context): Iterable<SpanDiagnostic> {
     const { graph, adjacency } = context;
-    const { handlerOf } = analyze(context);
+    const written = new UpstreamWrites(graph, adjacency, analyze(context).handlerOf);
     const parameters = launchParameterNames(graph);
-    // Only a suggestion reads every declared output: gathered on the first one.
-    let everyOutput: ReadonlySet<string> | undefined;
     for (const { edge, parsed } of conditions(context)) {
       for (const clause of parsed.condition.clauses) {
         if (clause.key.kind !== 'context' && clause.key.kind !== 'bare') continue;
         const key = clause.key.path;
         if (isEngineKey(key) || parameters.has(key)) continue;
-        if (writtenUpstream(graph, adjacency.incoming, handlerOf, edge.from, key)) continue;
-        const suggestion = didYouMean(key, [...keysWrittenUpstream(graph, adjacency.incoming, handlerOf, edge.from), ...(everyOutput ??= new Set([...graph.nodes.values()].flatMap((node) => listAttr(node, 'outputs')))), ...wellKnownKeys]);
+        if (written.has(edge.from, key)) continue;
+        const suggestion = written.meant(edge.from, key);
         const prefix = clause.keyText.slice(0, clause.keyText.length - key.length);
         const range = valueSpanRange(context.lineIndex, parsed.attribute, clause.keySpan.start, clause.keySpan.end);
         yield {
