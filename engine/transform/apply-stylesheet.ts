@@ -1,5 +1,6 @@
 import type { Attribute, Attributes, Graph } from '../model/graph';
 import { withNodeAttributes } from '../model/graph';
+import type { Declaration } from './stylesheet';
 import { parseStylesheet, resolveStyle } from './stylesheet';
 import type { Transform } from './transform';
 
@@ -20,13 +21,23 @@ export const stylesheetTransform: Transform = {
     if (!source?.value.trim()) return { graph, diagnostics: [] };
     const stylesheet = parseStylesheet(source.value);
     const updates = new Map<string, Attributes>();
+    // Every node a declaration wins on holds the same (immutable) attribute.
+    const applied = new Map<Declaration, Attribute>();
+    const attributeOf = (declaration: Declaration): Attribute => {
+      let attribute = applied.get(declaration);
+      if (!attribute) {
+        attribute = { key: declaration.property, value: declaration.value, quoted: true, origin: 'stylesheet', ...(source.valueRange ? { range: source.valueRange } : {}) };
+        applied.set(declaration, attribute);
+      }
+      return attribute;
+    };
     for (const node of graph.nodes.values()) {
       const winners = resolveStyle(stylesheet, { id: node.id, shape: node.attributes.get('shape')?.value ?? 'box', classes: nodeClasses(node) });
       let attributes: Map<string, Attribute> | undefined;
       for (const [property, { declaration }] of winners) {
         if (node.attributes.has(property)) continue;
         attributes ??= new Map(node.attributes);
-        attributes.set(property, { key: property, value: declaration.value, quoted: true, origin: 'stylesheet', ...(source.valueRange ? { range: source.valueRange } : {}) });
+        attributes.set(property, attributeOf(declaration));
       }
       if (attributes) updates.set(node.id, attributes);
     }

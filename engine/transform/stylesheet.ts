@@ -42,19 +42,6 @@ export interface Stylesheet {
   readonly errors: readonly StylesheetError[];
 }
 
-function specificity(selector: Selector): number {
-  switch (selector.kind) {
-    case 'universal':
-      return 0;
-    case 'shape':
-      return 1;
-    case 'class':
-      return 2;
-    case 'id':
-      return 3;
-  }
-}
-
 export function parseStylesheet(text: string): Stylesheet {
   const rules: StyleRule[] = [];
   const errors: StylesheetError[] = [];
@@ -174,25 +161,53 @@ export interface StyleTarget {
   readonly classes: readonly string[];
 }
 
-function selectorMatches(selector: Selector, target: StyleTarget): boolean {
-  switch (selector.kind) {
-    case 'universal':
-      return true;
-    case 'shape':
-      return selector.shape === target.shape;
-    case 'class':
-      return target.classes.includes(selector.className);
-    case 'id':
-      return selector.id === target.id;
+/** A stylesheet's rules by what their selector names, each list in rule order: a node is matched against its own. */
+interface RuleIndex {
+  readonly universal: readonly StyleRule[];
+  readonly byShape: ReadonlyMap<string, readonly StyleRule[]>;
+  readonly byClass: ReadonlyMap<string, readonly StyleRule[]>;
+  readonly byId: ReadonlyMap<string, readonly StyleRule[]>;
+}
+
+// A parsed stylesheet is immutable: its index is made once, on the first node styled with it.
+const indexes = new WeakMap<Stylesheet, RuleIndex>();
+
+function indexOf(stylesheet: Stylesheet): RuleIndex {
+  let index = indexes.get(stylesheet);
+  if (!index) {
+    const universal: StyleRule[] = [];
+    const byShape = new Map<string, StyleRule[]>();
+    const byClass = new Map<string, StyleRule[]>();
+    const byId = new Map<string, StyleRule[]>();
+    const add = (map: Map<string, StyleRule[]>, key: string, rule: StyleRule) => {
+      const list = map.get(key);
+      if (list) list.push(rule);
+      else map.set(key, [rule]);
+    };
+    for (const rule of stylesheet.rules) {
+      const { selector } = rule;
+      if (selector.kind === 'universal') universal.push(rule);
+      else if (selector.kind === 'shape') add(byShape, selector.shape, rule);
+      else if (selector.kind === 'class') add(byClass, selector.className, rule);
+      else add(byId, selector.id, rule);
+    }
+    index = { universal, byShape, byClass, byId };
+    indexes.set(stylesheet, index);
   }
+  return index;
+}
+
+/** The rules that match `target`, least specific first and in rule order within a specificity (later wins). */
+function matchingRules(stylesheet: Stylesheet, target: StyleTarget): StyleRule[] {
+  const index = indexOf(stylesheet);
+  const classRules = target.classes.flatMap((className) => index.byClass.get(className) ?? []);
+  if (target.classes.length > 1) classRules.sort((a, b) => a.order - b.order);
+  return [...index.universal, ...(index.byShape.get(target.shape) ?? []), ...classRules, ...(index.byId.get(target.id) ?? [])];
 }
 
 /** The winning declaration per property for one node, with the rule it came from. */
 export function resolveStyle(stylesheet: Stylesheet, target: StyleTarget): Map<StylesheetProperty, { declaration: Declaration; rule: StyleRule }> {
   const winners = new Map<StylesheetProperty, { declaration: Declaration; rule: StyleRule }>();
-  const matching = stylesheet.rules
-    .filter((rule) => selectorMatches(rule.selector, target))
-    .sort((a, b) => specificity(a.selector) - specificity(b.selector) || a.order - b.order);
-  for (const rule of matching) for (const declaration of rule.declarations) winners.set(declaration.property, { declaration, rule });
+  for (const rule of matchingRules(stylesheet, target)) for (const declaration of rule.declarations) winners.set(declaration.property, { declaration, rule });
   return winners;
 }
