@@ -67,6 +67,13 @@ export function outlineFlow(outline: Outline): OutlineFlow {
 }
 
 /**
+ * The nodes an outline without a flow was asked about (nodesNamed), by id: kept with the outline
+ * and carried over an edit on the same terms as the flow, so completion in a node's list after an
+ * edit looks the node up again only when a statement it depends on changed.
+ */
+const namedNodes = new WeakMap<Outline, Map<string, FlowNode>>();
+
+/**
  * The nodes `ids` with their own attributes: from the flow once it has been read, else from the
  * node statements naming them, which is a shorter look than reading the whole flow (the first
  * completion after open asks this).
@@ -75,7 +82,19 @@ export function nodesNamed(outline: Outline, ids: readonly string[]): FlowNode[]
   const flow = flows.get(outline);
   const unique = [...new Set(ids)];
   if (flow) return unique.map((id) => flow.nodes.get(id) ?? { id, attributes: new Map() });
-  const tracked = new Set(unique);
+  let known = namedNodes.get(outline);
+  if (!known) {
+    known = new Map();
+    namedNodes.set(outline, known);
+  }
+  const missing = unique.filter((id) => !known.has(id));
+  if (missing.length > 0) for (const node of readNodes(outline, missing)) known.set(node.id, node);
+  return unique.map((id) => known.get(id) as FlowNode);
+}
+
+/** The nodes `ids` (distinct) with their own attributes, from the node statements naming them. */
+function readNodes(outline: Outline, ids: readonly string[]): FlowNode[] {
+  const tracked = new Set(ids);
   const { attributes } = readScopes(outline, tracked);
   for (let row = 0; row < outline.count('lists'); row++) {
     if (outline.ownerOf(row) !== NODE_LIST) continue;
@@ -85,7 +104,7 @@ export function nodesNamed(outline: Outline, ids: readonly string[]): FlowNode[]
       if (own) addOwnAttributes(outline, row, own);
     }
   }
-  return unique.map((id) => ({ id, attributes: attributes.get(id) ?? new Map() }));
+  return ids.map((id) => ({ id, attributes: attributes.get(id) ?? new Map() }));
 }
 
 /**
@@ -232,18 +251,22 @@ const facts = {
   },
 };
 
-/** Gives an updated outline its previous version's flow when the rows it read again say the same. */
+/** Gives an updated outline its previous version's flow (and nodes looked up) when the rows it read again say the same. */
 export function carryFlow(previous: Outline, next: Outline): void {
   const flow = flows.get(previous);
+  const nodes = namedNodes.get(previous);
   const windows = rereadBy(next);
-  if (!flow || !windows || flows.has(next)) return;
+  if ((!flow && !nodes) || !windows || flows.has(next) || namedNodes.has(next)) return;
   const same = (table: keyof typeof facts): boolean => {
     const window: RecordWindow = windows[table];
     if (window.oldEnd !== window.newEnd) return false;
     for (let row = window.start; row < window.newEnd; row++) if (facts[table](previous, row) !== facts[table](next, row)) return false;
     return true;
   };
-  if (same('lists') && same('nodeIds') && same('edges') && same('assignments')) flows.set(next, flow);
+  if (!(same('lists') && same('nodeIds') && same('edges') && same('assignments'))) return;
+  if (flow) flows.set(next, flow);
+  // Shared: a node either outline is asked about later is the same in both.
+  if (nodes) namedNodes.set(next, nodes);
 }
 
 function readFlow(outline: Outline): OutlineFlow {
