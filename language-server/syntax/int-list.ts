@@ -23,6 +23,16 @@ export class IntList {
     this.data[this.length++] = value;
   }
 
+  /** Appends three numbers (a token row) with one check for room. */
+  push3(a: number, b: number, c: number): void {
+    if (this.length + 3 > this.data.length) this.reserve(this.length + 3);
+    const data = this.data;
+    data[this.length] = a;
+    data[this.length + 1] = b;
+    data[this.length + 2] = c;
+    this.length += 3;
+  }
+
   at(index: number): number {
     return this.data[index] as number;
   }
