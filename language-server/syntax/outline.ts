@@ -12,7 +12,7 @@
  */
 import { IntList } from './int-list';
 import type { Token, TokenKind } from './scanner';
-import { ARROW, COMMENT, HTML, ID, KIND_CODES, PUNCT, scanInto, STRING, stringValue, TOKEN_FIELDS, UNCLOSED } from './scanner';
+import { ARROW, COMMENT, HTML, ID, KIND_CODES, KIND_MASK, punct, scanInto, STRING, stringValue, TOKEN_FIELDS, UNCLOSED } from './scanner';
 
 type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-defaults';
 const OWNERS: readonly ListOwner[] = ['node', 'edge', 'node-defaults', 'edge-defaults', 'graph-defaults'];
@@ -126,9 +126,9 @@ export class Outline {
     return this.rows.tokens.length / TOKEN_FIELDS;
   }
 
-  /** The kind code of token `t` (see scanner.ts), without UNCLOSED. */
+  /** The kind code of token `t` (see scanner.ts), without UNCLOSED or a punctuation's char. */
   kindOf(t: number): number {
-    return (this.rows.tokens[t * TOKEN_FIELDS] as number) & ~UNCLOSED;
+    return (this.rows.tokens[t * TOKEN_FIELDS] as number) & KIND_MASK;
   }
 
   startOf(t: number): number {
@@ -314,15 +314,15 @@ export function firstOpenString(tokens: Int32Array, from: number, to = tokens.le
   return -1;
 }
 
-/** Char codes of the punctuation statements are read by. */
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const EQUALS = 0x3d;
-const COMMA = 0x2c;
-const SEMICOLON = 0x3b;
-const COLON = 0x3a;
+/** The token rows' first field for the punctuation statements are read by. */
+const OPEN_BRACE = punct(0x7b);
+const CLOSE_BRACE = punct(0x7d);
+const OPEN_BRACKET = punct(0x5b);
+const CLOSE_BRACKET = punct(0x5d);
+const EQUALS = punct(0x3d);
+const COMMA = punct(0x2c);
+const SEMICOLON = punct(0x3b);
+const COLON = punct(0x3a);
 
 /** The first letters (lower-case char codes) of the keywords of each length: node, edge; graph; digraph; subgraph. */
 const KEYWORD_STARTS: readonly (readonly number[] | undefined)[] = [undefined, undefined, undefined, undefined, [0x6e, 0x65], [0x67], undefined, [0x64], [0x73]];
@@ -343,12 +343,12 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
   let i = state.at;
   const length = code.length;
   // Token rows are read in place (kind, start, end): this runs over every token of a text that opens.
-  const kindOf = (t: number): number => (tokens[t * TOKEN_FIELDS] as number) & ~UNCLOSED;
+  const kindOf = (t: number): number => (tokens[t * TOKEN_FIELDS] as number) & KIND_MASK;
   const startOf = (t: number): number => tokens[t * TOKEN_FIELDS + 1] as number;
   const endOf = (t: number): number => tokens[t * TOKEN_FIELDS + 2] as number;
   const peek = (offset = 0): number => (i + offset < length ? (code[i + offset] as number) : -1);
-  /** Whether token `t` is the punctuation with char code `char` (a punctuation token is one character). */
-  const is = (t: number, char: number): boolean => t >= 0 && tokens[t * TOKEN_FIELDS] === PUNCT && text.charCodeAt(startOf(t)) === char;
+  /** Whether token `t` is the punctuation `row` (the first field of its row: punct(char)). */
+  const is = (t: number, row: number): boolean => t >= 0 && tokens[t * TOKEN_FIELDS] === row;
   const isValueToken = (t: number): boolean => t >= 0 && kindOf(t) <= HTML; // id, string, html
   const onLaterLine = (a: number, b: number): boolean => {
     const newline = text.indexOf('\n', endOf(a));

@@ -28,8 +28,18 @@ export const ARROW = 3;
 export const PUNCT = 4;
 export const COMMENT = 5;
 export const UNCLOSED = 8;
-/** A token row: kind code (with UNCLOSED), start, end. */
+/** The kind code in a token row's first field: above it are UNCLOSED and a punctuation's char code (see punct). */
+export const KIND_MASK = 7;
+/** A token row: kind code (with UNCLOSED, or the punctuation's char code), start, end. */
 export const TOKEN_FIELDS = 3;
+
+/**
+ * The first field of the row of punctuation `char` (a char code): the statement reader tells
+ * `{`, `[`, `=`… apart by this one number, without reading the text.
+ */
+export function punct(char: number): number {
+  return PUNCT | (char << 4);
+}
 
 // Char-code tests rather than regexes: the scanner runs on every keystroke over the whole text.
 function isIdStart(code: number): boolean {
@@ -71,7 +81,7 @@ export function scanInto(text: string, from: number, rows: IntList, code: IntLis
     let kind: number;
     let end: number;
     if (c === 123 || c === 125 || c === 91 || c === 93 || c === 61 || c === 59 || c === 44 || c === 58) {
-      kind = PUNCT;
+      kind = punct(c);
       end = i + 1;
     } else if (isIdStart(c)) {
       end = i + 1;
