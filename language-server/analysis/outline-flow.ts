@@ -96,10 +96,12 @@ export function nodesNamed(outline: Outline, ids: readonly string[]): FlowNode[]
 function readNodes(outline: Outline, ids: readonly string[]): FlowNode[] {
   const tracked = new Set(ids);
   const { attributes } = readScopes(outline, tracked);
+  const { nodeIds: nodeRows, lists: listRows } = outline.rows.tables;
   for (let row = 0; row < outline.count('lists'); row++) {
-    if (outline.ownerOf(row) !== NODE_LIST) continue;
-    for (let s = outline.field('lists', row, LIST.subjectsFrom); s < outline.field('lists', row, LIST.subjectsTo); s++) {
-      const id = trackedValue(outline, outline.field('nodeIds', s, NODE_ID.token), tracked);
+    const list = row * LIST.fields;
+    if (((listRows[list + LIST.owner] as number) & ~IN_SUBGRAPH) !== NODE_LIST) continue;
+    for (let s = listRows[list + LIST.subjectsFrom] as number; s < (listRows[list + LIST.subjectsTo] as number); s++) {
+      const id = trackedValue(outline, nodeRows[s * NODE_ID.fields + NODE_ID.token] as number, tracked);
       const own = id === undefined ? undefined : attributes.get(id);
       if (own) addOwnAttributes(outline, row, own);
     }
@@ -115,7 +117,8 @@ function trackedValue(outline: Outline, t: number, tracked: ReadonlySet<string>)
   if (outline.kindOf(t) !== STRING) {
     const start = outline.startOf(t);
     const size = outline.endOf(t) - start;
-    for (const id of tracked) if (id.length === size && outline.text.startsWith(id, start)) return id;
+    const first = outline.text.charCodeAt(start);
+    for (const id of tracked) if (id.length === size && id.charCodeAt(0) === first && outline.text.startsWith(id, start)) return id;
     return undefined;
   }
   const value = outline.valueOf(t);
@@ -145,13 +148,15 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
   const namedIn = new Map<string, Set<number>>();
   const nodeCount = outline.count('nodeIds');
   const listCount = outline.count('lists');
+  // The rows read in place: this walks every node mention of the text.
+  const { nodeIds: nodeRows, lists: listRows } = outline.rows.tables;
   const end = Number.MAX_SAFE_INTEGER;
   // Block openings, node mentions and `node [...]` lists, in text order.
   for (let b = 0, n = 0, l = 0; ; ) {
-    while (l < listCount && outline.ownerOf(l) !== NODE_DEFAULTS) l++;
+    while (l < listCount && ((listRows[l * LIST.fields + LIST.owner] as number) & ~IN_SUBGRAPH) !== NODE_DEFAULTS) l++;
     const atBlock = b < blockCount ? blockField(b, BLOCK.open) : end;
-    const atNode = n < nodeCount ? outline.field('nodeIds', n, NODE_ID.token) : end;
-    const atList = l < listCount ? outline.field('lists', l, LIST.open) : end;
+    const atNode = n < nodeCount ? (nodeRows[n * NODE_ID.fields + NODE_ID.token] as number) : end;
+    const atList = l < listCount ? (listRows[l * LIST.fields + LIST.open] as number) : end;
     if (atBlock === end && atNode === end && atList === end) break;
     if (atBlock < atNode && atBlock < atList) {
       const parent = parents[b] as number;
@@ -159,16 +164,20 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
       b++;
     } else if (atNode < atList) {
       const id = only ? trackedValue(outline, atNode, only) : outline.valueOf(atNode);
-      const block = outline.field('nodeIds', n, NODE_ID.block);
-      if (id !== undefined && !attributes.has(id)) attributes.set(id, new Map(block >= 0 ? defaults[block] : undefined));
-      if (id !== undefined && block >= 0 && blockField(block, BLOCK.kind) === 1) (namedIn.get(id) ?? namedIn.set(id, new Set()).get(id))?.add(block);
+      if (id !== undefined) {
+        const block = nodeRows[n * NODE_ID.fields + NODE_ID.block] as number;
+        if (!attributes.has(id)) attributes.set(id, new Map(block >= 0 ? defaults[block] : undefined));
+        if (block >= 0 && blockField(block, BLOCK.kind) === 1) (namedIn.get(id) ?? namedIn.set(id, new Set()).get(id))?.add(block);
+      }
       n++;
     } else {
-      const scope = defaults[outline.field('lists', l, LIST.block)];
+      const scope = defaults[listRows[l * LIST.fields + LIST.block] as number];
       if (scope) forFlowEntries(outline, l, (key, value) => scope.set(key, { key, value: outline.valueOf(value), quoted: outline.kindOf(value) === STRING, origin: 'default' }));
       l++;
     }
   }
+  // A few nodes looked up (nodesNamed) need no classes.
+  if (only) return { attributes, classes: [] };
   const labels = subgraphLabels(outline);
   const classes = new Set<string>();
   for (const blocks of namedIn.values()) {
