@@ -60,14 +60,17 @@ export function scanInto(text: string, from: number, rows: IntList, code: IntLis
   const n = text.length;
   let i = from;
   let stoppedAt = -1;
+  /** The index the next token gets. */
+  let index = rows.length / TOKEN_FIELDS;
   /** Appends a token (its kind code flagged UNCLOSED when left open) unless `stop` accepts it; false once stopped. */
   const push = (flagged: number, start: number, end: number): boolean => {
     if (stop !== undefined && stop(flagged, start, end)) {
       stoppedAt = start;
       return false;
     }
-    if (flagged !== COMMENT && flagged !== (COMMENT | UNCLOSED)) code.push(rows.length / TOKEN_FIELDS);
+    if (flagged !== COMMENT && flagged !== (COMMENT | UNCLOSED)) code.push(index);
     rows.push3(flagged, start, end);
+    index++;
     return true;
   };
   // Char codes rather than characters or regexes: the scanner runs over the whole text of every file opened.
@@ -93,8 +96,7 @@ export function scanInto(text: string, from: number, rows: IntList, code: IntLis
       kind = ID;
     } else if (c === 34) {
       // A string: to its closing quote, else (left open) to the end of its line.
-      let j = i + 1;
-      for (let d = text.charCodeAt(j); j < n && d !== 34; d = text.charCodeAt(j)) j += d === 92 && j + 1 < n ? 2 : 1;
+      const j = closingQuote(text, i + 1);
       kind = j < n ? STRING : STRING | UNCLOSED;
       end = j < n ? j + 1 : lineEnd(text, i);
     } else {
@@ -130,6 +132,19 @@ export function scanInto(text: string, from: number, rows: IntList, code: IntLis
     i = end;
   }
   return stoppedAt;
+}
+
+/**
+ * The first `"` from `from` on that a backslash does not escape (a backslash escapes the character
+ * after it, so a quote after an odd run of them is escaped), else the text's length.
+ */
+function closingQuote(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= from && text.charCodeAt(quote - backslashes - 1) === 92) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return text.length;
 }
 
 function lineEnd(text: string, from: number): number {
