@@ -435,15 +435,19 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
 
   /** The operands of the statement being read, `subjectCount` of them (reused from one statement to the next). */
   const subjects: number[] = [];
-  /** The tables in TABLES order and their row sizes, for the statement marks. */
-  const counted = TABLES.map((table) => state.tables[table]);
-  const strides = TABLES.map((table) => TABLE_FIELDS[table]);
   while (i < length) {
     const root = stack.length === 1 ? (stack[0] as number) : -1;
     if (root >= 0 && blockKind(root) === 0 && !groups[0]) {
       if (stopAt?.(i, root)) return i;
+      // The row counts in TABLES order (a mark per statement: spelled out rather than looped).
       marks.push(i);
-      for (let k = 0; k < counted.length; k++) marks.push((counted[k] as IntList).length / (strides[k] as number));
+      marks.push(blocks.length / BLOCK.fields);
+      marks.push(lists.length / LIST.fields);
+      marks.push(entries.length / ENTRY.fields);
+      marks.push(assignments.length / ASSIGNMENT.fields);
+      marks.push(nodeIds.length / NODE_ID.fields);
+      marks.push(arrows.length);
+      marks.push(edges.length / EDGE.fields);
       marks.push(root);
     }
     const t = code[i] as number;

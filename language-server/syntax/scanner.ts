@@ -41,13 +41,16 @@ export function punct(char: number): number {
   return PUNCT | (char << 4);
 }
 
-// Char-code tests rather than regexes: the scanner runs on every keystroke over the whole text.
+// Char-code tests rather than regexes: the scanner runs over the whole text of every file opened.
+/** For each ASCII char code: 1 if it starts an id (a letter or `_`), 2 if it only continues one (a digit). */
+const ID_CHARS = new Uint8Array(0x80).map((_, code) => ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 ? 1 : code >= 48 && code <= 57 ? 2 : 0));
+
 function isIdStart(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 0x80;
+  return code >= 0x80 || ID_CHARS[code] === 1;
 }
 
 function isIdChar(code: number): boolean {
-  return isIdStart(code) || (code >= 48 && code <= 57);
+  return code >= 0x80 || ID_CHARS[code] !== 0;
 }
 const NUMERAL = /^-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)/;
 
