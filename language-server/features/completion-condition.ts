@@ -59,7 +59,9 @@ function keyItems(facts: ConditionFacts): readonly CompletionItem[] {
   const items = [
     { label: 'outcome', kind: CompletionItemKind.Keyword, detail: 'status of the node just run', documentation: 'success, fail, partial_success, retry or skipped; the preferred label when the node reported one.', sortText: '0outcome' },
     { label: 'preferred_label', kind: CompletionItemKind.Keyword, detail: 'label the node asked to follow', sortText: '0preferred_label' },
-    ...facts.contextKeys.map((k) => ({ label: `context.${k.key}`, kind: CompletionItemKind.Variable, detail: `written by ${k.writer}`, sortText: `1${k.key}` })),
+    // `textEdit` is set where the condition sits (completion.ts): a slot for it from the start makes
+    // each placed copy of hundreds of items a plain object, not one grown by a property.
+    ...facts.contextKeys.map((k) => ({ label: `context.${k.key}`, kind: CompletionItemKind.Variable, detail: `written by ${k.writer}`, sortText: `1${k.key}`, textEdit: undefined })),
   ];
   keyItemsOf.set(facts.contextKeys, items);
   return items;
