@@ -347,8 +347,10 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
   const startOf = (t: number): number => tokens[t * TOKEN_FIELDS + 1] as number;
   const endOf = (t: number): number => tokens[t * TOKEN_FIELDS + 2] as number;
   const peek = (offset = 0): number => (i + offset < length ? (code[i + offset] as number) : -1);
+  /** The first field of token `t`'s row (its kind, flagged; for punctuation, punct(char)), or -1 for no token. */
+  const rowHead = (t: number): number => (t >= 0 ? (tokens[t * TOKEN_FIELDS] as number) : -1);
   /** Whether token `t` is the punctuation `row` (the first field of its row: punct(char)). */
-  const is = (t: number, row: number): boolean => t >= 0 && tokens[t * TOKEN_FIELDS] === row;
+  const is = (t: number, row: number): boolean => rowHead(t) === row;
   const isValueToken = (t: number): boolean => t >= 0 && kindOf(t) <= HTML; // id, string, html
   const onLaterLine = (a: number, b: number): boolean => {
     const newline = text.indexOf('\n', endOf(a));
@@ -388,31 +390,36 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     const open = code[i++] as number;
     const entriesFrom = entries.length / ENTRY.fields;
     let close = -1;
+    // Each token's row head (kind and punctuation, see punct) is read once: lists hold most of a pipeline's tokens.
     while (i < length) {
       const t = code[i] as number;
-      if (is(t, CLOSE_BRACKET)) {
+      const head = rowHead(t);
+      if (head === CLOSE_BRACKET) {
         close = t;
         i++;
         break;
       }
-      if (is(t, COMMA) || is(t, SEMICOLON)) {
+      if (head === COMMA || head === SEMICOLON) {
         i++;
         continue;
       }
-      if (!isValueToken(t)) break; // `{`, `}`, `[`, `=` or `->`: the list was never closed
+      if ((head & KIND_MASK) > HTML) break; // `{`, `}`, `[`, `=` or `->`: the list was never closed
       // A line that starts a statement (`review [`, `a -> b`): the list above was never closed.
       const after = peek(1);
-      if ((is(after, OPEN_BRACKET) || (after >= 0 && kindOf(after) === ARROW)) && onLaterLine(code[i - 1] as number, t)) break;
+      const afterHead = rowHead(after);
+      if ((afterHead === OPEN_BRACKET || afterHead === ARROW) && onLaterLine(code[i - 1] as number, t)) break;
       i++;
-      const equals = is(peek(), EQUALS) ? (code[i++] as number) : -1;
+      const equals = rowHead(peek()) === EQUALS ? (code[i++] as number) : -1;
       if (equals < 0) {
         pushRow(entries, t, -1, -1, -1);
         const following = peek();
         if (following >= 0 && onLaterLine(t, following)) break; // a half-typed key at the end of the line
         continue;
       }
-      const value = isValueToken(peek()) ? (code[i++] as number) : -1;
-      const separator = is(peek(), COMMA) || is(peek(), SEMICOLON) ? (code[i++] as number) : -1;
+      const valueHead = rowHead(peek());
+      const value = valueHead >= 0 && (valueHead & KIND_MASK) <= HTML ? (code[i++] as number) : -1;
+      const separatorHead = rowHead(peek());
+      const separator = separatorHead === COMMA || separatorHead === SEMICOLON ? (code[i++] as number) : -1;
       pushRow(entries, t, equals, value, separator);
     }
     lists.push(owner | (inSubgraph() ? IN_SUBGRAPH : 0));
