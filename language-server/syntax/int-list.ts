@@ -56,6 +56,18 @@ export class IntList {
     this.length += 3;
   }
 
+  /** Appends four numbers with one check for room. */
+  push4(a: number, b: number, c: number, d: number): void {
+    const at = this.length - this.base;
+    if (at + 4 > this.data.length) this.reserve(at + 4);
+    const data = this.data;
+    data[at] = a;
+    data[at + 1] = b;
+    data[at + 2] = c;
+    data[at + 3] = d;
+    this.length += 4;
+  }
+
   at(index: number): number {
     return (index < this.base ? this.under[index] : this.data[index - this.base]) as number;
   }

@@ -411,7 +411,7 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
       i++;
       const equals = rowHead(peek()) === EQUALS ? (code[i++] as number) : -1;
       if (equals < 0) {
-        pushRow(entries, t, -1, -1, -1);
+        entries.push4(t, -1, -1, -1);
         const following = peek();
         if (following >= 0 && onLaterLine(t, following)) break; // a half-typed key at the end of the line
         continue;
@@ -420,14 +420,11 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
       const value = valueHead >= 0 && (valueHead & KIND_MASK) <= HTML ? (code[i++] as number) : -1;
       const separatorHead = rowHead(peek());
       const separator = separatorHead === COMMA || separatorHead === SEMICOLON ? (code[i++] as number) : -1;
-      pushRow(entries, t, equals, value, separator);
+      entries.push4(t, equals, value, separator);
     }
-    lists.push(owner | (inSubgraph() ? IN_SUBGRAPH : 0));
-    lists.push(open);
-    lists.push(close);
-    lists.push(entriesFrom);
+    lists.push4(owner | (inSubgraph() ? IN_SUBGRAPH : 0), open, close, entriesFrom);
     lists.push(entries.length / ENTRY.fields);
-    pushRow(lists, subjectsFrom, subjectsTo, arrowsFrom, arrowsTo);
+    lists.push4(subjectsFrom, subjectsTo, arrowsFrom, arrowsTo);
     lists.push(innermost());
   };
 
@@ -447,14 +444,8 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     if (root >= 0 && blockKind(root) === 0 && !groups[0]) {
       if (stopAt?.(i, root)) return i;
       // The row counts in TABLES order (a mark per statement: spelled out rather than looped).
-      marks.push(i);
-      marks.push(blocks.length / BLOCK.fields);
-      marks.push(lists.length / LIST.fields);
-      marks.push(entries.length / ENTRY.fields);
-      marks.push(assignments.length / ASSIGNMENT.fields);
-      marks.push(nodeIds.length / NODE_ID.fields);
-      marks.push(arrows.length);
-      marks.push(edges.length / EDGE.fields);
+      marks.push4(i, blocks.length / BLOCK.fields, lists.length / LIST.fields, entries.length / ENTRY.fields);
+      marks.push4(assignments.length / ASSIGNMENT.fields, nodeIds.length / NODE_ID.fields, arrows.length, edges.length / EDGE.fields);
       marks.push(root);
     }
     const t = code[i] as number;
@@ -495,7 +486,7 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     if (isValueToken(t) && is(peek(1), EQUALS)) {
       i += 2;
       const value = isValueToken(peek()) ? (code[i++] as number) : -1;
-      pushRow(assignments, inSubgraph() ? 1 : 0, t, code[i - (value >= 0 ? 2 : 1)] as number, value);
+      assignments.push4(inSubgraph() ? 1 : 0, t, code[i - (value >= 0 ? 2 : 1)] as number, value);
       assignments.push(innermost());
       continue;
     }
@@ -529,13 +520,6 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     if (i === start) i++; // a token no statement can start with
   }
   return undefined;
-}
-
-function pushRow(list: IntList, a: number, b: number, c: number, d: number): void {
-  list.push(a);
-  list.push(b);
-  list.push(c);
-  list.push(d);
 }
 
 /**
