@@ -44,11 +44,15 @@ export class LineIndex {
     const old = this.starts;
     if (!old) return next;
     // A line start depends on the two characters before and at it: those around the edit are found again.
-    const before = old.slice(0, firstAbove(old, Math.max(1, start) - 1));
+    const head = firstAbove(old, Math.max(1, start) - 1);
+    const tail = firstAbove(old, oldEnd + 1);
+    const around = lineStartsIn(text, Math.max(1, start), Math.min(newEnd + 1, text.length), []);
+    // The line starts of a large text are copied once at their final length, not grown start by start.
+    const starts = around.length === tail - head ? old.slice() : old.slice(0, head).concat(around, old.slice(tail));
+    for (let k = 0; k < around.length; k++) starts[head + k] = around[k] as number;
     const delta = newEnd - oldEnd;
-    const around = lineStartsIn(text, Math.max(1, start), Math.min(newEnd + 1, text.length), before);
-    for (let k = firstAbove(old, oldEnd + 1); k < old.length; k++) around.push((old[k] as number) + delta);
-    next.starts = around;
+    if (delta !== 0) for (let k = head + around.length; k < starts.length; k++) starts[k] = (starts[k] as number) + delta;
+    next.starts = starts;
     return next;
   }
 

@@ -67,6 +67,13 @@ export function outlineFlow(outline: Outline): OutlineFlow {
 }
 
 /**
+ * The nodes an outline without a flow was asked about (nodesNamed), by id: kept with the outline
+ * and carried over an edit on the same terms as the flow, so completion in a node's list after an
+ * edit looks the node up again only when a statement it depends on changed.
+ */
+const namedNodes = new WeakMap<Outline, Map<string, FlowNode>>();
+
+/**
  * The nodes `ids` with their own attributes: from the flow once it has been read, else from the
  * node statements naming them, which is a shorter look than reading the whole flow (the first
  * completion after open asks this).
@@ -75,17 +82,31 @@ export function nodesNamed(outline: Outline, ids: readonly string[]): FlowNode[]
   const flow = flows.get(outline);
   const unique = [...new Set(ids)];
   if (flow) return unique.map((id) => flow.nodes.get(id) ?? { id, attributes: new Map() });
-  const tracked = new Set(unique);
+  let known = namedNodes.get(outline);
+  if (!known) {
+    known = new Map();
+    namedNodes.set(outline, known);
+  }
+  const missing = unique.filter((id) => !known.has(id));
+  if (missing.length > 0) for (const node of readNodes(outline, missing)) known.set(node.id, node);
+  return unique.map((id) => known.get(id) as FlowNode);
+}
+
+/** The nodes `ids` (distinct) with their own attributes, from the node statements naming them. */
+function readNodes(outline: Outline, ids: readonly string[]): FlowNode[] {
+  const tracked = new Set(ids);
   const { attributes } = readScopes(outline, tracked);
+  const { nodeIds: nodeRows, lists: listRows } = outline.rows.tables;
   for (let row = 0; row < outline.count('lists'); row++) {
-    if (outline.ownerOf(row) !== NODE_LIST) continue;
-    for (let s = outline.field('lists', row, LIST.subjectsFrom); s < outline.field('lists', row, LIST.subjectsTo); s++) {
-      const id = trackedValue(outline, outline.field('nodeIds', s, NODE_ID.token), tracked);
+    const list = row * LIST.fields;
+    if (((listRows[list + LIST.owner] as number) & ~IN_SUBGRAPH) !== NODE_LIST) continue;
+    for (let s = listRows[list + LIST.subjectsFrom] as number; s < (listRows[list + LIST.subjectsTo] as number); s++) {
+      const id = trackedValue(outline, nodeRows[s * NODE_ID.fields + NODE_ID.token] as number, tracked);
       const own = id === undefined ? undefined : attributes.get(id);
       if (own) addOwnAttributes(outline, row, own);
     }
   }
-  return unique.map((id) => ({ id, attributes: attributes.get(id) ?? new Map() }));
+  return ids.map((id) => ({ id, attributes: attributes.get(id) ?? new Map() }));
 }
 
 /**
@@ -96,7 +117,8 @@ function trackedValue(outline: Outline, t: number, tracked: ReadonlySet<string>)
   if (outline.kindOf(t) !== STRING) {
     const start = outline.startOf(t);
     const size = outline.endOf(t) - start;
-    for (const id of tracked) if (id.length === size && outline.text.startsWith(id, start)) return id;
+    const first = outline.text.charCodeAt(start);
+    for (const id of tracked) if (id.length === size && id.charCodeAt(0) === first && outline.text.startsWith(id, start)) return id;
     return undefined;
   }
   const value = outline.valueOf(t);
@@ -126,13 +148,15 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
   const namedIn = new Map<string, Set<number>>();
   const nodeCount = outline.count('nodeIds');
   const listCount = outline.count('lists');
+  // The rows read in place: this walks every node mention of the text.
+  const { nodeIds: nodeRows, lists: listRows } = outline.rows.tables;
   const end = Number.MAX_SAFE_INTEGER;
   // Block openings, node mentions and `node [...]` lists, in text order.
   for (let b = 0, n = 0, l = 0; ; ) {
-    while (l < listCount && outline.ownerOf(l) !== NODE_DEFAULTS) l++;
+    while (l < listCount && ((listRows[l * LIST.fields + LIST.owner] as number) & ~IN_SUBGRAPH) !== NODE_DEFAULTS) l++;
     const atBlock = b < blockCount ? blockField(b, BLOCK.open) : end;
-    const atNode = n < nodeCount ? outline.field('nodeIds', n, NODE_ID.token) : end;
-    const atList = l < listCount ? outline.field('lists', l, LIST.open) : end;
+    const atNode = n < nodeCount ? (nodeRows[n * NODE_ID.fields + NODE_ID.token] as number) : end;
+    const atList = l < listCount ? (listRows[l * LIST.fields + LIST.open] as number) : end;
     if (atBlock === end && atNode === end && atList === end) break;
     if (atBlock < atNode && atBlock < atList) {
       const parent = parents[b] as number;
@@ -140,16 +164,20 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
       b++;
     } else if (atNode < atList) {
       const id = only ? trackedValue(outline, atNode, only) : outline.valueOf(atNode);
-      const block = outline.field('nodeIds', n, NODE_ID.block);
-      if (id !== undefined && !attributes.has(id)) attributes.set(id, new Map(block >= 0 ? defaults[block] : undefined));
-      if (id !== undefined && block >= 0 && blockField(block, BLOCK.kind) === 1) (namedIn.get(id) ?? namedIn.set(id, new Set()).get(id))?.add(block);
+      if (id !== undefined) {
+        const block = nodeRows[n * NODE_ID.fields + NODE_ID.block] as number;
+        if (!attributes.has(id)) attributes.set(id, new Map(block >= 0 ? defaults[block] : undefined));
+        if (block >= 0 && blockField(block, BLOCK.kind) === 1) (namedIn.get(id) ?? namedIn.set(id, new Set()).get(id))?.add(block);
+      }
       n++;
     } else {
-      const scope = defaults[outline.field('lists', l, LIST.block)];
+      const scope = defaults[listRows[l * LIST.fields + LIST.block] as number];
       if (scope) forFlowEntries(outline, l, (key, value) => scope.set(key, { key, value: outline.valueOf(value), quoted: outline.kindOf(value) === STRING, origin: 'default' }));
       l++;
     }
   }
+  // A few nodes looked up (nodesNamed) need no classes.
+  if (only) return { attributes, classes: [] };
   const labels = subgraphLabels(outline);
   const classes = new Set<string>();
   for (const blocks of namedIn.values()) {
@@ -232,18 +260,22 @@ const facts = {
   },
 };
 
-/** Gives an updated outline its previous version's flow when the rows it read again say the same. */
+/** Gives an updated outline its previous version's flow (and nodes looked up) when the rows it read again say the same. */
 export function carryFlow(previous: Outline, next: Outline): void {
   const flow = flows.get(previous);
+  const nodes = namedNodes.get(previous);
   const windows = rereadBy(next);
-  if (!flow || !windows || flows.has(next)) return;
+  if ((!flow && !nodes) || !windows || flows.has(next) || namedNodes.has(next)) return;
   const same = (table: keyof typeof facts): boolean => {
     const window: RecordWindow = windows[table];
     if (window.oldEnd !== window.newEnd) return false;
     for (let row = window.start; row < window.newEnd; row++) if (facts[table](previous, row) !== facts[table](next, row)) return false;
     return true;
   };
-  if (same('lists') && same('nodeIds') && same('edges') && same('assignments')) flows.set(next, flow);
+  if (!(same('lists') && same('nodeIds') && same('edges') && same('assignments'))) return;
+  if (flow) flows.set(next, flow);
+  // Shared: a node either outline is asked about later is the same in both.
+  if (nodes) namedNodes.set(next, nodes);
 }
 
 function readFlow(outline: Outline): OutlineFlow {

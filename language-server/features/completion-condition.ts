@@ -50,12 +50,21 @@ export function completeCondition(text: string, index: number, facts: ConditionF
   return { start: index, end: index, items: [] };
 }
 
-function keyItems(facts: ConditionFacts): CompletionItem[] {
-  return [
+/** The key items of each list of context keys: typing in a condition asks for the same keys (hundreds in a large pipeline) again and again. */
+const keyItemsOf = new WeakMap<readonly ContextKey[], readonly CompletionItem[]>();
+
+function keyItems(facts: ConditionFacts): readonly CompletionItem[] {
+  const known = keyItemsOf.get(facts.contextKeys);
+  if (known) return known;
+  const items = [
     { label: 'outcome', kind: CompletionItemKind.Keyword, detail: 'status of the node just run', documentation: 'success, fail, partial_success, retry or skipped; the preferred label when the node reported one.', sortText: '0outcome' },
     { label: 'preferred_label', kind: CompletionItemKind.Keyword, detail: 'label the node asked to follow', sortText: '0preferred_label' },
-    ...facts.contextKeys.map((k) => ({ label: `context.${k.key}`, kind: CompletionItemKind.Variable, detail: `written by ${k.writer}`, sortText: `1${k.key}` })),
+    // `textEdit` is set where the condition sits (completion.ts): a slot for it from the start makes
+    // each placed copy of hundreds of items a plain object, not one grown by a property.
+    ...facts.contextKeys.map((k) => ({ label: `context.${k.key}`, kind: CompletionItemKind.Variable, detail: `written by ${k.writer}`, sortText: `1${k.key}`, textEdit: undefined })),
   ];
+  keyItemsOf.set(facts.contextKeys, items);
+  return items;
 }
 
 function valueItems(key: string, facts: ConditionFacts): CompletionItem[] {

@@ -1,5 +1,5 @@
 /** Context-aware completion: attribute names for the place, typed values, node ids, embedded languages, snippets. */
-import type { CompletionItem, Range } from 'vscode-languageserver';
+import type { CompletionItem, MarkupContent, Range } from 'vscode-languageserver';
 import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver';
 import type { AttributeSpec } from '../../engine/model/attributes';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
@@ -53,20 +53,31 @@ function attributeNameItems(analysis: DocumentView, context: Extract<CursorConte
   return specsFor(context.place)
     .filter((spec) => !context.present.has(spec.name))
     .map((spec) => {
-      const rank = attributeRank(spec, handlers);
-      const key = bareKey(spec.name);
+      const { detail, documentation, newText } = attributeItemParts(spec);
       return {
         label: spec.name,
         kind: CompletionItemKind.Property,
-        detail: describeType(spec),
-        documentation: { kind: MarkupKind.Markdown, value: attributeDocumentation(spec) },
-        sortText: `${rank}${spec.name}`,
+        detail,
+        documentation,
+        sortText: `${attributeRank(spec, handlers)}${spec.name}`,
         ...(spec.aliasOf ? { tags: [1 as const] } : {}),
-        textEdit: { range, newText: `${key}=${valueSnippet(spec)}` },
+        textEdit: { range, newText },
         insertTextFormat: InsertTextFormat.Snippet,
         command: retrigger,
       };
     });
+}
+
+/** What an attribute's item says wherever it is offered, made once per attribute (completion runs on every keystroke). */
+const itemParts = new Map<AttributeSpec, { readonly detail: string; readonly documentation: MarkupContent; readonly newText: string }>();
+
+function attributeItemParts(spec: AttributeSpec): { readonly detail: string; readonly documentation: MarkupContent; readonly newText: string } {
+  let parts = itemParts.get(spec);
+  if (!parts) {
+    parts = { detail: describeType(spec), documentation: { kind: MarkupKind.Markdown, value: attributeDocumentation(spec) }, newText: `${bareKey(spec.name)}=${valueSnippet(spec)}` };
+    itemParts.set(spec, parts);
+  }
+  return parts;
 }
 
 /**

@@ -6,7 +6,7 @@ import { ruleAnchor } from '../../engine/validate/rule-docs';
 import type { CheckedText } from '../analysis/document-store';
 import { LineIndex } from '../../engine/model/source';
 import { IntList } from '../syntax/int-list';
-import { ARROW, COMMENT, ID, PUNCT, scanInto, UNCLOSED } from '../syntax/scanner';
+import { ARROW, COMMENT, ID, KIND_MASK, PUNCT, scanInto } from '../syntax/scanner';
 import { toLspRange } from '../lsp-convert';
 
 const severities: Record<Severity, DiagnosticSeverity> = {
@@ -54,7 +54,7 @@ function graphAnchor(text: string): SourceRange {
   let last = undefined as Scanned | undefined;
   const isKeyword = (token: Scanned | undefined): boolean => token?.kind === ID && /^(?:di)?graph$/i.test(text.slice(token.start, token.end));
   const stoppedAt = scanInto(text, 0, new IntList(), new IntList(), (flagged, start, end) => {
-    const kind = flagged & ~UNCLOSED;
+    const kind = flagged & KIND_MASK;
     if (kind === COMMENT) return false;
     if (kind === PUNCT && text[start] === '{' && (isKeyword(last) || (isKeyword(before) && last?.kind !== PUNCT && last?.kind !== ARROW))) return true;
     [before, last] = [last, { kind, start, end }];

@@ -49,7 +49,7 @@ export function updateOutline(previous: OutlineType, edit: TextEdit, text: strin
   const tokens = IntList.prefix(old.tokens, restart * TOKEN_FIELDS, old.tokens.length + room);
   const oldCode = old.code;
   const codeRestart = firstIndex(oldCode.length, (k) => (oldCode[k] as number) >= restart);
-  const code = IntList.prefix(oldCode, codeRestart, oldCode.length + room);
+  const code = IntList.over(oldCode, codeRestart);
   const stopped = scanInto(text, restartOffset, tokens, code, linesUp);
   const keptFrom = stopped >= 0 ? candidate : oldCount;
   const newKeptFrom = tokens.length / TOKEN_FIELDS;
@@ -58,8 +58,14 @@ export function updateOutline(previous: OutlineType, edit: TextEdit, text: strin
   const codeKeptFrom = firstIndex(oldCode.length, (k) => (oldCode[k] as number) >= keptFrom);
   const newCodeKeptFrom = code.length;
   const codeShift = newCodeKeptFrom - codeKeptFrom;
-  code.appendRows(oldCode, codeKeptFrom, oldCode.length, [tokenShift]);
-  const scanned = new Outline(text, { tokens: tokens.view(), code: code.view(), tables: old.tables, marks: old.marks, firstOpenString: -1 });
+  // Typing that adds or removes no token (a letter of a word, a space) leaves the code indexes as they were.
+  const sameCode = tokenShift === 0 && codeShift === 0 && code.ownEquals(oldCode);
+  if (!sameCode) {
+    code.own(oldCode.length - codeKeptFrom);
+    code.appendRows(oldCode, codeKeptFrom, oldCode.length, [tokenShift]);
+  }
+  const codeRows = sameCode ? oldCode : code.view();
+  const scanned = new Outline(text, { tokens: tokens.view(), code: codeRows, tables: old.tables, marks: old.marks, firstOpenString: -1 });
 
   const state = resumeState(previous, codeRestart);
   const starts = recordCounts(state);
@@ -81,11 +87,11 @@ export function updateOutline(previous: OutlineType, edit: TextEdit, text: strin
   readStatements(scanned, state, sameStatement);
   const newEnds = recordCounts(state);
   const oldEnds = rootThere >= 0 ? Array.from({ length: TABLES.length }, (_, k) => oldMarks[markCursor + 1 + k] as number) : TABLES.map((table) => previous.count(table));
-  if (rootThere >= 0) appendRest(previous, state, markCursor, rootThere, { code: codeShift, token: tokenShift });
+  const rest = rootThere >= 0 ? appendRest(previous, state, markCursor, rootThere, { code: codeShift, token: tokenShift }) : { tables: tableViews(state), marks: state.marks.view() };
   const rescannedOpen = firstOpenString(tokens.view(), restart, newKeptFrom);
   const openString =
     rescannedOpen !== -1 ? rescannedOpen : old.firstOpenString === -1 ? -1 : old.firstOpenString >= keptFrom ? old.firstOpenString + tokenShift : firstOpenString(tokens.view(), newKeptFrom);
-  const outline = new Outline(text, { tokens: tokens.view(), code: code.view(), tables: tableViews(state), marks: state.marks.view(), firstOpenString: openString });
+  const outline = new Outline(text, { tokens: tokens.view(), code: codeRows, tables: rest.tables, marks: rest.marks, firstOpenString: openString });
   const window = (table: (typeof TABLES)[number]): RecordWindow => {
     const k = TABLES.indexOf(table);
     return { start: starts[k] as number, oldEnd: oldEnds[k] as number, newEnd: newEnds[k] as number };
@@ -140,24 +146,28 @@ function resumeState(previous: OutlineType, codeIndex: number): StatementState {
   // One statement further back: its last token's lookahead may reach the changed tokens.
   if (mark >= MARK_FIELDS) mark -= MARK_FIELDS;
   if (mark < 0) return emptyStatementState();
+  // The rows before the mark are read from the previous outline's tables, not copied (see appendRest);
+  // the blocks are copied, as reading on closes blocks opened before the mark.
   const tables = Object.fromEntries(
     TABLES.map((table, k) => {
       const rows = previous.rows.tables[table];
-      return [table, IntList.prefix(rows, (marks[mark + 1 + k] as number) * TABLE_FIELDS[table], rows.length + 64)];
+      const count = (marks[mark + 1 + k] as number) * TABLE_FIELDS[table];
+      return [table, table === 'blocks' ? IntList.prefix(rows, count, rows.length + 64) : IntList.over(rows, count)];
     }),
   ) as StatementState['tables'];
   const root = marks[mark + MARK_ROOT] as number;
   // The root closes after the mark: until reading gets there again it is open.
   tables.blocks.set(root * BLOCK.fields + BLOCK.close, -1);
-  return { tables, marks: IntList.prefix(marks, mark, marks.length + 64), root, at: marks[mark] as number };
+  return { tables, marks: IntList.over(marks, mark), root, at: marks[mark] as number };
 }
 
 /**
- * Appends the previous outline's rows from its mark `from` on to the state that stopped at the
- * same statement (`root` open), moving their code and token indexes by `shift` and their record
- * indexes by the row counts the re-reading changed.
+ * The tables and marks of the state that stopped at the previous outline's mark `from` (`root`
+ * open), with the previous outline's rows from there on: their code and token indexes moved by
+ * `shift` and their record indexes by the row counts the re-reading changed. A table whose rows
+ * read again are the ones that were there, with nothing to move, is the previous one itself.
  */
-function appendRest(previous: OutlineType, state: StatementState, from: number, root: number, shift: { readonly code: number; readonly token: number }): void {
+function appendRest(previous: OutlineType, state: StatementState, from: number, root: number, shift: { readonly code: number; readonly token: number }): Pick<OutlineType['rows'], 'tables' | 'marks'> {
   const marks = previous.rows.marks;
   const tables = previous.rows.tables;
   const oldCounts = TABLES.map((_, k) => marks[from + 1 + k] as number);
@@ -166,6 +176,7 @@ function appendRest(previous: OutlineType, state: StatementState, from: number, 
   const [blockShift, , entryShift, , nodeIdShift, arrowShift] = moved as [number, number, number, number, number, number, number];
   const t = shift.token;
   const oldRoot = marks[from + MARK_ROOT] as number;
+  const nothingMoved = t === 0 && root === oldRoot && moved.every((m) => m === 0);
   // The previous reading closed its root in the kept tokens (if at all): so does this one.
   const oldClose = tables.blocks[oldRoot * BLOCK.fields + BLOCK.close] as number;
   if (oldClose >= 0) state.tables.blocks.set(root * BLOCK.fields + BLOCK.close, oldClose + t);
@@ -178,23 +189,28 @@ function appendRest(previous: OutlineType, state: StatementState, from: number, 
     arrows: [t],
     edges: [t, t],
   };
-  TABLES.forEach((table, k) => state.tables[table].appendRows(tables[table], oldCounts[k] as number, previous.count(table), shifts[table]));
-  // Rows in the root's body name it as their block: it kept its row, unlike the blocks after it.
-  const blockFields = [
-    ['lists', LIST.block],
-    ['assignments', ASSIGNMENT.block],
-    ['nodeIds', NODE_ID.block],
-  ] as const;
-  for (const [table, field] of blockFields) {
-    const rows = state.tables[table];
-    const fields = TABLE_FIELDS[table];
-    for (let k = (newCounts[TABLES.indexOf(table)] as number) * fields + field; k < rows.length; k += fields) if (rows.at(k) === oldRoot + blockShift) rows.set(k, root);
-  }
+  /** Rows in the root's body name it as their block: it kept its row, unlike the blocks after it. */
+  const blockFields: Partial<Record<(typeof TABLES)[number], number>> = { lists: LIST.block, assignments: ASSIGNMENT.block, nodeIds: NODE_ID.block };
+  const result = Object.fromEntries(
+    TABLES.map((table, k) => {
+      const rows = state.tables[table];
+      if (table !== 'blocks' && nothingMoved && rows.ownEquals(tables[table])) return [table, tables[table]];
+      const first = rows.length;
+      rows.own(tables[table].length - (oldCounts[k] as number) * TABLE_FIELDS[table]);
+      rows.appendRows(tables[table], oldCounts[k] as number, previous.count(table), shifts[table]);
+      const field = blockFields[table];
+      if (field !== undefined) for (let r = first + field; r < rows.length; r += TABLE_FIELDS[table]) if (rows.at(r) === oldRoot + blockShift) rows.set(r, root);
+      return [table, rows.view()];
+    }),
+  ) as OutlineType['rows']['tables'];
+  if (nothingMoved && shift.code === 0 && state.marks.length === from && state.marks.ownEquals(marks)) return { tables: result, marks };
   const firstNew = state.marks.length;
+  state.marks.own(marks.length - from);
   state.marks.appendRows(marks, from / MARK_FIELDS, marks.length / MARK_FIELDS, [shift.code, ...moved, 0]);
   // A later root graph's block moved with the blocks before it.
   for (let m = firstNew + MARK_ROOT; m < state.marks.length; m += MARK_FIELDS) {
     const markRoot = state.marks.at(m);
     state.marks.set(m, markRoot === oldRoot ? root : markRoot + blockShift);
   }
+  return { tables: result, marks: state.marks.view() };
 }

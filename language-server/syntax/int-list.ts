@@ -1,10 +1,18 @@
 /**
  * A growable list of 32-bit integers: the outline keeps its tokens and records as rows of these
  * (see outline.ts), so an edit copies and shifts numbers rather than allocating objects.
+ *
+ * A list made with `over` starts with numbers it does not copy (another array's first `base`):
+ * an outline update reads on from a statement in the middle of a table, and when what it reads
+ * turns out to be what was there, the update keeps the previous table and copies nothing.
  */
 export class IntList {
+  /** The numbers from `base` on. */
   private data: Int32Array;
   length = 0;
+  private base = 0;
+  /** Holds the numbers before `base`. */
+  private under: Int32Array = new Int32Array(0);
 
   constructor(capacity = 64) {
     this.data = new Int32Array(capacity);
@@ -18,17 +26,64 @@ export class IntList {
     return list;
   }
 
+  /** A list starting with the first `count` numbers of `source`, not copied (read-only: `set` only writes after them). */
+  static over(source: Int32Array, count: number): IntList {
+    const list = new IntList();
+    list.under = source;
+    list.base = count;
+    list.length = count;
+    return list;
+  }
+
+  /** Where the numbers not taken from another array start. */
+  get ownFrom(): number {
+    return this.base;
+  }
+
   push(value: number): void {
-    if (this.length === this.data.length) this.reserve(this.length + 1);
-    this.data[this.length++] = value;
+    if (this.length - this.base === this.data.length) this.reserve(this.length - this.base + 1);
+    this.data[this.length++ - this.base] = value;
+  }
+
+  /** Appends three numbers (a token row) with one check for room. */
+  push3(a: number, b: number, c: number): void {
+    const at = this.length - this.base;
+    if (at + 3 > this.data.length) this.reserve(at + 3);
+    const data = this.data;
+    data[at] = a;
+    data[at + 1] = b;
+    data[at + 2] = c;
+    this.length += 3;
+  }
+
+  /** Appends four numbers with one check for room. */
+  push4(a: number, b: number, c: number, d: number): void {
+    const at = this.length - this.base;
+    if (at + 4 > this.data.length) this.reserve(at + 4);
+    const data = this.data;
+    data[at] = a;
+    data[at + 1] = b;
+    data[at + 2] = c;
+    data[at + 3] = d;
+    this.length += 4;
   }
 
   at(index: number): number {
-    return this.data[index] as number;
+    return (index < this.base ? this.under[index] : this.data[index - this.base]) as number;
   }
 
   set(index: number, value: number): void {
-    this.data[index] = value;
+    if (index < this.base) throw new RangeError(`IntList: ${index} is not the list's own to set`);
+    this.data[index - this.base] = value;
+  }
+
+  /** Whether the numbers from `ownFrom` on are those of `source` from the same index. */
+  ownEquals(source: Int32Array): boolean {
+    const count = this.length - this.base;
+    if (this.base + count > source.length) return false;
+    const data = this.data;
+    for (let k = 0; k < count; k++) if (data[k] !== source[this.base + k]) return false;
+    return true;
   }
 
   /**
@@ -37,27 +92,41 @@ export class IntList {
    */
   appendRows(source: Int32Array, from: number, to: number, shifts: readonly number[]): void {
     const stride = shifts.length;
-    const start = this.length;
+    const start = this.length - this.base;
     this.reserve(start + (to - from) * stride);
     const data = this.data;
     data.set(source.subarray(from * stride, to * stride), start);
-    this.length = start + (to - from) * stride;
+    const end = start + (to - from) * stride;
+    this.length = this.base + end;
     for (let field = 0; field < stride; field++) {
       const shift = shifts[field] as number;
       if (shift === 0) continue;
-      for (let k = start + field; k < this.length; k += stride) if ((data[k] as number) !== -1) data[k] = (data[k] as number) + shift;
+      for (let k = start + field; k < end; k += stride) if ((data[k] as number) !== -1) data[k] = (data[k] as number) + shift;
     }
   }
 
-  /** The numbers so far (a view: later pushes may or may not show in it). */
+  /** The numbers so far (a view: later pushes may or may not show in it). A list `over` another array copies them into one. */
   view(): Int32Array {
+    if (this.base > 0) this.own(0);
     return this.data.subarray(0, this.length);
   }
 
+  /** Copies the numbers taken from another array in, with room for `more` numbers after them. */
+  own(more: number): void {
+    if (this.base === 0) return;
+    const next = new Int32Array(Math.max(64, this.length + more));
+    next.set(this.under.subarray(0, this.base));
+    next.set(this.data.subarray(0, this.length - this.base), this.base);
+    this.data = next;
+    this.under = new Int32Array(0);
+    this.base = 0;
+  }
+
+  /** Room for `capacity` numbers after `base`. */
   private reserve(capacity: number): void {
     if (capacity <= this.data.length) return;
     const next = new Int32Array(Math.max(capacity, this.data.length * 2));
-    next.set(this.data.subarray(0, this.length));
+    next.set(this.data.subarray(0, this.length - this.base));
     this.data = next;
   }
 }

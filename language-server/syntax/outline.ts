@@ -12,7 +12,7 @@
  */
 import { IntList } from './int-list';
 import type { Token, TokenKind } from './scanner';
-import { ARROW, COMMENT, HTML, ID, KIND_CODES, PUNCT, scanInto, STRING, stringValue, TOKEN_FIELDS, UNCLOSED } from './scanner';
+import { ARROW, COMMENT, HTML, ID, KIND_CODES, KIND_MASK, punct, scanInto, STRING, stringValue, TOKEN_FIELDS, UNCLOSED } from './scanner';
 
 type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-defaults';
 const OWNERS: readonly ListOwner[] = ['node', 'edge', 'node-defaults', 'edge-defaults', 'graph-defaults'];
@@ -126,9 +126,9 @@ export class Outline {
     return this.rows.tokens.length / TOKEN_FIELDS;
   }
 
-  /** The kind code of token `t` (see scanner.ts), without UNCLOSED. */
+  /** The kind code of token `t` (see scanner.ts), without UNCLOSED or a punctuation's char. */
   kindOf(t: number): number {
-    return (this.rows.tokens[t * TOKEN_FIELDS] as number) & ~UNCLOSED;
+    return (this.rows.tokens[t * TOKEN_FIELDS] as number) & KIND_MASK;
   }
 
   startOf(t: number): number {
@@ -150,11 +150,6 @@ export class Outline {
   /** The value of an id or string token (see tokenValue). */
   valueOf(t: number): string {
     return this.kindOf(t) === STRING ? stringValue(this.textOf(t), this.closed(t)) : this.textOf(t);
-  }
-
-  /** Whether token `t` is the punctuation `char`. */
-  isPunct(t: number, char: string): boolean {
-    return t >= 0 && this.kindOf(t) === PUNCT && this.text[this.startOf(t)] === char;
   }
 
   /** Token `t` as an object (a new one each time; its text is sliced when read). */
@@ -295,8 +290,9 @@ export function emptyStatementState(): StatementState {
 }
 
 export function buildOutline(text: string): Outline {
-  const tokens = new IntList(Math.max(64, text.length >> 1));
-  const code = new IntList(Math.max(64, text.length >> 3));
+  // Room for a token (three numbers) every four characters, most of them code: a pipeline's rows fit without growing.
+  const tokens = new IntList(Math.max(64, (text.length * 3) >> 2));
+  const code = new IntList(Math.max(64, text.length >> 2));
   scanInto(text, 0, tokens, code);
   const state = emptyStatementState();
   const partial = new Outline(text, { tokens: tokens.view(), code: code.view(), tables: emptyTables(), marks: new Int32Array(0), firstOpenString: -1 });
@@ -318,6 +314,16 @@ export function firstOpenString(tokens: Int32Array, from: number, to = tokens.le
   return -1;
 }
 
+/** The token rows' first field for the punctuation statements are read by. */
+const OPEN_BRACE = punct(0x7b);
+const CLOSE_BRACE = punct(0x7d);
+const OPEN_BRACKET = punct(0x5b);
+const CLOSE_BRACKET = punct(0x5d);
+const EQUALS = punct(0x3d);
+const COMMA = punct(0x2c);
+const SEMICOLON = punct(0x3b);
+const COLON = punct(0x3a);
+
 /** The first letters (lower-case char codes) of the keywords of each length: node, edge; graph; digraph; subgraph. */
 const KEYWORD_STARTS: readonly (readonly number[] | undefined)[] = [undefined, undefined, undefined, undefined, [0x6e, 0x65], [0x67], undefined, [0x64], [0x73]];
 
@@ -328,7 +334,7 @@ const KEYWORD_STARTS: readonly (readonly number[] | undefined)[] = [undefined, u
  */
 export function readStatements(outline: Outline, state: StatementState, stopAt?: (index: number, root: number) => boolean): number | undefined {
   const { text } = outline;
-  const code = outline.rows.code;
+  const { code, tokens } = outline.rows;
   const { blocks, lists, entries, assignments, nodeIds, arrows, edges } = state.tables;
   const marks = state.marks;
   /** Open blocks (their rows), innermost last, and whether each is a `{ ... }` used as an edge operand. */
@@ -336,24 +342,31 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
   const groups: boolean[] = state.root >= 0 ? [false] : [];
   let i = state.at;
   const length = code.length;
+  // Token rows are read in place (kind, start, end): this runs over every token of a text that opens.
+  const kindOf = (t: number): number => (tokens[t * TOKEN_FIELDS] as number) & KIND_MASK;
+  const startOf = (t: number): number => tokens[t * TOKEN_FIELDS + 1] as number;
+  const endOf = (t: number): number => tokens[t * TOKEN_FIELDS + 2] as number;
   const peek = (offset = 0): number => (i + offset < length ? (code[i + offset] as number) : -1);
-  const is = (t: number, char: string): boolean => outline.isPunct(t, char);
-  const isValueToken = (t: number): boolean => t >= 0 && outline.kindOf(t) <= HTML; // id, string, html
+  /** The first field of token `t`'s row (its kind, flagged; for punctuation, punct(char)), or -1 for no token. */
+  const rowHead = (t: number): number => (t >= 0 ? (tokens[t * TOKEN_FIELDS] as number) : -1);
+  /** Whether token `t` is the punctuation `row` (the first field of its row: punct(char)). */
+  const is = (t: number, row: number): boolean => rowHead(t) === row;
+  const isValueToken = (t: number): boolean => t >= 0 && kindOf(t) <= HTML; // id, string, html
   const onLaterLine = (a: number, b: number): boolean => {
-    const newline = text.indexOf('\n', outline.endOf(a));
-    return newline >= 0 && newline < outline.startOf(b);
+    const newline = text.indexOf('\n', endOf(a));
+    return newline >= 0 && newline < startOf(b);
   };
   const blockKind = (row: number) => blocks.at(row * BLOCK.fields + BLOCK.kind);
   const inSubgraph = () => stack.length > 1 || (stack.length === 1 && blockKind(stack[0] as number) === 1);
   const innermost = () => stack.at(-1) ?? -1;
   /** The lower-case text of an id token that may be a keyword (`graph`, `subgraph`…), else ''. */
   const keyword = (t: number): string => {
-    if (outline.kindOf(t) !== ID) return '';
-    const start = outline.startOf(t);
+    if (kindOf(t) !== ID) return '';
+    const start = startOf(t);
     // Only a keyword's length and first letter make the token worth slicing (most ids are node ids).
     const first = text.charCodeAt(start) | 0x20;
-    const candidate = KEYWORD_STARTS[outline.endOf(t) - start];
-    return candidate !== undefined && candidate.includes(first) ? outline.textOf(t).toLowerCase() : '';
+    const candidate = KEYWORD_STARTS[endOf(t) - start];
+    return candidate !== undefined && candidate.includes(first) ? text.slice(start, endOf(t)).toLowerCase() : '';
   };
 
   const openBlock = (kind: number, keywordToken: number, name: number, group: boolean) => {
@@ -377,61 +390,62 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     const open = code[i++] as number;
     const entriesFrom = entries.length / ENTRY.fields;
     let close = -1;
+    // Each token's row head (kind and punctuation, see punct) is read once: lists hold most of a pipeline's tokens.
     while (i < length) {
       const t = code[i] as number;
-      if (is(t, ']')) {
+      const head = rowHead(t);
+      if (head === CLOSE_BRACKET) {
         close = t;
         i++;
         break;
       }
-      if (is(t, ',') || is(t, ';')) {
+      if (head === COMMA || head === SEMICOLON) {
         i++;
         continue;
       }
-      if (!isValueToken(t)) break; // `{`, `}`, `[`, `=` or `->`: the list was never closed
+      if ((head & KIND_MASK) > HTML) break; // `{`, `}`, `[`, `=` or `->`: the list was never closed
       // A line that starts a statement (`review [`, `a -> b`): the list above was never closed.
       const after = peek(1);
-      if ((is(after, '[') || (after >= 0 && outline.kindOf(after) === ARROW)) && onLaterLine(code[i - 1] as number, t)) break;
+      const afterHead = rowHead(after);
+      if ((afterHead === OPEN_BRACKET || afterHead === ARROW) && onLaterLine(code[i - 1] as number, t)) break;
       i++;
-      const equals = is(peek(), '=') ? (code[i++] as number) : -1;
+      const equals = rowHead(peek()) === EQUALS ? (code[i++] as number) : -1;
       if (equals < 0) {
-        pushRow(entries, t, -1, -1, -1);
+        entries.push4(t, -1, -1, -1);
         const following = peek();
         if (following >= 0 && onLaterLine(t, following)) break; // a half-typed key at the end of the line
         continue;
       }
-      const value = isValueToken(peek()) ? (code[i++] as number) : -1;
-      const separator = is(peek(), ',') || is(peek(), ';') ? (code[i++] as number) : -1;
-      pushRow(entries, t, equals, value, separator);
+      const valueHead = rowHead(peek());
+      const value = valueHead >= 0 && (valueHead & KIND_MASK) <= HTML ? (code[i++] as number) : -1;
+      const separatorHead = rowHead(peek());
+      const separator = separatorHead === COMMA || separatorHead === SEMICOLON ? (code[i++] as number) : -1;
+      entries.push4(t, equals, value, separator);
     }
-    lists.push(owner | (inSubgraph() ? IN_SUBGRAPH : 0));
-    lists.push(open);
-    lists.push(close);
-    lists.push(entriesFrom);
+    lists.push4(owner | (inSubgraph() ? IN_SUBGRAPH : 0), open, close, entriesFrom);
     lists.push(entries.length / ENTRY.fields);
-    pushRow(lists, subjectsFrom, subjectsTo, arrowsFrom, arrowsTo);
+    lists.push4(subjectsFrom, subjectsTo, arrowsFrom, arrowsTo);
     lists.push(innermost());
   };
 
   /** Reads one operand of a node or edge statement; its token, if an id, or -1. */
   const readOperand = (): number => {
     const t = peek();
-    if (!isValueToken(t) || outline.kindOf(t) === HTML || keyword(t) === 'subgraph') return -1;
+    if (!isValueToken(t) || kindOf(t) === HTML || keyword(t) === 'subgraph') return -1;
     i++;
-    while (is(peek(), ':') && isValueToken(peek(1))) i += 2; // ports are not part of the id
+    while (is(peek(), COLON) && isValueToken(peek(1))) i += 2; // ports are not part of the id
     return t;
   };
 
+  /** The operands of the statement being read, `subjectCount` of them (reused from one statement to the next). */
   const subjects: number[] = [];
-  /** The tables in TABLES order and their row sizes, for the statement marks. */
-  const counted = TABLES.map((table) => state.tables[table]);
-  const strides = TABLES.map((table) => TABLE_FIELDS[table]);
   while (i < length) {
     const root = stack.length === 1 ? (stack[0] as number) : -1;
     if (root >= 0 && blockKind(root) === 0 && !groups[0]) {
       if (stopAt?.(i, root)) return i;
-      marks.push(i);
-      for (let k = 0; k < counted.length; k++) marks.push((counted[k] as IntList).length / (strides[k] as number));
+      // The row counts in TABLES order (a mark per statement: spelled out rather than looped).
+      marks.push4(i, blocks.length / BLOCK.fields, lists.length / LIST.fields, entries.length / ENTRY.fields);
+      marks.push4(assignments.length / ASSIGNMENT.fields, nodeIds.length / NODE_ID.fields, arrows.length, edges.length / EDGE.fields);
       marks.push(root);
     }
     const t = code[i] as number;
@@ -439,84 +453,73 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     if (stack.length === 0) {
       if (lower === 'graph' || lower === 'digraph') {
         i++;
-        const name = isValueToken(peek()) && !is(peek(), '{') ? (code[i++] as number) : -1;
-        if (is(peek(), '{')) openBlock(0, t, name, false);
+        const name = isValueToken(peek()) && !is(peek(), OPEN_BRACE) ? (code[i++] as number) : -1;
+        if (is(peek(), OPEN_BRACE)) openBlock(0, t, name, false);
       } else i++;
       continue;
     }
-    if (is(t, '}')) {
+    if (is(t, CLOSE_BRACE)) {
       closeBlock();
       continue;
     }
-    if (is(t, ';') || is(t, ',')) {
+    if (is(t, SEMICOLON) || is(t, COMMA)) {
       i++;
       continue;
     }
-    if (is(t, '{')) {
+    if (is(t, OPEN_BRACE)) {
       openBlock(1, -1, -1, false);
       continue;
     }
     if (lower === 'subgraph') {
       i++;
       const name = isValueToken(peek()) ? (code[i++] as number) : -1;
-      if (is(peek(), '{')) openBlock(1, t, name, false);
+      if (is(peek(), OPEN_BRACE)) openBlock(1, t, name, false);
       continue;
     }
-    if ((lower === 'node' || lower === 'edge' || lower === 'graph') && is(peek(1), '[')) {
+    if ((lower === 'node' || lower === 'edge' || lower === 'graph') && is(peek(1), OPEN_BRACKET)) {
       i++;
       const here = nodeIds.length / NODE_ID.fields;
       const arrowsHere = arrows.length;
       readList(lower === 'node' ? NODE_DEFAULTS : lower === 'edge' ? EDGE_DEFAULTS : GRAPH_DEFAULTS, here, here, arrowsHere, arrowsHere);
       continue;
     }
-    if (isValueToken(t) && is(peek(1), '=')) {
+    if (isValueToken(t) && is(peek(1), EQUALS)) {
       i += 2;
       const value = isValueToken(peek()) ? (code[i++] as number) : -1;
-      pushRow(assignments, inSubgraph() ? 1 : 0, t, code[i - (value >= 0 ? 2 : 1)] as number, value);
+      assignments.push4(inSubgraph() ? 1 : 0, t, code[i - (value >= 0 ? 2 : 1)] as number, value);
       assignments.push(innermost());
       continue;
     }
-    if (outline.kindOf(t) === ARROW) {
+    if (kindOf(t) === ARROW) {
       // An edge whose left side was a `{ ... }` group, or a dangling arrow mid-edit.
       arrows.push(t);
       i++;
       continue;
     }
-    subjects.length = 0;
+    let subjectCount = 0;
     const arrowsFrom = arrows.length;
     const start = i;
     const first = readOperand();
-    if (first >= 0) subjects.push(first);
-    while (peek() >= 0 && outline.kindOf(peek()) === ARROW) {
+    if (first >= 0) subjects[subjectCount++] = first;
+    while (peek() >= 0 && kindOf(peek()) === ARROW) {
       arrows.push(code[i++] as number);
-      if (is(peek(), '{') || keyword(peek()) === 'subgraph') break; // a group operand: the block loop handles it
+      if (is(peek(), OPEN_BRACE) || keyword(peek()) === 'subgraph') break; // a group operand: the block loop handles it
       const operand = readOperand();
-      if (operand >= 0) subjects.push(operand);
+      if (operand >= 0) subjects[subjectCount++] = operand;
     }
     const arrowsTo = arrows.length;
     const declaration = arrowsTo === arrowsFrom ? 1 : 0;
     const subjectsFrom = nodeIds.length / NODE_ID.fields;
-    for (const subject of subjects) {
-      nodeIds.push(subject);
-      nodeIds.push(declaration);
-      nodeIds.push(innermost());
-    }
+    for (let k = 0; k < subjectCount; k++) nodeIds.push3(subjects[k] as number, declaration, innermost());
     const subjectsTo = nodeIds.length / NODE_ID.fields;
-    if (!declaration) for (let k = 0; k + 1 < subjects.length; k++) {
+    if (!declaration) for (let k = 0; k + 1 < subjectCount; k++) {
       edges.push(subjects[k] as number);
       edges.push(subjects[k + 1] as number);
     }
-    while (is(peek(), '[')) readList(declaration ? NODE_LIST : EDGE_LIST, subjectsFrom, subjectsTo, arrowsFrom, arrowsTo);
+    while (is(peek(), OPEN_BRACKET)) readList(declaration ? NODE_LIST : EDGE_LIST, subjectsFrom, subjectsTo, arrowsFrom, arrowsTo);
     if (i === start) i++; // a token no statement can start with
   }
   return undefined;
-}
-
-function pushRow(list: IntList, a: number, b: number, c: number, d: number): void {
-  list.push(a);
-  list.push(b);
-  list.push(c);
-  list.push(d);
 }
 
 /**

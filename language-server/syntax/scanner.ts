@@ -28,16 +28,29 @@ export const ARROW = 3;
 export const PUNCT = 4;
 export const COMMENT = 5;
 export const UNCLOSED = 8;
-/** A token row: kind code (with UNCLOSED), start, end. */
+/** The kind code in a token row's first field: above it are UNCLOSED and a punctuation's char code (see punct). */
+export const KIND_MASK = 7;
+/** A token row: kind code (with UNCLOSED, or the punctuation's char code), start, end. */
 export const TOKEN_FIELDS = 3;
 
-// Char-code tests rather than regexes: the scanner runs on every keystroke over the whole text.
+/**
+ * The first field of the row of punctuation `char` (a char code): the statement reader tells
+ * `{`, `[`, `=`… apart by this one number, without reading the text.
+ */
+export function punct(char: number): number {
+  return PUNCT | (char << 4);
+}
+
+// Char-code tests rather than regexes: the scanner runs over the whole text of every file opened.
+/** For each ASCII char code: 1 if it starts an id (a letter or `_`), 2 if it only continues one (a digit). */
+const ID_CHARS = new Uint8Array(0x80).map((_, code) => ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 ? 1 : code >= 48 && code <= 57 ? 2 : 0));
+
 function isIdStart(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 0x80;
+  return code >= 0x80 || ID_CHARS[code] === 1;
 }
 
 function isIdChar(code: number): boolean {
-  return isIdStart(code) || (code >= 48 && code <= 57);
+  return code >= 0x80 || ID_CHARS[code] !== 0;
 }
 const NUMERAL = /^-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)/;
 
@@ -50,78 +63,91 @@ export function scanInto(text: string, from: number, rows: IntList, code: IntLis
   const n = text.length;
   let i = from;
   let stoppedAt = -1;
-  const push = (kind: number, start: number, end: number, terminated = true): void => {
-    const flagged = terminated ? kind : kind | UNCLOSED;
-    if (stop?.(flagged, start, end)) {
+  /** The index the next token gets. */
+  let index = rows.length / TOKEN_FIELDS;
+  /** Appends a token (its kind code flagged UNCLOSED when left open) unless `stop` accepts it; false once stopped. */
+  const push = (flagged: number, start: number, end: number): boolean => {
+    if (stop !== undefined && stop(flagged, start, end)) {
       stoppedAt = start;
-      return;
+      return false;
     }
-    if (kind !== COMMENT) code.push(rows.length / TOKEN_FIELDS);
-    rows.push(flagged);
-    rows.push(start);
-    rows.push(end);
+    if (flagged !== COMMENT && flagged !== (COMMENT | UNCLOSED)) code.push(index);
+    rows.push3(flagged, start, end);
+    index++;
+    return true;
   };
-  while (i < n && stoppedAt < 0) {
-    const code = text.charCodeAt(i);
-    // Spaces and punctuation first, by char code: most characters of a pipeline are one or the other.
-    if (code === 32 || (code >= 9 && code <= 13)) {
+  // Char codes rather than characters or regexes: the scanner runs over the whole text of every file opened.
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    // Spaces and punctuation first: most characters of a pipeline are one or the other.
+    if (c === 32 || (c >= 9 && c <= 13)) {
       i++;
       continue;
     }
-    if (code === 123 || code === 125 || code === 91 || code === 93 || code === 61 || code === 59 || code === 44 || code === 58) {
-      push(PUNCT, i, i + 1);
-      i++;
-      continue;
-    }
-    const ch = text[i] as string;
-    const next = text[i + 1];
-    if ((ch === '/' && next === '/') || (ch === '#' && isAtLineStart(text, i))) {
-      const end = lineEnd(text, i);
-      push(COMMENT, i, end);
-      i = end;
-    } else if (ch === '/' && next === '*') {
-      const close = text.indexOf('*/', i + 2);
-      const end = close < 0 ? n : close + 2;
-      push(COMMENT, i, end, close >= 0);
-      i = end;
-    } else if (ch === '"') {
-      let j = i + 1;
-      for (let code = text.charCodeAt(j); j < n && code !== 34; code = text.charCodeAt(j)) j += code === 92 && j + 1 < n ? 2 : 1;
-      const terminated = j < n;
-      const end = terminated ? j + 1 : lineEnd(text, i);
-      push(STRING, i, end, terminated);
-      i = end;
-    } else if (ch === '<') {
-      let depth = 0;
-      let j = i;
-      for (; j < n; j++) {
-        if (text[j] === '<') depth++;
-        else if (text[j] === '>' && --depth === 0) break;
-      }
-      const terminated = j < n;
-      push(HTML, i, terminated ? j + 1 : n, terminated);
-      i = terminated ? j + 1 : n;
-    } else if (ch === '-' && (next === '>' || next === '-')) {
-      push(ARROW, i, i + 2);
-      i += 2;
-    } else if (isIdStart(code)) {
-      let j = i + 1;
+    let kind: number;
+    let end: number;
+    if (c === 123 || c === 125 || c === 91 || c === 93 || c === 61 || c === 59 || c === 44 || c === 58) {
+      kind = punct(c);
+      end = i + 1;
+    } else if (isIdStart(c)) {
+      end = i + 1;
       for (;;) {
-        if (j < n && isIdChar(text.charCodeAt(j))) j++;
-        else if (continuesBareIdentifier(text, j)) j += 2;
+        if (end < n && isIdChar(text.charCodeAt(end))) end++;
+        else if (continuesBareIdentifier(text, end)) end += 2;
         else break;
       }
-      push(ID, i, j);
-      i = j;
+      kind = ID;
+    } else if (c === 34) {
+      // A string: to its closing quote, else (left open) to the end of its line.
+      const j = closingQuote(text, i + 1);
+      kind = j < n ? STRING : STRING | UNCLOSED;
+      end = j < n ? j + 1 : lineEnd(text, i);
     } else {
-      const numeral = NUMERAL.exec(text.slice(i, i + 64));
-      const end = numeral ? i + numeral[0].length : i + 1;
-      // A stray character becomes a one-character id so the outline still sees a token there.
-      push(ID, i, end);
-      i = end;
+      const next = text.charCodeAt(i + 1);
+      if ((c === 47 && next === 47) || (c === 35 && isAtLineStart(text, i))) {
+        kind = COMMENT;
+        end = lineEnd(text, i);
+      } else if (c === 47 && next === 42) {
+        const close = text.indexOf('*/', i + 2);
+        kind = close < 0 ? COMMENT | UNCLOSED : COMMENT;
+        end = close < 0 ? n : close + 2;
+      } else if (c === 60) {
+        let depth = 0;
+        let j = i;
+        for (; j < n; j++) {
+          const d = text.charCodeAt(j);
+          if (d === 60) depth++;
+          else if (d === 62 && --depth === 0) break;
+        }
+        kind = j < n ? HTML : HTML | UNCLOSED;
+        end = j < n ? j + 1 : n;
+      } else if (c === 45 && (next === 62 || next === 45)) {
+        kind = ARROW;
+        end = i + 2;
+      } else {
+        const numeral = NUMERAL.exec(text.slice(i, i + 64));
+        // A stray character becomes a one-character id so the outline still sees a token there.
+        kind = ID;
+        end = numeral ? i + numeral[0].length : i + 1;
+      }
     }
+    if (!push(kind, i, end)) break;
+    i = end;
   }
   return stoppedAt;
+}
+
+/**
+ * The first `"` from `from` on that a backslash does not escape (a backslash escapes the character
+ * after it, so a quote after an odd run of them is escaped), else the text's length.
+ */
+function closingQuote(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= from && text.charCodeAt(quote - backslashes - 1) === 92) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return text.length;
 }
 
 function lineEnd(text: string, from: number): number {

@@ -63,4 +63,21 @@ describe('completion and scopes', () => {
     const prompt = items.find((item) => item.label === 'prompt');
     assert.ok(prompt?.sortText?.startsWith('2'), `prompt is another handler's attribute on a tool node: ${prompt?.sortText}`);
   });
+
+  it('ranks attributes by the handler after edits: one elsewhere keeps it, one to the defaults in scope changes it', async () => {
+    const uri = 'file:///tmp/completion-scope-edits.dot';
+    await client.open(uri, text);
+    const promptRank = async (source: string) => {
+      const result = await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: positionOf(source, '    lint [', '    lint ['.length) });
+      return (Array.isArray(result) ? result : (result?.items ?? [])).find((item) => item.label === 'prompt')?.sortText?.[0];
+    };
+    assert.equal(await promptRank(text), '2', 'a tool node');
+    const review = positionOf(text, '"Review"', 1);
+    await client.change(uri, [{ range: { start: review, end: review }, text: 'Please ' }]);
+    const reworded = text.replace('"Review"', '"Please Review"');
+    assert.equal(await promptRank(reworded), '2', 'another node\'s prompt changes nothing');
+    const shape = positionOf(reworded, 'parallelogram]', 0);
+    await client.change(uri, [{ range: { start: shape, end: { line: shape.line, character: shape.character + 'parallelogram'.length } }, text: 'box' }]);
+    assert.equal(await promptRank(reworded.replace('parallelogram]', 'box]')), '0', 'the defaults in scope now make it a codergen node');
+  });
 });

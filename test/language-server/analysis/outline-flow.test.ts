@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { carryFlow, outlineFlow } from '../../../language-server/analysis/outline-flow';
+import { carryFlow, nodesNamed, outlineFlow } from '../../../language-server/analysis/outline-flow';
 import { updateOutline } from '../../../language-server/syntax/incremental-outline';
 import type { Outline } from '../../../language-server/syntax/outline';
 import { buildOutline } from '../../../language-server/syntax/outline';
@@ -48,5 +48,21 @@ describe('outline flow', () => {
     carryFlow(first, moved);
     assert.notEqual(outlineFlow(moved), flow);
     assert.deepEqual([shape(moved, 'x'), shape(moved, 'y')], ['parallelogram', undefined]);
+  });
+
+  it('carries the nodes looked up without a flow over an edit that changes none of them, and looks again after one that does', () => {
+    const first = buildOutline(text);
+    const [a] = nodesNamed(first, ['a']);
+    assert.equal(a?.attributes.get('shape')?.value, 'parallelogram');
+
+    const prompt = typed(first, 'hi"', 'there, ');
+    assert.equal(nodesNamed(prompt, ['a'])[0], a, 'a prompt\'s words do not change the node');
+    assert.deepEqual(nodesNamed(prompt, ['b', 'a']).map((node) => node.attributes.get('shape')?.value), ['box', 'parallelogram'], 'a node not asked about before is read');
+
+    const shape = typed(prompt, 'parallelogram', 'box, shape=');
+    assert.notEqual(nodesNamed(shape, ['a'])[0], a);
+    assert.equal(nodesNamed(shape, ['a'])[0]?.attributes.get('shape')?.value, 'parallelogram', 'the later entry wins');
+    const later = typed(shape, '  a -> b', '  a [shape=diamond]\n');
+    assert.equal(nodesNamed(later, ['a'])[0]?.attributes.get('shape')?.value, 'diamond', 'a later statement naming the node sets it');
   });
 });

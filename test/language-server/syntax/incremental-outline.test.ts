@@ -90,4 +90,20 @@ describe('incremental outline', () => {
     assert.equal(after.lists.at(-1)?.open.start, (last?.open.start ?? 0) + 1, 'at its new place');
     assert.equal(after.tokenCount, before.tokenCount);
   });
+
+  it('keeps the previous record tables when an edit adds or removes no token, and moves them when one does', () => {
+    const before = buildOutline(large);
+    const tablesOf = (outline: Outline) => [outline.rows.code, outline.rows.marks, ...Object.entries(outline.rows.tables).filter(([table]) => table !== 'blocks').map(([, rows]) => rows)];
+    const typed = applyEdit(before, large.indexOf('step 60'), 0, 'x');
+    equalsFresh(typed);
+    tablesOf(typed).forEach((rows, k) => assert.equal(rows, tablesOf(before)[k], `table ${k} is the previous one`));
+
+    const spaced = applyEdit(typed, large.indexOf('n0 ['), 0, ' ');
+    equalsFresh(spaced);
+    tablesOf(spaced).forEach((rows, k) => assert.equal(rows, tablesOf(before)[k], `table ${k} is still the previous one`));
+
+    const comma = applyEdit(spaced, spaced.text.indexOf(', prompt="step 60'), 0, ',');
+    equalsFresh(comma);
+    assert.notEqual(comma.rows.tables.entries, before.rows.tables.entries, 'a new token moves the token indexes after it');
+  });
 });

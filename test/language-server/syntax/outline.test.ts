@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { buildOutline, listAt } from '../../../language-server/syntax/outline';
 import { tokenValue } from '../../../language-server/syntax/scanner';
 
@@ -29,6 +30,25 @@ describe('scanner', () => {
     assert.equal(unterminated?.terminated, false);
     assert.equal(unterminated?.end, 4, 'an unclosed string ends with its line');
     assert.deepEqual([below?.kind, below?.text], ['id', 'def']);
+  });
+
+  it('ends a string at the first quote no backslash escapes (a backslash escapes the character after it)', () => {
+    /** Where the string opened at 0 ends, character by character. */
+    const reference = (text: string): number => {
+      let j = 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' && j + 1 < text.length ? 2 : 1;
+      return j < text.length ? j + 1 : text.length; // left open: to the end of its line, here the text's
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('"', '\\', 'a', ' '), { maxLength: 24 }), (chars) => {
+        const text = `"${chars.join('')}`;
+        const [token] = scan(text);
+        assert.equal(token?.end, reference(text), JSON.stringify(text));
+      }),
+      { numRuns: 2000 },
+    );
+    assert.equal(scan('"a\\\\" b')[0]?.text, '"a\\\\"', 'two backslashes escape each other');
+    assert.equal(scan('"a\\" b"')[0]?.text, '"a\\" b"', 'one escapes the quote');
   });
 
   it('maps decoded string characters back to document offsets', () => {
