@@ -2,6 +2,7 @@ import type { Adjacency, Graph, GraphNode } from '../model/graph';
 import { isBuiltinHandlerType } from '../model/handler-types';
 import { boolAttr, listAttr, stringAttr } from '../runtime/node-config';
 import { findVariables } from '../transform/variables';
+import { breadthFirst } from './breadth-first';
 import { closestCandidates, didYouMean } from './did-you-mean';
 
 // Keys the engine sets whatever the graph holds (runner, walker, feedback, every LLM node).
@@ -101,37 +102,25 @@ export class UpstreamWrites {
   /** The keys `nodeId` and every node with a path to it are known to write, nearest node first (a backward walk). */
   private keysBefore(nodeId: string): Set<string> {
     const keys = new Set<string>();
-    const seen = new Set([nodeId]);
-    const queue = [nodeId];
-    for (let i = 0; i < queue.length; i++) {
-      const node = this.graph.nodes.get(queue[i] as string);
-      if (!node) continue;
-      for (const key of writesOf(node, this.handlerOf(node)).keys) keys.add(key);
-      for (const edge of this.adjacency.incoming.get(node.id) ?? []) {
-        if (seen.has(edge.from)) continue;
-        seen.add(edge.from);
-        queue.push(edge.from);
-      }
+    for (const id of breadthFirst([nodeId], (id) => this.neighbours(id, 'incoming'))) {
+      const node = this.graph.nodes.get(id);
+      if (node) for (const key of writesOf(node, this.handlerOf(node)).keys) keys.add(key);
     }
     return keys;
   }
 
   private reachedFromWriters(key: string): ReadonlySet<string> {
-    const reached = new Set<string>();
-    const queue: string[] = [];
-    for (const node of this.graph.nodes.values()) {
-      if (!mayHoldKey(writesOf(node, this.handlerOf(node)), key)) continue;
-      reached.add(node.id);
-      queue.push(node.id);
+    const writers = [...this.graph.nodes.values()].filter((node) => mayHoldKey(writesOf(node, this.handlerOf(node)), key)).map((node) => node.id);
+    return breadthFirst(writers, (id) => this.neighbours(id, 'outgoing'));
+  }
+
+  /** The nodes an edge joins `id` to, before it (`incoming`) or after it (`outgoing`). */
+  private *neighbours(id: string, direction: keyof Adjacency): Iterable<string> {
+    if (!this.graph.nodes.has(id)) return;
+    for (const edge of this.adjacency[direction].get(id) ?? []) {
+      const other = direction === 'incoming' ? edge.from : edge.to;
+      if (this.graph.nodes.has(other)) yield other;
     }
-    for (let i = 0; i < queue.length; i++) {
-      for (const edge of this.adjacency.outgoing.get(queue[i] as string) ?? []) {
-        if (reached.has(edge.to) || !this.graph.nodes.has(edge.to)) continue;
-        reached.add(edge.to);
-        queue.push(edge.to);
-      }
-    }
-    return reached;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Graph, GraphEdge, GraphNode } from '../model/graph';
 import { isExitNode, isStartNode, resolveHandlerType } from '../model/handler-types';
+import { breadthFirst } from './breadth-first';
 import type { RuleContext } from './rule';
 
 /** Facts several rules share, computed once per validation run in linear time. */
@@ -62,23 +63,13 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
     return targets ?? noTargets;
   };
   const graphRetryTargets = retryTargets(graph.attributes);
-  const reachable = new Set<string>();
-  if (start) {
-    const queue = [start.id];
-    reachable.add(start.id);
-    const visit = (id: string) => {
-      if (reachable.has(id)) return;
-      reachable.add(id);
-      queue.push(id);
-    };
-    for (let i = 0; i < queue.length; i++) {
-      const id = queue[i] as string;
-      for (const edge of adjacency.outgoing.get(id) ?? []) visit(edge.to);
-      const node = graph.nodes.get(id);
-      if (node) for (const target of retryTargets(node.attributes)) visit(target);
-      if (id === exit?.id) for (const target of graphRetryTargets) visit(target);
-    }
-  }
+  const successors = function* (id: string): Iterable<string> {
+    for (const edge of adjacency.outgoing.get(id) ?? []) yield edge.to;
+    const node = graph.nodes.get(id);
+    if (node) yield* retryTargets(node.attributes);
+    if (id === exit?.id) yield* graphRetryTargets;
+  };
+  const reachable = start ? breadthFirst([start.id], successors) : new Set<string>();
 
   const cycles: Cycle[] = [];
   const cycleOf = new Map<string, Cycle>();
