@@ -2,6 +2,7 @@
 // attributes that affect the picture survive, labels are re-escaped, and every node and edge gets a
 // stable SVG id the overlay, the search and the reveal messages key on.
 import { attributeValue, type Graph, type GraphNode } from './graph';
+import { appendTo } from './append-to';
 import type { SourceSpan } from './source';
 import { resolveHandlerType } from './handler-types';
 
@@ -100,19 +101,13 @@ function clusterTree(graph: Graph, isShown: (nodeId: string) => boolean): Cluste
     path.forEach((cluster, depth) => {
       if (seen.has(cluster)) return;
       seen.add(cluster);
-      append(childrenOf, path[depth - 1], cluster);
+      appendTo(childrenOf, path[depth - 1], cluster);
     });
-    append(nodesIn, path.at(-1), node);
+    appendTo(nodesIn, path.at(-1), node);
   }
   const labels = new Map<string, string>();
   for (const subgraph of graph.subgraphs) if (subgraph.label && !labels.has(subgraph.id)) labels.set(subgraph.id, subgraph.label);
   return { nodesIn, childrenOf, labels };
-}
-
-function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 function displayEdgeLabel(attributes: Graph['attributes']): string {

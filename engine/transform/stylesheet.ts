@@ -3,6 +3,7 @@
  * `*`, a shape name, `.class` or `#id`; specificity * < shape < .class < #id; a later rule wins
  * ties; explicit node attributes always win.
  */
+import { appendTo } from '../model/append-to';
 
 type Selector =
   | { readonly kind: 'universal' }
@@ -179,17 +180,12 @@ function indexOf(stylesheet: Stylesheet): RuleIndex {
     const byShape = new Map<string, StyleRule[]>();
     const byClass = new Map<string, StyleRule[]>();
     const byId = new Map<string, StyleRule[]>();
-    const add = (map: Map<string, StyleRule[]>, key: string, rule: StyleRule) => {
-      const list = map.get(key);
-      if (list) list.push(rule);
-      else map.set(key, [rule]);
-    };
     for (const rule of stylesheet.rules) {
       const { selector } = rule;
       if (selector.kind === 'universal') universal.push(rule);
-      else if (selector.kind === 'shape') add(byShape, selector.shape, rule);
-      else if (selector.kind === 'class') add(byClass, selector.className, rule);
-      else add(byId, selector.id, rule);
+      else if (selector.kind === 'shape') appendTo(byShape, selector.shape, rule);
+      else if (selector.kind === 'class') appendTo(byClass, selector.className, rule);
+      else appendTo(byId, selector.id, rule);
     }
     index = { universal, byShape, byClass, byId };
     indexes.set(stylesheet, index);

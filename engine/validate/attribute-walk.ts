@@ -1,3 +1,4 @@
+import { appendTo } from '../model/append-to';
 import type { AttributeScope } from '../model/attributes';
 import type { EdgeRef } from '../model/diagnostics';
 import type { Attribute, Graph, GraphEdge, GraphNode } from '../model/graph';
@@ -38,11 +39,7 @@ export function writtenAttributes(graph: Graph): WrittenAttributeIndex {
 
 function buildIndex(all: readonly WrittenAttribute[]): WrittenAttributeIndex {
   const byKey = new Map<string, WrittenAttribute[]>();
-  for (const written of all) {
-    const entries = byKey.get(written.attribute.key);
-    if (entries) entries.push(written);
-    else byKey.set(written.attribute.key, [written]);
-  }
+  for (const written of all) appendTo(byKey, written.attribute.key, written);
   return {
     all,
     withKey(...keys) {
