@@ -111,11 +111,16 @@ async function main(): Promise<void> {
     const published = graph.locator('.visit-file-changes .file-change.added', { hasText: 'published.md' });
     await published.waitFor({ timeout: 30_000 });
     await published.click();
-    await page.waitForSelector('.tab:has-text("published.md (publish, iteration 0")', { timeout: 30_000 });
+    const diffTitle = 'published.md (publish, iteration 0';
+    const diffTab = `.tab:has-text("${diffTitle}")`;
+    await page.waitForSelector(diffTab, { timeout: 30_000 });
     await page.waitForSelector('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines:has-text("# 2.0")', { timeout: 30_000 });
     await shot(page, '09-visit-file-diff');
-    // Closed again, so that step 8 finds the pipeline's editor rather than the diff's two.
-    await page.click('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines');
+    // Closed again, so that step 8 finds the pipeline's editor rather than the diff's two. Its tab is made
+    // the active editor first: "Close Editor" closes the active group's editor, and the graph view (in the
+    // other group) may still hold the focus after the click that opened the diff.
+    await page.click(diffTab);
+    await page.waitForSelector(`.tab.active:has-text("${diffTitle}")`, { timeout: 30_000 });
     await runCommand(page, 'View: Close Editor');
     await page.waitForSelector('.monaco-diff-editor', { state: 'detached', timeout: 30_000 });
 
