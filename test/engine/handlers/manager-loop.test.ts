@@ -9,7 +9,8 @@ import type { Harness } from '../runtime/harness';
 import { isAlive } from '../../processes';
 import { pidIn, runDot } from '../runtime/harness';
 
-const hangScript = { 'hang.sh': 'echo $$ > hang.pid\nexec sleep 30\n' };
+// The pid file appears whole (written aside, then renamed): the clock below waits for it to exist.
+const hangScript = { 'hang.sh': 'echo $$ > hang.pid.tmp && mv hang.pid.tmp hang.pid\nexec sleep 30\n' };
 
 const finishingChild = `digraph child {
   start [shape=Mdiamond]

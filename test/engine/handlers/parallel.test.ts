@@ -9,8 +9,9 @@ import { mainPath, pidIn, runDot } from '../runtime/harness';
 
 // Branch scripts. Ordering between branches goes through files, never through timing.
 const scripts = {
-  // A branch that runs until it is killed; its pid is the sleeping process itself.
-  'slow.sh': 'echo $$ > "$1.pid"\nexec sleep 30\n',
+  // A branch that runs until it is killed; its pid is the sleeping process itself. The pid file appears
+  // whole (written aside, then renamed): a branch waiting for it must not see it empty.
+  'slow.sh': 'echo $$ > "$1.pid.tmp" && mv "$1.pid.tmp" "$1.pid"\nexec sleep 30\n',
   // Waits (up to 10 s) for a file another branch writes, then succeeds or fails as asked.
   'after.sh': 'for i in $(seq 1 200); do [ -f "$1" ] && break; sleep 0.05; done\n[ -f "$1" ] || exit 3\necho "$2" > "$2.txt"\n[ "$3" = fail ] && exit 1\nexit 0\n',
   // Counts the branches running at once into counts.txt.
