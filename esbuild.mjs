@@ -21,9 +21,9 @@ const commit = (() => {
 // The CLI is bundles that load one another on first use, beside dist/cli.js: bin.ts (the compile
 // cache first), then main.ts (the command line), then the one command that runs, so `attractor lint`
 // loads the parser and the rules but never the runtime or the LLM clients. An `import('./X')` in
-// engine/cli/ of a module listed here stays a require of dist/<bundle>.js at run time. (CommonJS output
+// cli/ of a module listed here stays a require of dist/<bundle>.js at run time. (CommonJS output
 // has no code splitting; the command bundles each carry their own copy of the engine modules they use.)
-const cliBundles = { 'cli-main': 'engine/cli/main.ts', 'cli-lint': 'engine/cli/lint-command.ts', 'cli-run': 'engine/cli/run-command.ts', 'cli-trace': 'engine/cli/trace-command.ts', 'cli-diff': 'engine/cli/diff-command.ts', 'cli-doctor': 'engine/cli/doctor-command.ts', 'cli-serve': 'engine/cli/serve-command.ts', 'cli-worker': 'engine/cli/worker-command.ts', 'cli-restate-run': 'engine/cli/restate-run-command.ts' };
+const cliBundles = { 'cli-main': 'cli/main.ts', 'cli-lint': 'cli/lint-command.ts', 'cli-run': 'cli/run-command.ts', 'cli-trace': 'cli/trace-command.ts', 'cli-diff': 'cli/diff-command.ts', 'cli-doctor': 'cli/doctor-command.ts', 'cli-serve': 'cli/serve-command.ts', 'cli-worker': 'cli/worker-command.ts', 'cli-restate-run': 'cli/restate-run-command.ts' };
 const cliBundleOf = new Map(Object.entries(cliBundles).map(([bundle, file]) => [path.resolve(file), bundle]));
 
 /** @type {esbuild.Plugin} */
@@ -71,7 +71,7 @@ const cliExternal = ['openai', '@anthropic-ai/sdk', '@google/genai', '@hpcc-js/w
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
-    entryPoints: { cli: 'engine/cli/bin.ts', 'cli-main': cliBundles['cli-main'] },
+    entryPoints: { cli: 'cli/bin.ts', 'cli-main': cliBundles['cli-main'] },
     platform: 'node',
     plugins: [lazyCliBundles],
     // A require, not an import(), of the next bundle: Node's ESM loader costs more start-up than it loads.

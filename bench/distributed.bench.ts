@@ -3,7 +3,7 @@
 // scenario): runs per minute, and the time from the kill until every interrupted run moved again.
 import os from 'node:os';
 import path from 'node:path';
-import { distributedRounds } from '../test/engine/restate/distributed-rounds';
+import { distributedRounds } from '../test/restate/distributed-rounds';
 import { ensureTestBundle } from '../test/test-bundle';
 import type { BenchReport } from './report';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { CompletionRequest } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { languageServerExecArgv } from '../language-server/memory-limits';
+import { languageServerExecArgv } from '../host/language-server-limits';
 import { ensureTestBundle, LspClient } from '../test/language-server/lsp-client';
 import { completionProbes, generatePipeline } from './language-server/generate-pipeline';
 import type { BenchReport } from './report';
@@ -52,6 +52,6 @@ export default async function bench(): Promise<BenchReport> {
       [`rss after the same, Node's default heap limit (MB)`]: uncapped.rss,
       [`peak rss, Node's default heap limit (MB)`]: uncapped.peak,
     },
-    notes: `server and checker worker together (/proc VmRSS, VmHWM); each cycle: didOpen, first diagnostics, one completion, didClose; "as the extension starts it" = with ${languageServerExecArgv.join(' ')} (language-server/memory-limits.ts); load average ${os.loadavg()[0]?.toFixed(1)}`,
+    notes: `server and checker worker together (/proc VmRSS, VmHWM); each cycle: didOpen, first diagnostics, one completion, didClose; "as the extension starts it" = with ${languageServerExecArgv.join(' ')} (host/language-server-limits.ts); load average ${os.loadavg()[0]?.toFixed(1)}`,
   };
 }

@@ -4,7 +4,7 @@
 import os from 'node:os';
 import { CompletionRequest, DocumentLinkRequest, DocumentSymbolRequest, FoldingRangeRequest, HoverRequest, SemanticTokensRequest } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { languageServerExecArgv } from '../language-server/memory-limits';
+import { languageServerExecArgv } from '../host/language-server-limits';
 import { ensureTestBundle, LspClient, positionOf } from '../test/language-server/lsp-client';
 import { completionProbes, generatePipeline } from './language-server/generate-pipeline';
 import { median, typingEdit } from './language-server/typing';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CompletionRequest } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { languageServerExecArgv } from '../language-server/memory-limits';
+import { languageServerExecArgv } from '../host/language-server-limits';
 import { ensureTestBundle, LspClient } from '../test/language-server/lsp-client';
 import { node24 } from '../test/node24';
 import { completionProbes, generatePipeline } from './language-server/generate-pipeline';

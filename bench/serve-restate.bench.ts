@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startCluster } from '../test/engine/restate/restate-cluster';
-import { call, readEvents, serve } from '../test/engine/server/serve-harness';
+import { startCluster } from '../test/restate/restate-cluster';
+import { call, readEvents, serve } from '../test/server/serve-harness';
 import { ensureTestBundle } from '../test/test-bundle';
 import type { BenchReport } from './report';
 

@@ -10,7 +10,7 @@ import { parseDot } from '../engine/parse/dot-parser';
 import { generatePipeline } from '../test/webview/generated-pipeline';
 import { startHarness } from '../test/webview/harness';
 import { WHOLE_GRAPH_MAX_NODES } from '../webview/document-renderer';
-import type { GraphStateMessage } from '../webview/protocol';
+import type { GraphStateMessage } from '../host/protocol/webview';
 import { buildRenderDot } from '../engine/model/render-dot';
 import { medianMs, type BenchReport } from './report';
 

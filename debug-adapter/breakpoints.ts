@@ -5,7 +5,7 @@ import type { GraphEdge } from '../engine/model/graph';
 import { conditionHolds, interpolateLogMessage, parseContextExpression } from './context-expression';
 import type { HitCondition } from './hit-condition';
 import { parseHitCondition } from './hit-condition';
-import type { BreakTarget, SourceCatalog } from './source-catalog';
+import type { BreakTarget, SourceCatalog } from '../host/source-catalog';
 
 export interface BreakpointRequest {
   /** Zero-based. */

@@ -7,7 +7,7 @@ import { CancelledError } from '../engine/runtime/walker';
 import type { BreakpointBook } from './breakpoints';
 import type { ExceptionHit } from './exceptions';
 import { classifyOutcome } from './exceptions';
-import type { ExceptionFilterId } from './protocol';
+import type { ExceptionFilterId } from '../host/protocol/debug';
 import type { Release, StepMode, StopInfo, StopPlace, StopReason } from './threads';
 import { DebugThread, MAIN_THREAD_ID, threadKeyOf } from './threads';
 

@@ -1,5 +1,5 @@
 import type { FailureKind, Outcome } from '../engine/runtime/outcome';
-import type { ExceptionFilterId } from './protocol';
+import type { ExceptionFilterId } from '../host/protocol/debug';
 
 export interface ExceptionHit {
   readonly filter: ExceptionFilterId;

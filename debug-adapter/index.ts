@@ -1,3 +1,2 @@
 // What the extension imports to run the adapter inline (DebugAdapterInlineImplementation).
 export { AttractorDebugSession } from './session';
-export * from './protocol';

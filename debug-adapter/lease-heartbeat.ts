@@ -1,4 +1,4 @@
-import { ServeRequestError } from '../engine/server/serve-client';
+import { ServeRequestError } from '../host/serve/serve-client';
 
 /**
  * Keeps an attached debugger's lease on the server: renews it every third of its period, so one

@@ -6,13 +6,12 @@ import type { ContextValues } from '../engine/runtime/context';
 import { RunContext } from '../engine/runtime/context';
 import type { RunEvent } from '../engine/runtime/events';
 import type { GateReply } from '../engine/runtime/interviewer';
-import type { HeldState } from '../engine/server/run-hold';
-import { ServeClient, ServeRequestError } from '../engine/server/serve-client';
-import type { PipelineSummary } from '../engine/server/served-run';
+import { ServeClient, ServeRequestError } from '../host/serve/serve-client';
 import type { BreakpointBook } from './breakpoints';
 import { LeaseHeartbeat } from './lease-heartbeat';
-import type { AttractorAttachArguments } from './protocol';
-import type { SourceCatalog } from './source-catalog';
+import type { AttractorAttachArguments } from '../host/protocol/debug';
+import type { SourceCatalog } from '../host/source-catalog';
+import type { HeldState, PipelineSummary } from '../host/protocol/serve-api';
 
 /** Why the attached run stands still, as the debugger shows it. */
 export interface RemoteStop {

@@ -4,8 +4,7 @@ import type { RunContext } from '../engine/runtime/context';
 import type { GraphNode } from '../engine/model/graph';
 import type { Outcome } from '../engine/runtime/outcome';
 import type { FileChange } from '../engine/runtime/workspace-snapshot';
-import type { HeldOutcome, HeldState } from '../engine/server/run-hold';
-import type { PipelineSummary } from '../engine/server/served-run';
+import type { HeldOutcome, HeldState, PipelineSummary } from '../host/protocol/serve-api';
 
 /** The scopes of a paused node. Only Context is editable (like LangGraph's update_state). */
 export type ScopeKind = 'context' | 'node' | 'outcome' | 'files' | 'run';

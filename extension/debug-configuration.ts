@@ -1,7 +1,7 @@
 // launch.json for the `attractor` debugger: initial and dynamic configurations, and how an
 // incomplete one (F5 without launch.json) is completed. Pure: file checks are injected.
 import path from 'node:path';
-import { DEBUG_TYPE, type AttractorAttachArguments, type AttractorLaunchArguments } from '../debug-adapter/protocol';
+import { DEBUG_TYPE, type AttractorAttachArguments, type AttractorLaunchArguments } from '../host/protocol/debug';
 import { isMaxParallel } from '../engine/runtime/join-policy';
 import type { ExtensionSettings } from './settings';
 

@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import type { Answer, GateReply, HumanQuestion } from '../engine';
 import { optionCaption } from '../engine/model/accelerator';
-import type { HumanGateMessage } from '../webview/protocol';
-import { humanGateMessage } from '../webview/run-projection';
+import type { HumanGateMessage } from '../host/protocol/webview';
+import { humanGateMessage } from '../host/view/run-projection';
 import { offerAttachments } from './gate-attachments';
 import type { GraphPanel } from './graph-panel';
 

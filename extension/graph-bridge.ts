@@ -1,11 +1,11 @@
 // Translation between the debug adapter's custom events/requests and the graph view's messages.
 // Pure: the panel controller forwards what these return.
 import path from 'node:path';
-import type { CustomEventBodies } from '../debug-adapter/protocol';
+import type { CustomEventBodies } from '../host/protocol/debug';
 import type { Graph } from '../engine/model/graph';
 import type { LineIndex } from '../engine/model/source';
-import { breakTargets } from '../debug-adapter/source-catalog';
-import type { ExtensionToWebviewMessage } from '../webview/protocol';
+import { breakTargets } from '../host/source-catalog';
+import type { ExtensionToWebviewMessage } from '../host/protocol/webview';
 
 /** The graph-view messages one DAP custom event calls for (none for events of another program). */
 export function messagesForDebugEvent(event: string, body: unknown, program: string | undefined): ExtensionToWebviewMessage[] {

@@ -3,10 +3,10 @@
 import crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { parseDot } from '../engine';
-import { renderWebviewHtml } from '../webview/html';
+import { renderWebviewHtml } from '../host/view/page-html';
 import type { GateReply } from '../engine';
-import { parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage, type WireRange } from '../webview/protocol';
-import { rerunTarget, visitArtifactsMessage } from '../webview/run-files';
+import { parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage, type WireRange } from '../host/protocol/webview';
+import { rerunTarget, visitArtifactsMessage } from '../host/run-files';
 import { pickAttachmentFiles } from './gate-attachments';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';

@@ -1,7 +1,7 @@
 // Starts the language server (dist/language-server.js) over Node IPC.
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { languageServerExecArgv } from '../language-server/memory-limits';
+import { languageServerExecArgv } from '../host/language-server-limits';
 
 export const LANGUAGE_ID = 'attractor-dot';
 

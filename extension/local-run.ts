@@ -1,11 +1,11 @@
 // A run without the debugger ("Run pipeline"): the same engine and the same graph-view messages
 // (RunProjection) as a debug session, human gates answered through an injected `ask`.
 import path from 'node:path';
-import { chooseBackend, type BackendFactory } from '../debug-adapter/backends';
-import { runDefaults, type AttractorLaunchArguments } from '../debug-adapter/protocol';
+import { chooseBackend, type BackendFactory } from '../host/backends';
+import { runDefaults, type AttractorLaunchArguments } from '../host/protocol/debug';
 import { EventBus, launchPipelineFile, resumeRun, CallbackInterviewer, ScriptedFirstInterviewer, type Answer, type CodergenBackend, type HumanQuestion, type Interviewer, type RunEvent } from '../engine';
-import { RunProjection } from '../webview/run-projection';
-import type { ExtensionToWebviewMessage } from '../webview/protocol';
+import { RunProjection } from '../host/view/run-projection';
+import type { ExtensionToWebviewMessage } from '../host/protocol/webview';
 
 export interface LocalRunHooks {
   /** Every graph-view message the run produces, in order, but the questions: `ask` shows those. */

@@ -2,9 +2,9 @@
 // as a local run's (RunProjection), and its human gates are asked here and answered over HTTP.
 // No `vscode`: the caller injects how to post and how to ask.
 import type { Answer, HumanQuestion } from '../engine';
-import { ServeRequestError, type ServeClient } from '../engine/server/serve-client';
-import type { ExtensionToWebviewMessage } from '../webview/protocol';
-import { RunProjection } from '../webview/run-projection';
+import { ServeRequestError, type ServeClient } from '../host/serve/serve-client';
+import type { ExtensionToWebviewMessage } from '../host/protocol/webview';
+import { RunProjection } from '../host/view/run-projection';
 
 export interface RemoteRunHooks {
   /** Every graph-view message the run produces, in order. */

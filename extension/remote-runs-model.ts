@@ -1,7 +1,7 @@
 // The Runs view's model of a connected server: its runs as `GET /pipelines` lists them, kept
 // current by `refresh`. No `vscode`; the tree provider renders these.
-import type { PipelineSummary } from '../engine/server/served-run';
-import type { ServeClient } from '../engine/server/serve-client';
+import type { ServeClient } from '../host/serve/serve-client';
+import type { PipelineSummary } from '../host/protocol/serve-api';
 
 export type ServerRunsState = { readonly kind: 'listed'; readonly runs: readonly PipelineSummary[] } | { readonly kind: 'unreachable'; readonly problem: string };
 

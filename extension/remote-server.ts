@@ -3,15 +3,15 @@
 // live over SSE, its gates asked here and answered over HTTP.
 import fs from 'node:fs';
 import * as vscode from 'vscode';
-import { DEBUG_TYPE } from '../debug-adapter/protocol';
-import { ServeClient } from '../engine/server/serve-client';
-import type { PipelineSummary } from '../engine/server/served-run';
+import { DEBUG_TYPE } from '../host/protocol/debug';
+import { ServeClient } from '../host/serve/serve-client';
 import type { ConnectedServer } from './debug-configuration';
 import { askInVsCode } from './gate-prompt';
 import type { GraphPanel } from './graph-panel';
 import { LANGUAGE_ID } from './language-client';
 import { followRemoteRun } from './remote-run';
 import { describeRemoteRun, remoteRunLabel, ServerRuns } from './remote-runs-model';
+import type { PipelineSummary } from '../host/protocol/serve-api';
 
 const URL_KEY = 'attractor.server.url';
 const TOKEN_KEY = 'attractor.server.token';

@@ -2,10 +2,10 @@
 // connected server shows first, its runs under it.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { PipelineSummary } from '../engine/server/served-run';
 import type { RemoteServer } from './remote-server';
 import { describeRemoteRun, remoteRunLabel } from './remote-runs-model';
 import { describeRun, hasEnded, isResumable, listRuns, type RunSummary, usageDetail } from './runs-model';
+import type { PipelineSummary } from '../host/protocol/serve-api';
 
 const STATUS_ICONS: Readonly<Record<RunSummary['status'], string>> = {
   running: 'sync~spin',

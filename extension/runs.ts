@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { DEBUG_TYPE, runDefaults, type AnswerGateArguments, type AttractorLaunchArguments, type CustomEventBodies } from '../debug-adapter/protocol';
-import type { BackendFactory } from '../debug-adapter/backends';
+import { DEBUG_TYPE, runDefaults, type AnswerGateArguments, type AttractorLaunchArguments, type CustomEventBodies } from '../host/protocol/debug';
+import type { BackendFactory } from '../host/backends';
 import type { Answer, HumanQuestion } from '../engine';
 import { launchPipelineFile, parseDot } from '../engine';
 import { askGate, askInVsCode } from './gate-prompt';
@@ -16,7 +16,7 @@ import { llmBackendFactory } from './secrets';
 import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './debug-configuration';
 import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
-import type { HumanGateMessage } from '../webview/protocol';
+import type { HumanGateMessage } from '../host/protocol/webview';
 import { branchFromVisit, type VisitTarget } from '../engine/runtime/rerun';
 import { summarizeRun } from './runs-model';
 

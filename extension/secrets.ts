@@ -1,6 +1,6 @@
 // API keys live only in SecretStorage; the LLM backend gets them as settings, never the environment.
 import * as vscode from 'vscode';
-import type { BackendFactory } from '../debug-adapter/backends';
+import type { BackendFactory } from '../host/backends';
 import { LlmBackend, type LlmSettings } from '../engine';
 import { SECRET_LLM_BACKEND } from './debug-configuration';
 import { editorModelRouter } from './lm/model-source';

@@ -1,7 +1,7 @@
 // The extension's settings, read through a getter so this module never imports `vscode`.
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from '../engine/runtime/join-policy';
 import { isProviderName, type ProviderName } from '../engine/llm/types';
-import { layoutEngines, type LayoutEngine } from '../webview/protocol';
+import { layoutEngines, type LayoutEngine } from '../host/protocol/webview';
 
 const backendKinds = ['demo', 'llm'] as const;
 type BackendKind = (typeof backendKinds)[number];

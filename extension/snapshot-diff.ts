@@ -3,7 +3,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { existingWorkspaceStore } from '../engine/runtime/workspace-snapshot';
-import { visitSnapshots } from '../webview/run-files';
+import { visitSnapshots } from '../host/run-files';
 
 const SCHEME = 'attractor-snapshot';
 

@@ -1,23 +1,25 @@
 // The layering of the tree, as an ESLint rule that `npm run lint` runs on every import, export-from,
-// dynamic import() and require() (test/lint/layering.test.ts shows it failing):
-// - engine/ never imports vscode, a face (language-server/, debug-adapter/, webview/, extension/),
-//   nor test/, bench/ or scripts/;
-// - faces reach the engine through its library modules (engine/index.ts and its folders: model,
-//   parse, runtime, ...), never through engine/cli/, which is the CLI face's own code;
-// - the graph view's page code (webview/ except the modules that run in the extension host) never
-//   imports Node modules, vscode, or those host-side modules. esbuild's browser build of
-//   webview/main.ts also fails on a Node module reached through the engine.
-// - product code never imports test/, bench/ or scripts/.
+// dynamic import() and require() (test/lint/layering.test.ts shows it failing). Three floors:
+// - engine/ is the core, a pure library: it imports nothing of this tree outside engine/, and never vscode;
+// - host/ launches, follows and shows runs for every face: it imports the engine and itself, never a face
+//   nor vscode; host/protocol/ and host/view/ also run in the graph view's page, so they import no Node module;
+// - the faces (cli/, server/, restate/, language-server/, debug-adapter/, webview/, extension/) import the
+//   engine, host/ and their own folder; another face only through its entry module (<face>/index.ts: the
+//   extension runs the debug adapter inline, the CLI starts the server and the workers), nothing else of it.
+//   Only the extension imports vscode. The graph view's page (webview/) runs in a browser: no Node module,
+//   and of host/ only the browser-safe host/protocol/ and host/view/ (esbuild's browser build of
+//   webview/main.ts also fails on a Node module reached through them).
+// Product code never imports test/, bench/ or scripts/.
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const faces = new Set(['language-server', 'debug-adapter', 'webview', 'extension']);
-const product = new Set(['engine', ...faces]);
+const faces = new Set(['cli', 'server', 'restate', 'language-server', 'debug-adapter', 'webview', 'extension']);
+const product = new Set(['engine', 'host', ...faces]);
 const tooling = new Set(['test', 'bench', 'scripts']);
-/** webview/ modules that run in the extension host (the graph panel, the debug adapter), not in the page. */
-const webviewHostSide = new Set(['webview/html.ts', 'webview/run-files.ts', 'webview/run-projection.ts', 'webview/graph-state.ts']);
+/** Folders of host/ that the browser page also loads. */
+const browserSafeHost = ['host/protocol/', 'host/view/'];
 const nodeBuiltins = new Set(builtinModules);
 
 /** Repository-relative path with forward slashes. */
@@ -35,30 +37,39 @@ function target(file, specifier) {
   return { kind: builtin ? 'node' : 'package', name: specifier };
 }
 
+const isBrowserSafeHost = (file) => browserSafeHost.some((folder) => file.startsWith(folder));
+/** `<face>`, `<face>/index` or `<face>/index.ts`: the one module of a face that other faces may load. */
+const isEntryModule = (imported) => imported.path === imported.layer || imported.path === `${imported.layer}/index` || imported.path === `${imported.layer}/index.ts`;
+
 /** Why importing `imported` from the repository file `from` breaks the layering, or undefined. */
 function violation(from, imported) {
   const layer = from.split('/')[0];
   if (!product.has(layer)) return undefined;
   if (imported.kind === 'local' && tooling.has(imported.layer)) return `${layer}/ is product code: it never imports ${imported.layer}/`;
+  if (imported.kind === 'package' && imported.name === 'vscode' && layer !== 'extension') return `only extension/ imports vscode (${layer}/ runs outside VS Code too)`;
   if (layer === 'engine') {
-    if (imported.kind === 'package' && imported.name === 'vscode') return 'engine/ never imports vscode';
-    if (imported.kind === 'local' && faces.has(imported.layer)) return `engine/ never imports a face (${imported.layer}/)`;
+    if (imported.kind === 'local' && product.has(imported.layer) && imported.layer !== 'engine') return `engine/ is the core: it never imports ${imported.layer}/`;
     return undefined;
   }
-  if (imported.kind === 'local' && (imported.path === 'engine/cli' || imported.path.startsWith('engine/cli/'))) {
-    return 'faces reach the engine through its library modules, not engine/cli/ (the CLI face)';
+  if (layer === 'host') {
+    if (imported.kind === 'local' && faces.has(imported.layer)) return `host/ never imports a face (${imported.layer}/)`;
+    if (imported.kind === 'node' && isBrowserSafeHost(from)) return `${from} also runs in the graph view's page: it never imports the Node module ${imported.name}`;
+    return undefined;
   }
-  if (layer === 'webview' && !webviewHostSide.has(from)) {
+  if (imported.kind === 'local' && faces.has(imported.layer) && imported.layer !== layer && !isEntryModule(imported)) {
+    return `a face never imports another face's modules: ${layer}/ may load ${imported.layer}/index.ts, nothing else of it`;
+  }
+  if (layer === 'webview') {
     if (imported.kind === 'node') return `webview page code runs in the browser: it never imports the Node module ${imported.name}`;
-    if (imported.kind === 'package' && imported.name === 'vscode') return 'webview page code never imports vscode';
-    const importedFile = imported.kind === 'local' ? `${imported.path.replace(/\.ts$/, '')}.ts` : undefined;
-    if (importedFile && webviewHostSide.has(importedFile)) return `webview page code never imports ${importedFile}, which runs in the extension host`;
+    if (imported.kind === 'local' && imported.layer === 'host' && !isBrowserSafeHost(imported.path)) {
+      return `webview page code runs in the browser: of host/ it imports only host/protocol/ and host/view/ (not ${imported.path})`;
+    }
   }
   return undefined;
 }
 
 const importsRule = {
-  meta: { type: 'problem', docs: { description: 'Keeps engine/, the faces and the webview page in their layers' }, schema: [] },
+  meta: { type: 'problem', docs: { description: 'Keeps the engine core, host/ and the faces on their floors' }, schema: [] },
   create(context) {
     const from = repoPath(context.filename);
     const check = (node, source) => {

@@ -3,7 +3,7 @@
 // Usage: node --import tsx scripts/webview-screenshots.ts
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TraceEntry } from '../webview/protocol';
+import type { TraceEntry } from '../host/protocol/webview';
 import { startHarness } from '../test/webview/harness';
 
 const root = path.resolve(__dirname, '..');

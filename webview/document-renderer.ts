@@ -8,7 +8,7 @@ import type { LineIndex } from '../engine/model/source';
 import { parseDot } from '../engine/parse/dot-parser';
 import type { LayoutClient } from './layout-client';
 import { focusNode, neighbourhood } from './neighbourhood';
-import type { LayoutEngine } from './protocol';
+import type { LayoutEngine } from '../host/protocol/webview';
 import { buildRenderDot, type ElementRef } from '../engine/model/render-dot';
 import { sanitizeSvg } from './svg-sanitize';
 

@@ -4,7 +4,7 @@
 import { optionCaption } from '../engine/model/accelerator';
 import { el } from './dom';
 import type { GateReply } from '../engine/runtime/interviewer';
-import type { HumanGateMessage } from './protocol';
+import type { HumanGateMessage } from '../host/protocol/webview';
 
 export class GatePanel {
   readonly root = el('section', { class: 'gate-panel', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'gate-question', hidden: true });

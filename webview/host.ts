@@ -1,6 +1,6 @@
 // The webview's side of the channel to the extension: typed posts out, validated messages in.
 import { parseViewState, type ViewState } from './view-state';
-import { parseExtensionMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage } from './protocol';
+import { parseExtensionMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage } from '../host/protocol/webview';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

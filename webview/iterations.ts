@@ -1,6 +1,6 @@
 // Groups trace entries by iteration and summarises each one for the timeline and the descent chart.
 import type { StageStatus } from '../engine/runtime/outcome';
-import type { TraceEntry } from './protocol';
+import type { TraceEntry } from '../host/protocol/webview';
 
 export interface IterationSummary {
   readonly iteration: number;

@@ -2,7 +2,7 @@
 // is still laying out an older one (its result would be stale), and the next request starts a fresh one.
 import type { LayoutReply, LayoutRequest } from './layout-messages';
 import { layoutWorkerSource } from './layout-worker-source';
-import type { LayoutEngine } from './protocol';
+import type { LayoutEngine } from '../host/protocol/webview';
 
 export type LayoutOutcome =
   | { readonly kind: 'laid-out'; readonly svg: string }

@@ -1,5 +1,5 @@
 // The messages between the page and its layout worker (webview/layout-worker.ts).
-import type { LayoutEngine } from './protocol';
+import type { LayoutEngine } from '../host/protocol/webview';
 
 export interface LayoutRequest {
   readonly id: number;

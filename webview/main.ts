@@ -12,7 +12,7 @@ import { GraphView } from './graph-view';
 import { Host } from './host';
 import { LayoutClient } from './layout-client';
 import { LayoutStatus } from './layout-status';
-import type { ExtensionToWebviewMessage, LayoutEngine, WireRange } from './protocol';
+import type { ExtensionToWebviewMessage, LayoutEngine, WireRange } from '../host/protocol/webview';
 import type { ElementRef } from '../engine/model/render-dot';
 import { findMatches } from './search';
 import { Toolbar } from './toolbar';

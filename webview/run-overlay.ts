@@ -4,7 +4,7 @@
 import { ClassLayer } from './class-layer';
 import { svgEl } from './dom';
 import type { ElementIndex } from './element-index';
-import type { GraphStateMessage, NodeRunState } from './protocol';
+import type { GraphStateMessage, NodeRunState } from '../host/protocol/webview';
 import { edgeElementId, nodeElementId } from '../engine/model/render-dot';
 import { statusClass } from './status-colors';
 

@@ -2,7 +2,7 @@
 import { svgEl } from './dom';
 import { formatMs } from './format';
 import type { IterationSummary } from './iterations';
-import type { TraceEntry } from './protocol';
+import type { TraceEntry } from '../host/protocol/webview';
 import { statusClass } from './status-colors';
 
 const WIDTH = 330;

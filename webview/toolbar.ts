@@ -1,6 +1,6 @@
 // The graph's toolbar: zoom, layout engine, search, export and copy.
 import { el } from './dom';
-import { layoutEngines, type LayoutEngine } from './protocol';
+import { layoutEngines, type LayoutEngine } from '../host/protocol/webview';
 
 export interface ToolbarIntents {
   fit(): void;

@@ -5,7 +5,7 @@ import { drawDescentChart } from './descent-chart';
 import { el } from './dom';
 import { formatCost, formatMs } from './format';
 import { summariseIterations } from './iterations';
-import type { RunStatus, TraceEntry, VisitArtifactsMessage, WireFileChange } from './protocol';
+import type { RunStatus, TraceEntry, VisitArtifactsMessage, WireFileChange } from '../host/protocol/webview';
 import { statusClass } from './status-colors';
 import { drawTimeline } from './timeline';
 import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';

@@ -1,7 +1,7 @@
 // What the webview keeps across being hidden and shown again (VS Code reloads a hidden webview):
 // the pan/zoom and the layout engine. Read back through a check like any other input.
-import { finiteNumber, object, oneOf, type Infer } from './guards';
-import { layoutEngines } from './protocol';
+import { finiteNumber, object, oneOf, type Infer } from '../host/protocol/guards';
+import { layoutEngines } from '../host/protocol/webview';
 
 const viewState = object({ view: object({ x: finiteNumber, y: finiteNumber, k: finiteNumber }), engine: oneOf(layoutEngines) });
 export type ViewState = Infer<typeof viewState>;

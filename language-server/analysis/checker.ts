@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { CheckInput, EngineCheck, ModelGraphs, ModelProvenance, NodeDetails, PipelineModel } from './document-analysis';
 import { checkText } from './document-analysis';
-import { CHECKER_HEAP_MB, CHECKER_YOUNG_MB } from '../memory-limits';
+import { CHECKER_HEAP_MB, CHECKER_YOUNG_MB } from '../../host/language-server-limits';
 
 /** Both resolve to undefined when a newer check of the same document superseded this one before it ran. */
 export interface CheckHandle {

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { HumanGateEventBody } from '../../debug-adapter/protocol';
+import type { HumanGateEventBody } from '../../host/protocol/debug';
 import { bundledCli } from '../test-bundle';
-import { call, heldPipeline, readEvents } from '../engine/server/serve-harness';
-import { started, submit, workspaceWith } from '../engine/server/served-in-tests';
+import { call, heldPipeline, readEvents } from '../server/serve-harness';
+import { started, submit, workspaceWith } from '../server/served-in-tests';
 import type { Session } from './harness';
 import { adapterProcess, ensureTestBundle, lineOf, scopeValues, sessionPool, topFrame } from './harness';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { GraphStateEventBody, TraceEntryEventBody } from '../../debug-adapter/protocol';
+import type { GraphStateEventBody, TraceEntryEventBody } from '../../host/protocol/debug';
 import { ensureTestBundle, conformanceCases, fixtures, launch, lineOf, scriptedArgs, sessionPool, workspace } from './harness';
 
 const { start: session, stopAll } = sessionPool();

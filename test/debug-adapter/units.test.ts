@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import { RunContext } from '../../engine/runtime/context';
 import { evaluateContextExpression, interpolateLogMessage, parseContextExpression } from '../../debug-adapter/context-expression';
 import { parseHitCondition } from '../../debug-adapter/hit-condition';
-import { parseAnswerGateArguments } from '../../debug-adapter/protocol';
-import { SourceCatalog } from '../../debug-adapter/source-catalog';
+import { parseAnswerGateArguments } from '../../host/protocol/debug';
+import { SourceCatalog } from '../../host/source-catalog';
 import { threadKeyOf } from '../../debug-adapter/threads';
 
 describe('debug adapter modules', () => {

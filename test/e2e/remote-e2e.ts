@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chooseFromContextMenu, frameWith, openFile, readAttractorLog, screenshots, shot, startCodeServer } from './code-server';
-import { gated, heldPipeline } from '../engine/server/serve-harness';
+import { gated, heldPipeline } from '../server/serve-harness';
 
 const repo = path.resolve(__dirname, '..', '..');
 const vsix = path.join(repo, 'attractor.vsix');

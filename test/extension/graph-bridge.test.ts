@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
 import { breakpointsOnGraph, messagesForDebugEvent, nodeAtLine } from '../../extension/graph-bridge';
-import { parseAnswerGateArguments } from '../../debug-adapter/protocol';
-import { parseExtensionMessage, parseWebviewMessage } from '../../webview/protocol';
+import { parseAnswerGateArguments } from '../../host/protocol/debug';
+import { parseExtensionMessage, parseWebviewMessage } from '../../host/protocol/webview';
 
 const program = '/ws/review.dot';
 const source = `digraph g {

@@ -8,7 +8,7 @@ import { resolveDebugConfiguration } from '../../extension/debug-configuration';
 import { runLocally } from '../../extension/local-run';
 import { defaultSettings } from '../../extension/settings';
 import type { HumanQuestion } from '../../engine';
-import { parseExtensionMessage, type ExtensionToWebviewMessage } from '../../webview/protocol';
+import { parseExtensionMessage, type ExtensionToWebviewMessage } from '../../host/protocol/webview';
 
 const examples = path.resolve(__dirname, '..', '..', 'examples');
 

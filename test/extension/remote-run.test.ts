@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HumanQuestion } from '../../engine';
-import { ServeClient } from '../../engine/server/serve-client';
+import { ServeClient } from '../../host/serve/serve-client';
 import { followRemoteRun } from '../../extension/remote-run';
 import { describeRemoteRun, remoteRunLabel, ServerRuns } from '../../extension/remote-runs-model';
-import { parseExtensionMessage, type ExtensionToWebviewMessage } from '../../webview/protocol';
-import { gated, readEvents, type Served } from '../engine/server/serve-harness';
-import { workspaceWith, started, submit } from '../engine/server/served-in-tests';
+import { parseExtensionMessage, type ExtensionToWebviewMessage } from '../../host/protocol/webview';
+import { gated, readEvents, type Served } from '../server/serve-harness';
+import { workspaceWith, started, submit } from '../server/served-in-tests';
 
 async function startedWithClient(): Promise<{ server: Served; client: ServeClient }> {
   const server = await started(workspaceWith('remote-run-', { 'gated.dot': gated }));

@@ -14,14 +14,21 @@ async function layeringErrors(file: string, source: string): Promise<string[]> {
 }
 
 const wrong: Array<[file: string, source: string, reason: RegExp]> = [
-  ['engine/runtime/bad.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n", /engine\/ never imports vscode/],
-  ['engine/runtime/bad.ts', "import { renderWebviewHtml } from '../../webview/html';\nexport const x = renderWebviewHtml;\n", /engine\/ never imports a face \(webview\/\)/],
-  ['engine/bad.ts', "export { startServer } from '../language-server/server';\n", /never imports a face \(language-server\/\)/],
-  ['engine/model/bad.ts', "export const load = () => import('../../extension/main');\n", /never imports a face \(extension\/\)/],
+  ['engine/runtime/bad.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n", /only extension\/ imports vscode/],
+  ['engine/runtime/bad.ts', "import { renderWebviewHtml } from '../../host/view/page-html';\nexport const x = renderWebviewHtml;\n", /engine\/ is the core: it never imports host\//],
+  ['engine/bad.ts', "export { startServer } from '../language-server/server';\n", /engine\/ is the core: it never imports language-server\//],
+  ['engine/model/bad.ts', "export const load = () => import('../../extension/main');\n", /engine\/ is the core: it never imports extension\//],
+  ['host/bad.ts', "import { PipelineServer } from '../server';\nexport const x = PipelineServer;\n", /host\/ never imports a face \(server\/\)/],
+  ['host/protocol/bad.ts', "import fs from 'node:fs';\nexport const x = fs;\n", /also runs in the graph view's page: it never imports the Node module node:fs/],
+  ['host/view/bad.ts', "import path from 'path';\nexport const x = path;\n", /never imports the Node module path/],
   ['webview/bad.ts', "import fs from 'node:fs';\nexport const x = fs;\n", /never imports the Node module node:fs/],
   ['webview/bad.ts', "import path from 'path';\nexport const x = path;\n", /never imports the Node module path/],
-  ['webview/bad.ts', "import { RunFiles } from './run-files';\nexport const x = RunFiles;\n", /never imports webview\/run-files\.ts, which runs in the extension host/],
-  ['debug-adapter/bad.ts', "import { runCommand } from '../engine/cli/run-command';\nexport const x = runCommand;\n", /not engine\/cli\//],
+  ['webview/bad.ts', "import { RunFiles } from '../host/run-files';\nexport const x = RunFiles;\n", /of host\/ it imports only host\/protocol\/ and host\/view\/ \(not host\/run-files\)/],
+  ['debug-adapter/bad.ts', "import { runCommand } from '../cli/run-command';\nexport const x = runCommand;\n", /a face never imports another face's modules: debug-adapter\/ may load cli\/index\.ts/],
+  ['extension/bad.ts', "import { AttractorDebugSession } from '../debug-adapter/session';\nexport const x = AttractorDebugSession;\n", /may load debug-adapter\/index\.ts, nothing else of it/],
+  ['server/bad.ts', "import { DurableRunClient } from '../restate/workflow';\nexport const x = DurableRunClient;\n", /a face never imports another face's modules/],
+  ['restate/bad.ts', "import { parseAnswer } from '../server/requests';\nexport const x = parseAnswer;\n", /a face never imports another face's modules/],
+  ['debug-adapter/bad.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n", /only extension\/ imports vscode/],
   ['extension/bad.ts', "import { testDist } from '../test/test-bundle';\nexport const x = testDist;\n", /never imports test\//],
 ];
 
@@ -35,10 +42,12 @@ for (const [file, source, reason] of wrong) {
 
 const allowed: Array<[file: string, source: string]> = [
   ['engine/runtime/ok.ts', "import fs from 'node:fs';\nimport { parseDot } from '../parse/dot-parser';\nexport const x = [fs, parseDot];\n"],
-  ['debug-adapter/ok.ts', "import * as vscode from 'vscode';\nimport { parseDot } from '../engine/parse/dot-parser';\nimport { runPipeline } from '../engine';\nexport const x = [vscode, parseDot, runPipeline];\n"],
-  ['webview/run-files.ts', "import fs from 'node:fs';\nexport const x = fs;\n"],
-  ['webview/ok.ts', "import { parseDot } from '../engine/parse/dot-parser';\nimport { layoutSvg } from './graphviz';\nexport const x = [parseDot, layoutSvg];\n"],
-  ['test/ok.ts', "import { renderWebviewHtml } from '../webview/html';\nimport fs from 'node:fs';\nexport const x = [renderWebviewHtml, fs];\n"],
+  ['host/ok.ts', "import fs from 'node:fs';\nimport { runPipeline } from '../engine';\nimport { RunProjection } from './view/run-projection';\nexport const x = [fs, runPipeline, RunProjection];\n"],
+  ['extension/ok.ts', "import * as vscode from 'vscode';\nimport { AttractorDebugSession } from '../debug-adapter';\nimport { RunProjection } from '../host/view/run-projection';\nexport const x = [vscode, AttractorDebugSession, RunProjection];\n"],
+  ['cli/ok.ts', "import { PipelineServer } from '../server';\nimport { serveWorker } from '../restate/index';\nexport const x = [PipelineServer, serveWorker];\n"],
+  ['debug-adapter/ok.ts', "import { parseDot } from '../engine/parse/dot-parser';\nimport { runPipeline } from '../engine';\nexport const x = [parseDot, runPipeline];\n"],
+  ['webview/ok.ts', "import { parseDot } from '../engine/parse/dot-parser';\nimport { layoutSvg } from './graphviz';\nimport { parseExtensionMessage } from '../host/protocol/webview';\nexport const x = [parseDot, layoutSvg, parseExtensionMessage];\n"],
+  ['test/ok.ts', "import { renderWebviewHtml } from '../host/view/page-html';\nimport { AttractorDebugSession } from '../debug-adapter/session';\nimport fs from 'node:fs';\nexport const x = [renderWebviewHtml, AttractorDebugSession, fs];\n"],
 ];
 
 for (const [file, source] of allowed) {

@@ -45,7 +45,7 @@ describe('attractor doctor', () => {
         ['provider anthropic', 'ok'],
         ['provider gemini', 'ok'],
         ['default model', 'ok'],
-        // Node 22.15+ relaunches without the keys (engine/cli/credentials.ts); older Node warns.
+        // Node 22.15+ relaunches without the keys (cli/credentials.ts); older Node warns.
         ['key isolation', 'execve' in process ? 'ok' : 'warn'],
         ['probe openai', 'ok'],
         ['probe anthropic', 'ok'],

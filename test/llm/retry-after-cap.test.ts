@@ -16,7 +16,7 @@ const repo = path.resolve(__dirname, '../..');
  */
 function runInTerminal(args: readonly string[], env: Record<string, string>): { output: () => string; stop: () => Promise<void> } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(OPENAI|ANTHROPIC|ATTRACTOR)_/.test(key)));
-  const command = [process.execPath, '--import', 'tsx', path.join(repo, 'engine/cli/main.ts'), ...args].join(' ');
+  const command = [process.execPath, '--import', 'tsx', path.join(repo, 'cli/main.ts'), ...args].join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...clean, ...env }, cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -2,8 +2,8 @@
 // projected onto webview messages: shared by the projection test and the Chromium end-to-end test.
 import assert from 'node:assert/strict';
 import type { RunEvent } from '../../engine/runtime/events';
-import type { ExtensionToWebviewMessage } from '../../webview/protocol';
-import { RunProjection } from '../../webview/run-projection';
+import type { ExtensionToWebviewMessage } from '../../host/protocol/webview';
+import { RunProjection } from '../../host/view/run-projection';
 import { runDot } from '../engine/runtime/harness';
 
 export const loopWithGate = `digraph loop {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { GraphStateMessage, TraceEntry } from '../../webview/protocol';
+import type { GraphStateMessage, TraceEntry } from '../../host/protocol/webview';
 import { loopWithGate, projectedRun } from './engine-run';
 import { generatePipeline } from './generated-pipeline';
 import { startHarness, type Harness, type WebviewPage } from './harness';

@@ -7,8 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { renderWebviewHtml } from '../../webview/html';
-import type { ExtensionToWebviewMessage, WebviewToExtensionMessage } from '../../webview/protocol';
+import { renderWebviewHtml } from '../../host/view/page-html';
+import type { ExtensionToWebviewMessage, WebviewToExtensionMessage } from '../../host/protocol/webview';
 import { launchChromium } from '../browser';
 import { ensureTestBundle } from '../test-bundle';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
 import { summariseIterations } from '../../webview/iterations';
-import type { TraceEntry } from '../../webview/protocol';
+import type { TraceEntry } from '../../host/protocol/webview';
 import { findMatches } from '../../webview/search';
 
 const entry = (iteration: number, node_id: string, status: TraceEntry['status'], duration_ms: number): TraceEntry => ({ iteration, node_id, status, duration_ms, ts: 't', is_explicit: true });

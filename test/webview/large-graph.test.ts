@@ -2,7 +2,7 @@
 // that plays the extension (a file of its own: its layouts take most of a test file's time budget).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { GraphStateMessage } from '../../webview/protocol';
+import type { GraphStateMessage } from '../../host/protocol/webview';
 import { generatePipeline } from './generated-pipeline';
 import { startHarness, type Harness } from './harness';
 

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import Module from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+import { writeFileAtomic } from '../engine/runtime/atomic-write';
+
+/**
+ * V8's compiled code of the CLI's own bundles, kept between runs. Node ≥ 22.1 does this itself
+ * (`module.enableCompileCache`); on older Nodes this does the same for dist/cli-*.js only: each
+ * bundle compiles as a `vm.Script` with the bytes of its last run, and a bundle that had none (or
+ * whose bytes V8 refused) leaves them on exit, after it ran, so that the functions it called are in
+ * them too. That halves what `attractor lint` costs beyond Node's own start.
+ *
+ * The cache lives in the user's cache directory (mode 0700; code is only read from a directory this
+ * user owns), one file per bundle, named by the bundle's size and mtime: a rebuilt bundle gets a new
+ * file. Any failure only means compiling as usual.
+ */
+
+type ModuleWithCompile = { prototype: { _compile(content: string, filename: string): unknown } };
+interface PendingCache {
+  readonly file: string;
+  readonly script: vm.Script;
+}
+
+export function enableCompileCache(bundleDirectory: string): void {
+  const builtin = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;
+  if (builtin) {
+    builtin();
+    return;
+  }
+  const directory = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : ownCacheDirectory();
+  if (directory === undefined) return;
+  const pending: PendingCache[] = [];
+  const loader = (Module as unknown as ModuleWithCompile).prototype;
+  const compile = loader._compile;
+  loader._compile = function (this: Module, content: string, filename: string) {
+    if (!isCacheable(filename, content)) return compile.call(this, content, filename);
+    const file = cacheFileOf(directory, filename);
+    const cachedData = file === undefined ? undefined : readOrUndefined(file);
+    const script = new vm.Script(Module.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
+    if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) pending.push({ file, script });
+    const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => unknown;
+    return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));
+  };
+  /**
+   * The CLI's own bundles, but not those that load an ES module with `import()` (the Graphviz WASM):
+   * code in a vm.Script can only do that through Node's experimental loader hooks on Node 20.
+   */
+  function isCacheable(filename: string, content: string): boolean {
+    return path.dirname(filename) === bundleDirectory && path.basename(filename).startsWith('cli-') && !content.includes('import(');
+  }
+  process.once('exit', () => {
+    for (const { file, script } of pending) {
+      try {
+        writeFileAtomic(file, script.createCachedData(), false, 0o600);
+        removeOlderCaches(file);
+      } catch {
+        // A cache that cannot be written is only a slower next start.
+      }
+    }
+  });
+}
+
+
+function ownCacheDirectory(): string | undefined {
+  const root = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  const directory = path.join(root, 'attractor', 'compile-cache', `${process.version}-${process.arch}`);
+  try {
+    fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const stat = fs.lstatSync(directory);
+    const owned = stat.isDirectory() && (typeof process.getuid !== 'function' || stat.uid === process.getuid()) && (stat.mode & 0o022) === 0;
+    return owned ? directory : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function cacheFileOf(directory: string, bundle: string): string | undefined {
+  try {
+    const stat = fs.statSync(bundle);
+    return path.join(directory, `${path.basename(bundle, '.js')}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8`);
+  } catch {
+    return undefined;
+  }
+}
+
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The caches of earlier builds of the same bundle: `cli-lint-<size>-<mtime>.v8` beside the new one. */
+function removeOlderCaches(current: string): void {
+  const bundle = path.basename(current).replace(/-\d+-\d+\.v8$/, '');
+  for (const name of fs.readdirSync(path.dirname(current))) {
+    if (name !== path.basename(current) && name.endsWith('.v8') && name.replace(/-\d+-\d+\.v8$/, '') === bundle) fs.rmSync(path.join(path.dirname(current), name), { force: true });
+  }
+}

@@ -1,0 +1,199 @@
+import path from 'node:path';
+import { LlmBackend } from '../engine/llm/llm-backend';
+import { settingsFromEnv, type DefaultModel } from '../engine/llm/provider-settings';
+import { inferProvider } from '../engine/llm/model-catalog';
+import { isProviderName, providerNames } from '../engine/llm/types';
+import { formatDuration } from '../engine/model/duration';
+import type { CodergenBackend } from '../engine/runtime/backend';
+import { ConsoleInterviewer } from '../engine/runtime/console-interviewer';
+import { EventBus } from '../engine/runtime/events';
+import type { RunEvent } from '../engine/runtime/events';
+import type { Interviewer } from '../engine/runtime/interviewer';
+import { isMaxParallel } from '../engine/runtime/join-policy';
+import type { LaunchResult } from '../engine/runtime/launch';
+import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
+import type { RunnerIdentity } from '../engine/runtime/run-directory';
+import { ScriptedBackend, loadScript, scriptedInterviewer } from '../engine/runtime/scripted';
+import { engineCommit, engineVersion } from '../engine/runtime/version';
+import { formatDiagnostic } from '../engine/model/diagnostic-format';
+import { launchServedFile, type ListenTarget } from '../server';
+import { ATTACH_LEASE_SECONDS, DEFAULT_ATTACH_LEASE_SECONDS } from '../host/serve/serve-defaults';
+import { branchFromVisit } from '../engine/runtime/rerun';
+import { parseVisitTarget } from './visit-files';
+
+/** What `run` and `resume` share: the backend and the run-level defaults. */
+export interface ExecutionOptions {
+  readonly scripted?: string;
+  readonly json?: boolean;
+  readonly defaultModel?: string;
+  readonly defaultProvider?: string;
+  readonly maxParallel?: string;
+}
+
+export interface RunCommandOptions extends ExecutionOptions {
+  readonly param?: string[];
+  readonly cwd?: string;
+  readonly logsRoot?: string;
+  readonly serve?: string;
+  readonly attachLease?: string;
+}
+
+/** Exit codes of the conformance README: 0 success, 1 failed, 2 refused to start. */
+const EXIT = { success: 0, fail: 1, cancelled: 1, refused: 2 } as const;
+
+export function parseParams(pairs: readonly string[] = []): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--param expects key=value, got "${pair}"`);
+    params[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return params;
+}
+
+class UsageError extends Error {}
+
+/** The backend, interviewer, fan-out default and runner identity of a run or resume, from its options. */
+export function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number; runner: RunnerIdentity } {
+  const defaultMaxParallel = parseMaxParallel(options.maxParallel);
+  const parallel = defaultMaxParallel === undefined ? {} : { defaultMaxParallel };
+  const runner = (provider: string): RunnerIdentity => ({ version: engineVersion, commit: engineCommit, provider });
+  if (options.scripted) {
+    const script = loadScript(options.scripted);
+    return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script), ...parallel, runner: runner('scripted') };
+  }
+  // Provider keys and base URLs from the environment; its preflight names every node it cannot serve.
+  const settings = settingsFromEnv(env);
+  const defaultModel = defaultModelOf(options, settings.defaultModel);
+  return {
+    backend: new LlmBackend({ settings: { ...settings, ...(defaultModel ? { defaultModel } : {}) } }),
+    interviewer: new ConsoleInterviewer(),
+    ...parallel,
+    runner: runner(providerSelection(defaultModel)),
+  };
+}
+
+/** The run's provider: the default model's (named or inferred), or "none" when every LLM node names its own. */
+function providerSelection(defaultModel: DefaultModel | undefined): string {
+  if (!defaultModel) return 'none';
+  return defaultModel.provider ?? inferProvider(defaultModel.model) ?? 'unknown';
+}
+
+/** --default-model replaces the environment's default model with its provider; --default-provider alone names the environment model's provider. */
+function defaultModelOf(options: ExecutionOptions, fromEnv: DefaultModel | undefined): DefaultModel | undefined {
+  const { defaultModel, defaultProvider } = options;
+  if (defaultProvider !== undefined && !isProviderName(defaultProvider)) throw new UsageError(`--default-provider expects ${providerNames.join(' or ')}, got "${defaultProvider}"`);
+  const provider = defaultProvider ? { provider: defaultProvider } : {};
+  if (defaultModel) return { model: defaultModel, ...provider };
+  return fromEnv ? { ...fromEnv, ...provider } : undefined;
+}
+
+function parseMaxParallel(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!isMaxParallel(value)) throw new UsageError(`--max-parallel expects an integer of at least 1, got "${text}"`);
+  return value;
+}
+
+/** `--serve PORT` (on 127.0.0.1) or `--serve PATH` (a Unix socket). */
+function listenTarget(text: string): ListenTarget {
+  return /^\d+$/.test(text) ? { port: integerOption('--serve', text, 0, 65_535), host: '127.0.0.1' } : { socket: path.resolve(text) };
+}
+
+/** A duration option given in seconds (fractions allowed), in milliseconds. */
+export function secondsOption(name: string, text: string, min: number, max: number): number {
+  const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new UsageError(`${name} expects a number of seconds from ${min} to ${max}, got "${text}"`);
+  return Math.round(value * 1000);
+}
+
+export function integerOption(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} expects an integer from ${min} to ${max}, got "${text}"`);
+  return value;
+}
+
+function progressPrinter(enabled: boolean): (event: RunEvent) => void {
+  if (!enabled) return () => undefined;
+  const started = new Map<string, number>();
+  return (event) => {
+    if (event.type === 'node:start') {
+      started.set(`${event.scope.id}/${event.nodeId}`, performance.now());
+      process.stderr.write(`▶ ${event.scope.kind === 'main' ? '' : `${event.scope.id} › `}${event.nodeId} (iteration ${event.iteration})\n`);
+    } else if (event.type === 'node:end') {
+      const t0 = started.get(`${event.scope.id}/${event.nodeId}`) ?? performance.now();
+      const mark = event.outcome.status === 'fail' ? '✗' : event.outcome.status === 'skipped' ? '–' : '✓';
+      const why = event.outcome.failureReason ? ` — ${event.outcome.failureReason.split('\n')[0]}` : '';
+      process.stderr.write(`  ${mark} ${event.nodeId} ${event.outcome.status} ${formatDuration(performance.now() - t0)}${why}\n`);
+    } else if (event.type === 'node:retry') {
+      process.stderr.write(`  ↻ ${event.nodeId} retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${event.reason}\n`);
+    } else if (event.type === 'iteration') {
+      process.stderr.write(`── iteration ${event.iteration} ──\n`);
+    }
+  };
+}
+
+/** Warnings (snapshots off, a fan-in's fallback) are shown whatever the terminal. */
+function warningPrinter(event: RunEvent): void {
+  if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`);
+}
+
+function report(outcome: LaunchResult, file: string, json: boolean | undefined): number {
+  if (outcome.kind === 'refused') {
+    for (const d of outcome.diagnostics) process.stderr.write(`${formatDiagnostic(file, d)}\n`);
+    process.stderr.write(`attractor: ${outcome.reason}\n`);
+    if (json) process.stdout.write(`${JSON.stringify({ status: 'fail', failure_reason: outcome.reason, logs_root: null })}\n`);
+    return EXIT.refused;
+  }
+  const { result } = outcome;
+  const status = result.status === 'success' ? 'success' : 'fail';
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ status, failure_reason: result.failureReason ?? null, logs_root: result.logsRoot })}\n`);
+  } else {
+    process.stderr.write(`${result.status === 'success' ? 'succeeded' : result.status === 'cancelled' ? 'cancelled (resumable)' : `failed: ${result.failureReason ?? ''}`}\nrun directory: ${result.logsRoot}\n`);
+  }
+  return EXIT[result.status];
+}
+
+function withCancellation(): AbortController {
+  const controller = new AbortController();
+  const cancel = () => controller.abort(new Error('cancelled by signal'));
+  process.once('SIGINT', cancel);
+  process.once('SIGTERM', cancel);
+  return controller;
+}
+
+/** `env`: the environment with the provider keys, which the CLI keeps out of process.env (credentials.ts). */
+export async function runCommand(file: string, options: RunCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const events = new EventBus();
+  events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
+  events.on(warningPrinter);
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const logsRoot = path.resolve(options.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(file, '.dot')}-${stamp}`));
+  const { interviewer, ...backend } = execution(options, env);
+  const launch = { cwd, logsRoot, params: parseParams(options.param), ...backend, events, signal: withCancellation().signal };
+  if (options.serve === undefined) {
+    if (options.attachLease !== undefined) throw new UsageError('--attach-lease is for a run followed with --serve');
+    return report(await launchPipelineFile(file, { ...launch, interviewer }), file, options.json);
+  }
+  const attachLeaseMs = secondsOption('--attach-lease', options.attachLease ?? DEFAULT_ATTACH_LEASE_SECONDS, ATTACH_LEASE_SECONDS.min, ATTACH_LEASE_SECONDS.max);
+  // Over HTTP gates are asked always; on this terminal only when someone can type (a stdin at its end would skip them at once).
+  const local = options.scripted || process.stdin.isTTY ? { interviewer } : {};
+  const announce = (url: string) => process.stderr.write(`attractor run: following this run at ${url}\n`);
+  return report(await launchServedFile(file, listenTarget(options.serve), { ...launch, ...local, attachLeaseMs }, announce), file, options.json);
+}
+
+export async function resumeCommand(runDirectory: string, options: ExecutionOptions & { readonly from?: string }, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const events = new EventBus();
+  events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
+  events.on(warningPrinter);
+  const resumeOptions = { ...execution(options, env), events, signal: withCancellation().signal };
+  const pipelineFile = path.join(runDirectory, 'pipeline.dot');
+  if (options.from === undefined) return report(await resumeRun(path.resolve(runDirectory), resumeOptions), pipelineFile, options.json);
+  const branch = await branchFromVisit(runDirectory, parseVisitTarget(options.from));
+  if (branch.kind === 'refused') return report(branch, pipelineFile, options.json);
+  process.stderr.write(`resuming from before ${branch.nodeId}@${branch.visit} (step ${branch.step}) in a new branch run: ${branch.directory}\n`);
+  if (branch.workspaceNotRestored) process.stderr.write(`warning: the working directory was NOT restored (${branch.workspaceNotRestored}); time travel falls back to the run's state only, the files are as they are now\n`);
+  return report(await resumeRun(branch.directory, resumeOptions), path.join(branch.directory, 'pipeline.dot'), options.json);
+}

@@ -1,0 +1,28 @@
+import type { TraceRecord } from '../engine/runtime/events';
+import type { FileChange, WorkspaceStore } from '../engine/runtime/workspace-snapshot';
+import { existingWorkspaceStore } from '../engine/runtime/workspace-snapshot';
+import type { VisitTarget } from '../engine/runtime/rerun';
+
+/** The run's snapshot store; diffs between stored trees need no workspace, so the run directory stands in for it. */
+export function runStore(runDirectory: string): WorkspaceStore | undefined {
+  return existingWorkspaceStore(runDirectory, runDirectory);
+}
+
+export function visitChanges(store: WorkspaceStore, record: TraceRecord): FileChange[] | undefined {
+  return record.files ? store.changes(record.files.before, record.files.after) : undefined;
+}
+
+const MARK: Record<FileChange['kind'], string> = { added: 'A', changed: 'M', deleted: 'D' };
+
+export function formatChange(change: FileChange): string {
+  return `${MARK[change.kind]} ${change.path}`;
+}
+
+/** `NODE` or `NODE@N` (the N-th visit, 1-based; absent: the command's default). */
+export function parseVisitTarget(target: string): VisitTarget {
+  const at = target.lastIndexOf('@');
+  if (at < 0) return { nodeId: target };
+  const visit = Number(target.slice(at + 1));
+  if (!Number.isInteger(visit) || visit < 1) throw new Error(`"${target}": the visit after @ must be a whole number from 1`);
+  return { nodeId: target.slice(0, at), visit };
+}

@@ -1,0 +1,82 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ExecutionOptions } from './run-command';
+import { execution, integerOption } from './run-command';
+
+export interface WorkerCommandOptions extends ExecutionOptions {
+  /** Restate's admin URL, where the worker registers its deployment. */
+  readonly restate: string;
+  readonly port: string;
+  readonly host: string;
+  /** The URL Restate reaches the workers at (a load balancer in front of several); default http://HOST:PORT. */
+  readonly advertise?: string;
+}
+
+/** The Restate SDK needs Node ≥ 22 (Promise.withResolvers); the rest of the CLI runs on Node 20. */
+const SDK_NODE_MAJOR = 22;
+
+/** `attractor worker`: serves the engine as Restate's `attractor` workflow until SIGINT or SIGTERM. */
+export async function workerCommand(options: WorkerCommandOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  if (Number(process.versions.node.split('.')[0]) < SDK_NODE_MAJOR) return rerunUnderNode24(env);
+  const port = integerOption('--port', options.port, 0, 65_535);
+  const admin = adminUrl(options.restate);
+  const { backend, runner, defaultMaxParallel } = execution(options, env);
+  const { serveWorker } = await import('../restate');
+  const worker = await serveWorker({ backend, runner, ...(defaultMaxParallel !== undefined ? { defaultMaxParallel } : {}) }, { host: options.host, port });
+  const advertised = options.advertise ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${worker.port}`;
+  try {
+    await worker.register(admin, advertised);
+  } catch (error) {
+    await worker.close();
+    throw error;
+  }
+  process.stderr.write(`attractor worker: serving the attractor workflow on ${options.host}:${worker.port}, registered with ${admin.origin} as ${advertised}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await worker.close();
+  return 0;
+}
+
+function adminUrl(text: string): URL {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+  } catch {
+    // Said below.
+  }
+  throw new Error(`--restate expects Restate's admin URL (http://HOST:9070), got "${text}"`);
+}
+
+/**
+ * Runs this same command under the Node 24 binary that the checkout's scripts/ensure-node24.sh
+ * installs once, and exits as it does; the child is in this process's group, so a signal to the
+ * group (or a machine going down) stops both.
+ */
+async function rerunUnderNode24(env: NodeJS.ProcessEnv): Promise<number> {
+  const script = findUp(__dirname, path.join('scripts', 'ensure-node24.sh'));
+  if (!script) {
+    throw new Error(`attractor worker needs Node ${SDK_NODE_MAJOR} or later (the Restate SDK uses Promise.withResolvers), and this is Node ${process.versions.node}: run it with Node ${SDK_NODE_MAJOR}+ (e.g. npx -p node@24 node dist/cli.js worker …)`);
+  }
+  const node24 = execFileSync(script, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const child = spawn(node24, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0)));
+  });
+}
+
+/** `relative` in `start` or the nearest directory above it that has it (dist/ of a checkout, or a test copy of one). */
+function findUp(start: string, relative: string): string | undefined {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, relative);
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}

@@ -1,0 +1,45 @@
+import type { CodergenBackend } from '../engine/runtime/backend';
+import type { Interviewer } from '../engine/runtime/interviewer';
+import type { RunnerIdentity } from '../engine/runtime/run-directory';
+import type { Admission } from '../engine/runtime/launch';
+import { admitPipeline, runAdmitted } from '../engine/runtime/launch';
+import { FirstAnswerInterviewer } from './first-answer-interviewer';
+import type { ServedRun } from './served-run';
+
+export interface ServedLaunchOptions {
+  readonly backend: CodergenBackend;
+  readonly params: Readonly<Record<string, string>>;
+  readonly defaultMaxParallel?: number;
+  /** Asked besides the run's HTTP clients (the CLI's terminal); the first answer wins. */
+  readonly interviewer?: Interviewer;
+  /** Cancels the run besides `POST …/cancel` (the CLI's SIGINT). */
+  readonly signal?: AbortSignal;
+  /** Ledger §28: the front end that started the run, for the manifest. */
+  readonly runner?: RunnerIdentity;
+}
+
+/** Admits the served run's source and, when admitted, starts it; the admission phases land in its event log. */
+export function launchServed(run: ServedRun, options: ServedLaunchOptions): Admission {
+  const { source, sourcePath, cwd, logsRoot } = run.spec;
+  const admission = admitPipeline(source, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}) });
+  if (admission.kind === 'refused') return admission;
+  // A run held by an attached debugger must let go when the CLI is interrupted too.
+  options.signal?.addEventListener('abort', () => run.cancel(), { once: true });
+  run.start(
+    runAdmitted({
+      graph: admission.graph,
+      source,
+      cwd,
+      logsRoot,
+      params: options.params,
+      backend: options.backend,
+      interviewer: options.interviewer ? new FirstAnswerInterviewer([options.interviewer, run.interviewer]) : run.interviewer,
+      events: run.events,
+      controller: run.hold,
+      signal: options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal,
+      ...(options.defaultMaxParallel === undefined ? {} : { defaultMaxParallel: options.defaultMaxParallel }),
+      ...(options.runner ? { runner: options.runner } : {}),
+    }),
+  );
+  return admission;
+}

@@ -1,0 +1,215 @@
+import { EventBus } from '../engine/runtime/events';
+import type { RunEvent } from '../engine/runtime/events';
+import type { Answer } from '../engine/runtime/interviewer';
+import type { StageStatus } from '../engine/runtime/outcome';
+import type { RunResult } from '../engine/runtime/runner';
+import type { RunState } from '../engine/runtime/state';
+import { AttachLease } from './attach-lease';
+import { EventLog } from './event-log';
+import { HttpInterviewer } from './http-interviewer';
+import { RunHold } from './run-hold';
+import type { PendingQuestion, PipelineSummary, ServedStatus } from '../host/protocol/serve-api';
+
+/** How a node of the main walk stands, for the status and the graph picture. */
+export type NodeProgress = StageStatus | 'running';
+
+export interface ServedRunSpec {
+  readonly id: string;
+  readonly source: string;
+  readonly sourcePath?: string;
+  readonly cwd: string;
+  readonly logsRoot: string;
+  /** How long an attached debugger may send nothing before its breakpoints are dropped and the run let go. */
+  readonly attachLeaseMs: number;
+}
+
+/** How a run ended, as far as the server knows (a run walked elsewhere reports no final state). */
+type RunEnd = Pick<RunResult, 'status' | 'failureReason'> & { readonly state?: RunState };
+
+/**
+ * A run that other processes walk (Restate's workers): the server follows its events and relays
+ * its questions and cancel; a debugger cannot hold it.
+ */
+export interface RemoteWalk {
+  pending(): PendingQuestion[];
+  /** False when no question with this id waits (answered elsewhere, or the run moved on). */
+  answer(questionId: string, answer: Answer): Promise<boolean>;
+  cancel(): void;
+  /** The server is shutting down: it stops following; the run goes on. */
+  stopFollowing(): void;
+}
+
+/**
+ * One pipeline the server runs: its event log, its pending questions and what the events say
+ * about it (status, latest checkpoint, node progress). Everything here comes from the engine's
+ * events and result, never from the run directory.
+ */
+export class ServedRun {
+  readonly log = new EventLog();
+  readonly interviewer = new HttpInterviewer();
+  readonly createdAt = new Date().toISOString();
+  private readonly abort = new AbortController();
+  /** The run's controller: holds it where an attached debugger asks. */
+  readonly hold = new RunHold(this.abort.signal, (held) => this.log.append({ type: 'hold', held }));
+  /** Renewed by every debugger request (`renewLease`); lapsed, the debugger's hold on the run is let go. */
+  private readonly lease: AttachLease;
+  private currentStatus: ServedStatus = 'running';
+  private failureReason: string | undefined;
+  private runId: string | undefined;
+  private graphName: string | undefined;
+  /** The latest checkpoint event (its state is parsed only when asked for), then the run's final state. */
+  private latestCheckpoint: { readonly state: RunState } | undefined;
+  private readonly progress = new Map<string, NodeProgress>();
+  private settled: Promise<void> = Promise.resolve();
+  private outcome: Promise<RunResult> | undefined;
+
+  /** `events` is the bus the run emits on; the served run records everything emitted from now on. */
+  constructor(
+    readonly spec: ServedRunSpec,
+    readonly events = new EventBus(),
+    private readonly remote?: RemoteWalk,
+  ) {
+    this.lease = new AttachLease(spec.attachLeaseMs, () => this.leaseLapsed());
+    this.events.on((event) => {
+      this.observe(event);
+      this.log.append(event);
+    });
+  }
+
+  /** Settles once the engine's run has returned (at once when it never started). */
+  get finished(): Promise<void> {
+    return this.settled;
+  }
+
+  /** The engine's result; only for a started run. */
+  get result(): Promise<RunResult> {
+    if (!this.outcome) throw new Error(`pipeline ${this.spec.id} was never started`);
+    return this.outcome;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get status(): ServedStatus {
+    return this.currentStatus;
+  }
+
+  get checkpoint(): RunState | undefined {
+    return this.latestCheckpoint?.state;
+  }
+
+  get nodeProgress(): ReadonlyMap<string, NodeProgress> {
+    return this.progress;
+  }
+
+  /** False once the run has finished: there is nothing left to cancel. */
+  cancel(): boolean {
+    if (this.currentStatus !== 'running') return false;
+    this.abort.abort(new Error('cancelled over HTTP'));
+    this.remote?.cancel();
+    return true;
+  }
+
+  /** Whether an attached debugger can hold the run: only a run this process walks. */
+  get holdable(): boolean {
+    return this.remote === undefined;
+  }
+
+  pendingQuestions(): PendingQuestion[] {
+    return this.remote ? this.remote.pending() : this.interviewer.pending();
+  }
+
+  /** False when no question with this id waits. */
+  async answer(questionId: string, answer: Answer): Promise<boolean> {
+    return this.remote ? this.remote.answer(questionId, answer) : this.interviewer.answer(questionId, answer);
+  }
+
+  /** The server is closing: a run walked here is cancelled (and leaves its last checkpoint); one walked elsewhere goes on. */
+  async letGo(): Promise<void> {
+    if (this.remote) return this.remote.stopFollowing();
+    this.cancel();
+    await this.finished;
+  }
+
+  /** Follows the engine's run: once it returns (or throws) the status is final and the event stream ends. */
+  start(running: Promise<RunResult>): void {
+    this.outcome = running;
+    this.follow(running);
+  }
+
+  /** Follows a run to its end, walked here (`start`) or elsewhere: then the status is final and the event stream ends. */
+  follow(ended: Promise<RunEnd>): void {
+    this.settled = ended.then(
+      (end) => {
+        if (end.state) this.latestCheckpoint = { state: end.state };
+        this.finish(end.status, end.failureReason);
+      },
+      (error: unknown) => this.finish('fail', error instanceof Error ? error.message : String(error)),
+    );
+  }
+
+  /** A debugger asked for something (breakpoints, a pause, a step, a release) or said it is still there. */
+  renewLease(): void {
+    this.lease.renew();
+  }
+
+  private leaseLapsed(): void {
+    const dropped = this.hold.letGo();
+    if (dropped) this.log.append({ type: 'lease:lapsed', periodMs: this.lease.periodMs, droppedBreakpoints: dropped.breakpoints, released: dropped.held });
+  }
+
+  private finish(status: RunResult['status'], failureReason: string | undefined): void {
+    this.lease.end();
+    this.currentStatus = status;
+    this.failureReason = failureReason;
+    this.log.close();
+  }
+
+  summary(): PipelineSummary {
+    const checkpoint = this.checkpoint;
+    return {
+      id: this.spec.id,
+      status: this.currentStatus,
+      ...(this.failureReason ? { failureReason: this.failureReason } : {}),
+      graphName: this.graphName ?? null,
+      runId: this.runId ?? null,
+      logsRoot: this.spec.logsRoot,
+      cwd: this.spec.cwd,
+      sourcePath: this.spec.sourcePath ?? null,
+      createdAt: this.createdAt,
+      currentNodes: [...this.progress].filter(([, state]) => state === 'running').map(([node]) => node),
+      completedNodes: checkpoint?.completedNodes ?? [],
+      iteration: checkpoint?.iteration ?? 0,
+      pendingQuestions: this.pendingQuestions().length,
+      lastEventId: this.log.size,
+      held: this.hold.held,
+      breakpoints: this.hold.breakpointSet,
+      attachLease: this.lease.state,
+    };
+  }
+
+  private observe(event: RunEvent): void {
+    switch (event.type) {
+      case 'run:start':
+        this.runId = event.runId;
+        this.graphName = event.graphName;
+        break;
+      case 'checkpoint':
+        this.latestCheckpoint = event;
+        break;
+      case 'node:start':
+        if (event.scope.kind === 'main') this.progress.set(event.nodeId, 'running');
+        break;
+      case 'node:end':
+        if (event.scope.kind === 'main') this.progress.set(event.nodeId, event.outcome.status);
+        break;
+      case 'run:end':
+        this.currentStatus = event.status;
+        this.failureReason = event.failureReason;
+        break;
+      default:
+        break;
+    }
+  }
+}

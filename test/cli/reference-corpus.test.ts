@@ -1,0 +1,271 @@
+// Pipelines written for the reference engine (issue 14): one fixture per class in
+// test/fixtures/reference-corpus, each run through the `attractor` CLI process as a user would.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { bundledCli } from '../test-bundle';
+
+const corpus = path.resolve(import.meta.dirname, '../fixtures/reference-corpus');
+let cli = '';
+
+interface JsonDiagnostic {
+  rule: string;
+  code?: string;
+  severity: string;
+  message: string;
+  node_id?: string;
+  fix?: { title: string };
+}
+
+/** A private copy of the corpus to run in, so runs never write beside the fixtures. */
+function workspace(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-corpus-'));
+  fs.cpSync(corpus, dir, { recursive: true });
+  return dir;
+}
+
+function attractor(cwd: string, ...args: string[]) {
+  return attractorWith({}, cwd, ...args);
+}
+
+function attractorWith(env: NodeJS.ProcessEnv, cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function diagnostics(command: 'lint' | 'validate', file: string): { status: number | null; diagnostics: JsonDiagnostic[] } {
+  const result = attractor(corpus, command, file, '--json');
+  assert.ok(result.status === 0 || result.status === 1, `${command} ${file} exited ${result.status}: ${result.stderr}`);
+  const last = result.stdout.trim().split('\n').pop() ?? '';
+  return { status: result.status, diagnostics: (JSON.parse(last) as { diagnostics: JsonDiagnostic[] }).diagnostics };
+}
+
+function named(found: readonly JsonDiagnostic[], rule: string): JsonDiagnostic[] {
+  return found.filter((d) => d.rule === rule || d.code === rule);
+}
+
+function run(cwd: string, file: string, ...extra: string[]) {
+  const result = attractor(cwd, 'run', file, '--logs-root', 'run', '--json', ...extra);
+  const last = result.stdout.trim().split('\n').pop() ?? '{}';
+  return { ...result, result: JSON.parse(last.startsWith('{') ? last : '{}') as { status?: string; failure_reason?: string | null } };
+}
+
+describe('pipelines written for the reference bundle (CLI process)', () => {
+  before(() => {
+    cli = bundledCli();
+  });
+
+  it('every fixture validates and lints without a crash, and the ones the reference admits are admitted', () => {
+    // The rules this issue made precise or added fire in their own fixture and nowhere else in the corpus.
+    const firesOnlyIn: Readonly<Record<string, string | undefined>> = {
+      'CMD-001': 'cmd001-precision.dot',
+      goal_gate_has_retry: undefined,
+      'TOPO-001': 'dead-conditions.dot',
+      outcome_value: 'data-flow.dot',
+      context_key_unwritten: 'data-flow.dot',
+      edge_target_exists: 'implicit-node.dot',
+    };
+    for (const file of fs.readdirSync(corpus).filter((name) => name.endsWith('.dot'))) {
+      const validated = diagnostics('validate', file);
+      assert.equal(validated.status, 0, `${file}: ${JSON.stringify(validated.diagnostics.filter((d) => d.severity === 'error'))}`);
+      const linted = diagnostics('lint', file).diagnostics;
+      for (const [rule, home] of Object.entries(firesOnlyIn)) {
+        if (file !== home) assert.deepEqual(named(linted, rule), [], `${rule} in ${file}`);
+      }
+    }
+  });
+
+  it('a comment inside a graph [ ... ] attribute list is stripped, as in a node list', () => {
+    const dir = workspace();
+    const ran = run(dir, 'graph-attribute-comment.dot');
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(fs.readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hello\n');
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'manifest.json'), 'utf8')) as { goal?: string };
+    assert.equal(manifest.goal, 'say hello');
+  });
+
+  it('start and exit declared by type="start" / type="exit" are found, and the topology lint runs', () => {
+    const linted = diagnostics('lint', 'start-exit-by-type.dot').diagnostics;
+    assert.deepEqual([...named(linted, 'start_node'), ...named(linted, 'terminal_node')], []);
+    assert.equal(named(linted, 'TOPO-003').length, 1, 'the topology lint runs once a start is found');
+    assert.deepEqual(named(linted, 'attribute_value'), [], 'with an explicit type, the shape only draws the node');
+    const dir = workspace();
+    const ran = run(dir, 'start-exit-by-type.dot');
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(ran.result.status, 'success');
+    assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'worked\n');
+  });
+
+  it('start and exit found by their id alone run as start and exit, not as LLM nodes', () => {
+    const dir = workspace();
+    const ran = run(dir, 'start-exit-by-id.dot');
+    assert.equal(ran.result.status, 'success', ran.stderr);
+    assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'worked\n');
+  });
+
+  it('an edge to an undeclared node admits it implicitly, with a warning naming it and a fix that declares it', () => {
+    const { status, diagnostics: found } = diagnostics('validate', 'implicit-node.dot');
+    assert.equal(status, 0);
+    const [warning, ...more] = named(found, 'edge_target_exists');
+    assert.deepEqual(more, []);
+    assert.equal(warning?.severity, 'warning');
+    assert.equal(warning?.node_id, 'summarize');
+    assert.match(warning?.message ?? '', /`summarize`/);
+    assert.match(warning?.fix?.title ?? '', /Declare `summarize`/);
+    assert.deepEqual(named(found, 'prompt_on_llm_nodes'), [], 'one warning per implicit node');
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'script.json'), JSON.stringify({ llm: { summarize: [{ text: 'summarized' }] } }));
+    const ran = run(dir, 'implicit-node.dot', '--scripted', 'script.json');
+    assert.equal(ran.result.status, 'success', ran.stderr);
+  });
+
+  it('--param goal="…" sets the goal: $goal in commands, graph.goal and the manifest', () => {
+    const dir = workspace();
+    const ran = run(dir, 'param-goal.dot', '--param', 'goal=Fix the TypeError');
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(fs.readFileSync(path.join(dir, 'goal.txt'), 'utf8'), 'Fix the TypeError\n');
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'manifest.json'), 'utf8')) as { goal?: string };
+    assert.equal(manifest.goal, 'Fix the TypeError');
+    const checkpoint = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'checkpoint.json'), 'utf8')) as { context: Record<string, unknown> };
+    assert.equal(checkpoint.context['graph.goal'], 'Fix the TypeError');
+  });
+
+  it('tool_env in the reference form exports context keys as upper-case environment variables', () => {
+    const dir = workspace();
+    const ran = run(dir, 'tool-env.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'env.txt'), 'utf8'), 'report.md|ship\n');
+  });
+
+  it('a bare dotted $tool.output in a tool_command expands, without a lint warning', () => {
+    const dir = workspace();
+    const ran = run(dir, 'tool-output-bare.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8').trim(), 'hello');
+    assert.deepEqual(named(diagnostics('lint', 'tool-output-bare.dot').diagnostics, 'ambiguous_command_variable'), []);
+  });
+
+  it("a folder node's context.* attributes reach the child pipeline's context", () => {
+    const dir = workspace();
+    const ran = run(dir, 'folder-context.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'target.txt'), 'utf8'), 'widgets\n');
+    assert.deepEqual(named(diagnostics('lint', 'folder-context.dot').diagnostics, 'unknown_attribute'), []);
+  });
+
+  it("a manager node's context.* attributes reach the supervised child's context", () => {
+    const dir = workspace();
+    const ran = run(dir, 'manager-context.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'target.txt'), 'utf8'), 'widgets\n');
+    assert.deepEqual(named(diagnostics('lint', 'manager-context.dot').diagnostics, 'unknown_attribute'), []);
+  });
+
+  it('CMD-001 fires only where a pipe decides the exit status and hides a failure', () => {
+    const found = named(diagnostics('lint', 'cmd001-precision.dot').diagnostics, 'CMD-001');
+    assert.deepEqual(
+      found.map((d) => d.node_id),
+      ['loud'],
+    );
+  });
+
+  it('goal_gate_has_retry is quiet on a goal gate whose failure edge is a loop_restart back-edge', () => {
+    assert.deepEqual(named(diagnostics('lint', 'goal-gate-loop-restart.dot').diagnostics, 'goal_gate_has_retry'), []);
+  });
+
+  it('TOPO-001 finds dead outcome conditions out of start, tools and gates; TOPO-006 no longer blames start', () => {
+    const found = diagnostics('lint', 'dead-conditions.dot').diagnostics;
+    const dead = named(found, 'TOPO-001').map((d) => `${d.node_id}: ${d.message}`);
+    assert.equal(dead.length, 2, dead.join('\n'));
+    assert.match(dead[0] ?? '', /^start: `outcome=fail` can never hold .*a start node always succeeds/);
+    assert.match(dead[1] ?? '', /^build: `outcome=partial_success` can never hold .*a tool node ends in success or fail/);
+    assert.deepEqual(named(found, 'TOPO-006'), []);
+  });
+
+  it('conditions on context keys nothing upstream writes, and misspelled outcomes, warn with did-you-mean', () => {
+    const found = diagnostics('lint', 'data-flow.dot').diagnostics;
+    assert.deepEqual(named(found, 'TOPO-001'), [], 'a misspelled outcome is reported once, by outcome_value');
+    const outcome = named(found, 'outcome_value');
+    assert.equal(outcome.length, 1, JSON.stringify(found));
+    assert.match(outcome[0]?.message ?? '', /`sucess`.*did you mean `success`/);
+    assert.match(outcome[0]?.fix?.title ?? '', /success/);
+    const keys = named(found, 'context_key_unwritten').map((d) => d.message);
+    assert.equal(keys.length, 2, keys.join('\n'));
+    assert.match(keys[0] ?? '', /`plan_redy`.*did you mean `plan_ready`/);
+    assert.match(keys[1] ?? '', /`never_written`/);
+  });
+
+  it("a scripted human answer's attachments reach the context and the node's records", () => {
+    const dir = workspace();
+    const ran = run(dir, 'human-gate-attachments.dot', '--scripted', 'human-gate-attachments.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    const attached = path.join(dir, 'notes.md');
+    assert.equal(fs.readFileSync(path.join(dir, 'attachments.txt'), 'utf8'), `${JSON.stringify([attached])}\n`);
+    const status = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'review', 'status.json'), 'utf8')) as Record<string, unknown>;
+    assert.match(JSON.stringify(status), /notes\.md/);
+
+    fs.writeFileSync(path.join(dir, 'missing.json'), JSON.stringify({ human: { review: [{ choice: 'A', attachments: ['gone.md'] }] } }));
+    const refused = attractor(dir, 'run', 'human-gate-attachments.dot', '--scripted', 'missing.json', '--logs-root', 'other');
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /human\.review\[0\]: attachment gone\.md does not exist/);
+  });
+
+  it('the manifest names the runner and its provider selection (ledger §28)', () => {
+    const dir = workspace();
+    const scripted = run(dir, 'ledger-fields.dot', '--scripted', 'ledger-fields.json');
+    assert.equal(scripted.result.status, 'success', `${scripted.stdout}\n${scripted.stderr}`);
+    const manifest = readJson(dir, 'run', 'manifest.json');
+    assert.equal(manifest.runner_version, manifest.engine_version, 'the CLI and the engine ship in one bundle');
+    assert.equal(manifest.runner_commit, manifest.engine_commit);
+    assert.match(String(manifest.runner_commit), /^([0-9a-f]{40}|unknown)$/);
+    assert.equal(manifest.provider, 'scripted');
+
+    const provider = (env: NodeJS.ProcessEnv, logsRoot: string) => {
+      const ran = attractorWith(env, dir, 'run', 'start-exit-by-id.dot', '--logs-root', logsRoot, '--json');
+      assert.equal(ran.status, 0, ran.stderr);
+      return readJson(dir, logsRoot, 'manifest.json').provider;
+    };
+    assert.equal(provider({ ATTRACTOR_DEFAULT_MODEL: '' }, 'no-default'), 'none', 'every LLM node names its own');
+    assert.equal(provider({ ATTRACTOR_DEFAULT_MODEL: 'claude-sonnet-4-5' }, 'inferred'), 'anthropic');
+    assert.equal(provider({ ATTRACTOR_DEFAULT_MODEL: 'my-local-model', ATTRACTOR_DEFAULT_PROVIDER: 'openai' }, 'named'), 'openai');
+  });
+
+  it('failed_step and cycle_index reach status.json and the trace (ledger §30)', () => {
+    const dir = workspace();
+    const ran = run(dir, 'ledger-fields.dot', '--scripted', 'ledger-fields.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    const trace = fs
+      .readFileSync(path.join(dir, 'run', 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = (node: string) => trace.filter((record) => record.node_id === node);
+
+    assert.deepEqual(records('child').map((record) => record.cycle_index), [0, 1]);
+    assert.equal(readJson(dir, 'run', 'child', 'status.json').cycle_index, 1);
+    assert.ok(trace.filter((record) => record.node_id !== 'child').every((record) => !('cycle_index' in record)));
+
+    const [failedTool, passedTool] = records('again');
+    assert.deepEqual(failedTool?.failed_step, {
+      command: 'test -f twice || { touch twice; echo first try; echo not yet >&2; exit 3; }',
+      exit_code: 3,
+      stdout_tail: 'first try\n',
+      stderr_tail: 'not yet\n',
+    });
+    assert.equal(passedTool?.failed_step, undefined);
+
+    const review = readJson(dir, 'run', 'review', 'status.json');
+    assert.equal(review.outcome, 'partial_success', 'continue_on_fail keeps the failure\'s failed_step');
+    const step = review.failed_step as Record<string, unknown>;
+    assert.equal(step.prompt, 'Review the work on ship the widget');
+    assert.deepEqual([step.error, step.response_tail], ['build broken', 'The build is broken: make exits 2.']);
+    assert.deepEqual(records('review')[0]?.failed_step, step);
+  });
+});
+
+function readJson(...segments: string[]): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(...segments), 'utf8')) as Record<string, unknown>;
+}

@@ -1,0 +1,106 @@
+// A team's setup on one machine, for the distributed test and bench: restate-server (from
+// scripts/ensure-restate-server.sh), `attractor worker` processes, and an L4 balancer in front of them
+// (Restate registers one URI per deployment; tcp-balancer.ts stands in for HAProxy's `mode tcp`).
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { processesOfGroup } from '../processes';
+import { startTcpBalancer, type TcpBalancer } from './tcp-balancer';
+
+const root = path.resolve(__dirname, '..', '..');
+const READY_MS = 60_000;
+
+export interface Cluster {
+  /** Restate's ingress, as `run --on` takes it. */
+  readonly on: string;
+  readonly ingress: URL;
+  /** Restate's admin API. */
+  readonly admin: URL;
+  readonly workers: readonly ClusterProcess[];
+  stop(): void;
+}
+
+interface ClusterProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** kill -9 of its whole process group, as a machine dying does. */
+  kill9(): void;
+  /** The processes of its group now (a worker and the Node 24 child it re-runs itself under). */
+  pids(): number[];
+}
+
+export async function startCluster(cli: string, dir: string, workerCount: number): Promise<Cluster> {
+  const restateServer = execFileSync(path.join(root, 'scripts', 'ensure-restate-server.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const [fabric, ingress, admin, pgsql, ...workerPorts] = await freePorts(4 + workerCount);
+  const processes: ClusterProcess[] = [];
+  let balancer: TcpBalancer | undefined;
+  const stop = () => {
+    for (const p of processes) p.kill9();
+    balancer?.close();
+  };
+  try {
+    const restate = launch(processes, 'restate-server', restateServer, ['--base-dir', path.join(dir, 'restate-data'), '--node-name', 'attractor-test'], dir, {
+      RESTATE_BIND_ADDRESS: `127.0.0.1:${fabric}`,
+      RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingress}`,
+      RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${admin}`,
+      RESTATE_ADMIN__QUERY_ENGINE__PGSQL_BIND_ADDRESS: `127.0.0.1:${pgsql}`,
+    });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${admin}/health`).catch(() => undefined))?.ok === true, restate, 'restate-server to answer /health');
+    balancer = await startTcpBalancer(workerPorts);
+    const advertised = `http://127.0.0.1:${balancer.port}`;
+    const workers = workerPorts.map((port, i) => launch(processes, `worker${i + 1}`, process.execPath, [cli, 'worker', '--restate', `http://127.0.0.1:${admin}`, '--port', String(port), '--advertise', advertised], dir, {}));
+    for (const worker of workers) await waitFor(() => worker.output().includes('attractor worker: serving'), worker, `${worker.name} to register`);
+    return { on: `restate://127.0.0.1:${ingress}`, ingress: new URL(`http://127.0.0.1:${ingress}/`), admin: new URL(`http://127.0.0.1:${admin}/`), workers, stop };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
+function launch(processes: ClusterProcess[], name: string, command: string, args: readonly string[], cwd: string, env: Record<string, string>): ClusterProcess {
+  // Its own process group: kill -9 takes the worker and the Node 24 child it re-runs itself under.
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const process_: ClusterProcess = {
+    name,
+    child,
+    output: () => output,
+    pids: () => (child.pid === undefined ? [] : processesOfGroup(child.pid)),
+    kill9: () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+  processes.push(process_);
+  return process_;
+}
+
+async function waitFor(ready: () => boolean | Promise<boolean>, owner: ClusterProcess, what: string): Promise<void> {
+  const deadline = Date.now() + READY_MS;
+  while (!(await ready())) {
+    if (owner.child.exitCode !== null || owner.child.signalCode !== null) throw new Error(`${owner.name} exited while waiting for ${what}:\n${owner.output()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${owner.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    })),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
