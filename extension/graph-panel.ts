@@ -8,6 +8,7 @@ import type { GateReply } from '../engine';
 import { parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage, type WireRange } from '../host/protocol/webview';
 import { rerunTarget, visitArtifactsMessage } from '../host/run-files';
 import { pickAttachmentFiles } from './gate-attachments';
+import type { GateView } from './gate-prompt';
 import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
 import { openVisitFileDiff } from './snapshot-diff';
@@ -15,7 +16,7 @@ import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 export type GateResponder = (answer: GateReply) => void;
 
-export class GraphPanel implements vscode.Disposable {
+export class GraphPanel implements vscode.Disposable, GateView {
   private panel: vscode.WebviewPanel | undefined;
   private documentUri: vscode.Uri | undefined;
   private ready = false;
@@ -28,6 +29,9 @@ export class GraphPanel implements vscode.Disposable {
   /** Stops whatever feeds the attached run (a remote run's event stream) when another replaces it. */
   private detachRun: (() => void) | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly visibility = new vscode.EventEmitter<boolean>();
+  /** Fires when the graph view comes into sight or leaves it (another tab in its group, closed). */
+  readonly onDidChangeVisible = this.visibility.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -35,6 +39,7 @@ export class GraphPanel implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.subscriptions.push(
+      this.visibility,
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (this.documentUri && event.document.uri.toString() === this.documentUri.toString()) {
           this.sendDocument(event.document);
@@ -52,6 +57,10 @@ export class GraphPanel implements vscode.Disposable {
     return this.documentUri;
   }
 
+  get visible(): boolean {
+    return this.panel?.visible === true;
+  }
+
   /** Shows `document` in the panel (creating it beside the editor). `keepRun` keeps the run overlay. */
   async show(document: vscode.TextDocument, options: { keepRun?: boolean; preserveFocus?: boolean } = {}): Promise<void> {
     const switching = this.documentUri?.toString() !== document.uri.toString();
@@ -59,6 +68,7 @@ export class GraphPanel implements vscode.Disposable {
     if (switching && !options.keepRun) this.clearRun();
     if (!this.panel) {
       this.panel = this.createPanel();
+      if (this.panel.visible) this.visibility.fire(true);
     } else {
       this.panel.reveal(vscode.ViewColumn.Beside, options.preserveFocus ?? true);
     }
@@ -124,9 +134,16 @@ export class GraphPanel implements vscode.Disposable {
     });
     this.ready = false;
     panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw), undefined, this.subscriptions);
+    let visible = panel.visible;
+    panel.onDidChangeViewState(() => {
+      if (panel.visible === visible) return;
+      visible = panel.visible;
+      this.visibility.fire(visible);
+    });
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.ready = false;
+      if (visible) this.visibility.fire(false);
     });
     panel.webview.html = renderWebviewHtml({
       cspSource: panel.webview.cspSource,

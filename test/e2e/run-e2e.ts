@@ -4,7 +4,7 @@
 //   with the node highlighted in the graph view, the human gate answered in the panel, the run's trace,
 //   every line of it in the Debug Console, the Runs view, the diff of a file a node wrote;
 // - walkthrough: the example the walkthrough opens, highlighted by the TextMate grammar, and its
-//   gate asking the person when the walkthrough runs it;
+//   gate asking the person once (in the graph view) when the walkthrough runs it;
 // - debugging: a breakpoint on a continuation line, a gate answered in a quick pick with the graph
 //   view closed, a run stopped at its gate and resumed with its whole history, two visits of a node;
 // - untrusted: Restricted Mode lints but does not run;
@@ -70,6 +70,9 @@ async function main(): Promise<void> {
     await page.click('.debug-toolbar .codicon-debug-continue');
     await graph.waitForSelector('.gate-panel:not([hidden])', { timeout: 60_000 });
     assert.match(await graph.locator('.gate-panel').innerText(), /Publish these release notes\?/);
+    // Asked once: the graph view is in sight, so no quick pick asks as well.
+    await page.waitForSelector('.statusbar-item:has-text("review waits for your answer")', { timeout: 30_000 });
+    assert.equal(await gateQuickPick(page, 'Publish these release notes?').count(), 0, 'no quick pick asks a second time');
     await shot(page, '05-human-gate');
     await graph.click('.gate-option[data-key="A"]');
 
@@ -253,7 +256,7 @@ function gateQuickPick(page: Page, question: string): Locator {
 /**
  * The walkthrough as a new user takes it: *Open example pipeline* opens the bundled example,
  * highlighted by the TextMate grammar before any semantic token; *Run pipeline* runs it on the demo
- * backend, and its review gate asks the person, in the graph view and in a quick pick at once.
+ * backend, and its review gate asks the person once, in the graph view that is in sight.
  */
 async function walkthrough(): Promise<void> {
   await inCodeServer('walkthrough', { vsix, files: { 'README.md': '# an empty project\n' } }, async (vscode) => {
@@ -270,16 +273,18 @@ async function walkthrough(): Promise<void> {
     await shot(page, '10-textmate-scopes');
     await page.keyboard.press('Escape');
 
-    // 2. Run pipeline: the demo backend answers the LLM node; the review gate asks the person.
+    // 2. Run pipeline: the demo backend answers the LLM node; the review gate asks the person once,
+    // in the graph view in sight; the status bar only says that it waits.
     await runCommand(page, 'Attractor: Run pipeline');
     const graph = await frameWith(page, '.gate-panel:not([hidden])', 120_000);
     assert.match(await graph.locator('.gate-panel').innerText(), /Publish these release notes\?/);
-    await gateQuickPick(page, 'Publish these release notes?').waitFor({ timeout: 30_000 });
+    await page.waitForSelector('.statusbar-item:has-text("review waits for your answer")', { timeout: 30_000 });
+    assert.equal(await gateQuickPick(page, 'Publish these release notes?').count(), 0, 'no quick pick asks a second time');
     await shot(page, '11-walkthrough-gate-asks');
 
-    // 3. Answered in the graph view: the quick pick closes, the run publishes and succeeds.
+    // 3. Answered in the graph view: the run publishes and succeeds.
     await graph.click('.gate-option[data-key="A"]');
-    await gateQuickPick(page, 'Publish these release notes?').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.waitForSelector('.statusbar-item:has-text("waits for your answer")', { state: 'detached', timeout: 30_000 });
     await graph.waitForSelector('tr[data-node="done"]', { timeout: 60_000 });
     assert.deepEqual(await traceNodes(graph), ['start', 'draft', 'review', 'publish', 'done']);
     await waitForNotification(page, 'human-review.dot succeeded');

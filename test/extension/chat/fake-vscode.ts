@@ -19,6 +19,10 @@ export interface FakeVscodeState {
   lmRequests?: { modelId: string; messages: unknown[]; options: { justification?: string; tools?: { name: string }[]; toolMode?: number } }[];
   /** Requests whose cancellation token fired. */
   lmCancelled?: number;
+  /** Every quick pick and input box created, in order. */
+  quickInputs?: FakeQuickInput[];
+  /** Every status bar item created, in order. */
+  statusItems?: FakeStatusItem[];
 }
 
 export interface ScriptedChatModel {
@@ -78,6 +82,59 @@ export class LanguageModelError extends Error {
 }
 
 type Listener = () => void;
+
+/** A quick pick or input box: shown until the test accepts a value or something hides it. */
+export class FakeQuickInput {
+  title: string | undefined;
+  placeholder: string | undefined;
+  prompt: string | undefined;
+  value = '';
+  items: { label: string; key?: string }[] = [];
+  selectedItems: { label: string; key?: string }[] = [];
+  buttons: unknown[] = [];
+  ignoreFocusOut = false;
+  visible = false;
+  disposed = false;
+  private readonly accepted: Listener[] = [];
+  private readonly hidden: Listener[] = [];
+  constructor(readonly kind: 'quickPick' | 'inputBox') {}
+  onDidAccept(listener: Listener) {
+    this.accepted.push(listener);
+    return disposable;
+  }
+  onDidHide(listener: Listener) {
+    this.hidden.push(listener);
+    return disposable;
+  }
+  onDidTriggerButton() {
+    return disposable;
+  }
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    if (!this.visible) return;
+    this.visible = false;
+    for (const listener of this.hidden) listener();
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
+  /** The person picks the item with this label (a quick pick) or types this text (an input box) and presses Enter. */
+  accept(answer: string): void {
+    if (this.kind === 'quickPick') this.selectedItems = this.items.filter((item) => item.label === answer);
+    else this.value = answer;
+    for (const listener of this.accepted) listener();
+  }
+}
+
+export interface FakeStatusItem {
+  text: string;
+  tooltip: string | undefined;
+  command: unknown;
+  visible: boolean;
+  disposed: boolean;
+}
 export class CancellationTokenSource {
   private readonly listeners: Listener[] = [];
   readonly token = {
@@ -113,11 +170,40 @@ export const workspace = {
   fs: { writeFile: async (uri: Uri, bytes: Uint8Array) => fs.writeFileSync(uri.fsPath, bytes) },
 };
 
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+
 export const window = {
   activeTextEditor: undefined,
+  createQuickPick: () => recordInput(new FakeQuickInput('quickPick')),
+  createInputBox: () => recordInput(new FakeQuickInput('inputBox')),
+  createStatusBarItem: () => {
+    const item: FakeStatusItem & { show(): void; hide(): void; dispose(): void } = {
+      text: '',
+      tooltip: undefined,
+      command: undefined,
+      visible: false,
+      disposed: false,
+      show: () => void (item.visible = true),
+      hide: () => void (item.visible = false),
+      dispose: () => {
+        item.visible = false;
+        item.disposed = true;
+      },
+    };
+    (state.statusItems ??= []).push(item);
+    return item;
+  },
   showSaveDialog: async () => (state.saveTarget ? Uri.file(state.saveTarget) : undefined),
   showTextDocument: async (uri: Uri) => state.shownDocuments.push(uri.fsPath),
 };
+
+function recordInput(input: FakeQuickInput): FakeQuickInput {
+  (state.quickInputs ??= []).push(input);
+  return input;
+}
 
 type Token = CancellationTokenSource['token'];
 
