@@ -12,6 +12,8 @@ import type { OutcomeRecord } from '../runtime/state';
 /** What a nested walk (parallel branch) reports back. */
 export interface BranchResult {
   readonly startNodeId: string;
+  /** The scope the branch's events carry. */
+  readonly scopeId: string;
   readonly outcome: Outcome;
   /** The node where the branch stopped (the fan-in), if it reached one. */
   readonly stoppedAt?: string;
@@ -44,8 +46,11 @@ export interface HandlerServices {
   readonly recordExchange: (threadKey: string, exchange: readonly TranscriptMessage[]) => void;
   /** Awaits the controller before an agent turn of `nodeId` (see RunController.beforeAgentTurn). */
   readonly beforeAgentTurn: (nodeId: string, turn: number) => Promise<void>;
-  /** Runs the walk from `startNodeId` on `context` until `stopAt` or a dead end (parallel branches). */
-  readonly runBranch: (startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string, signal: AbortSignal) => Promise<BranchResult>;
+  /**
+   * Runs the walk from `startNodeId` on `context` until `stopAt` or a dead end (parallel branches,
+   * a manager's in-graph child); `onEvent` sees the walk's events before the run's bus does.
+   */
+  readonly runBranch: (startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string, signal: AbortSignal, onEvent?: (event: RunEvent) => void) => Promise<BranchResult>;
   /** Runs another pipeline file as one node (folder sub-pipelines). */
   readonly runChildPipeline: (dotFile: string, context: RunContext, label: string, options?: ChildPipelineOptions) => Promise<Outcome>;
   /** Starts another pipeline file and returns at once, for a supervisor that watches it run (manager loops). */

@@ -1,111 +1,137 @@
-import path from 'node:path';
 import { evaluateCondition } from '../conditions/condition';
 import { childContextSeed } from '../model/child-context';
-import type { GraphNode } from '../model/graph';
-import { writeFileAtomic } from '../runtime/atomic-write';
+import type { Graph, GraphNode } from '../model/graph';
+import { isExitNode, resolveHandlerType } from '../model/handler-types';
 import { ChildTelemetry } from '../runtime/child-telemetry';
 import type { RunContext } from '../runtime/context';
-import { expandPrompt } from '../runtime/expand';
-import type { ManagerConfig } from '../runtime/manager-config';
+import type { RunEvent } from '../runtime/events';
+import type { ManagerChild, ManagerConfig } from '../runtime/manager-config';
 import { readManagerConfig } from '../runtime/manager-config';
 import type { Outcome } from '../runtime/outcome';
-import type { ChildPipelineHandle, Handler, HandlerServices } from './handler';
+import { isSuccessful } from '../runtime/outcome';
+import type { HandlerServices } from './handler';
+import type { Handler } from './handler';
 
-/** The file a steer writes into the child's active stage directory (specs/EXTENSIONS.md). */
-const STEER_FILE = 'steer.md';
-
-interface Supervised {
-  readonly handle: ChildPipelineHandle;
-  readonly telemetry: ChildTelemetry;
-  /** Resolves (never rejects) when the child has finished. */
-  readonly done: Promise<void>;
-}
+const HANDLER_TYPE = 'stack.manager_loop';
 
 /**
- * Canonical §4.11, experimental there and here: starts the child pipeline (stack.child_autostart),
- * then cycles observe → steer → check → wait until the child finishes, the stop condition holds or
- * max_cycles run out. Whatever ends the loop, a child still running is cancelled and awaited, so no
- * process outlives the node.
+ * Canonical §4.11 as the reference runs it: each cycle is a sprint that runs the child to
+ * completion on a fresh clone of the context (the steering message of the previous cycle in
+ * `manager.steering`), then the manager observes its outcome and decides: the stop condition (or,
+ * without one, the child's success) ends the loop with the child's status, else it waits and runs
+ * another sprint, until `manager.max_cycles` run out.
  */
 export const managerLoopHandler: Handler = {
   async execute({ node, context, services, signal }) {
     const parsed = readManagerConfig(node, services.graph, services.cwd);
     if (!parsed.ok) return { status: 'fail', isExplicit: false, failureReason: parsed.error };
-    const { config } = parsed;
-    const child = config.autostart ? supervise(node, config, context, services) : undefined;
-    try {
-      return await superviseLoop(node, config, context, services, signal, child);
-    } finally {
-      if (child) {
-        child.handle.cancel();
-        await child.done;
-      }
-    }
+    return supervise(node, parsed.config, context, services, signal);
   },
 };
 
-function supervise(node: GraphNode, config: ManagerConfig, context: RunContext, services: HandlerServices): Supervised {
-  // The child emits nothing before startChildPipeline returns, so the tap is set in time.
-  const tap: { telemetry?: ChildTelemetry } = {};
-  const handle = services.startChildPipeline(config.childDotFile, context.clone(), node.id, {
-    params: childContextSeed(node, 'stack.manager_loop'),
-    ...(config.childWorkdir ? { cwd: config.childWorkdir } : {}),
-    onEvent: (event) => tap.telemetry?.observe(event),
-  });
-  const telemetry = new ChildTelemetry(handle.scope.id);
-  telemetry.started();
-  tap.telemetry = telemetry;
-  const done = handle.outcome.then((outcome) => telemetry.finished(outcome));
-  return { handle, telemetry, done };
-}
-
-async function superviseLoop(node: GraphNode, config: ManagerConfig, context: RunContext, services: HandlerServices, signal: AbortSignal, child: Supervised | undefined): Promise<Outcome> {
-  let observed: Record<string, unknown> = {};
+async function supervise(node: GraphNode, config: ManagerConfig, context: RunContext, services: HandlerServices, signal: AbortSignal): Promise<Outcome> {
+  const observed: Record<string, unknown> = {};
   const lookup = (key: string) => (key in observed ? observed[key] : context.get(key));
-  const steeredVisits = new Set<string>();
-  const report = (cycle: number) => ({ ...(child ? child.telemetry.snapshot() : {}), 'stack.manager.cycles': cycle, 'stack.manager.steers': steeredVisits.size });
+  let steers = 0;
+  let last: Sprint | undefined;
+  // The sprint's own context updates stay in its child context, as the reference keeps them.
+  const finish = (cycle: number, outcome: Outcome): Outcome => ({
+    ...outcome,
+    cycleIndex: cycle - 1,
+    contextUpdates: { ...observed, last_stage: node.id, 'manager.cycles': cycle, 'stack.manager.cycles': cycle, 'stack.manager.steers': steers },
+  });
 
   for (let cycle = 1; cycle <= config.maxCycles; cycle++) {
-    if (config.actions.has('observe') && child) observed = { ...child.telemetry.snapshot() };
-    if (config.actions.has('steer') && child && config.steerPrompt) steer(child, config.steerPrompt, node, context, services, steeredVisits);
-
-    const status = String(lookup('stack.child.status') ?? '');
-    if (status === 'completed' || status === 'failed') {
-      const finalOutcome = child?.telemetry.outcome;
-      const isExplicit = finalOutcome?.isExplicit ?? false;
-      if (String(lookup('stack.child.outcome') ?? '') === 'success') return { status: 'success', isExplicit, notes: `child ${config.childDotFile} completed`, contextUpdates: report(cycle) };
-      return { status: 'fail', isExplicit, failureReason: `child ${config.childDotFile} failed${finalOutcome?.failureReason ? `: ${finalOutcome.failureReason}` : ''}`, contextUpdates: report(cycle) };
+    if (config.child) {
+      const steering = config.actions.has('steer') && last ? steeringMessage(cycle - 1, config.maxCycles, last) : undefined;
+      if (steering) steers++;
+      last = await runSprint(node, config.child, childContext(node, context, steering), cycle, services, signal);
+      // A node cancelled or timed out while its child ran ends here; the walker reports why.
+      signal.throwIfAborted();
+      Object.assign(observed, last.telemetry, {
+        [`manager.cycle_${cycle}.status`]: last.status,
+        'manager.last_child_status': last.status,
+        'manager.cycles_completed': cycle,
+      });
     }
-    if (config.stopCondition && evaluateCondition(config.stopCondition, { status: String(lookup('stack.child.last_status') ?? ''), lookup })) {
-      return { status: 'success', isExplicit: true, notes: `stop condition satisfied at cycle ${cycle}: ${config.stopCondition.text}`, contextUpdates: report(cycle) };
+    if (config.stopCondition) {
+      if (evaluateCondition(config.stopCondition, { status: last?.status ?? '', ...(last?.preferredLabel ? { preferredLabel: last.preferredLabel } : {}), lookup })) {
+        return finish(cycle, { status: last?.status ?? 'success', isExplicit: last?.isExplicit ?? true, notes: `manager completed in ${cycle} cycle(s): stop condition satisfied (${config.stopCondition.text})`, ...failureOf(last) });
+      }
+    } else if (last && isSuccessful(last.status)) {
+      return finish(cycle, { status: last.status, isExplicit: last.isExplicit, notes: `manager completed in ${cycle} cycle(s): the child succeeded` });
     }
-    if (config.actions.has('wait') && cycle < config.maxCycles) await waitForPoll(config.pollIntervalMs, services, signal, child);
+    if (config.actions.has('wait') && cycle < config.maxCycles && config.pollIntervalMs > 0) await services.clock.sleep(config.pollIntervalMs, signal);
   }
-  return { status: 'fail', isExplicit: false, failureReason: `max cycles exceeded: ${config.maxCycles} manager cycles without the child finishing or the stop condition holding`, contextUpdates: report(config.maxCycles) };
+  return finish(config.maxCycles, {
+    status: 'fail',
+    isExplicit: false,
+    failureReason: `manager exhausted ${config.maxCycles} cycle(s)${last ? `; the last child run ended ${last.status}${last.failureReason ? `: ${last.failureReason}` : ''}` : ' without its stop condition holding'}`,
+  });
 }
 
-/** Sleeps one poll interval on the injected clock, waking early when the child finishes. */
-async function waitForPoll(ms: number, services: HandlerServices, signal: AbortSignal, child: Supervised | undefined): Promise<void> {
-  const wake = new AbortController();
-  void child?.done.then(() => wake.abort());
-  try {
-    await services.clock.sleep(ms, AbortSignal.any([signal, wake.signal]));
-  } catch (error) {
-    if (signal.aborted) throw error;
+function failureOf(outcome: Outcome | undefined): Pick<Outcome, 'failureReason'> {
+  return outcome?.failureReason && !isSuccessful(outcome.status) ? { failureReason: outcome.failureReason } : {};
+}
+
+/** A sprint's child context: a clone without the parent's routing verdict, plus the node's `context.*` attributes and the steering. */
+function childContext(node: GraphNode, context: RunContext, steering: string | undefined): RunContext {
+  const child = context.clone();
+  child.delete('preferred_label');
+  child.apply(childContextSeed(node, HANDLER_TYPE));
+  if (steering) child.set('manager.steering', steering);
+  return child;
+}
+
+/** The reference's structured steering: what the previous sprint ended with and how many are left. */
+function steeringMessage(previousCycle: number, maxCycles: number, outcome: Outcome): string {
+  return [
+    `[Manager Steering — Cycle ${previousCycle} of ${maxCycles}]`,
+    `Status: ${outcome.status}`,
+    ...(outcome.failureReason ? [`Failure reason: ${outcome.failureReason}`] : []),
+    ...(outcome.notes ? [`Notes: ${outcome.notes}`] : []),
+    `Cycles remaining: ${maxCycles - previousCycle}`,
+    'Adjust your approach based on the failure details above.',
+  ].join('\n');
+}
+
+type Sprint = Outcome & { readonly telemetry: Record<string, unknown> };
+
+/** Runs the child once, to completion; its events are folded into the `stack.child.*` telemetry. */
+async function runSprint(node: GraphNode, child: ManagerChild, context: RunContext, cycle: number, services: HandlerServices, signal: AbortSignal): Promise<Sprint> {
+  const events: RunEvent[] = [];
+  const collect = (event: RunEvent) => void events.push(event);
+  let outcome: Outcome;
+  let scopeId: string;
+  if (child.kind === 'dotfile') {
+    // The node's `context.*` attributes are also the child's launch parameters (`$key` in its commands).
+    const params = childContextSeed(node, HANDLER_TYPE);
+    const handle = services.startChildPipeline(child.dotFile, context, node.id, { params, ...(child.workdir ? { cwd: child.workdir } : {}), onEvent: collect });
+    const cancel = () => handle.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      outcome = await handle.outcome;
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
+    scopeId = handle.scope.id;
+  } else {
+    const result = await services.runBranch(child.startNodeId, context, inGraphChildEnds(services.graph, node.id), `${node.id}:cycle_${cycle}`, signal, collect);
+    outcome = result.outcome;
+    scopeId = result.scopeId;
   }
+  const telemetry = new ChildTelemetry(scopeId);
+  for (const event of events) telemetry.observe(event);
+  telemetry.finished(outcome);
+  return { ...outcome, telemetry: { ...telemetry.snapshot() } };
 }
 
 /**
- * Writes the expanded prompt to `<child run dir>/<active node>/steer.md`, once per visit of a
- * child node (the steer cooldown). Agents find it in their stage directory.
+ * Where an in-graph child's walk ends: at an exit or a fan-in (the reference's subgraph runner),
+ * and before it would come back to its own manager, which would start a manager inside its child.
  */
-function steer(child: Supervised, instruction: string, node: GraphNode, context: RunContext, services: HandlerServices, steered: Set<string>): void {
-  const active = child.telemetry.active;
-  if (!active) return;
-  const visit = `${active}#${child.telemetry.snapshot()['stack.child.completed_count']}`;
-  if (steered.has(visit)) return;
-  steered.add(visit);
-  const file = path.join(child.handle.runDirectory.stageDir(active), STEER_FILE);
-  writeFileAtomic(file, `${expandPrompt(instruction, services.graph, context)}\n`);
-  services.emit({ type: 'output', scope: services.scope, nodeId: node.id, stream: 'stdout', text: `steered ${active}: ${file}\n` });
+function inGraphChildEnds(graph: Graph, managerId: string): ReadonlySet<string> {
+  const ends = new Set([managerId]);
+  for (const node of graph.nodes.values()) if (isExitNode(node) || resolveHandlerType(node) === 'parallel.fan_in') ends.add(node.id);
+  return ends;
 }

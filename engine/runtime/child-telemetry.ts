@@ -1,12 +1,13 @@
 import type { RunEvent } from './events';
 import type { Outcome } from './outcome';
+import { isSuccessful } from './outcome';
 
-export type ChildStatus = 'not_started' | 'running' | 'completed' | 'failed';
+type ChildStatus = 'running' | 'completed' | 'failed';
 
 /** What a supervisor knows of a child pipeline, as the `stack.child.*` context keys. */
 export interface ChildSnapshot {
   readonly 'stack.child.status': ChildStatus;
-  /** `success` or `fail` once the child has finished, else empty. */
+  /** The child's final status once it has finished (`success`, `fail`, …), else empty. */
   readonly 'stack.child.outcome': string;
   /** The node the child is running now (empty between nodes and once finished). */
   readonly 'stack.child.active_node': string;
@@ -22,7 +23,7 @@ export interface ChildSnapshot {
  * nodes) and its final outcome into a snapshot.
  */
 export class ChildTelemetry {
-  private status: ChildStatus = 'not_started';
+  private status: ChildStatus = 'running';
   private activeNode = '';
   private lastNode = '';
   private lastStatus = '';
@@ -31,10 +32,6 @@ export class ChildTelemetry {
   private finalOutcome: Outcome | undefined;
 
   constructor(private readonly scopeId: string) {}
-
-  started(): void {
-    this.status = 'running';
-  }
 
   observe(event: RunEvent): void {
     if (!('scope' in event) || event.scope.id !== this.scopeId) return;
@@ -58,16 +55,8 @@ export class ChildTelemetry {
 
   finished(outcome: Outcome): void {
     this.finalOutcome = outcome;
-    this.status = outcome.status === 'success' ? 'completed' : 'failed';
+    this.status = isSuccessful(outcome.status) ? 'completed' : 'failed';
     this.activeNode = '';
-  }
-
-  get outcome(): Outcome | undefined {
-    return this.finalOutcome;
-  }
-
-  get active(): string {
-    return this.activeNode;
   }
 
   snapshot(): ChildSnapshot {

@@ -237,10 +237,10 @@ export class Walker {
     return outcome;
   }
 
-  /** Ledger §30: a folder or manager node's outcome says which run of its child it reports (0-based). */
+  /** Ledger §30: a folder or manager node's outcome says which run of its child it reports (0-based; a manager counts its own cycles). */
   private withCycleIndex(node: GraphNode, outcome: Outcome): Outcome {
     if (!runsChildPipeline(resolveHandlerType(node))) return outcome;
-    return { ...outcome, cycleIndex: (this.state.visits[node.id] ?? 1) - 1 };
+    return { ...outcome, cycleIndex: outcome.cycleIndex ?? (this.state.visits[node.id] ?? 1) - 1 };
   }
 
   /** requires= skips; otherwise the retry ladder. */
@@ -597,17 +597,17 @@ export class Walker {
         if (node) await shared.controller.beforeAgentTurn?.({ ...this.boundary(node), turn });
         this.throwIfCancelled();
       },
-      runBranch: (start, context, stopAt, label, signal) => this.runBranch(start, context, stopAt, label, signal),
+      runBranch: (start, context, stopAt, label, signal, onEvent) => this.runBranch(start, context, stopAt, label, signal, onEvent),
       runChildPipeline: (file, context, label, options) => this.runChildPipeline(file, context, label, options),
       startChildPipeline: (file, context, label, childOptions) => this.startChildPipeline(file, context, label, childOptions),
     };
   }
 
-  private async runBranch(startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string, signal: AbortSignal): Promise<BranchResult> {
+  private async runBranch(startNodeId: string, context: RunContext, stopAt: ReadonlySet<string>, label: string, signal: AbortSignal, onEvent?: (event: RunEvent) => void): Promise<BranchResult> {
     const scope: WalkScope = { id: `${this.options.scope.id}>branch:${label}`, kind: 'branch', frames: this.options.scope.frames };
     const branchState = freshWalkState(startNodeId, context, this.state.iteration);
     // §3.8 isolation: a branch's transcripts start empty (ledger: branch-local full fidelity).
-    const shared: RunShared = { ...this.shared, signal: AbortSignal.any([this.shared.signal, signal]) };
+    const shared: RunShared = { ...this.tapped(onEvent), signal: AbortSignal.any([this.shared.signal, signal]) };
     const walker = new Walker(shared, { scope, graph: this.graph, runDirectory: this.options.runDirectory, state: branchState, exitSemantics: false, stopAt });
     const result = await walker.walk();
     const outcome: Outcome =
@@ -616,9 +616,22 @@ export class Walker {
     const failed = result.kind === 'finished' && result.status === 'fail' && isSuccessful(outcome.status);
     return {
       startNodeId,
+      scopeId: scope.id,
       outcome: failed ? { status: 'fail', isExplicit: false, failureReason: result.failureReason ?? 'branch failed' } : outcome,
       ...(result.kind === 'stopped' ? { stoppedAt: result.stoppedAt } : {}),
       context: branchState.context,
+    };
+  }
+
+  /** The run's services with `onEvent` seeing every event of a nested walk before the run's bus does. */
+  private tapped(onEvent: ((event: RunEvent) => void) | undefined): RunShared {
+    if (!onEvent) return this.shared;
+    return {
+      ...this.shared,
+      emit: (event: RunEvent) => {
+        onEvent(event);
+        this.shared.emit(event);
+      },
     };
   }
 
@@ -648,18 +661,10 @@ export class Walker {
     const { onEvent, params } = options;
     if (params) context.apply(params);
     const shared: RunShared = {
-      ...this.shared,
+      ...this.tapped(onEvent),
       ...(params ? { params: { ...this.shared.params, ...params } } : {}),
       signal: AbortSignal.any([this.shared.signal, cancel]),
       ...(options.cwd ? { cwd: options.cwd } : {}),
-      ...(onEvent
-        ? {
-            emit: (event: RunEvent) => {
-              onEvent(event);
-              this.shared.emit(event);
-            },
-          }
-        : {}),
     };
     const walker = new Walker(shared, { scope, graph: child, runDirectory, state: freshWalkState(start.id, context, 0), exitSemantics: true });
     let result: WalkResult;

@@ -42,6 +42,10 @@ const engineKeys: readonly string[] = [
   'stack.child.retry_count',
   'stack.manager.cycles',
   'stack.manager.steers',
+  'manager.cycles',
+  'manager.cycles_completed',
+  'manager.last_child_status',
+  'manager.steering',
 ];
 
 const CONTEXT_PREFIX = 'context.';

@@ -12,7 +12,7 @@ const enginePrefixes = ['graph.', 'internal.', 'feedback.channel.', 'prior_criti
 const handlerWrites: Readonly<Record<string, { readonly keys?: readonly string[]; readonly prefixes?: readonly string[] }>> = {
   tool: { keys: ['tool.output', 'tool.last_line'] },
   'wait.human': { prefixes: ['human.gate'] },
-  'stack.manager_loop': { prefixes: ['stack.child', 'stack.manager'] },
+  'stack.manager_loop': { prefixes: ['stack.child', 'stack.manager', 'manager'] },
   parallel: { prefixes: ['parallel'] },
   'parallel.fan_in': { prefixes: ['parallel'] },
 };

@@ -164,6 +164,32 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.deepEqual(named(diagnostics('lint', 'manager-context.dot').diagnostics, 'unknown_attribute'), []);
   });
 
+  it('a manager without stack.child_dotfile runs its in-graph child as sprints, steering the second, then routes on', () => {
+    const dir = workspace();
+    const ran = run(dir, 'manager-in-graph.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'sprints.txt'), 'utf8'), 'sprint\nsprint\n', 'two sprints, each to completion');
+    assert.equal(fs.readFileSync(path.join(dir, 'steering-1.txt'), 'utf8'), '\n', 'the first sprint is not steered');
+    const steering = fs.readFileSync(path.join(dir, 'steering-2.txt'), 'utf8');
+    assert.match(steering, /^\[Manager Steering — Cycle 1 of 5\]\nStatus: fail\nFailure reason: .*exit code 1/);
+    assert.match(steering, /Cycles remaining: 4\n/);
+    assert.equal(fs.readFileSync(path.join(dir, 'report.txt'), 'utf8'), 'cycles=2 last=success first=fail\n');
+    const status = readJson(dir, 'run', 'manager', 'status.json');
+    assert.equal(status.outcome, 'success');
+    assert.equal(status.cycle_index, 1);
+    assert.deepEqual(named(diagnostics('lint', 'manager-in-graph.dot').diagnostics, 'unknown_attribute'), []);
+  });
+
+  it('a manager with stack.child_dotfile, one cycle and observe only finishes with its child sprint (a human gate inside it)', () => {
+    const dir = workspace();
+    const ran = run(path.join(dir, 'manager-child-dotfile'), 'parent.dot', '--scripted', 'answers.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'manager-child-dotfile', 'approved.txt'), 'utf8'), 'approved\n');
+    const status = readJson(dir, 'manager-child-dotfile', 'run', 'manager', 'status.json');
+    assert.equal(status.outcome, 'success');
+    assert.equal((status.context_updates as Record<string, unknown>)['manager.cycles'], 1);
+  });
+
   it('CMD-001 fires only where a pipe decides the exit status and hides a failure', () => {
     const found = named(diagnostics('lint', 'cmd001-precision.dot').diagnostics, 'CMD-001');
     assert.deepEqual(
