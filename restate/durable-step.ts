@@ -4,6 +4,7 @@ import path from 'node:path';
 import { gateQuestion } from '../engine/handlers/human';
 import { preparePipeline } from '../engine/prepare';
 import type { CodergenBackend } from '../engine/runtime/backend';
+import { RunContext } from '../engine/runtime/context';
 import { EventBus, MAIN_SCOPE } from '../engine/runtime/events';
 import type { HumanQuestion } from '../engine/runtime/events';
 import { CallbackInterviewer } from '../engine/runtime/interviewer';
@@ -74,7 +75,7 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   }
   const gate = step.openGate();
   if (gate) {
-    const question = gate.kind === 'main' ? gateQuestion(graph, gate.node, gateId) : { ...gate.question, id: gateId };
+    const question = gate.kind === 'main' ? gateQuestion(graph, gate.node, gateId, new RunContext(result.state.context)) : { ...gate.question, id: gateId };
     writer.append({ type: 'human:question', scope: gate.kind === 'main' ? MAIN_SCOPE : gate.scope, nodeId: question.nodeId, question });
     return { kind: 'gate', question, key: gate.key };
   }

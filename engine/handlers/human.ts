@@ -1,7 +1,9 @@
 import { acceleratorKey, optionCaption } from '../model/accelerator';
 import type { Graph, GraphNode } from '../model/graph';
 import { outgoingEdges } from '../model/graph';
+import type { RunContext } from '../runtime/context';
 import { normalizeLabel } from '../runtime/edge-selection';
+import { expandPrompt } from '../runtime/expand';
 import type { HumanOption, HumanQuestion } from '../runtime/events';
 import type { Answer } from '../runtime/interviewer';
 import { boolAttr, stringAttr, timeoutMs } from '../runtime/node-config';
@@ -17,8 +19,11 @@ export function matchOption(choice: string, options: readonly HumanOption[]): Hu
   );
 }
 
-/** The question a gate node asks: its outgoing edges are the options. */
-export function gateQuestion(graph: Graph, node: GraphNode, id: string): HumanQuestion {
+/**
+ * The question a gate node asks: its `prompt`, else its `label` (the reference's order; the spec
+ * names only the label), expanded like a prompt; its outgoing edges are the options.
+ */
+export function gateQuestion(graph: Graph, node: GraphNode, id: string, context: RunContext): HumanQuestion {
   const options: HumanOption[] = outgoingEdges(graph, node.id).map((edge) => {
     const label = edge.attributes.get('label')?.value || edge.to;
     return { key: acceleratorKey(label), label, to: edge.to };
@@ -28,7 +33,7 @@ export function gateQuestion(graph: Graph, node: GraphNode, id: string): HumanQu
   return {
     id,
     nodeId: node.id,
-    text: stringAttr(node, 'label') ?? 'Select an option:',
+    text: expandPrompt(stringAttr(node, 'prompt') ?? stringAttr(node, 'label') ?? 'Select an option:', graph, context),
     options,
     freeform: boolAttr(node, 'human.freeform'),
     ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
@@ -41,9 +46,9 @@ export function gateQuestion(graph: Graph, node: GraphNode, id: string): HumanQu
  * no option fails the node instead of silently taking the first one (specs/EXTENSIONS.md).
  */
 export const humanHandler: Handler = {
-  async execute({ node, services, signal }) {
+  async execute({ node, context, services, signal }) {
     // Unique per visit: a node completes at most once per position in an iteration's walk.
-    const question = gateQuestion(services.graph, node, `${services.runId}/${services.iteration}/${services.completedNodes.length}/${node.id}`);
+    const question = gateQuestion(services.graph, node, `${services.runId}/${services.iteration}/${services.completedNodes.length}/${node.id}`, context);
     if (question.options.length === 0) return { status: 'fail', isExplicit: false, failureReason: `human gate ${node.id} has no outgoing edges to offer` };
     services.emit({ type: 'human:question', scope: services.scope, nodeId: node.id, question });
     const answer = await askWithTimeout(services.interviewer.ask.bind(services.interviewer), question, signal);

@@ -4,6 +4,7 @@ import { stringifyContextValue } from '../conditions/condition';
 import { commandVariableNames, resolveCommandVariable } from '../transform/command-variables';
 import type { QuoteContext } from '../transform/shell-references';
 import { findShellReferences } from '../transform/shell-references';
+import { unescapeDollars } from '../transform/dollar-escape';
 import type { RunContext } from './context';
 import { PRIOR_CRITIQUES_PREFIX } from './feedback';
 
@@ -14,9 +15,9 @@ export function lookup(graph: Graph, context: RunContext, name: string): string 
   return value === undefined || value === null ? undefined : stringifyContextValue(value);
 }
 
-/** Prompts: `$goal`, params and plain context keys (dotted keys stay literal, as the ledger specifies). */
+/** Prompts and gate labels: `$goal`, params and plain context keys (dotted keys stay literal, as the ledger specifies); `$$` is `$`. */
 export function expandPrompt(text: string, graph: Graph, context: RunContext): string {
-  return expandVariables(text, (name) => {
+  return expandVariables(text, 'unescape', (name) => {
     if (name.includes('.')) return undefined;
     const value = lookup(graph, context, name);
     // An empty critique channel (first iteration) must not leave the placeholder in the prompt.
@@ -39,15 +40,17 @@ const VARIABLE_PREFIX = 'ATTRACTOR_VAR_';
  * written for the quoting context it stands in, and its value travels in the environment. Bash
  * never parses a value, so no value can become code; the text of the command is the author's.
  */
-export function expandCommand(text: string, graph: Graph, context: RunContext, paramNames: Iterable<string>): CommandExpansion {
-  if (!text.includes('$')) return { ok: true, value: { command: text, env: {} } };
+export function expandCommand(source: string, graph: Graph, context: RunContext, paramNames: Iterable<string>): CommandExpansion {
+  if (!source.includes('$')) return { ok: true, value: { command: source, env: {} } };
+  const { text, escaped } = unescapeDollars(source);
   const names = commandVariableNames(graph, paramNames);
   const variables = new Map<string, string>();
   const env: Record<string, string> = {};
   let command = '';
   let copied = 0;
   for (const reference of findShellReferences(text)) {
-    const resolved = resolveCommandVariable(reference, names);
+    // A `$` written `$$` is bash's own: `$${x}` is the shell's `${x}`.
+    const resolved = escaped.has(reference.start) ? undefined : resolveCommandVariable(reference, names);
     const spelling = resolved && referenceFor(reference.context);
     if (!resolved || !spelling) continue;
     const value = lookup(graph, context, resolved.key) ?? '';

@@ -17,7 +17,7 @@ export const promptExpansionTransform: Transform = {
     for (const node of graph.nodes.values()) {
       const prompt = node.attributes.get('prompt');
       if (!prompt || !prompt.value.includes('$')) continue;
-      const expanded = expandVariables(prompt.value, resolve);
+      const expanded = expandVariables(prompt.value, 'keep', resolve);
       if (expanded !== prompt.value) updates.set(node.id, setAttribute(node.attributes, { ...prompt, value: expanded, origin: 'transform' }));
     }
     return { graph: withNodeAttributes(graph, updates), diagnostics: [] };

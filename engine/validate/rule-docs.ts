@@ -222,6 +222,13 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     fix: 'Write `${context.key}` for a context value, rename shell variables that collide with pipeline variables, and hand values to inner programs through `tool_env="key"` (an environment variable) instead of splicing them into the program text.',
     example: { bad: `tool_command="python3 -c 'print(\\"$last_response\\")'"`, good: 'tool_env="last_response", tool_command="python3 -c \'import os; print(os.environ[\\"LAST_RESPONSE\\"])\'"' },
   },
+  dollar_escape: {
+    severity: 'warning',
+    source: 'ours (specs/EXTENSIONS.md §S3: `$$` is a literal `$`, as in the reference)',
+    catches: "A `$$` whose meaning differs from what it looks like. `$$` is the escape for a literal `$` wherever values are expanded (tool commands, prompts, gate labels), so `for f in $$(ls)` reaches bash as `$(ls)`; a `$$` that nothing bash expands follows (`tmp.$$`, `echo $$`) gives bash a lone `$`, not its process id; and `$$` right before a pipeline variable (`$${goal}`) keeps the name, where the reference engine would put the value after the `$`.",
+    fix: 'For the shell\'s process id write `$$$$` (the quick fix); for a `$` followed by a pipeline value write `$$${key}`; for bash\'s own variable keep `$${name}` and rename it if it clashes with a pipeline variable.',
+    example: { bad: 'tool_command="mktemp /tmp/run.$$"', good: 'tool_command="mktemp /tmp/run.$$$$"' },
+  },
 };
 
 /** Diagnostics that come from the parser, the transforms or the CLI rather than from a rule. */

@@ -3,6 +3,7 @@ import { attributeValueRule, fidelityValidRule, retryBudgetRule, typeKnownRule, 
 import { pipeHidesStatusRule, tokenGateLiesRule } from './rules/commands';
 import { contextKeyUnwrittenRule, outcomeValueRule } from './rules/data-flow';
 import { ambiguousCommandVariableRule } from './rules/command-variables';
+import { dollarEscapeRule } from './rules/dollar-escape';
 import { dotFileExistsRule, folderRequiresDotFileRule, mustWritePlacementRule, promptOnLlmNodesRule, toolCommandRequiresToolHandlerRule } from './rules/handlers';
 import { deadConditionalEdgeRule, failRoutedToExitRule, goalGateHasRetryRule, retryTargetExistsRule, staleLabelCollisionRule } from './rules/routing';
 import { edgeTargetExistsRule, exitNoOutgoingRule, reachabilityRule, startNoIncomingRule, startNodeRule, terminalNodeRule } from './rules/structure';
@@ -46,4 +47,5 @@ export const builtinRules: readonly LintRule[] = [
   outcomeValueRule,
   contextKeyUnwrittenRule,
   ambiguousCommandVariableRule,
+  dollarEscapeRule,
 ];

@@ -67,6 +67,7 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
       outcome_value: 'data-flow.dot',
       context_key_unwritten: 'data-flow.dot',
       edge_target_exists: 'implicit-node.dot',
+      dollar_escape: 'dollar-escape.dot',
     };
     for (const file of fs.readdirSync(corpus).filter((name) => name.endsWith('.dot'))) {
       const validated = diagnostics('validate', file);
@@ -188,6 +189,22 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     const status = readJson(dir, 'manager-child-dotfile', 'run', 'manager', 'status.json');
     assert.equal(status.outcome, 'success');
     assert.equal((status.context_updates as Record<string, unknown>)['manager.cycles'], 1);
+  });
+
+  it('`$$` is a literal `$` in commands and prompts: $$(…), $${x} and $$$$ reach bash as $(…), ${x} and $$', () => {
+    const dir = workspace();
+    const ran = run(dir, 'dollar-escape.dot', '--scripted', 'dollar-escape.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
+    assert.equal(read('loop.txt'), 'file a\nfile b\n');
+    assert.equal(read('brace.txt'), '5\n', "the shell's own ${x}, not its pid followed by {x}");
+    assert.equal(read('cost.txt'), 'cost: $5\n');
+    assert.match(read('pid.txt'), /^\d+\n$/);
+    assert.equal(read('lone.txt'), 'total $\n');
+    assert.equal(read('shadow.txt'), 'mine\n');
+    assert.match(read(path.join('run', 'price', 'prompt.md')), /It costs \$10 to ship it; keep \$goal as written\.$/);
+    const found = named(diagnostics('lint', 'dollar-escape.dot').diagnostics, 'dollar_escape').map((d) => `${d.node_id}: ${d.fix?.title ?? ''}`);
+    assert.deepEqual(found, ['lone: Write `$$$$` (the shell\'s process id)', 'shadow: ', 'price: ']);
   });
 
   it('CMD-001 fires only where a pipe decides the exit status and hides a failure', () => {

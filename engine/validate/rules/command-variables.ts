@@ -3,6 +3,7 @@ import type { Attribute, Graph, GraphNode } from '../../model/graph';
 import { commandVariableNames, resolveCommandVariable } from '../../transform/command-variables';
 import type { ShellReference } from '../../transform/shell-references';
 import { findShellReferences } from '../../transform/shell-references';
+import { sourceOffset, unescapeDollars } from '../../transform/dollar-escape';
 import { analyze } from '../graph-analysis';
 import type { LintRule, RuleContext } from '../rule';
 import { valueSpanRange } from '../value-location';
@@ -68,18 +69,21 @@ function message(node: GraphNode, reference: ShellReference, command: string, ke
   return undefined;
 }
 
-function* ambiguities(context: RuleContext): Iterable<{ node: GraphNode; attribute: Attribute; reference: ShellReference; message: string }> {
+function* ambiguities(context: RuleContext): Iterable<{ node: GraphNode; attribute: Attribute; at: { start: number; end: number }; message: string }> {
   const { handlerOf } = analyze(context);
   const names = commandVariableNames(context.graph);
   const readByConditions = conditionKeys(context.graph);
   for (const node of context.graph.nodes.values()) {
     const attribute = node.attributes.get('tool_command');
     if (!attribute || handlerOf(node) !== 'tool' || !attribute.value.includes('$')) continue;
-    const shellVariables = shellVariablesSetBy(attribute.value);
-    for (const reference of findShellReferences(attribute.value)) {
-      if (reference.context === 'comment') continue;
-      const text = message(node, reference, attribute.value, resolveCommandVariable(reference, names)?.key, shellVariables, readByConditions);
-      if (text) yield { node, attribute, reference, message: text };
+    // What bash receives, `$$` read as `$` (a `$` written `$$` is bash's own).
+    const command = unescapeDollars(attribute.value);
+    const shellVariables = shellVariablesSetBy(command.text);
+    for (const reference of findShellReferences(command.text)) {
+      if (reference.context === 'comment' || command.escaped.has(reference.start)) continue;
+      const text = message(node, reference, command.text, resolveCommandVariable(reference, names)?.key, shellVariables, readByConditions);
+      const at = { start: sourceOffset(command, reference.start), end: sourceOffset(command, reference.end) };
+      if (text) yield { node, attribute, at, message: text };
     }
   }
 }
@@ -89,7 +93,7 @@ export const ambiguousCommandVariableRule: LintRule = {
   tier: 'lint',
   *check(context): Iterable<SpanDiagnostic> {
     for (const found of ambiguities(context)) {
-      const range = valueSpanRange(context.lineIndex, found.attribute, found.reference.start, found.reference.end);
+      const range = valueSpanRange(context.lineIndex, found.attribute, found.at.start, found.at.end);
       yield { rule: 'ambiguous_command_variable', severity: 'warning', message: found.message, nodeId: found.node.id, ...(range ? { range } : {}) };
     }
   },

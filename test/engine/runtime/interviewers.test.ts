@@ -165,3 +165,30 @@ describe('human gate timeouts', () => {
     assert.equal(report.read('outcome.txt'), 'held\n');
   });
 });
+
+describe('human gate question', () => {
+  it('asks its prompt, else its label, expanded: `$goal` and context keys, `$$` a literal `$`', async () => {
+    const asked: string[] = [];
+    const interviewer = {
+      ask: async (question: HumanQuestion) => {
+        asked.push(question.text);
+        return { kind: 'option' as const, choice: 'Y' };
+      },
+    };
+    const report = await runDot(
+      `digraph G {
+  graph [goal="ship"]
+  start [shape=Mdiamond]
+  done [shape=Msquare]
+  a [shape=hexagon, label="Spend $$10 to $goal?"]
+  b [shape=hexagon, label="not shown", prompt="Again for $goal, after \${human.gate.label}?"]
+  start -> a
+  a -> b [label="[Y] Yes"]
+  b -> done [label="[Y] Yes"]
+}`,
+      { interviewer },
+    );
+    assert.equal(report.result.status, 'success');
+    assert.deepEqual(asked, ['Spend $10 to ship?', 'Again for ship, after ${human.gate.label}?']);
+  });
+});
