@@ -204,7 +204,7 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
   outcome_value: {
     severity: 'warning',
     source: 'ours (issue 14: data flow)',
-    catches: 'An `outcome=` / `outcome!=` clause whose value is not one of success, partial_success, fail, retry, skipped (compared exactly): `outcome=sucess` never holds, `outcome!=sucess` always does.',
+    catches: 'An `outcome=` / `outcome!=` clause out of a node that reports no label (a tool, a gate, a diamond, a folder, a manager, a fan-out or fan-in) whose value is not one of success, partial_success, fail, retry, skipped (compared exactly): `outcome=sucess` never holds, `outcome!=sucess` always does. Out of an LLM node or a custom handler `outcome` is the label it reports when it reports one (`outcome=process`), so any value may hold there and the rule is quiet.',
     fix: 'Correct the value (the quick fix offers the closest outcome).',
     example: { bad: 'gate -> done [condition="outcome=sucess"]', good: 'gate -> done [condition="outcome=success"]' },
   },

@@ -207,6 +207,15 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.deepEqual(found, ['lone: Write `$$$$` (the shell\'s process id)', 'shadow: ', 'price: ']);
   });
 
+  it('`outcome=<label>` out of an LLM node routes on the label it reports, and lint is quiet on it', () => {
+    const dir = workspace();
+    const ran = run(dir, 'outcome-label.dot', '--scripted', 'outcome-label.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'routed.txt'), 'utf8'), 'processed\n');
+    const found = diagnostics('lint', 'outcome-label.dot').diagnostics;
+    assert.deepEqual([...named(found, 'outcome_value'), ...named(found, 'TOPO-001')], []);
+  });
+
   it('CMD-001 fires only where a pipe decides the exit status and hides a failure', () => {
     const found = named(diagnostics('lint', 'cmd001-precision.dot').diagnostics, 'CMD-001');
     assert.deepEqual(
@@ -233,7 +242,7 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.deepEqual(named(found, 'TOPO-001'), [], 'a misspelled outcome is reported once, by outcome_value');
     const outcome = named(found, 'outcome_value');
     assert.equal(outcome.length, 1, JSON.stringify(found));
-    assert.match(outcome[0]?.message ?? '', /`sucess`.*did you mean `success`/);
+    assert.match(outcome[0]?.message ?? '', /`sucess` is not a status, and `check` \(a tool node\) reports no label.*did you mean `success`/);
     assert.match(outcome[0]?.fix?.title ?? '', /success/);
     const keys = named(found, 'context_key_unwritten').map((d) => d.message);
     assert.equal(keys.length, 2, keys.join('\n'));

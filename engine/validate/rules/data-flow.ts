@@ -7,6 +7,7 @@ import type { EdgeCondition } from '../edge-conditions';
 import { edgeCondition, outcomeClauses } from '../edge-conditions';
 import { replaceInValueEdit } from '../fixes';
 import { analyze } from '../graph-analysis';
+import { isBuiltinHandlerType } from '../../model/handler-types';
 import { stageStatuses } from '../../runtime/outcome';
 import type { LintRule, RuleContext } from '../rule';
 import { valueSpanRange } from '../value-location';
@@ -25,12 +26,21 @@ function replaceSpanFix(context: RuleContext, parsed: EdgeCondition, span: Claus
   return edit ? { fix: { title: `Change to \`${replacement}\``, edits: [edit] } } : {};
 }
 
-/** Ours: `outcome=` compares against the five statuses exactly; anything else never matches. */
+/**
+ * Ours: `outcome` is the label a node reported when it reported one (ledger), else its status. An
+ * LLM node (report_outcome, a JSON verdict) or a custom handler may report any label, so any value
+ * can hold there; every other handler reports none, so a value that is no status never holds.
+ */
 export const outcomeValueRule: LintRule = {
   name: 'outcome_value',
   tier: 'lint',
   *check(context): Iterable<SpanDiagnostic> {
+    const { handlerOf } = analyze(context);
     for (const { edge, parsed } of conditions(context)) {
+      const source = context.graph.nodes.get(edge.from);
+      if (!source) continue;
+      const handler = handlerOf(source);
+      if (reportsLabels(handler)) continue;
       for (const clause of outcomeClauses(parsed.condition)) {
         if (statuses.includes(clause.literal)) continue;
         const suggestion = didYouMean(clause.literal, statuses);
@@ -38,7 +48,7 @@ export const outcomeValueRule: LintRule = {
         yield {
           rule: 'outcome_value',
           severity: 'warning',
-          message: `\`${clause.literal}\` is not an outcome, so \`${clause.keyText}${clause.operator}${clause.literal}\` ${clause.operator === '=' ? 'never' : 'always'} holds${suggestion ? `: did you mean \`${suggestion}\`?` : `. Outcomes are ${statuses.join(', ')}.`}`,
+          message: `\`${clause.literal}\` is not a status, and \`${source.id}\` (a ${handler} node) reports no label, so \`${clause.keyText}${clause.operator}${clause.literal}\` ${clause.operator === '=' ? 'never' : 'always'} holds${suggestion ? `: did you mean \`${suggestion}\`?` : `. Its outcome is one of ${statuses.join(', ')}.`}`,
           edge: { from: edge.from, to: edge.to },
           ...(range ? { range } : {}),
           ...(suggestion ? replaceSpanFix(context, parsed, clause.literalSpan, suggestion) : {}),
@@ -47,6 +57,11 @@ export const outcomeValueRule: LintRule = {
     }
   },
 };
+
+/** The handlers whose outcome may carry a preferred label: LLM nodes, and custom handlers (anything). */
+function reportsLabels(handler: string): boolean {
+  return handler === 'codergen' || !isBuiltinHandlerType(handler);
+}
 
 /**
  * Ours: a condition on a context key that nothing upstream of the edge can write (no `outputs`,

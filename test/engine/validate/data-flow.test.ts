@@ -16,6 +16,16 @@ describe('data-flow rules', () => {
     none(flow('outcome=partial_success'), 'outcome_value');
   });
 
+  it('outcome_value: quiet where the engine can produce the value, a label an LLM node or a custom handler reports', () => {
+    const labelled = (source: string) =>
+      pipeline(`  ${source}\n  a [shape=parallelogram, tool_command="true"]\n  start -> n\n  n -> a [condition="outcome=process"]\n  n -> done [condition="outcome=fail"]\n  a -> done`);
+    none(labelled('n [prompt="Decide."]'), 'outcome_value');
+    none(labelled('n [type="my_handler"]'), 'outcome_value');
+    for (const fixed of ['n [shape=parallelogram, tool_command="x"]', 'n [shape=hexagon]', 'n [shape=diamond]', 'n [shape=folder, dot_file="x.dot"]']) {
+      assert.match(single(labelled(fixed), 'outcome_value').message, /`process` is not a status, and `n` \(a [\w.]+ node\) reports no label/, fixed);
+    }
+  });
+
   it('context_key_unwritten: a key nothing upstream writes, with a did-you-mean fix', () => {
     const text = flow('context.plan_redy=true');
     const d = single(text, 'context_key_unwritten');
