@@ -3,7 +3,7 @@ import { isBuiltinHandlerType } from '../model/handler-types';
 import { boolAttr, listAttr, stringAttr } from '../runtime/node-config';
 import { findVariables } from '../transform/variables';
 import { breadthFirst } from './breadth-first';
-import { closestCandidates, didYouMean } from './did-you-mean';
+import { Speller } from './did-you-mean';
 
 // Keys the engine sets whatever the graph holds (runner, walker, feedback, every LLM node).
 const engineKeys: ReadonlySet<string> = new Set(['outcome', 'preferred_label', 'current_node', 'run_id', 'iteration', 'loop_count', 'last_stage', 'last_response']);
@@ -67,8 +67,8 @@ function computeWrites(node: GraphNode, handler: string): NodeWrites {
  */
 export class UpstreamWrites {
   private readonly reached = new Map<string, ReadonlySet<string>>();
-  /** Every key an `outputs` declares, gathered when a suggestion first needs it. */
-  private declared: ReadonlySet<string> | undefined;
+  /** Every key an `outputs` declares and the well-known ones, indexed when a suggestion first needs them. */
+  private spelling: Speller | undefined;
 
   constructor(
     private readonly graph: Graph,
@@ -90,23 +90,25 @@ export class UpstreamWrites {
    * The key a misspelt `key` read after `nodeId` most likely meant: the closest of those written before
    * it, declared in any `outputs`, or well known; among equally close ones, the one written nearest
    * before it. Every key a node writes is among the declared and the well-known ones, so only a tie
-   * needs the walk back from `nodeId`.
+   * needs the walk back from `nodeId`, and it stops at the first writer of one of the tied keys.
    */
   meant(nodeId: string, key: string): string | undefined {
-    this.declared ??= new Set([...this.graph.nodes.values()].flatMap((node) => listAttr(node, 'outputs')));
-    const closest = closestCandidates(key, [...this.declared, ...wellKnownKeys]);
+    this.spelling ??= new Speller([...new Set([...this.graph.nodes.values()].flatMap((node) => listAttr(node, 'outputs'))), ...wellKnownKeys]);
+    const closest = this.spelling.closest(key);
     if (closest.length <= 1) return closest[0];
-    return didYouMean(key, [...this.keysBefore(nodeId), ...this.declared, ...wellKnownKeys]);
+    return this.writtenNearestBefore(nodeId, new Set(closest)) ?? closest[0];
   }
 
-  /** The keys `nodeId` and every node with a path to it are known to write, nearest node first (a backward walk). */
-  private keysBefore(nodeId: string): Set<string> {
-    const keys = new Set<string>();
-    for (const id of breadthFirst([nodeId], (id) => this.neighbours(id, 'incoming'))) {
+  /** The first of `keys` that `nodeId`, then the nodes with a path to it (nearest first), are known to write. */
+  private writtenNearestBefore(nodeId: string, keys: ReadonlySet<string>): string | undefined {
+    const visited = new Set([nodeId]);
+    for (const id of visited) {
       const node = this.graph.nodes.get(id);
-      if (node) for (const key of writesOf(node, this.handlerOf(node)).keys) keys.add(key);
+      const written = node ? writesOf(node, this.handlerOf(node)).keys.find((candidate) => keys.has(candidate)) : undefined;
+      if (written !== undefined) return written;
+      for (const neighbour of this.neighbours(id, 'incoming')) visited.add(neighbour);
     }
-    return keys;
+    return undefined;
   }
 
   private reachedFromWriters(key: string): ReadonlySet<string> {

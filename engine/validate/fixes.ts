@@ -86,17 +86,21 @@ export function renameKeyEdit(attribute: Attribute, newKey: string): SpanEdit | 
  * Declares a node the graph only mentions in edges, on its own line after the last top-level node statement
  * (or at the top of the body when there is none), indented like its neighbours. The prompt is the
  * id, which is what the implicit node ran with, so declaring it changes nothing but the warning.
+ * The place is found once per graph: a rule declares every undeclared node with the one function.
  */
-export function declareNodeFix(lineIndex: LineIndex, graph: Graph, id: string): SpanFix | undefined {
+export function nodeDeclarer(lineIndex: LineIndex, graph: Graph): (id: string) => SpanFix | undefined {
   // Top-level statements only: a declaration inside a subgraph would inherit its defaults and classes.
-  const statements = [...graph.nodes.values()].filter((node) => node.subgraphs.length === 0).flatMap((node) => node.declarations);
-  const last = statements.reduce<SourceSpan | undefined>((latest, range) => (!latest || range.end > latest.end ? range : latest), undefined);
+  let last: SourceSpan | undefined;
+  for (const node of graph.nodes.values()) {
+    if (node.subgraphs.length > 0) continue;
+    for (const range of node.declarations) if (!last || range.end > last.end) last = range;
+  }
   const text = lineIndex.text;
   const body = text.indexOf('{', graph.range.start);
-  if (body < 0) return undefined;
+  if (body < 0) return () => undefined;
   const anchor = last ? last.end : body + 1;
   const lineEnd = text.indexOf('\n', anchor);
   const at = lineEnd < 0 || lineEnd >= graph.range.end ? anchor : lineEnd;
   const indent = last ? (/^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', last.start - 1) + 1)) ?? [''])[0] : '  ';
-  return { title: `Declare \`${id}\``, edits: [{ range: { start: at, end: at }, newText: `\n${indent}${dotId(id)} [prompt=${dotValue(id, true)}]` }] };
+  return (id) => ({ title: `Declare \`${id}\``, edits: [{ range: { start: at, end: at }, newText: `\n${indent}${dotId(id)} [prompt=${dotValue(id, true)}]` }] });
 }

@@ -7,7 +7,7 @@ import { isBuiltinHandlerType, resolveHandlerType } from '../../model/handler-ty
 import type { LineIndex } from '../../model/source';
 import { parseStylesheet, stylesheetProperties } from '../../transform/stylesheet';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
-import { didYouMean } from '../did-you-mean';
+import { didYouMean, Speller } from '../did-you-mean';
 import { renameKeyEdit, replaceValueEdit } from '../fixes';
 import type { LintRule } from '../rule';
 import { integerProblem, checkValue } from '../value-checks';
@@ -68,7 +68,7 @@ export const attributeValueRule: LintRule = {
   name: 'attribute_value',
   tier: 'validate',
   *check({ graph, lineIndex }): Iterable<SpanDiagnostic> {
-    const nodeIds = [...graph.nodes.keys()];
+    const nodeIds = new Speller(graph.nodes.keys());
     for (const written of writtenAttributes(graph).all) {
       const { attribute, scope } = written;
       const spec = attributeSpec(attribute.key);
@@ -76,7 +76,7 @@ export const attributeValueRule: LintRule = {
       if (spec.type.kind === 'node-ref' || spec.type.kind === 'node-ref-list') {
         for (const { id, start } of splitIds(attribute.value, spec.type.kind === 'node-ref-list')) {
           if (graph.nodes.has(id)) continue;
-          const suggestion = didYouMean(id, nodeIds);
+          const suggestion = nodeIds.suggest(id);
           const range = valueSpanRange(lineIndex, attribute, start, start + id.length);
           const edit = suggestion ? replaceInValue(attribute, start, id, suggestion) : undefined;
           yield {

@@ -3,7 +3,7 @@ import type { SpanDiagnostic } from '../../model/diagnostics';
 import { isConditional, type Graph, type GraphEdge } from '../../model/graph';
 import type { LineIndex } from '../../model/source';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
-import { didYouMean } from '../did-you-mean';
+import { Speller } from '../did-you-mean';
 import { edgeSpan } from '../edge-range';
 import type { EdgeCondition } from '../edge-conditions';
 import { admitsOutcome, edgeCondition, holdsFor, lastLineClauses, outcomeClauses } from '../edge-conditions';
@@ -19,13 +19,13 @@ export const retryTargetExistsRule: LintRule = {
   name: 'retry_target_exists',
   tier: 'validate',
   *check({ graph }): Iterable<SpanDiagnostic> {
-    const ids = [...graph.nodes.keys()];
+    const ids = new Speller(graph.nodes.keys());
     for (const written of writtenAttributes(graph).withKey('retry_target', 'fallback_retry_target')) {
       const { attribute, scope } = written;
       if (scope === 'edge') continue;
       const target = attribute.value.trim();
       if (target === '' || graph.nodes.has(target)) continue;
-      const suggestion = didYouMean(target, ids);
+      const suggestion = ids.suggest(target);
       const edit = suggestion ? replaceValueEdit(attribute, suggestion) : undefined;
       const range = valueRangeOf(attribute);
       yield {

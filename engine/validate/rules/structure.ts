@@ -1,8 +1,8 @@
 import type { SpanDiagnostic } from '../../model/diagnostics';
 import { isExitNode, isStartNode } from '../../model/handler-types';
 import { dotId } from '../../model/print-dot';
-import { didYouMean } from '../did-you-mean';
-import { declareNodeFix, replaceFix } from '../fixes';
+import { Speller } from '../did-you-mean';
+import { nodeDeclarer, replaceFix } from '../fixes';
 import { analyze } from '../graph-analysis';
 import type { LintRule } from '../rule';
 
@@ -64,12 +64,13 @@ export const edgeTargetExistsRule: LintRule = {
   name: 'edge_target_exists',
   tier: 'validate',
   *check({ graph, adjacency, lineIndex }): Iterable<SpanDiagnostic> {
-    const declared = [...graph.nodes.values()].filter((node) => node.declarations.length > 0).map((node) => node.id);
+    const declared = new Speller([...graph.nodes.values()].filter((node) => node.declarations.length > 0).map((node) => node.id));
+    const declare = nodeDeclarer(lineIndex, graph);
     for (const node of graph.nodes.values()) {
       if (node.declarations.length > 0 || isStartNode(node) || isExitNode(node)) continue;
       const [edge] = adjacency.incoming.get(node.id) ?? adjacency.outgoing.get(node.id) ?? [];
-      const suggestion = didYouMean(node.id, declared);
-      const fix = suggestion ? replaceFix(`Change \`${node.id}\` to \`${suggestion}\``, node.idRange, dotId(suggestion)) : declareNodeFix(lineIndex, graph, node.id);
+      const suggestion = declared.suggest(node.id);
+      const fix = suggestion ? replaceFix(`Change \`${node.id}\` to \`${suggestion}\``, node.idRange, dotId(suggestion)) : declare(node.id);
       yield {
         rule: 'edge_target_exists',
         severity: 'warning',
