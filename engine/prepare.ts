@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { tryReadFileChecked } from './io/read-file-checked';
+import { FileScope } from './io/file-scope';
 import type { Diagnostic } from './model/diagnostics';
 import { locateDiagnostics, sortDiagnostics } from './model/diagnostics';
 import type { Graph } from './model/graph';
@@ -40,7 +40,7 @@ export function preparePipeline(text: string, options: PrepareOptions = {}): Pre
   if (!parsed.graph) return { diagnostics: parsed.diagnostics, lineIndex: parsed.lineIndex };
   const transformed = applyTransforms(parsed.graph, [...builtinTransforms, ...(options.transforms ?? [])], {
     params: options.params ?? {},
-    readFile: tryReadFileChecked,
+    readFile: (file, limit) => (options.files ?? FileScope.anywhere).read(file, limit),
   });
   const check = options.mode === 'lint' ? lint : validate;
   const diagnostics = [...parsed.diagnostics, ...locateDiagnostics(transformed.diagnostics, parsed.lineIndex), ...check(transformed.graph, parsed.lineIndex, options)];

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gateQuestion } from '../engine/handlers/human';
+import { FileScope } from '../engine/io/file-scope';
 import { preparePipeline } from '../engine/prepare';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import { RunContext } from '../engine/runtime/context';
@@ -49,7 +50,9 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   // whose lease has not lapsed yet): failing the step makes Restate retry it later, not end the run.
   const holder = RunLock.liveHolder(request.logsRoot);
   if (holder) throw new Error(holder);
-  const graph = preparePipeline(request.source, { ...(request.sourcePath ? { sourcePath: request.sourcePath } : {}), params: request.params }).graph;
+  const scope = loadScope(request);
+  if (typeof scope === 'string') return { kind: 'refused', reason: scope };
+  const graph = preparePipeline(request.source, { ...(request.sourcePath ? { sourcePath: request.sourcePath } : {}), params: request.params, ...scope }).graph;
   if (!graph) return { kind: 'refused', reason: 'the pipeline does not parse' };
   const checkpoint = readCheckpoint(request.logsRoot);
   if (checkpoint.kind === 'unreadable') return { kind: 'refused', reason: checkpoint.reason };
@@ -61,7 +64,7 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   const events = new EventBus();
   events.on(writer.record);
   const step = new OneVisit(graph, answers, events, () => writer.close());
-  const options = { backend: engine.backend, interviewer: step.interviewer, events, signal: step.signal, runner: engine.runner, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}) };
+  const options = { backend: engine.backend, interviewer: step.interviewer, events, signal: step.signal, runner: engine.runner, ...scope, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}) };
   const walk = pausingWalk((nodeId) => step.pauseBefore(nodeId));
   let result: RunResult | PausedRun;
   if (checkpoint.kind === 'none') {
@@ -93,6 +96,16 @@ function workingDirectoryProblem(request: RunRequest): string | undefined {
   }
   if (!isDirectory(request.cwd)) return `the run's cwd ${request.cwd} is not a directory on this worker (${os.hostname()}): every worker must mount the shared file system at the same path`;
   return undefined;
+}
+
+/** The files the run may load: under the roots of the server that submitted it, when it named any. */
+function loadScope(request: RunRequest): { readonly files?: FileScope } | string {
+  if (!request.roots) return {};
+  try {
+    return { files: FileScope.within(request.roots, "the server's roots") };
+  } catch (error) {
+    return `the run's roots are not all directories on this worker (${os.hostname()}): ${(error as Error).message}`;
+  }
 }
 
 function isDirectory(dir: string): boolean {

@@ -1,3 +1,4 @@
+import type { FileScope } from '../engine/io/file-scope';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { Interviewer } from '../engine/runtime/interviewer';
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
@@ -16,12 +17,15 @@ export interface ServedLaunchOptions {
   readonly signal?: AbortSignal;
   /** Ledger §28: the front end that started the run, for the manifest. */
   readonly runner?: RunnerIdentity;
+  /** The files the run may load (a server's roots); absent: any. */
+  readonly files?: FileScope;
 }
 
 /** Admits the served run's source and, when admitted, starts it; the admission phases land in its event log. */
 export function launchServed(run: ServedRun, options: ServedLaunchOptions): Admission {
   const { source, sourcePath, cwd, logsRoot } = run.spec;
-  const admission = admitPipeline(source, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}) });
+  const files = options.files ? { files: options.files } : {};
+  const admission = admitPipeline(source, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}), ...files });
   if (admission.kind === 'refused') return admission;
   // A run held by an attached debugger must let go when the CLI is interrupted too.
   options.signal?.addEventListener('abort', () => run.cancel(), { once: true });
@@ -39,6 +43,7 @@ export function launchServed(run: ServedRun, options: ServedLaunchOptions): Admi
       signal: options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal,
       ...(options.defaultMaxParallel === undefined ? {} : { defaultMaxParallel: options.defaultMaxParallel }),
       ...(options.runner ? { runner: options.runner } : {}),
+      ...files,
     }),
   );
   return admission;

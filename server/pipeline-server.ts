@@ -7,7 +7,7 @@ import type { Diagnostic } from '../engine/model/diagnostics';
 import { preparePipeline } from '../engine/prepare';
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
 import type { CodergenBackend } from '../engine/runtime/backend';
-import { carriesToken, isLoopback } from './bearer-token';
+import { carriesToken } from './bearer-token';
 import { renderRunSvg } from './graph-svg';
 import { readJsonObject, sendError, sendJson } from './http-io';
 import { launchServed } from './launch-served';
@@ -16,6 +16,7 @@ import type { Roots } from './roots';
 import { launchOnRestate } from './restate-relay';
 import { ServedRun } from './served-run';
 import type { ServedRunSpec } from './served-run';
+import { refuseWebPages } from './web-pages';
 
 export type ListenTarget = { readonly port: number; readonly host: string } | { readonly socket: string };
 
@@ -212,7 +213,7 @@ export class PipelineServer {
     const { source, sourcePath } = pipeline.kind === 'path' ? readPipeline(roots.resolve(pipeline.path, cwd, 'pipeline')) : { source: pipeline.dot, sourcePath: undefined };
     const id = crypto.randomUUID();
     const spec = { id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id), attachLeaseMs: launcher.attachLeaseMs };
-    const { run, warnings } = launcher.walkers.kind === 'restate' ? await submitToRestate(spec, submission.params, launcher.walkers.ingress) : launchHere(spec, submission.params, launcher.walkers.execution());
+    const { run, warnings } = launcher.walkers.kind === 'restate' ? await submitToRestate(spec, submission.params, roots, launcher.walkers.ingress) : launchHere(spec, submission.params, roots, launcher.walkers.execution());
     this.runs.set(id, run);
     response.setHeader('location', `/pipelines/${id}`);
     sendJson(response, 201, { ...run.summary(), warnings });
@@ -221,46 +222,20 @@ export class PipelineServer {
 
 type Launched = { readonly run: ServedRun; readonly warnings: readonly Diagnostic[] };
 
-function launchHere(spec: ServedRunSpec, params: Readonly<Record<string, string>>, { backend, defaultMaxParallel, runner }: Execution): Launched {
+function launchHere(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: Roots, { backend, defaultMaxParallel, runner }: Execution): Launched {
   const run = new ServedRun(spec);
   // Only the backend: a submitted run's gates are asked over HTTP alone.
-  const admission = launchServed(run, { backend, params, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(runner ? { runner } : {}) });
+  const admission = launchServed(run, { backend, params, files: roots.scope, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(runner ? { runner } : {}) });
   if (admission.kind === 'refused') throw new HttpError(422, admission.reason, { diagnostics: admission.diagnostics });
   return { run, warnings: admission.warnings };
 }
 
 /** Validated here (a refusal is this request's 422), walked by the workers. */
-async function submitToRestate(spec: ServedRunSpec, params: Readonly<Record<string, string>>, ingress: URL): Promise<Launched> {
-  const prepared = preparePipeline(spec.source, { ...(spec.sourcePath ? { sourcePath: spec.sourcePath } : {}), params, mode: 'validate' });
+async function submitToRestate(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: Roots, ingress: URL): Promise<Launched> {
+  const prepared = preparePipeline(spec.source, { ...(spec.sourcePath ? { sourcePath: spec.sourcePath } : {}), params, files: roots.scope, mode: 'validate' });
   const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
   if (!prepared.graph || errors.length > 0) throw new HttpError(422, `the pipeline has ${errors.length} error(s); it was not submitted`, { diagnostics: prepared.diagnostics });
-  return { run: await launchOnRestate(spec, params, ingress), warnings: prepared.diagnostics };
-}
-
-/**
- * Without a token only this machine may talk to us, and not through a browser: a web page whose name
- * resolves to 127.0.0.1 (DNS rebinding) names another host, and a page's cross-origin request (say,
- * a form posting to /cancel) carries its Origin.
- */
-function refuseWebPages(request: http.IncomingMessage): void {
-  if (!isLoopback(hostnameOf(request.headers.host))) throw new HttpError(403, `requests must name a loopback host, not "${request.headers.host ?? ''}"`);
-  const { origin } = request.headers;
-  if (origin !== undefined && !isLoopback(originHostname(origin))) throw new HttpError(403, `requests from web pages (Origin ${origin}) are refused`);
-}
-
-function originHostname(origin: string): string {
-  try {
-    return hostnameOf(new URL(origin).host);
-  } catch {
-    return '';
-  }
-}
-
-/** The host name of a Host header: without the port, an IPv6 address without its brackets. */
-function hostnameOf(header: string | undefined): string {
-  const host = header ?? '';
-  const bracketed = /^\[([^\]]+)\]/.exec(host);
-  return bracketed?.[1] ?? host.replace(/:\d+$/, '');
+  return { run: await launchOnRestate(spec, params, roots.dirs, ingress), warnings: prepared.diagnostics };
 }
 
 function readPipeline(file: string): { readonly source: string; readonly sourcePath: string } {

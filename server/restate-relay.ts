@@ -20,9 +20,9 @@ const RETRY_MS = 1000;
  * workers write in its run directory (a shared file system), its questions are its open durable
  * gates (answered through the workflow's `answer` handler), and its cancel is Restate's.
  */
-export async function launchOnRestate(spec: ServedRunSpec, params: Readonly<Record<string, string>>, ingress: URL): Promise<ServedRun> {
+export async function launchOnRestate(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: readonly string[], ingress: URL): Promise<ServedRun> {
   const client = new DurableRunClient(ingress, spec.id);
-  const request: RunRequest = { source: spec.source, ...(spec.sourcePath ? { sourcePath: spec.sourcePath } : {}), cwd: spec.cwd, logsRoot: spec.logsRoot, params };
+  const request: RunRequest = { source: spec.source, ...(spec.sourcePath ? { sourcePath: spec.sourcePath } : {}), cwd: spec.cwd, logsRoot: spec.logsRoot, params, roots };
   try {
     await client.submit(request);
   } catch (error) {

@@ -1,17 +1,20 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { FileScope } from '../engine/io/file-scope';
 import { HttpError } from '../host/protocol/serve-api';
 
 /**
- * The directories a server was started with: it runs pipelines and tools only under them (the
- * extension's workspace-trust rule, for a server). Symbolic links are resolved before the check,
+ * The directories a server was started with: it runs pipelines and working directories only under
+ * them (the extension's workspace-trust rule, for a server), and its runs load files only there
+ * (`scope`: sub-pipelines, manager children, schemas). Symbolic links are resolved before the check,
  * so a link inside a root cannot lead outside it.
  */
 export class Roots {
+  readonly scope: FileScope;
   readonly dirs: readonly string[];
 
   constructor(dirs: readonly string[]) {
-    this.dirs = dirs.map((dir) => fs.realpathSync(path.resolve(dir)));
+    this.scope = FileScope.within(dirs, "the server's roots");
+    this.dirs = this.scope.roots ?? [];
   }
 
   get primary(): string {
@@ -20,20 +23,8 @@ export class Roots {
 
   /** The real path of `candidate` (relative ones from `base`); 403 outside every root, 400 when it does not exist. */
   resolve(candidate: string, base: string, what: string): string {
-    const lexical = path.resolve(base, candidate);
-    this.refuseOutside(lexical, what);
-    let real: string;
-    try {
-      real = fs.realpathSync(lexical);
-    } catch {
-      throw new HttpError(400, `${what} ${lexical} does not exist`);
-    }
-    this.refuseOutside(real, what);
-    return real;
-  }
-
-  private refuseOutside(candidate: string, what: string): void {
-    const inside = this.dirs.some((root) => candidate === root || candidate.startsWith(`${root}${path.sep}`));
-    if (!inside) throw new HttpError(403, `${what} ${candidate} is outside the server's roots (${this.dirs.join(', ')})`);
+    const where = this.scope.locate(path.resolve(base, candidate));
+    if (where.kind === 'inside') return where.path;
+    throw new HttpError(where.kind === 'outside' ? 403 : 400, `${what} ${where.problem}`);
   }
 }

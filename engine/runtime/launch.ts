@@ -66,7 +66,7 @@ function runLocked<R>(options: RunOptions, warnings: readonly Diagnostic[], walk
 
 export type Admission = Exclude<LaunchResult, { kind: 'ran' }> | { readonly kind: 'admitted'; readonly graph: Graph; readonly warnings: readonly Diagnostic[] };
 
-export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'params'> {
+export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'params' | 'files'> {
   /** Where the source lives (sub-pipelines and prompt files resolve from it); absent for inline DOT. */
   readonly sourcePath?: string;
 }
@@ -76,7 +76,7 @@ export function admitPipeline(source: string, options: AdmissionOptions): Admiss
   const { events } = options;
   const name = options.sourcePath ? path.basename(options.sourcePath) : 'the pipeline';
   events.emit({ type: 'phase', phase: 'parse', state: 'start' });
-  const prepared = preparePipeline(source, { ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}), ...(options.params ? { params: options.params } : {}), mode: 'validate' });
+  const prepared = preparePipeline(source, { ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}), ...(options.params ? { params: options.params } : {}), ...(options.files ? { files: options.files } : {}), mode: 'validate' });
   events.emit({ type: 'phase', phase: 'parse', state: 'end' });
   events.emit({ type: 'phase', phase: 'transform', state: 'start' });
   events.emit({ type: 'phase', phase: 'transform', state: 'end' });
@@ -168,7 +168,7 @@ async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, wal
   if (hashSource(source) !== state.graphHash) {
     return { kind: 'refused', diagnostics: [], reason: `the checkpoint in ${runDirectory} belongs to another pipeline (its graph hash does not match pipeline.dot)` };
   }
-  const prepared = preparePipeline(source, { ...(state.sourcePath ? { sourcePath: state.sourcePath } : {}), params: state.params, mode: 'validate' });
+  const prepared = preparePipeline(source, { ...(state.sourcePath ? { sourcePath: state.sourcePath } : {}), params: state.params, ...(options.files ? { files: options.files } : {}), mode: 'validate' });
   if (!prepared.graph || prepared.diagnostics.some((d) => d.severity === 'error')) {
     return { kind: 'refused', diagnostics: prepared.diagnostics, reason: 'the pipeline in the run directory no longer validates' };
   }

@@ -27,7 +27,8 @@ import { WorkspaceSnapshotter } from './workspace-snapshotter';
 import type { SnapshotBudget } from './workspace-snapshot';
 import type { WalkState } from './walker';
 import { CancelledError, Walker, freshWalkState } from './walker';
-import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
+import { FileScope } from '../io/file-scope';
+import { READ_LIMITS } from '../io/read-file-checked';
 
 export interface RunOptions {
   /** The prepared (transformed and validated) graph. */
@@ -52,6 +53,8 @@ export interface RunOptions {
   readonly runner?: RunnerIdentity;
   /** Budget of the per-visit workspace snapshots, or false to take none. */
   readonly workspaceSnapshots?: SnapshotBudget | false;
+  /** The files the run may load: sub-pipelines, manager children, schemas (default: any). A server confines its runs to its roots. */
+  readonly files?: FileScope;
 }
 
 export interface RunResult {
@@ -206,7 +209,7 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
         controller: options.controller ?? {},
         defaultMaxParallel: options.defaultMaxParallel ?? DEFAULT_MAX_PARALLEL,
         params,
-        loadChildPipeline,
+        loadChildPipeline: (dotFile, parent) => loadChildPipeline(dotFile, parent, options.files ?? FileScope.anywhere),
       },
       {
         scope: MAIN_SCOPE,
@@ -318,15 +321,12 @@ export function resolveDotFile(dotFile: string, parent: Graph): string {
   return path.resolve(parent.sourcePath ? path.dirname(parent.sourcePath) : process.cwd(), dotFile);
 }
 
-function loadChildPipeline(dotFile: string, parent: Graph): { graph: Graph } | { error: string } {
+/** The one place a run loads a child pipeline (a folder node's, a manager's): read within the run's scope, its own files too. */
+function loadChildPipeline(dotFile: string, parent: Graph, files: FileScope): { graph: Graph } | { error: string } {
   const file = resolveDotFile(dotFile, parent);
-  let text: string;
-  try {
-    text = readFileChecked(file, READ_LIMITS.pipeline);
-  } catch (error) {
-    return { error: `cannot read sub-pipeline: ${(error as Error).message}` };
-  }
-  const prepared = preparePipeline(text, { sourcePath: file });
+  const read = files.read(file, READ_LIMITS.pipeline);
+  if ('problem' in read) return { error: `cannot read sub-pipeline: ${read.problem}` };
+  const prepared = preparePipeline(read.text, { sourcePath: file, files });
   const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
   if (!prepared.graph || errors.length > 0) {
     return { error: `sub-pipeline ${file} is invalid: ${errors.map((d) => `${d.rule}: ${d.message}`).join('; ')}` };

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { FileScope } from '../io/file-scope';
 import type { Diagnostic, SpanDiagnostic } from '../model/diagnostics';
 import { locateDiagnostics, sortDiagnostics } from '../model/diagnostics';
 import type { Graph } from '../model/graph';
@@ -12,6 +13,8 @@ export interface ValidateOptions {
   readonly extraRules?: readonly LintRule[];
   readonly customHandlerTypes?: readonly string[];
   readonly fileExists?: (absolutePath: string) => boolean;
+  /** The files a run may load (a server's roots); a reference outside them is an error. */
+  readonly files?: FileScope;
 }
 
 function run(graph: Graph, lineIndex: LineIndex, tiers: ReadonlySet<LintRule['tier']>, options: ValidateOptions): Diagnostic[] {
@@ -21,6 +24,7 @@ function run(graph: Graph, lineIndex: LineIndex, tiers: ReadonlySet<LintRule['ti
     lineIndex,
     knownHandlerTypes: new Set([...handlerTypes, ...(options.customHandlerTypes ?? [])]),
     fileExists: options.fileExists ?? ((file) => fs.existsSync(file)),
+    ...(options.files ? { files: options.files } : {}),
   };
   const diagnostics: SpanDiagnostic[] = [];
   for (const rule of [...builtinRules, ...(options.extraRules ?? [])]) {

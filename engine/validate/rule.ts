@@ -1,4 +1,5 @@
 import type { SpanDiagnostic } from '../model/diagnostics';
+import type { FileScope } from '../io/file-scope';
 import type { Adjacency, Graph } from '../model/graph';
 import type { LineIndex } from '../model/source';
 
@@ -10,6 +11,8 @@ export interface RuleContext {
   readonly knownHandlerTypes: ReadonlySet<string>;
   /** Whether a file exists (for dot_file and similar checks); paths are absolute. */
   readonly fileExists: (absolutePath: string) => boolean;
+  /** The files the run may load (absent: any); a dot_file outside them is an error. */
+  readonly files?: FileScope;
 }
 
 /** Canonical §7.4: a rule looks at the graph and reports diagnostics (ranges as offsets, like the model's). */

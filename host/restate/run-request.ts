@@ -11,6 +11,8 @@ export interface RunRequest {
   /** Absolute, on the file system every worker shares. */
   readonly logsRoot: string;
   readonly params: Readonly<Record<string, string>>;
+  /** The only directories the run may load files from (a server's roots), absolute on the shared file system; absent: any. */
+  readonly roots?: readonly string[];
 }
 
 /** The request as a worker receives it (JSON from Restate), checked field by field. */
@@ -23,6 +25,8 @@ export function parseRunRequest(value: unknown): RunRequest {
     return field;
   };
   const params = record.params ?? {};
+  const roots = record.roots;
+  if (roots !== undefined && (!Array.isArray(roots) || roots.length === 0 || roots.some((root) => typeof root !== 'string' || root === ''))) throw new TypeError('a run request\'s "roots" is a non-empty list of directories');
   if (typeof params !== 'object' || params === null || Object.values(params).some((v) => typeof v !== 'string')) throw new TypeError('a run request\'s "params" maps names to strings');
   return {
     source: text('source'),
@@ -30,6 +34,7 @@ export function parseRunRequest(value: unknown): RunRequest {
     cwd: text('cwd'),
     logsRoot: text('logsRoot'),
     params: params as Record<string, string>,
+    ...(roots !== undefined ? { roots: roots as string[] } : {}),
   };
 }
 

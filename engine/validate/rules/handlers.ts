@@ -108,11 +108,11 @@ export const folderRequiresDotFileRule: LintRule = {
   },
 };
 
-/** Ours: dot_file and stack.child_dotfile must exist beside this .dot (checked when the graph has a file). */
+/** Ours: dot_file and stack.child_dotfile must exist beside this .dot (checked when the graph has a file), inside the files the run may load. */
 export const dotFileExistsRule: LintRule = {
   name: 'dot_file_exists',
   tier: 'validate',
-  *check({ graph, fileExists }): Iterable<SpanDiagnostic> {
+  *check({ graph, fileExists, files }): Iterable<SpanDiagnostic> {
     if (!graph.sourcePath) return;
     const dir = path.dirname(graph.sourcePath);
     for (const written of writtenAttributes(graph).withKey('dot_file', 'stack.child_dotfile')) {
@@ -120,12 +120,13 @@ export const dotFileExistsRule: LintRule = {
       const value = attribute.value.trim();
       if (value === '' || value.includes('$')) continue; // expanded at run time
       const file = path.resolve(dir, value);
-      if (fileExists(file)) continue;
+      const refusal = files?.refusal(file);
+      if (!refusal && fileExists(file)) continue;
       const range = valueRangeOf(attribute);
       yield {
         rule: 'dot_file_exists',
         severity: 'error',
-        message: `${attribute.key} "${value}" does not exist (looked for ${file}): paths resolve beside this .dot file.`,
+        message: refusal ? `${attribute.key} "${value}" cannot be loaded: ${refusal}.` : `${attribute.key} "${value}" does not exist (looked for ${file}): paths resolve beside this .dot file.`,
         ...ownerOf(written),
         ...(range ? { range } : {}),
       };
