@@ -9,35 +9,16 @@ import { bundledCli } from '../test-bundle';
 import { call, gated, rawCall, readEvents } from './serve-harness';
 import { started, submit, workspaceWith } from './served-in-tests';
 
+/** A pipeline that runs one node, `id` with `attributes`, between its start and exit. */
+function around(id: string, attributes: string, graphAttributes?: string): string {
+  return [`digraph ${id}_only {`, ...(graphAttributes ? [`  graph [${graphAttributes}]`] : []), '  start [shape=Mdiamond]', `  ${id} [${attributes}]`, '  done [shape=Msquare]', `  start -> ${id} -> done`, '}'].join('\n');
+}
+
 /** A child pipeline that leaves `ran.txt` in its working directory when it runs. */
-const marker = `digraph child {
-  start [shape=Mdiamond]
-  mark [shape=parallelogram, tool_command="echo ran > ran.txt"]
-  done [shape=Msquare]
-  start -> mark -> done
-}`;
-
-const folder = (dotFile: string) => `digraph parent {
-  start [shape=Mdiamond]
-  sub [shape=folder, dot_file="${dotFile}"]
-  done [shape=Msquare]
-  start -> sub -> done
-}`;
-
-const manager = (dotFile: string) => `digraph boss {
-  graph ["stack.child_dotfile"="${dotFile}"]
-  start [shape=Mdiamond]
-  boss [shape=house, "manager.poll_interval"="50ms"]
-  done [shape=Msquare]
-  start -> boss -> done
-}`;
-
-const schemaPipeline = (schema: string) => `digraph typed {
-  start [shape=Mdiamond]
-  ask [prompt="Answer.", response_schema="${schema}"]
-  done [shape=Msquare]
-  start -> ask -> done
-}`;
+const marker = around('mark', 'shape=parallelogram, tool_command="echo ran > ran.txt"');
+const folder = (dotFile: string) => around('sub', `shape=folder, dot_file="${dotFile}"`);
+const manager = (dotFile: string) => around('boss', 'shape=house, "manager.poll_interval"="50ms"', `"stack.child_dotfile"="${dotFile}"`);
+const schemaPipeline = (schema: string) => around('ask', `prompt="Answer.", response_schema="${schema}"`);
 
 /** A root holding `files`, and a directory outside it with the marker child and a schema; `escape` in the root links out. */
 function rootAndOutside(files: Readonly<Record<string, string>> = {}): { root: string; outside: string } {
