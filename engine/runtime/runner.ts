@@ -27,6 +27,7 @@ import { WorkspaceSnapshotter } from './workspace-snapshotter';
 import type { SnapshotBudget } from './workspace-snapshot';
 import type { WalkState } from './walker';
 import { CancelledError, Walker, freshWalkState } from './walker';
+import { graphContextEntries } from './graph-context';
 import { FileScope } from '../io/file-scope';
 import { READ_LIMITS } from '../io/read-file-checked';
 
@@ -282,7 +283,7 @@ function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>
   if (!start) throw new Error('the graph has no start node (validation should have refused it)');
   const context = new RunContext({
     ...params,
-    'graph.goal': graph.attributes.get('goal')?.value ?? '',
+    ...graphContextEntries(graph),
     run_id: runId,
     iteration: '0',
     loop_count: '0',

@@ -22,6 +22,7 @@ import { backoffPresets, delayForAttempt, maxRetryAfterMs } from './retry-policy
 import { addUsage, usageFields } from './usage';
 import { formatDuration } from '../model/duration';
 import type { RunDirectory } from './run-directory';
+import { graphContextEntries, retryCountKey } from './graph-context';
 import type { OutcomeRecord } from './state';
 import type { VisitFiles } from './workspace-snapshot';
 
@@ -274,6 +275,8 @@ export class Walker {
       const finalAttempt = attempt >= maxAttempts;
       const stamp = (outcome: Outcome): Outcome => {
         delete state.retryCounts[node.id];
+        // Canonical §3.5: a success resets the node's retry counter; any other end keeps the count.
+        state.context.set(retryCountKey(node.id), isSuccessful(outcome.status) ? 0 : attempt - 1);
         return { ...outcome, attemptCount: attempt, ...(usage ? { usage } : {}) };
       };
 
@@ -312,6 +315,7 @@ export class Walker {
       const delayMs = retryDelay ?? delayForAttempt(attempt, backoffPresets.standard, shared.clock);
       shared.emit({ type: 'node:retry', scope: this.options.scope, nodeId: node.id, attempt, delayMs, reason: retryReason });
       state.retryCounts[node.id] = attempt;
+      state.context.set(retryCountKey(node.id), attempt);
       this.options.onBoundary?.(state);
       // A backoff never sleeps past max_pipeline_duration; the next attempt then fails the run.
       const remaining = this.remainingBudgetMs();
@@ -659,6 +663,10 @@ export class Walker {
     const start = [...child.nodes.values()].find(isStartNode);
     if (!start) return { status: 'fail', isExplicit: false, failureReason: `${dotFile} has no start node` };
     const { onEvent, params } = options;
+    // As the reference's child engine initializes its run: the child's graph attributes, keeping the
+    // parent's goal when the child has none.
+    const { 'graph.goal': goal, ...attributes } = graphContextEntries(child);
+    context.apply(goal ? { ...attributes, 'graph.goal': goal } : attributes);
     if (params) context.apply(params);
     const shared: RunShared = {
       ...this.tapped(onEvent),

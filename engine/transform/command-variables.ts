@@ -53,6 +53,7 @@ const CONTEXT_PREFIX = 'context.';
 /** The names a graph's tool commands may use as pipeline variables, given the run's parameters. */
 export function commandVariableNames(graph: Graph, paramNames: Iterable<string> = []): ReadonlySet<string> {
   const names = new Set([...engineKeys, ...paramNames]);
+  for (const name of graph.attributes.keys()) names.add(`graph.${name}`);
   for (const node of graph.nodes.values()) {
     for (const key of (node.attributes.get('outputs')?.value ?? '').split(',')) if (key.trim()) names.add(key.trim());
   }

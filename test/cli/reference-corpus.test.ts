@@ -216,6 +216,19 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.deepEqual([...named(found, 'outcome_value'), ...named(found, 'TOPO-001')], []);
   });
 
+  it('graph attributes are in the context as graph.<name>, retries as internal.retry_count.<node>, and conditions on both route', () => {
+    const dir = workspace();
+    const ran = run(dir, 'context-keys.dot', '--scripted', 'context-keys.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'report.txt'), 'utf8'), 'Nightly 2 2\n');
+    const context = (readJson(dir, 'run', 'checkpoint.json').context ?? {}) as Record<string, unknown>;
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(context).filter(([key]) => key.startsWith('graph.') || key.startsWith('internal.retry_count.'))),
+      { 'graph.goal': 'ship', 'graph.label': 'Nightly', 'graph.default_max_retries': '2', 'internal.retry_count.start': 0, 'internal.retry_count.work': 2, 'internal.retry_count.report': 0 },
+    );
+    assert.deepEqual(named(diagnostics('lint', 'context-keys.dot').diagnostics, 'context_key_unwritten'), []);
+  });
+
   it('CMD-001 fires only where a pipe decides the exit status and hides a failure', () => {
     const found = named(diagnostics('lint', 'cmd001-precision.dot').diagnostics, 'CMD-001');
     assert.deepEqual(
