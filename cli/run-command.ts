@@ -1,22 +1,19 @@
 import path from 'node:path';
-import { LlmBackend } from '../engine/llm/llm-backend';
-import { settingsFromEnv, type DefaultModel } from '../engine/llm/provider-settings';
-import { inferProvider } from '../engine/llm/model-catalog';
 import { isProviderName, providerNames } from '../engine/llm/types';
 import { formatDuration } from '../engine/model/duration';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import { ConsoleInterviewer } from '../engine/runtime/console-interviewer';
 import { EventBus } from '../engine/runtime/events';
 import type { RunEvent } from '../engine/runtime/events';
-import type { Interviewer } from '../engine/runtime/interviewer';
+import { QueueInterviewer, type Interviewer } from '../engine/runtime/interviewer';
 import { isMaxParallel } from '../engine/runtime/join-policy';
 import type { LaunchResult } from '../engine/runtime/launch';
 import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
-import { ScriptedBackend, loadScript, scriptedInterviewer } from '../engine/runtime/scripted';
 import { engineCommit, engineVersion } from '../engine/runtime/version';
 import { formatDiagnostic } from '../engine/model/diagnostic-format';
 import { launchServedFile, type ListenTarget } from '../server';
+import { chooseBackend, type BackendRequest } from '../host/backends';
 import { ATTACH_LEASE_SECONDS, DEFAULT_ATTACH_LEASE_SECONDS } from '../host/serve/serve-defaults';
 import { branchFromVisit } from '../engine/runtime/rerun';
 import { parseVisitTarget } from './visit-files';
@@ -57,35 +54,23 @@ class UsageError extends Error {}
 export function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number; runner: RunnerIdentity } {
   const defaultMaxParallel = parseMaxParallel(options.maxParallel);
   const parallel = defaultMaxParallel === undefined ? {} : { defaultMaxParallel };
-  const runner = (provider: string): RunnerIdentity => ({ version: engineVersion, commit: engineCommit, provider });
-  if (options.scripted) {
-    const script = loadScript(options.scripted);
-    return { backend: new ScriptedBackend(script), interviewer: scriptedInterviewer(script), ...parallel, runner: runner('scripted') };
-  }
-  // Provider keys and base URLs from the environment; its preflight names every node it cannot serve.
-  const settings = settingsFromEnv(env);
-  const defaultModel = defaultModelOf(options, settings.defaultModel);
+  // --scripted answers the gates from its script too; without it the LLM providers run (keys and base URLs from the environment).
+  const request: BackendRequest = options.scripted ? { backend: 'scripted', scripted: options.scripted, gateAnswers: 'script' } : { backend: 'llm', ...defaultModelOptions(options) };
+  const chosen = chooseBackend(request, { env });
+  if (!chosen.ok) throw new UsageError(chosen.message);
+  const { choice } = chosen;
   return {
-    backend: new LlmBackend({ settings: { ...settings, ...(defaultModel ? { defaultModel } : {}) } }),
-    interviewer: new ConsoleInterviewer(),
+    backend: choice.create(),
+    interviewer: options.scripted ? new QueueInterviewer(choice.humanAnswers) : new ConsoleInterviewer(),
     ...parallel,
-    runner: runner(providerSelection(defaultModel)),
+    runner: { version: engineVersion, commit: engineCommit, provider: choice.provider },
   };
 }
 
-/** The run's provider: the default model's (named or inferred), or "none" when every LLM node names its own. */
-function providerSelection(defaultModel: DefaultModel | undefined): string {
-  if (!defaultModel) return 'none';
-  return defaultModel.provider ?? inferProvider(defaultModel.model) ?? 'unknown';
-}
-
-/** --default-model replaces the environment's default model with its provider; --default-provider alone names the environment model's provider. */
-function defaultModelOf(options: ExecutionOptions, fromEnv: DefaultModel | undefined): DefaultModel | undefined {
+function defaultModelOptions(options: ExecutionOptions): Pick<BackendRequest, 'defaultModel' | 'defaultProvider'> {
   const { defaultModel, defaultProvider } = options;
   if (defaultProvider !== undefined && !isProviderName(defaultProvider)) throw new UsageError(`--default-provider expects ${providerNames.join(' or ')}, got "${defaultProvider}"`);
-  const provider = defaultProvider ? { provider: defaultProvider } : {};
-  if (defaultModel) return { model: defaultModel, ...provider };
-  return fromEnv ? { ...fromEnv, ...provider } : undefined;
+  return { ...(defaultModel ? { defaultModel } : {}), ...(defaultProvider ? { defaultProvider } : {}) };
 }
 
 function parseMaxParallel(text: string | undefined): number | undefined {

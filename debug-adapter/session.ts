@@ -214,7 +214,7 @@ export class AttractorDebugSession extends DebugSession {
     if (!args.resume && !fs.existsSync(program)) return refused(`program ${program} does not exist`);
     if (args.resume && !fs.existsSync(path.join(args.resume, 'checkpoint.json'))) return refused(`resume: ${args.resume} is not a run directory (no checkpoint.json)`);
     if (args.maxParallel !== undefined && !isMaxParallel(args.maxParallel)) return refused(`"maxParallel" must be an integer of at least 1 (got ${JSON.stringify(args.maxParallel)})`);
-    const chosen = chooseBackend(args, path.dirname(program), this.backendFactory);
+    const chosen = chooseBackend(args, { baseDir: path.dirname(program), ...(this.backendFactory ? { factory: this.backendFactory } : {}) });
     if (!chosen.ok) return refused(chosen.message);
     this.args = args;
     this.programPath = program;

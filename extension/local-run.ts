@@ -29,7 +29,7 @@ export interface LocalRunServices {
 
 /** The backend, the interviewer (`ask`, after the script's answers when the launch chose `gateAnswers: "script"`) and the graph-view projection of one run. */
 export function localRunServices(args: AttractorLaunchArguments, hooks: LocalRunHooks): { ok: true; services: LocalRunServices } | { ok: false; reason: string } {
-  const chosen = chooseBackend(args, path.dirname(args.program), hooks.backendFactory);
+  const chosen = chooseBackend(args, { baseDir: path.dirname(args.program), ...(hooks.backendFactory ? { factory: hooks.backendFactory } : {}) });
   if (!chosen.ok) return { ok: false, reason: chosen.message };
   const interviewer = new ScriptedFirstInterviewer(chosen.choice.humanAnswers, new CallbackInterviewer(hooks.ask));
   const attach = (events: EventBus): void => {
