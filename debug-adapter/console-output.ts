@@ -1,15 +1,7 @@
 import type { AgentEvent } from '../engine/runtime/backend';
 import type { RunEvent, WalkScope } from '../engine/runtime/events';
+import type { ConsoleLine } from '../host/run-target';
 import { formatDuration } from '../engine/model/duration';
-
-/** One Debug Console line, tied to a node's line when it concerns one. */
-export interface ConsoleLine {
-  readonly category: 'console' | 'stdout' | 'stderr' | 'important';
-  readonly text: string;
-  readonly node?: { readonly scope: WalkScope; readonly nodeId: string };
-  /** A line no node anchors (an edge statement); zero-based. */
-  readonly source?: { readonly file: string; readonly line: number };
-}
 
 const mark: Readonly<Record<string, string>> = { success: '✓', partial_success: '◐', retry: '↻', fail: '✗', skipped: '–' };
 

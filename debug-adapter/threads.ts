@@ -6,6 +6,9 @@ import type { ExceptionHit } from './exceptions';
 
 export const MAIN_THREAD_ID = 1;
 
+/** A stack frame's id is its thread's id times this, plus its depth. */
+export const FRAME_STRIDE = 1000;
+
 export interface LastVisit {
   readonly nodeId: string;
   readonly iteration: number;

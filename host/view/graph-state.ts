@@ -1,5 +1,5 @@
-// Folds the engine's inspection events into the graph view's run state: one reducer, used by the
-// webview's run projection (non-debug runs) and by the debug adapter (its graphState event).
+// Folds the engine's inspection events into the graph view's run state: the reducer of RunProjection
+// (run-projection.ts), through which every face projects a run.
 import type { RunEvent, TraceRecord } from '../../engine/runtime/events';
 import type { StageStatus } from '../../engine/runtime/outcome';
 import type { GraphStateMessage, NodeRunState, RunStatus, TakenEdge } from '../protocol/webview';

@@ -1,7 +1,8 @@
-// Projects the engine's inspection events onto graph-view messages, so the extension and the debug
-// adapter only forward what this returns. It covers the walk of the graph on screen: events from
-// inside a sub-pipeline (another graph) are left out; parallel branches run this graph's nodes
-// and are included.
+// The one place the engine's inspection events become graph-view state (GraphStateTracker is its
+// reducer): the extension's runs forward the messages `apply` returns; the debug adapter and the
+// server fold events with `observe` and take the state when they send or draw it. It covers the walk
+// of the graph on screen: events from inside a sub-pipeline (another graph) are left out; parallel
+// branches run this graph's nodes and are included.
 import type { RunEvent } from '../../engine/runtime/events';
 import { GraphStateTracker } from './graph-state';
 import type { HumanQuestion } from '../../engine/runtime/events';
@@ -20,7 +21,7 @@ export class RunProjection {
       for (const gateId of this.openGates.values()) messages.push({ type: 'humanGateClosed', gateId });
       this.openGates.clear();
     }
-    if (this.graph.apply(event)) messages.push(this.graphState());
+    if (this.observe(event)) messages.push(this.graphState());
     switch (event.type) {
       case 'run:start':
         messages.push({ type: 'traceEntries', entries: [...event.history], replace: true });
@@ -48,9 +49,14 @@ export class RunProjection {
     return messages;
   }
 
-  /** A debugger pause or resume changes only the run status. */
-  setPaused(paused: boolean): GraphStateMessage {
-    this.graph.setPaused(paused);
+  /** Folds an event into the graph state alone; true when it changed. */
+  observe(event: RunEvent): boolean {
+    return this.graph.apply(event);
+  }
+
+  /** A debugger pause or resume changes only the run status (and, paused at a node boundary, the active node). */
+  setPaused(paused: boolean, atNode?: string): GraphStateMessage {
+    this.graph.setPaused(paused, atNode);
     return this.graphState();
   }
 
