@@ -15,7 +15,7 @@ const FILL: Readonly<Record<NodeProgress, string>> = {
 type Layout = (dot: string) => string;
 let layout: Promise<Layout> | undefined;
 
-/** The pipeline as the graph view draws it (the parsed source), laid out by Graphviz (WASM), its main-walk nodes filled by how they stand. */
+/** The pipeline as the graph view draws it (the parsed source), laid out by Graphviz (WASM), its nodes filled as the graph view shows them (the run's RunProjection). */
 export async function renderRunSvg(source: string, sourcePath: string | undefined, progress: ReadonlyMap<string, NodeProgress>): Promise<string> {
   const { graph } = parseDot(source, sourcePath ? { sourcePath } : {});
   // A served run passed admission, so its source parses.

@@ -1,7 +1,6 @@
 import { EventBus } from '../engine/runtime/events';
 import type { RunEvent } from '../engine/runtime/events';
 import type { Answer } from '../engine/runtime/interviewer';
-import type { StageStatus } from '../engine/runtime/outcome';
 import type { RunResult } from '../engine/runtime/runner';
 import type { RunState } from '../engine/runtime/state';
 import { AttachLease } from './attach-lease';
@@ -9,9 +8,11 @@ import { EventLog } from './event-log';
 import { HttpInterviewer } from './http-interviewer';
 import { RunHold } from './run-hold';
 import type { PendingQuestion, PipelineSummary, ServedStatus } from '../host/protocol/serve-api';
+import type { NodeRunStatus } from '../host/protocol/webview';
+import { RunProjection } from '../host/view/run-projection';
 
-/** How a node of the main walk stands, for the status and the graph picture. */
-export type NodeProgress = StageStatus | 'running';
+/** How a node of the run's graph stands, for the status and the graph picture: as the graph view shows it. */
+export type NodeProgress = NodeRunStatus;
 
 export interface ServedRunSpec {
   readonly id: string;
@@ -59,7 +60,8 @@ export class ServedRun {
   private graphName: string | undefined;
   /** The latest checkpoint event (its state is parsed only when asked for), then the run's final state. */
   private latestCheckpoint: { readonly state: RunState } | undefined;
-  private readonly progress = new Map<string, NodeProgress>();
+  /** The graph view's state of the run: what the summary's current nodes and the picture show. */
+  private readonly projection = new RunProjection();
   private settled: Promise<void> = Promise.resolve();
   private outcome: Promise<RunResult> | undefined;
 
@@ -100,7 +102,7 @@ export class ServedRun {
   }
 
   get nodeProgress(): ReadonlyMap<string, NodeProgress> {
-    return this.progress;
+    return new Map(Object.entries(this.projection.graphState().nodes).map(([nodeId, node]) => [nodeId, node.status]));
   }
 
   /** False once the run has finished: there is nothing left to cancel. */
@@ -178,7 +180,7 @@ export class ServedRun {
       cwd: this.spec.cwd,
       sourcePath: this.spec.sourcePath ?? null,
       createdAt: this.createdAt,
-      currentNodes: [...this.progress].filter(([, state]) => state === 'running').map(([node]) => node),
+      currentNodes: [...this.nodeProgress].filter(([, state]) => state === 'running').map(([node]) => node),
       completedNodes: checkpoint?.completedNodes ?? [],
       iteration: checkpoint?.iteration ?? 0,
       pendingQuestions: this.pendingQuestions().length,
@@ -190,6 +192,7 @@ export class ServedRun {
   }
 
   private observe(event: RunEvent): void {
+    this.projection.observe(event);
     switch (event.type) {
       case 'run:start':
         this.runId = event.runId;
@@ -197,12 +200,6 @@ export class ServedRun {
         break;
       case 'checkpoint':
         this.latestCheckpoint = event;
-        break;
-      case 'node:start':
-        if (event.scope.kind === 'main') this.progress.set(event.nodeId, 'running');
-        break;
-      case 'node:end':
-        if (event.scope.kind === 'main') this.progress.set(event.nodeId, event.outcome.status);
         break;
       case 'run:end':
         this.currentStatus = event.status;
