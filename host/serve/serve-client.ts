@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isRecord } from '../../engine/model/json';
 import type { ContextValues } from '../../engine/runtime/context';
-import type { Answer } from '../../engine/runtime/interviewer';
+import type { GateReply } from '../../engine/runtime/interviewer';
 import { answerBody, type HoldBreakpoints, type PendingQuestion, type PipelineSummary, type ReleaseMode, type ServedEvent } from '../protocol/serve-api';
 import { SseReader } from './sse-reader';
 
@@ -23,9 +23,6 @@ export class ServeRequestError extends Error {
     super(message);
   }
 }
-
-/** An answer as the API takes it (a timeout is the gate's own doing, never sent). */
-export type GivenAnswer = Exclude<Answer, { readonly kind: 'timeout' }>;
 
 export interface StreamedEvent {
   readonly id: number;
@@ -82,8 +79,8 @@ export class ServeClient {
     return body.questions as PendingQuestion[];
   }
 
-  /** Rejects with status 404 when the question no longer waits (answered elsewhere, timed out, run over). */
-  async answer(id: string, questionId: string, answer: GivenAnswer): Promise<void> {
+  /** A person's answer (a timeout is the gate's own doing, never sent); rejects with status 404 when the question no longer waits (answered elsewhere, timed out, run over). */
+  async answer(id: string, questionId: string, answer: GateReply): Promise<void> {
     await this.json('POST', `${pipelinePath(id)}/questions/${encodeURIComponent(questionId)}/answer`, answerBody(answer));
   }
 
