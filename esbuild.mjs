@@ -78,7 +78,8 @@ const builds = [
     supported: { 'dynamic-import': false },
   },
   {
-    entryPoints: Object.fromEntries(Object.entries(cliBundles).filter(([bundle]) => bundle !== 'cli-main')),
+    // With the thread `attractor serve` validates submissions on (server/submission-checker.ts).
+    entryPoints: { ...Object.fromEntries(Object.entries(cliBundles).filter(([bundle]) => bundle !== 'cli-main')), 'serve-validation-worker': 'server/validation-worker.ts' },
     platform: 'node',
     external: cliExternal,
   },

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { isLoopback, loadOrCreateToken, PipelineServer, Roots, type Launcher } from '../server';
+import { isLoopback, loadOrCreateToken, PipelineServer, Roots, submissionChecker, type Launcher } from '../server';
 import { ingressUrl } from '../host/restate/restate-address';
 import { ATTACH_LEASE_SECONDS } from '../host/serve/serve-defaults';
 import type { ExecutionOptions } from './run-command';
@@ -32,6 +32,8 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
   const secured = !isLoopback(options.host) || options.tokenFile !== undefined;
   const token = secured ? bearerToken(options.tokenFile ?? path.join(os.homedir(), '.config', 'attractor', 'serve-token')) : undefined;
   const server = new PipelineServer({
+    // The worker's bundle lies beside this one (dist/).
+    checker: submissionChecker(path.join(__dirname, 'serve-validation-worker.js')),
     launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), walkers, maxRunning, attachLeaseMs },
     ...(token ? { token } : {}),
     maxBodyBytes,

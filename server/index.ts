@@ -3,3 +3,4 @@ export { loadOrCreateToken, isLoopback } from './bearer-token';
 export { PipelineServer, type Launcher, type ListenTarget } from './pipeline-server';
 export { Roots } from './roots';
 export { launchServedFile } from './serve-one-run';
+export { submissionChecker } from './submission-checker';

@@ -3,9 +3,10 @@ import type { CodergenBackend } from '../engine/runtime/backend';
 import type { Interviewer } from '../engine/runtime/interviewer';
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
 import type { Admission } from '../engine/runtime/launch';
-import { admitPipeline, runAdmitted } from '../engine/runtime/launch';
+import { admitPrepared, runAdmitted } from '../engine/runtime/launch';
 import { FirstAnswerInterviewer } from './first-answer-interviewer';
 import type { ServedRun } from './served-run';
+import type { CheckedSubmission } from './submission-check';
 
 export interface ServedLaunchOptions {
   readonly backend: CodergenBackend;
@@ -21,11 +22,11 @@ export interface ServedLaunchOptions {
   readonly files?: FileScope;
 }
 
-/** Admits the served run's source and, when admitted, starts it; the admission phases land in its event log. */
-export function launchServed(run: ServedRun, options: ServedLaunchOptions): Admission {
+/** Admits the served run's source, prepared as `checkSubmission` does, and, when admitted, starts it; the admission phases land in its event log. */
+export function launchServed(run: ServedRun, checked: CheckedSubmission, options: ServedLaunchOptions): Admission {
   const { source, sourcePath, cwd, logsRoot } = run.spec;
   const files = options.files ? { files: options.files } : {};
-  const admission = admitPipeline(source, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}), ...files });
+  const admission = admitPrepared(checked, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}), ...files });
   if (admission.kind === 'refused') return admission;
   // A run held by an attached debugger must let go when the CLI is interrupted too.
   options.signal?.addEventListener('abort', () => run.cancel(), { once: true });

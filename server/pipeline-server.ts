@@ -1,21 +1,15 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import type { Diagnostic } from '../engine/model/diagnostics';
-import { preparePipeline } from '../engine/prepare';
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import { carriesToken } from './bearer-token';
 import { renderRunSvg } from './graph-svg';
 import { readJsonObject, sendError, sendJson } from './http-io';
-import { launchServed } from './launch-served';
 import { HttpError, parseAnswer, parseBreakpoints, parseSubmission } from '../host/protocol/serve-api';
 import type { Roots } from './roots';
-import { launchOnRestate } from './restate-relay';
-import { ServedRun } from './served-run';
-import type { ServedRunSpec } from './served-run';
+import type { ServedRun } from './served-run';
+import { startSubmission } from './submission';
+import { submissionChecker, type SubmissionChecker } from './submission-checker';
 import { refuseWebPages } from './web-pages';
 
 export type ListenTarget = { readonly port: number; readonly host: string } | { readonly socket: string };
@@ -33,7 +27,7 @@ export interface Launcher {
   readonly attachLeaseMs: number;
 }
 
-interface Execution {
+export interface Execution {
   readonly backend: CodergenBackend;
   readonly defaultMaxParallel?: number;
   readonly runner?: RunnerIdentity;
@@ -42,6 +36,8 @@ interface Execution {
 export interface PipelineServerOptions {
   /** Absent on a server that only follows the runs given to `adopt` (`attractor run --serve`). */
   readonly launcher?: Launcher;
+  /** Validates the launcher's submissions (default: on the event loop's thread). */
+  readonly checker?: SubmissionChecker;
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   readonly token?: string;
   readonly maxBodyBytes: number;
@@ -56,8 +52,10 @@ type Route = (request: http.IncomingMessage, response: http.ServerResponse, url:
 export class PipelineServer {
   private readonly runs = new Map<string, ServedRun>();
   private readonly server: http.Server;
+  private readonly checker: SubmissionChecker;
 
   constructor(private readonly options: PipelineServerOptions) {
+    this.checker = options.checker ?? submissionChecker(undefined);
     this.server = http.createServer((request, response) => void this.handle(request, response));
   }
 
@@ -85,6 +83,7 @@ export class PipelineServer {
     await Promise.all([...this.runs.values()].filter((run) => run.status === 'running').map((run) => run.letGo()));
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.checker.close();
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -200,49 +199,18 @@ export class PipelineServer {
   }
 
   private async submit(launcher: Launcher, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    const { roots } = launcher;
-    const running = [...this.runs.values()].filter((run) => run.status === 'running').length;
-    if (running >= launcher.maxRunning) {
+    const admitted = () => {
+      const running = [...this.runs.values()].filter((run) => run.status === 'running').length;
+      if (running < launcher.maxRunning) return;
       response.setHeader('retry-after', '10');
       throw new HttpError(503, `this server already runs ${running} pipeline(s), its limit (--max-runs); try again when one has finished`);
-    }
+    };
+    admitted();
     const submission = parseSubmission(await readJsonObject(request, this.options.maxBodyBytes));
-    const cwd = roots.resolve(submission.cwd ?? roots.primary, roots.primary, 'cwd');
-    if (!fs.statSync(cwd).isDirectory()) throw new HttpError(400, `cwd ${cwd} is not a directory`);
-    const { pipeline } = submission;
-    const { source, sourcePath } = pipeline.kind === 'path' ? readPipeline(roots.resolve(pipeline.path, cwd, 'pipeline')) : { source: pipeline.dot, sourcePath: undefined };
-    const id = crypto.randomUUID();
-    const spec = { id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id), attachLeaseMs: launcher.attachLeaseMs };
-    const { run, warnings } = launcher.walkers.kind === 'restate' ? await submitToRestate(spec, submission.params, roots, launcher.walkers.ingress) : launchHere(spec, submission.params, roots, launcher.walkers.execution());
-    this.runs.set(id, run);
-    response.setHeader('location', `/pipelines/${id}`);
+    const { run, warnings } = await startSubmission(submission, launcher, this.checker, admitted);
+    this.runs.set(run.spec.id, run);
+    response.setHeader('location', `/pipelines/${run.spec.id}`);
     sendJson(response, 201, { ...run.summary(), warnings });
-  }
-}
-
-type Launched = { readonly run: ServedRun; readonly warnings: readonly Diagnostic[] };
-
-function launchHere(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: Roots, { backend, defaultMaxParallel, runner }: Execution): Launched {
-  const run = new ServedRun(spec);
-  // Only the backend: a submitted run's gates are asked over HTTP alone.
-  const admission = launchServed(run, { backend, params, files: roots.scope, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(runner ? { runner } : {}) });
-  if (admission.kind === 'refused') throw new HttpError(422, admission.reason, { diagnostics: admission.diagnostics });
-  return { run, warnings: admission.warnings };
-}
-
-/** Validated here (a refusal is this request's 422), walked by the workers. */
-async function submitToRestate(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: Roots, ingress: URL): Promise<Launched> {
-  const prepared = preparePipeline(spec.source, { ...(spec.sourcePath ? { sourcePath: spec.sourcePath } : {}), params, files: roots.scope, mode: 'validate' });
-  const errors = prepared.diagnostics.filter((d) => d.severity === 'error');
-  if (!prepared.graph || errors.length > 0) throw new HttpError(422, `the pipeline has ${errors.length} error(s); it was not submitted`, { diagnostics: prepared.diagnostics });
-  return { run: await launchOnRestate(spec, params, roots.dirs, ingress), warnings: prepared.diagnostics };
-}
-
-function readPipeline(file: string): { readonly source: string; readonly sourcePath: string } {
-  try {
-    return { source: fs.readFileSync(file, 'utf8'), sourcePath: file };
-  } catch (error) {
-    throw new HttpError(400, `cannot read ${file}: ${(error as Error).message}`);
   }
 }
 

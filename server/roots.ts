@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { FileScope } from '../engine/io/file-scope';
 import { HttpError } from '../host/protocol/serve-api';
+import { ROOTS_NAME } from './submission-check';
 
 /**
  * The directories a server was started with: it runs pipelines and working directories only under
@@ -13,7 +14,7 @@ export class Roots {
   readonly dirs: readonly string[];
 
   constructor(dirs: readonly string[]) {
-    this.scope = FileScope.within(dirs, "the server's roots");
+    this.scope = FileScope.within(dirs, ROOTS_NAME);
     this.dirs = this.scope.roots ?? [];
   }
 

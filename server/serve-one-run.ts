@@ -8,6 +8,7 @@ import type { ListenTarget } from './pipeline-server';
 import { PipelineServer } from './pipeline-server';
 import { DEFAULT_MAX_BODY_BYTES } from '../host/serve/serve-defaults';
 import { ServedRun } from './served-run';
+import { checkSubmission } from './submission-check';
 
 /**
  * `attractor run --serve`: the run as `launchPipelineFile` runs it, while the server's API follows
@@ -26,13 +27,14 @@ export async function launchServedFile(
   } catch (error) {
     return { kind: 'refused', diagnostics: [], reason: (error as Error).message };
   }
-  const run = new ServedRun({ id: crypto.randomUUID(), source, sourcePath: path.resolve(file), cwd: options.cwd, logsRoot: options.logsRoot, attachLeaseMs: options.attachLeaseMs }, options.events);
+  const sourcePath = path.resolve(file);
+  const run = new ServedRun({ id: crypto.randomUUID(), source, sourcePath, cwd: options.cwd, logsRoot: options.logsRoot, attachLeaseMs: options.attachLeaseMs }, options.events);
   const server = new PipelineServer({ maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
   server.adopt(run);
   const url = await server.listen(target);
   try {
     announce(`${url}/pipelines/${run.spec.id}`);
-    const admission = launchServed(run, {
+    const admission = launchServed(run, checkSubmission({ source, sourcePath, params: options.params ?? {} }), {
       backend: options.backend,
       params: options.params ?? {},
       ...(options.interviewer ? { interviewer: options.interviewer } : {}),

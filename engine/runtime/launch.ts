@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Diagnostic } from '../model/diagnostics';
 import type { Graph } from '../model/graph';
 import { resolveHandlerType } from '../model/handler-types';
-import { preparePipeline } from '../prepare';
+import { preparePipeline, type PreparedPipeline } from '../prepare';
 import type { CodergenBackend } from './backend';
 import type { EventBus } from './events';
 import type { PausedRun, RunOptions, RunResult } from './runner';
@@ -73,10 +73,17 @@ export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backen
 
 /** The checks before a fresh run, with their phase events: it validates, its backend can serve it, its run directory is free. */
 export function admitPipeline(source: string, options: AdmissionOptions): Admission {
+  return admitPrepared(preparePipeline(source, { ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}), ...(options.params ? { params: options.params } : {}), ...(options.files ? { files: options.files } : {}), mode: 'validate' }), options);
+}
+
+/**
+ * `admitPipeline` for a source prepared elsewhere (`preparePipeline` in `validate` mode with the same
+ * options: a server validates submissions on a worker thread).
+ */
+export function admitPrepared(prepared: Pick<PreparedPipeline, 'graph' | 'diagnostics'>, options: AdmissionOptions): Admission {
   const { events } = options;
   const name = options.sourcePath ? path.basename(options.sourcePath) : 'the pipeline';
   events.emit({ type: 'phase', phase: 'parse', state: 'start' });
-  const prepared = preparePipeline(source, { ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}), ...(options.params ? { params: options.params } : {}), ...(options.files ? { files: options.files } : {}), mode: 'validate' });
   events.emit({ type: 'phase', phase: 'parse', state: 'end' });
   events.emit({ type: 'phase', phase: 'transform', state: 'start' });
   events.emit({ type: 'phase', phase: 'transform', state: 'end' });
