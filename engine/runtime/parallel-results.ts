@@ -44,12 +44,14 @@ export function readParallelResults(value: unknown): { ok: true; results: Parall
 
 // Keys every node rewrites: they describe the branch's last step, which the entry already carries.
 const BOOKKEEPING_KEYS = new Set(['current_node', 'outcome', 'preferred_label']);
+// The engine's own counters (`internal.retry_count.<node>`, canonical §5.1) are not the branch's work.
+const ENGINE_PREFIX = 'internal.';
 
 /** The keys a branch added or changed relative to the context it was cloned from. */
 export function contextChanges(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(after)) {
-    if (BOOKKEEPING_KEYS.has(key)) continue;
+    if (BOOKKEEPING_KEYS.has(key) || key.startsWith(ENGINE_PREFIX)) continue;
     if (!(key in before) || JSON.stringify(before[key]) !== JSON.stringify(value)) changes[key] = value;
   }
   return changes;
