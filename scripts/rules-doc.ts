@@ -34,7 +34,7 @@ export function renderRulesDoc(): string {
     if (doc.example) out.push('', '```dot', `// before`, doc.example.bad, `// after`, doc.example.good, '```');
   };
   for (const rule of builtinRules) section(rule.name, ruleDocs[rule.name] as RuleDoc, `${rule.tier} tier`);
-  out.push('', '# Parser, transform and file diagnostics', '', 'These come before the rules run; a syntax error stops the rules, the others do not.');
+  out.push('', '# Parser, transform and file diagnostics', '', 'These come before the rules run. With a syntax error the rules check the statements read whole, and report only what the broken statements cannot change.');
   for (const [name, doc] of Object.entries(frontEndDocs)) section(name, doc, 'always reported');
   return `${out.join('\n')}\n`;
 }

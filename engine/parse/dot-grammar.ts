@@ -13,6 +13,13 @@ export interface SyntaxProblem {
   readonly end: number;
 }
 
+/** Text not read as it was meant; `garbled` when even which nodes it mentions is unknown (read inside out after an unclosed string). */
+export interface UnreadSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly garbled?: true;
+}
+
 /** What a read graph statement produced: its builder, header facts and extent. */
 export interface ReadGraph {
   readonly builder: GraphBuilder;
@@ -26,6 +33,8 @@ export interface ReadGraph {
 export interface GrammarResult {
   readonly graphs: readonly ReadGraph[];
   readonly problems: readonly SyntaxProblem[];
+  /** The statements abandoned at a syntax error, from their start to where reading resumed: nothing of them reached the graph but the nodes they mention. */
+  readonly unread: readonly UnreadSpan[];
   /** A parse limit the text passes (the only thing reported when there is one). */
   readonly limit?: SyntaxProblem;
 }
@@ -44,6 +53,7 @@ export function readDot(text: string, newBuilder: () => GraphBuilder): GrammarRe
 class DotGrammar {
   private readonly lexer: DotLexer;
   private readonly problems: SyntaxProblem[] = [];
+  private readonly unread: UnreadSpan[] = [];
   private builder!: GraphBuilder;
   private directed = true;
   private silenced = false;
@@ -71,7 +81,7 @@ class DotGrammar {
       graphs.push(graph);
     }
     const limit = this.limitProblem();
-    return { graphs, problems: this.problems, ...(limit ? { limit } : {}) };
+    return { graphs, problems: this.problems, unread: this.unread, ...(limit ? { limit } : {}) };
   }
 
   private readGraph(): ReadGraph | undefined {
@@ -117,6 +127,7 @@ class DotGrammar {
         if (!(error instanceof StatementAbandoned)) throw error;
         if (lexer.multilineStringStart >= 0) this.suspectUnclosedString(lexer.multilineStringStart);
         this.recover(start);
+        this.unread.push({ start, end: Math.max(start, lexer.previousEnd) });
       }
     }
   }
@@ -369,6 +380,8 @@ class DotGrammar {
     const where = `${opened.length}:${(opened.at(-1)?.length ?? 0) + 1}`;
     this.problems[this.problems.length - 1] = { ...last, message: `${last.message} The string opened at ${where} runs across lines: is its closing quote missing?` };
     this.silenced = true;
+    // Every quote after it is read inside out: nothing from the string on is read as it was meant.
+    this.unread.push({ start: stringStart, end: this.lexer.text.length, garbled: true });
   }
 
   private limitProblem(): SyntaxProblem | undefined {

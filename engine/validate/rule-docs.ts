@@ -236,7 +236,7 @@ export const frontEndDocs: Readonly<Record<string, RuleDoc>> = {
   syntax: {
     severity: 'error',
     source: 'parser',
-    catches: 'Text that is not DOT. The parser stops at the first error; the range is where it stopped.',
+    catches: 'Text that is not DOT. Each broken statement is reported where it broke; the statements read whole are still linted (nothing runs a half-read pipeline).',
     fix: 'Correct the text at the location given; quote values with spaces or symbols, and ids with dots.',
   },
   graph_kind: {

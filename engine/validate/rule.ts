@@ -20,5 +20,11 @@ export interface LintRule {
   readonly name: string;
   /** `validate` rules gate admission; `lint` rules are advisory and run only in lint(). */
   readonly tier: 'validate' | 'lint';
+  /**
+   * What a finding rests on: `statement` — only its subject's own statements (and the graph's
+   * attributes), so a broken statement elsewhere in the text cannot change it; `graph` (the
+   * default) — the shape of the graph around its subject (edges, paths, cycles, data flow).
+   */
+  readonly restsOn?: 'statement' | 'graph';
   check(context: RuleContext): Iterable<SpanDiagnostic>;
 }

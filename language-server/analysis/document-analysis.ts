@@ -9,8 +9,8 @@ import { buildOutline } from '../syntax/outline';
 import { recoverModel } from './recovery';
 
 /**
- * Where the model came from: this very text, this text with broken lines blanked (same offsets),
- * or an earlier version (names are still useful, ranges are not).
+ * Where the model came from: this very text, the statements of this text read whole or this text
+ * with broken lines blanked (same offsets), or an earlier version (names are still useful, ranges are not).
  */
 export type ModelProvenance = 'exact' | 'recovered' | 'stale';
 
@@ -86,7 +86,7 @@ export interface DocumentView {
 
 /** A view checked by the engine. */
 export interface DocumentAnalysis extends DocumentView {
-  /** The engine's diagnostics for this text: a syntax error alone when it does not parse. */
+  /** The engine's diagnostics for this text: with syntax errors, beside what the statements read whole prove. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -114,6 +114,10 @@ export interface EngineCheck<Model extends PipelineModel = PipelineModel> {
 export function checkText(input: CheckInput): EngineCheck<LocalModel> {
   const prepared = preparePipeline(input.text, { ...input.prepareOptions, ...(input.sourcePath ? { sourcePath: input.sourcePath } : {}), mode: 'lint' });
   if (prepared.graph && prepared.parsed) return { diagnostics: prepared.diagnostics, model: new LocalModel(prepared.parsed, prepared.graph, 'exact') };
+  // The statements the parser read whole: their ranges are this text's. Without a node they tell completion less than the last model.
+  if (prepared.partial && prepared.partial.parsed.nodes.size > 0) return { diagnostics: prepared.diagnostics, model: new LocalModel(prepared.partial.parsed, prepared.partial.graph, 'recovered') };
+  // Past a parse limit nothing is read (as the CLI refuses it), and nothing is recovered either.
+  if (prepared.overLimit) return { diagnostics: prepared.diagnostics };
   const syntaxOffsets = prepared.diagnostics.flatMap((d) => (d.range ? [d.range.start.offset] : []));
   const hints = input.lastEditOffset !== undefined ? [input.lastEditOffset, ...syntaxOffsets] : syntaxOffsets;
   const recovered = hints.length > 0 ? recoverModel(input.text, buildOutline(input.text), hints, input.sourcePath) : undefined;

@@ -23,6 +23,7 @@ const namesByScope: Record<AttributeScope, readonly string[]> = {
 export const unknownAttributeRule: LintRule = {
   name: 'unknown_attribute',
   tier: 'lint',
+  restsOn: 'statement',
   *check({ graph }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).all) {
       const { attribute, scope } = written;
@@ -67,6 +68,7 @@ const checkedElsewhere = new Set(['type', 'node_type', 'fidelity', 'default_fide
 export const attributeValueRule: LintRule = {
   name: 'attribute_value',
   tier: 'validate',
+  restsOn: 'statement',
   *check({ graph, lineIndex }): Iterable<SpanDiagnostic> {
     const nodeIds = new Speller(graph.nodes.keys());
     for (const written of writtenAttributes(graph).all) {
@@ -146,6 +148,7 @@ function replaceInValue(attribute: Attribute, start: number, id: string, replace
 export const typeKnownRule: LintRule = {
   name: 'type_known',
   tier: 'validate',
+  restsOn: 'statement',
   *check({ graph, knownHandlerTypes }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).withKey('type', 'node_type')) {
       const { attribute } = written;
@@ -170,6 +173,7 @@ export const typeKnownRule: LintRule = {
 export const fidelityValidRule: LintRule = {
   name: 'fidelity_valid',
   tier: 'validate',
+  restsOn: 'statement',
   *check({ graph }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).withKey('fidelity', 'default_fidelity')) {
       const { attribute } = written;
@@ -195,6 +199,7 @@ export const fidelityValidRule: LintRule = {
 export const retryBudgetRule: LintRule = {
   name: 'retry_budget_non_negative',
   tier: 'validate',
+  restsOn: 'statement',
   *check({ graph }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).withKey('max_retries', 'default_max_retries', 'default_max_retry')) {
       const { attribute, scope } = written;

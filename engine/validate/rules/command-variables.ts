@@ -91,6 +91,7 @@ function* ambiguities(context: RuleContext): Iterable<{ node: GraphNode; attribu
 export const ambiguousCommandVariableRule: LintRule = {
   name: 'ambiguous_command_variable',
   tier: 'lint',
+  restsOn: 'statement',
   *check(context): Iterable<SpanDiagnostic> {
     for (const found of ambiguities(context)) {
       const range = valueSpanRange(context.lineIndex, found.attribute, found.at.start, found.at.end);

@@ -85,6 +85,7 @@ function redirectFix(lineIndex: LineIndex, node: GraphNode, attribute: Attribute
 export const pipeHidesStatusRule: LintRule = {
   name: 'CMD-001',
   tier: 'lint',
+  restsOn: 'statement',
   *check(context): Iterable<SpanDiagnostic> {
     for (const found of hiddenStatuses(context)) {
       const range = valueSpanRange(context.lineIndex, found.attribute, found.pipes.start, found.pipes.end);
@@ -105,6 +106,7 @@ export const pipeHidesStatusRule: LintRule = {
 export const tokenGateLiesRule: LintRule = {
   name: 'CMD-002',
   tier: 'lint',
+  restsOn: 'statement',
   *check(context): Iterable<SpanDiagnostic> {
     for (const found of hiddenStatuses(context)) {
       const { pipelines, pipeline, attribute } = found;

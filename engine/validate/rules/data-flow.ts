@@ -34,6 +34,7 @@ function replaceSpanFix(context: RuleContext, parsed: EdgeCondition, span: Claus
 export const outcomeValueRule: LintRule = {
   name: 'outcome_value',
   tier: 'lint',
+  restsOn: 'statement',
   *check(context): Iterable<SpanDiagnostic> {
     const { handlerOf } = analyze(context);
     for (const { edge, parsed } of conditions(context)) {

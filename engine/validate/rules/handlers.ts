@@ -15,6 +15,7 @@ const hasValue = (node: GraphNode, key: string) => (node.attributes.get(key)?.va
 export const promptOnLlmNodesRule: LintRule = {
   name: 'prompt_on_llm_nodes',
   tier: 'validate',
+  restsOn: 'statement',
   *check(context): Iterable<SpanDiagnostic> {
     const { handlerOf } = analyze(context);
     for (const node of context.graph.nodes.values()) {
@@ -35,6 +36,7 @@ export const promptOnLlmNodesRule: LintRule = {
 export const toolCommandRequiresToolHandlerRule: LintRule = {
   name: 'tool_command_requires_tool_handler',
   tier: 'validate',
+  restsOn: 'statement',
   *check(context): Iterable<SpanDiagnostic> {
     const { handlerOf } = analyze(context);
     for (const node of context.graph.nodes.values()) {
@@ -70,6 +72,7 @@ const nonWriting = new Set(['start', 'exit', 'conditional', 'parallel', 'paralle
 export const mustWritePlacementRule: LintRule = {
   name: 'must_write_placement',
   tier: 'lint',
+  restsOn: 'statement',
   *check(context): Iterable<SpanDiagnostic> {
     const { handlerOf } = analyze(context);
     for (const written of writtenAttributes(context.graph).withKey('must_write')) {
@@ -93,6 +96,7 @@ export const mustWritePlacementRule: LintRule = {
 export const folderRequiresDotFileRule: LintRule = {
   name: 'folder_requires_dot_file',
   tier: 'validate',
+  restsOn: 'statement',
   *check(context): Iterable<SpanDiagnostic> {
     const { handlerOf } = analyze(context);
     for (const node of context.graph.nodes.values()) {
@@ -112,6 +116,7 @@ export const folderRequiresDotFileRule: LintRule = {
 export const dotFileExistsRule: LintRule = {
   name: 'dot_file_exists',
   tier: 'validate',
+  restsOn: 'statement',
   *check({ graph, fileExists, files }): Iterable<SpanDiagnostic> {
     if (!graph.sourcePath) return;
     const dir = path.dirname(graph.sourcePath);

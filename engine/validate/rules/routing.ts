@@ -18,6 +18,7 @@ import { valueRangeOf, valueSpanRange } from '../value-location';
 export const retryTargetExistsRule: LintRule = {
   name: 'retry_target_exists',
   tier: 'validate',
+  restsOn: 'statement',
   *check({ graph }): Iterable<SpanDiagnostic> {
     const ids = new Speller(graph.nodes.keys());
     for (const written of writtenAttributes(graph).withKey('retry_target', 'fallback_retry_target')) {
@@ -48,6 +49,7 @@ export const retryTargetExistsRule: LintRule = {
 export const goalGateHasRetryRule: LintRule = {
   name: 'goal_gate_has_retry',
   tier: 'validate',
+  restsOn: 'statement',
   *check(context): Iterable<SpanDiagnostic> {
     const { graph, adjacency } = context;
     const graphTarget = ['retry_target', 'fallback_retry_target'].some((key) => (graph.attributes.get(key)?.value.trim() ?? '') !== '');

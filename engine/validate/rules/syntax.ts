@@ -12,6 +12,7 @@ const conditionKeys = attributeTable.filter((spec) => spec.type.kind === 'condit
 export const conditionSyntaxRule: LintRule = {
   name: 'condition_syntax',
   tier: 'validate',
+  restsOn: 'statement',
   *check({ graph, lineIndex }): Iterable<SpanDiagnostic> {
     for (const written of writtenAttributes(graph).withKey(...conditionKeys)) {
       const { attribute } = written;
@@ -33,6 +34,7 @@ export const conditionSyntaxRule: LintRule = {
 export const stylesheetSyntaxRule: LintRule = {
   name: 'stylesheet_syntax',
   tier: 'validate',
+  restsOn: 'statement',
   *check({ graph, lineIndex }): Iterable<SpanDiagnostic> {
     const attribute = graph.attributes.get('model_stylesheet');
     if (!attribute || attribute.origin !== 'explicit') return;
