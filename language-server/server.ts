@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Connection, InitializeParams, InitializeResult } from 'vscode-languageserver';
 import { CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
 import type { DocumentAnalysis, DocumentView } from './analysis/document-analysis';
+import { pastParseLimits } from './analysis/document-analysis';
 import type { Checker } from './analysis/checker';
 import { DocumentStore } from './analysis/document-store';
 import { codeActions } from './features/code-actions';
@@ -103,14 +104,20 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
 
   type At = { textDocument: { uri: string }; position: { line: number; character: number } };
   const offsetIn = (view: DocumentView, params: At) => view.lineIndex.offsetAt(params.position.line, params.position.character);
+  /** The view of a document the server describes: none past the parse limits (Problems says why). */
+  const readableView = (uri: string): DocumentView | undefined => {
+    const view = store.view(uri);
+    return view && !pastParseLimits(view) ? view : undefined;
+  };
   /** Latency-critical requests answer from the parse-free view; it is exact for everything read from tokens. */
   const withView = <T>(uri: string, fallback: T, answer: (view: DocumentView) => T): T => {
-    const view = store.view(uri);
+    const view = readableView(uri);
     return view ? answer(view) : fallback;
   };
   const atPosition = <T>(params: At, fallback: T, answer: (view: DocumentView, offset: number) => T): T => withView(params.textDocument.uri, fallback, (view) => answer(view, offsetIn(view, params)));
   /** Requests that describe the pipeline wait for the engine's analysis of the current version. */
   const withAnalysis = async <T>(uri: string, fallback: T, answer: (analysis: DocumentAnalysis) => T): Promise<T> => {
+    if (!readableView(uri)) return fallback;
     const analysis = await store.analysis(uri);
     return analysis ? answer(analysis) : fallback;
   };
@@ -118,7 +125,7 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
   // From the text alone: right after open or an edit, completion (and hover, but on a node) never waits for the checker.
   connection.onCompletion((params) => atPosition(params, [], complete));
   connection.onHover(async (params) => {
-    const view = store.view(params.textDocument.uri);
+    const view = readableView(params.textDocument.uri);
     const target = view && hoverTarget(view, offsetIn(view, params));
     if (!view || !target) return null;
     if (target.kind === 'ready') return target.hover;

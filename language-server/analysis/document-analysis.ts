@@ -6,6 +6,7 @@ import type { PrepareOptions } from '../../engine/prepare';
 import { preparePipeline } from '../../engine/prepare';
 import type { Outline } from '../syntax/outline';
 import { buildOutline } from '../syntax/outline';
+import { inputTooLarge, PARSE_LIMITS } from '../../engine/parse/parse-limits';
 import { recoverModel } from './recovery';
 
 /**
@@ -157,6 +158,15 @@ export function quickView(input: Pick<AnalysisInput, 'uri' | 'version' | 'text' 
     lineIndex: input.lineIndex ?? new LineIndex(input.text),
     outline: input.outline ?? buildOutline(input.text),
   };
+}
+
+/**
+ * The text passes a parse limit (its size; blocks nested deeper than the parser reads, one more
+ * allowed for an edge operand's `{ a b }` group, which the parser does not count as a subgraph): the
+ * CLI refuses it, and the server answers nothing about it but the diagnostic that says so.
+ */
+export function pastParseLimits(view: DocumentView): boolean {
+  return inputTooLarge(view.text) !== undefined || view.outline.nesting > PARSE_LIMITS.subgraphDepth + 1;
 }
 
 /** The model, when its ranges point into this text. */

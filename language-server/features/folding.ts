@@ -10,7 +10,15 @@ export function foldingRanges(analysis: DocumentView): FoldingRange[] {
   const line = (offset: number) => lineIndex.positionAt(offset).line;
   const ranges: FoldingRange[] = [];
   /** A closer alone on its line (`}`, `]`) stays visible; one ending a line of content folds with it. */
-  const startsItsLine = (offset: number) => outline.text.slice(outline.text.lastIndexOf('\n', offset - 1) + 1, offset).trim() === '';
+  const startsItsLine = (offset: number): boolean => {
+    // Back over the blanks only: a search for the line's start would cross a whole one-line text for each closer.
+    for (let at = offset - 1; at >= 0; at--) {
+      const char = outline.text.charCodeAt(at);
+      if (char === 0x0a || char === 0x0d) return true;
+      if (char !== 0x20 && char !== 0x09) return false;
+    }
+    return true;
+  };
   const add = (startOffset: number, endOffset: number, closerStaysVisible: boolean, kind?: FoldingRangeKind) => {
     const startLine = line(startOffset);
     const endLine = line(endOffset) - (closerStaysVisible && startsItsLine(endOffset) ? 1 : 0);

@@ -62,40 +62,41 @@ export function documentSymbols(analysis: DocumentView): DocumentSymbol[] {
     const detail = resolved?.get(id) ?? fromText(id);
     return detail ? [detail.handler, ...(detail.label ? [detail.label] : [])].join(' · ') : '';
   };
-  const nodeSymbol = (statement: NodeStatement): Positioned => ({
-      start: statement.token.start,
-      symbol: {
-        name: statement.id,
-        detail: detailOf(statement.id),
-        kind: SymbolKind.Object,
-        range: range(statement.token.start, statement.end),
-        selectionRange: range(statement.token.start, statement.token.end),
-      },
-    });
+  const nodeSymbol = (statement: NodeStatement): DocumentSymbol => ({
+    name: statement.id,
+    detail: detailOf(statement.id),
+    kind: SymbolKind.Object,
+    range: range(statement.token.start, statement.end),
+    selectionRange: range(statement.token.start, statement.token.end),
+  });
 
   const end = (block: Block) => block.close?.end ?? outline.text.length;
-  const subgraphs = outline.blocks.filter((b) => b.kind === 'subgraph');
-  /** The innermost subgraph around an offset, or the graph. */
-  const container = (offset: number): Block =>
-    subgraphs.filter((b) => b.open.start < offset && offset < end(b)).reduce<Block>((inner, b) => (b.open.start > inner.open.start ? b : inner), graphBlock);
-  const contents = new Map<Block, Positioned[]>();
-  const place = (within: Block, item: Positioned) => contents.set(within, [...(contents.get(within) ?? []), item]);
-  for (const statement of statements.values()) place(container(statement.token.start), nodeSymbol(statement));
-  const childrenOf = (block: Block): DocumentSymbol[] => (contents.get(block) ?? []).sort((a, b) => a.start - b.start).map((item) => item.symbol);
-  // Innermost subgraphs first, so each is complete before its parent takes it.
-  for (const block of [...subgraphs].sort((a, b) => b.open.start - a.open.start)) {
+  // One sweep in document order: each symbol goes to the innermost subgraph still open where it starts.
+  const entries: Positioned[] = [];
+  for (const statement of statements.values()) entries.push({ start: statement.token.start, symbol: nodeSymbol(statement) });
+  const subgraphOf = new Map<DocumentSymbol, Block>();
+  for (const block of outline.blocks) {
+    if (block.kind !== 'subgraph') continue;
     const start = (block.keyword ?? block.open).start;
     const nameToken = block.name ?? block.keyword ?? block.open;
-    place(container(start), {
-      start,
-      symbol: {
-        name: block.name ? tokenValue(block.name) : '(anonymous subgraph)',
-        kind: SymbolKind.Namespace,
-        range: range(start, end(block)),
-        selectionRange: range(nameToken.start, nameToken.end),
-        children: childrenOf(block),
-      },
-    });
+    const symbol: DocumentSymbol = {
+      name: block.name ? tokenValue(block.name) : '(anonymous subgraph)',
+      kind: SymbolKind.Namespace,
+      range: range(start, end(block)),
+      selectionRange: range(nameToken.start, nameToken.end),
+      children: [],
+    };
+    subgraphOf.set(symbol, block);
+    entries.push({ start, symbol });
+  }
+  entries.sort((a, b) => a.start - b.start);
+  const graphChildren: DocumentSymbol[] = [];
+  const open: { readonly block: Block; readonly children: DocumentSymbol[] }[] = [];
+  for (const { start, symbol } of entries) {
+    while (open.length > 0 && end((open.at(-1) as (typeof open)[number]).block) <= start) open.pop();
+    (open.at(-1)?.children ?? graphChildren).push(symbol);
+    const block = subgraphOf.get(symbol);
+    if (block && symbol.children) open.push({ block, children: symbol.children });
   }
 
   const graphStart = (graphBlock.keyword ?? graphBlock.open).start;
@@ -107,7 +108,7 @@ export function documentSymbols(analysis: DocumentView): DocumentSymbol[] {
       kind: SymbolKind.Module,
       range: range(graphStart, end(graphBlock)),
       selectionRange: range(nameToken.start, nameToken.end),
-      children: childrenOf(graphBlock),
+      children: graphChildren,
     },
   ];
 }

@@ -116,6 +116,7 @@ export interface OutlineRows {
 
 export class Outline {
   private records: Partial<Record<Table, readonly unknown[]>> | undefined;
+  private deepest: number | undefined;
 
   constructor(
     readonly text: string,
@@ -177,6 +178,22 @@ export class Outline {
   }
 
   /** Every token, in order, as objects (made on each read). */
+  /** How deep blocks nest below the graph's body (a subgraph in it: 1), found on the first ask in one pass over the blocks. */
+  get nesting(): number {
+    if (this.deepest !== undefined) return this.deepest;
+    const closes: number[] = [];
+    let deepest = 0;
+    for (let row = 0, count = this.count('blocks'); row < count; row++) {
+      const open = this.field('blocks', row, BLOCK.open);
+      while (closes.length > 0 && (closes.at(-1) as number) < open) closes.pop();
+      deepest = Math.max(deepest, closes.length);
+      const close = this.field('blocks', row, BLOCK.close);
+      closes.push(close < 0 ? Infinity : close);
+    }
+    this.deepest = deepest;
+    return deepest;
+  }
+
   get tokens(): readonly Token[] {
     return Array.from({ length: this.tokenCount }, (_, t) => this.token(t));
   }
