@@ -7,7 +7,7 @@ import { GraphBuilder } from './graph-builder';
 import { inputTooLarge } from './parse-limits';
 
 /** The statements of a text with syntax errors that were read whole: for lint, never run. */
-export interface PartialGraph {
+interface PartialGraph {
   readonly graph: Graph;
   /** The parse's own warnings about what it read (a graph attribute set twice…). */
   readonly diagnostics: readonly Diagnostic[];
