@@ -37,7 +37,7 @@ describe('debug adapter: unbounded tool output', () => {
     });
     const s = await session();
     await launch(s, scriptedArgs(dir));
-    await s.events.next('terminated', 60_000);
+    await s.events.next('terminated', 240_000);
     const adapterPid = (s.client as unknown as { _adapterProcess: { pid: number } })._adapterProcess.pid;
     const peak = peakRss(adapterPid);
     const output = s.events.bodies<DebugProtocol.OutputEvent['body']>('output');

@@ -75,14 +75,17 @@ describe('run directory ownership', () => {
   const cliSync = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
 
   it('refuses a second engine (resume or run) while one is alive, and the live run is untouched', async () => {
-    const { cwd, logsRoot } = workspace({ 'pipeline.dot': pipeline });
-    const live = start(cwd, logsRoot, 3);
+    // `slow` holds until the test has tried the second engines (release.marker), however slow the machine.
+    const held = pipeline.replace(slowTool, 'touch started.marker; while [ ! -e release.marker ]; do sleep 0.05; done; echo slow >> log.txt');
+    const { cwd, logsRoot } = workspace({ 'pipeline.dot': held });
+    const live = start(cwd, logsRoot, 0);
     const liveExit = exitOf(live);
     await waitForFile(path.join(cwd, 'started.marker'));
     for (const second of [cliSync(cwd, 'resume', logsRoot), cliSync(cwd, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot)]) {
       assert.equal(second.status, 2, second.stderr);
       assert.match(second.stderr, new RegExp(`in use by another engine \\(pid ${live.pid} on `));
     }
+    fs.writeFileSync(path.join(cwd, 'release.marker'), '');
     assert.equal(await liveExit, 0, 'the live run finished successfully');
     assert.equal(fs.readFileSync(path.join(cwd, 'log.txt'), 'utf8'), 'slow\n', 'its tool ran once, uninterrupted');
     assert.ok(!fs.existsSync(path.join(logsRoot, 'engine.lock')), 'the engine released its lock');

@@ -10,11 +10,12 @@ import { readTrace } from '../../../engine/runtime/run-directory';
 import { bundledCli } from '../../test-bundle';
 import { tempDir } from './harness';
 
-// `slow` sleeps as long as nap.txt says, so a resumed run need not wait as long as the first.
+// `slow` sleeps as long as nap.txt says, so a resumed run need not wait as long as the first. It reads
+// the nap before it says it started: the test rewrites nap.txt once it sees started.marker.
 const pipeline = `digraph leased {
   start [shape=Mdiamond]
   first [shape=parallelogram, tool_command="echo first >> log.txt"]
-  slow [shape=parallelogram, tool_command="echo slow-start >> log.txt; touch started.marker; sleep $(cat nap.txt); echo slow >> log.txt"]
+  slow [shape=parallelogram, tool_command="nap=$(cat nap.txt); echo slow-start >> log.txt; touch started.marker; sleep $nap; echo slow >> log.txt"]
   after [shape=parallelogram, tool_command="echo after >> log.txt"]
   done [shape=Msquare]
   start -> first -> slow -> after -> done
@@ -22,7 +23,7 @@ const pipeline = `digraph leased {
 const OTHER_HOST = 'another-host.example';
 
 async function waitForFile(file: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 90_000;
   while (!fs.existsSync(file)) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${file}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -67,11 +68,12 @@ describe('the run lock across hosts: a lease', () => {
 
   it('refuses while the other host’s lease runs, takes over once it lapsed, and runs no finished node again', async () => {
     const w = await interrupted('0');
-    fs.writeFileSync(w.lock, foreignHolder(1500, 0));
+    fs.writeFileSync(w.lock, foreignHolder(60_000, 0));
     const refused = resumeSync(w.cwd, w.logsRoot);
     assert.equal(refused.status, 2, refused.stderr);
-    assert.match(refused.stderr, new RegExp(`in use by another engine \\(pid 4242 on ${OTHER_HOST.replace(/\./g, '\\.')}, since .*, its lease renewed at .* lapses after 1500 ms\\)`));
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    assert.match(refused.stderr, new RegExp(`in use by another engine \\(pid 4242 on ${OTHER_HOST.replace(/\./g, '\\.')}, since .*, its lease renewed at .* lapses after 60000 ms\\)`));
+    // The same record a minute later: its lease lapsed.
+    fs.writeFileSync(w.lock, foreignHolder(60_000, 61_000));
     const resumed = resumeSync(w.cwd, w.logsRoot);
     assert.equal(resumed.status, 0, resumed.stderr);
     assert.deepEqual(w.log(), ['first', 'slow-start', 'slow-start', 'slow', 'after'], 'only the node in flight at the death ran again');
@@ -105,13 +107,19 @@ describe('the run lock across hosts: a lease', () => {
   });
 
   it('a live engine renews its lease every third of it (ATTRACTOR_RUN_LOCK_LEASE_MS); a malformed lease is refused', async () => {
-    const w = workspace('1.5');
-    const engine = start(w.cwd, w.logsRoot, { ATTRACTOR_RUN_LOCK_LEASE_MS: '600' });
+    // A lease long enough that a busy machine's stalls (seconds, at start-up) never let it lapse; `slow`
+    // outlasts it, so at least one renewal happens while the test watches.
+    const w = workspace('12');
+    const engine = start(w.cwd, w.logsRoot, { ATTRACTOR_RUN_LOCK_LEASE_MS: '9000' });
     await waitForFile(path.join(w.cwd, 'started.marker'));
-    const first = JSON.parse(fs.readFileSync(w.lock, 'utf8')) as { lease_ms: number; renewed_at: string };
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    const later = JSON.parse(fs.readFileSync(w.lock, 'utf8')) as { renewed_at: string };
-    assert.equal(first.lease_ms, 600);
+    type Record = { lease_ms: number; renewed_at: string };
+    const first = JSON.parse(fs.readFileSync(w.lock, 'utf8')) as Record;
+    let later = first;
+    for (const deadline = Date.now() + 11_000; later.renewed_at === first.renewed_at && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      later = JSON.parse(fs.readFileSync(w.lock, 'utf8')) as Record;
+    }
+    assert.equal(first.lease_ms, 9000);
     assert.ok(Date.parse(later.renewed_at) > Date.parse(first.renewed_at), `${later.renewed_at} after ${first.renewed_at}`);
     assert.equal(await exitOf(engine), 0);
     assert.deepEqual(w.log(), ['first', 'slow-start', 'slow', 'after']);
