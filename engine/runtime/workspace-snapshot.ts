@@ -230,12 +230,16 @@ function changeKind(letter: string): FileChangeKind {
   return 'changed';
 }
 
-/** The run directory and its time-travel siblings (`<root>.branch-N`, `<root>.restart-N`), anchored at the workspace root. */
+/**
+ * The run directory and its time-travel siblings (`<root>.branch-N`, `<root>.restart-N`, and a
+ * branch's own, `<root>.branch-N.branch-M`), anchored at the workspace root: the original run's
+ * name is what is left once every suffix is taken off.
+ */
 function runDirectoryExcludes(cwd: string, runDirectory: string): string[] {
   const relative = path.relative(path.resolve(cwd), path.resolve(runDirectory));
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return [];
   const anchored = `/${relative.split(path.sep).join('/')}`;
-  const root = anchored.replace(/\.(branch|restart)-\d+$/, '');
+  const root = anchored.replace(/(\.(branch|restart)-\d+)+$/, '');
   return [`${root}/`, `${root}.branch-*/`, `${root}.restart-*/`];
 }
 

@@ -88,6 +88,17 @@ describe('attractor resume --from NODE[@visit] (CLI)', () => {
     assert.deepEqual(tracedNodes(dir, 'run.branch-1.branch-1'), ['start', 'attempt', 'check', 'attempt', 'check', 'attempt', 'check', 'done']);
   });
 
+  it('a branch of a branch, restoring the workspace that holds the runs, leaves the original run and its other branches in place', () => {
+    const dir = ranWorkspace();
+    const runTrace = fs.readFileSync(path.join(dir, 'run', 'trace.jsonl'), 'utf8');
+    assert.equal(attractor(dir, ['resume', 'run', '--from', 'attempt@2']).status, 0);
+    assert.equal(attractor(dir, ['resume', 'run', '--from', 'check@3']).status, 0);
+    const nested = attractor(dir, ['resume', 'run.branch-1', '--from', 'attempt@1']);
+    assert.equal(nested.status, 0, nested.stderr);
+    assert.equal(fs.readFileSync(path.join(dir, 'run', 'trace.jsonl'), 'utf8'), runTrace, 'the original run is where it was');
+    for (const sibling of ['run.branch-1', 'run.branch-2']) assert.ok(fs.existsSync(path.join(dir, sibling, 'checkpoint.json')), `${sibling} is where it was`);
+  });
+
   it('the first visit of a node restores the workspace from before it: a file the node created is gone until it runs again', () => {
     const dir = ranWorkspace();
     const branch = attractor(dir, ['resume', 'run', '--from', 'check@3']);
