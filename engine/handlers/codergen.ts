@@ -7,6 +7,7 @@ import { boolAttr, maxRetries, modelSelectionOf, promptOf, stringAttr } from '..
 import { buildPreamble, resolveThreadKey, threadContextKey } from '../runtime/fidelity';
 import { ensureFeedbackPlaceholder } from '../runtime/feedback';
 import { expandPrompt } from '../runtime/expand';
+import { VISIT_FILES } from '../runtime/run-file-names';
 import { outcomeFromResult } from '../runtime/verdict';
 import type { Handler } from './handler';
 
@@ -27,7 +28,7 @@ export const codergenHandler: Handler = {
       context: context.snapshot(),
     });
     const prompt = preamble ? `${preamble}\n\n---\n\n${body}` : body;
-    services.runDirectory.writeStageFile(services.iteration, node.id, 'prompt.md', prompt);
+    services.runDirectory.writeStageFile(services.iteration, node.id, VISIT_FILES.prompt, prompt);
 
     const threadKey = resolveThreadKey(node, graph, services.incomingEdge, context);
     const schemaText = stringAttr(node, 'response_schema');
@@ -63,7 +64,7 @@ export const codergenHandler: Handler = {
       return { status: 'fail', isExplicit: false, failureReason: message, failedStep: llmFailedStep({ prompt: body, response: '', error: message }), ...spent };
     }
 
-    if (result.responseText) services.runDirectory.writeStageFile(services.iteration, node.id, 'response.md', result.responseText);
+    if (result.responseText) services.runDirectory.writeStageFile(services.iteration, node.id, VISIT_FILES.response, result.responseText);
     if (fidelity === 'full') {
       services.recordExchange(threadKey, result.exchange ?? [
         { role: 'user', content: [{ kind: 'text', text: body }] },

@@ -3,6 +3,7 @@ import type { GraphNode } from '../model/graph';
 import type { FidelityMode, Usage } from '../runtime/backend';
 import type { RunContext } from '../runtime/context';
 import { expandPrompt } from '../runtime/expand';
+import { VISIT_FILES } from '../runtime/run-file-names';
 import { candidateNamed, rankHeuristically, rankingPrompt } from '../runtime/fan-in-ranking';
 import { modelSelectionOf, stringAttr } from '../runtime/node-config';
 import type { ParallelResult } from '../runtime/parallel-results';
@@ -67,7 +68,7 @@ interface ModelQuestion {
 
 async function askModel({ node, instruction, candidates, context, services, signal, fidelity }: ModelQuestion): Promise<ModelChoice> {
   const prompt = rankingPrompt(expandPrompt(instruction, services.graph, context), candidates);
-  services.runDirectory.writeStageFile(services.iteration, node.id, 'prompt.md', prompt);
+  services.runDirectory.writeStageFile(services.iteration, node.id, VISIT_FILES.prompt, prompt);
   const stageDir = services.runDirectory.stageDir(node.id);
   fs.mkdirSync(stageDir, { recursive: true });
   const result = await services.backend.run({
@@ -83,7 +84,7 @@ async function askModel({ node, instruction, candidates, context, services, sign
     signal,
     emit: (event) => services.emit({ type: 'agent', scope: services.scope, nodeId: node.id, event }),
   });
-  if (result.responseText) services.runDirectory.writeStageFile(services.iteration, node.id, 'response.md', result.responseText);
+  if (result.responseText) services.runDirectory.writeStageFile(services.iteration, node.id, VISIT_FILES.response, result.responseText);
   const id = candidateNamed(result, candidates.map((c) => c.id));
   const candidate = candidates.find((c) => c.id === id);
   const usage = result.usage ? { usage: result.usage } : {};

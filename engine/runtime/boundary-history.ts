@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { JournalRecord, MutableRunState } from './journal';
 import { applyDelta } from './journal';
 import type { RunState } from './state';
 import { isRecord } from '../model/json';
+import { runFile } from './run-layout';
+import { readBranchMarker } from './run-markers';
 
 /**
  * `boundaries.jsonl`: every node boundary of a run's main walk, kept for `resume --from`. The
@@ -12,8 +13,6 @@ import { isRecord } from '../model/json';
  * own line, so a step costs one more append of a size independent of the walk). A line carries the
  * length of trace.jsonl at its boundary. Not fsynced: a boundary a crash loses is only not offered.
  */
-
-const HISTORY_FILE = 'boundaries.jsonl';
 
 /** One node boundary of the main walk, as a run directory recorded it. */
 export interface RecordedBoundary {
@@ -29,7 +28,7 @@ export class BoundaryHistoryWriter {
   private needsBase = true;
 
   constructor(runDirectory: string) {
-    this.fd = fs.openSync(path.join(runDirectory, HISTORY_FILE), fs.constants.O_RDWR | fs.constants.O_CREAT);
+    this.fd = fs.openSync(runFile(runDirectory, 'boundaries'), fs.constants.O_RDWR | fs.constants.O_CREAT);
     // A torn last line (a killed engine) is cut, so the base this process writes starts a line of its own.
     this.size = wholeLinesLength(this.fd);
     fs.ftruncateSync(this.fd, this.size);
@@ -69,7 +68,7 @@ export function recordedBoundaries(runDirectory: string): RecordedBoundary[] {
 function ownBoundaries(runDirectory: string): RecordedBoundary[] {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(runDirectory, HISTORY_FILE), 'utf8');
+    text = fs.readFileSync(runFile(runDirectory, 'boundaries'), 'utf8');
   } catch {
     return [];
   }
@@ -108,13 +107,8 @@ function parseLine(line: string): HistoryLine | undefined {
 }
 
 function branchParent(runDirectory: string): { root: string; fromStep: number } | undefined {
-  try {
-    const marker: unknown = JSON.parse(fs.readFileSync(path.join(runDirectory, 'branch.json'), 'utf8'));
-    if (isRecord(marker) && typeof marker.parent_logs_root === 'string' && typeof marker.from_step === 'number') return { root: marker.parent_logs_root, fromStep: marker.from_step };
-  } catch {
-    // Not a branch.
-  }
-  return undefined;
+  const marker = readBranchMarker(runDirectory);
+  return marker && { root: marker.parent_logs_root, fromStep: marker.from_step };
 }
 
 /** The length of a file up to its last newline. */

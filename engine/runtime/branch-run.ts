@@ -1,23 +1,16 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { writeFileAtomic, writeJsonAtomic } from './atomic-write';
 import type { RunState } from './state';
 import type { TraceRecord } from './events';
 import { RunDirectory } from './run-directory';
+import { runFile } from './run-layout';
+import { writeBranchMarker } from './run-markers';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 /** A node boundary a branch starts from: the state then, and how many trace.jsonl lines held the records up to it. */
 export interface BranchPoint {
   readonly state: RunState;
   readonly traceLines: number;
-}
-
-interface BranchMarker {
-  readonly parent_logs_root: string;
-  readonly from_step: number;
-  readonly from_node: string;
-  readonly reason: string;
-  readonly created: string;
 }
 
 /**
@@ -27,16 +20,16 @@ interface BranchMarker {
  */
 export function forkRunDirectory(parentRoot: string, target: string, from: BranchPoint, reason: string): void {
   fs.mkdirSync(target, { recursive: true });
-  for (const name of ['pipeline.dot', 'manifest.json']) {
-    const source = path.join(parentRoot, name);
-    if (fs.existsSync(source)) writeFileAtomic(path.join(target, name), readFileChecked(source, READ_LIMITS.runRecord));
+  for (const file of ['pipeline', 'manifest'] as const) {
+    const source = runFile(parentRoot, file);
+    if (fs.existsSync(source)) writeFileAtomic(runFile(target, file), readFileChecked(source, READ_LIMITS.runRecord));
   }
   const lines = readTraceLines(parentRoot).slice(0, from.traceLines);
-  writeFileAtomic(path.join(target, 'trace.jsonl'), lines.map((line) => `${line}\n`).join(''));
+  writeFileAtomic(runFile(target, 'trace'), lines.map((line) => `${line}\n`).join(''));
   copyVisitDirectories(parentRoot, target, lines);
-  const marker: BranchMarker = { parent_logs_root: parentRoot, from_step: from.state.step, from_node: from.state.nextNodeId, reason, created: new Date().toISOString() };
-  writeJsonAtomic(path.join(target, 'branch.json'), marker);
-  writeJsonAtomic(path.join(target, 'checkpoint.json'), { ...from.state, status: 'running' });
+  const fromNode = from.state.nextNodeId;
+  writeBranchMarker(target, { parent_logs_root: parentRoot, from_step: from.state.step, from_node: fromNode, from_visit: (from.state.visits[fromNode] ?? 0) + 1, reason, created: new Date().toISOString() });
+  writeJsonAtomic(runFile(target, 'checkpoint'), { ...from.state, status: 'running' });
 }
 
 /**
@@ -68,7 +61,7 @@ export function traceLinesWithin(runDirectory: string, bytes: number): number {
 }
 
 function readTraceLines(runDirectory: string): string[] {
-  const file = path.join(runDirectory, 'trace.jsonl');
+  const file = runFile(runDirectory, 'trace');
   return fs.existsSync(file) ? readFileChecked(file, READ_LIMITS.runRecord).split('\n').filter(Boolean) : [];
 }
 

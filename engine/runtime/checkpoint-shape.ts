@@ -1,6 +1,7 @@
 import { isRecord } from '../model/json';
 import { isStageStatus } from './outcome';
 import { CHECKPOINT_FORMAT } from './state';
+import { runStatuses } from './run-status';
 
 /**
  * The problems that make parsed checkpoint JSON unusable as a RunState, each naming the field's
@@ -19,7 +20,7 @@ export function checkpointShapeProblems(data: unknown): string[] {
 
   expect(data.format === CHECKPOINT_FORMAT, 'format', `"${CHECKPOINT_FORMAT}"`);
   for (const key of ['runId', 'graphHash', 'graphName', 'cwd', 'nextNodeId', 'startedAt', 'updatedAt']) expect(typeof data[key] === 'string', key, 'a string');
-  expect(data.status === 'running' || data.status === 'cancelled' || data.status === 'success' || data.status === 'fail', 'status', '"running", "cancelled", "success" or "fail"');
+  expect((runStatuses as readonly unknown[]).includes(data.status), 'status', runStatuses.map((status) => JSON.stringify(status)).join(', '));
   optional('pid', isCount, 'a non-negative integer');
   for (const key of ['iteration', 'step']) expect(isCount(data[key]), key, 'a non-negative integer');
   expect(typeof data.elapsedBeforeMs === 'number' && Number.isFinite(data.elapsedBeforeMs) && data.elapsedBeforeMs >= 0, 'elapsedBeforeMs', 'a non-negative number');

@@ -3,6 +3,7 @@ import type { AgentEvent } from './backend';
 import type { FailureKind, Outcome, StageStatus } from './outcome';
 import type { FailedStep } from './failed-step';
 import type { RunState } from './state';
+import type { RunEnd } from './run-status';
 import type { VisitFiles } from './workspace-snapshot';
 
 type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
@@ -60,7 +61,7 @@ export type RunEvent =
       /** The trace records the run directory already holds (a resume's or a time-travel branch's history; empty for a fresh run). */
       readonly history: readonly TraceRecord[];
     }
-  | { readonly type: 'run:end'; readonly status: 'success' | 'fail' | 'cancelled'; readonly failureReason?: string; readonly failureKind?: FailureKind; readonly durationMs: number }
+  | { readonly type: 'run:end'; readonly status: RunEnd; readonly failureReason?: string; readonly failureKind?: FailureKind; readonly durationMs: number }
   | { readonly type: 'node:start'; readonly scope: WalkScope; readonly nodeId: string; readonly iteration: number; readonly visit: number }
   | { readonly type: 'node:attempt'; readonly scope: WalkScope; readonly nodeId: string; readonly attempt: number }
   | { readonly type: 'node:retry'; readonly scope: WalkScope; readonly nodeId: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }

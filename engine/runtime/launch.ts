@@ -12,6 +12,7 @@ import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
 import { modelSelectionOf } from './node-config';
 import { killProcessGroup } from './process';
 import { RunLock, RunLockedError } from './run-lock';
+import { hasCheckpoint, runFile } from './run-layout';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export type LaunchResult<R = RunResult> = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: R; readonly warnings: readonly Diagnostic[] };
@@ -127,7 +128,7 @@ export async function withRunLock<T>(root: string, engine: () => Promise<T> | T)
  * finished node, and a new run starts over it.
  */
 function runDirectoryTaken(logsRoot: string): Exclude<LaunchResult, { kind: 'ran' }> | undefined {
-  if (!fs.existsSync(path.join(logsRoot, 'checkpoint.json'))) return undefined;
+  if (!hasCheckpoint(logsRoot)) return undefined;
   return { kind: 'refused', diagnostics: [], reason: `${logsRoot} already holds a run: resume it with \`attractor resume\`, or choose another --logs-root` };
 }
 
@@ -152,7 +153,7 @@ export async function resumeRun(runDirectory: string, options: ResumeOptions): P
 
 /** `resumeRun` walking with `walk` (a pausing one). */
 export async function resumeRunWith<R>(runDirectory: string, options: ResumeOptions, walk: Walk<R>): Promise<LaunchResult<R>> {
-  if (!fs.existsSync(runDirectory)) return { kind: 'refused', diagnostics: [], reason: `no checkpoint at ${path.join(runDirectory, 'checkpoint.json')}: is ${runDirectory} a run directory?` };
+  if (!fs.existsSync(runDirectory)) return { kind: 'refused', diagnostics: [], reason: `no checkpoint at ${runFile(runDirectory, 'checkpoint')}: is ${runDirectory} a run directory?` };
   return withRunLock(runDirectory, () => resumeLocked(runDirectory, options, walk));
 }
 
@@ -168,7 +169,7 @@ async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, wal
   }
   let source: string;
   try {
-    source = readFileChecked(path.join(runDirectory, 'pipeline.dot'), READ_LIMITS.pipeline);
+    source = readFileChecked(runFile(runDirectory, 'pipeline'), READ_LIMITS.pipeline);
   } catch (error) {
     return { kind: 'refused', diagnostics: [], reason: `${runDirectory} has no readable pipeline.dot (${(error as Error).message}): it is not a run directory this engine wrote` };
   }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { preparePipeline } from '../prepare';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
@@ -8,6 +7,7 @@ import { forkRunDirectory, siblingRunDirectory, traceLinesWithin } from './branc
 import type { RefusedLaunch } from './launch';
 import { withRunLock } from './launch';
 import { restoreWorkspaceForBranch } from './workspace-snapshot';
+import { hasCheckpoint, runFile } from './run-layout';
 
 /** A node visit to start again from: `NODE` or `NODE@N` (the N-th visit, 1-based, across iterations). */
 export interface VisitTarget {
@@ -36,7 +36,7 @@ const refused = (reason: string): RefusedLaunch => ({ kind: 'refused', diagnosti
  */
 export async function branchFromVisit(runDirectory: string, target: VisitTarget): Promise<RefusedLaunch | Branched> {
   const root = path.resolve(runDirectory);
-  if (!fs.existsSync(path.join(root, 'checkpoint.json'))) return refused(`no checkpoint at ${path.join(root, 'checkpoint.json')}: is ${root} a run directory?`);
+  if (!hasCheckpoint(root)) return refused(`no checkpoint at ${runFile(root, 'checkpoint')}: is ${root} a run directory?`);
   const chosen = chooseBoundary(root, target);
   if ('kind' in chosen) return chosen;
   return withRunLock(root, (): Branched => {
@@ -66,7 +66,7 @@ function chooseBoundary(root: string, target: VisitTarget): RefusedLaunch | { bo
 /** Whether the run's pipeline has the node (undefined when its pipeline.dot cannot be read). */
 function nodeInPipeline(root: string, nodeId: string): boolean | undefined {
   try {
-    return preparePipeline(readFileChecked(path.join(root, 'pipeline.dot'), READ_LIMITS.pipeline), { mode: 'validate' }).graph?.nodes.has(nodeId);
+    return preparePipeline(readFileChecked(runFile(root, 'pipeline'), READ_LIMITS.pipeline), { mode: 'validate' }).graph?.nodes.has(nodeId);
   } catch {
     return undefined;
   }

@@ -16,6 +16,8 @@ import type { RunUsageTotal } from './usage';
 import { runUsageTotal } from './usage';
 import { threadsFromCheckpoint } from './transcript';
 import { BoundaryHistoryWriter, wholeLinesLength } from './boundary-history';
+import { feedbackFile, runFile, stageDirectory, subpipelineDirectory, visitDirectory } from './run-layout';
+import { VISIT_FILES } from './run-file-names';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -59,29 +61,24 @@ export class RunDirectory {
   constructor(readonly root: string) {}
 
   get checkpointPath(): string {
-    return path.join(this.root, 'checkpoint.json');
+    return runFile(this.root, 'checkpoint');
   }
 
   get tracePath(): string {
-    return path.join(this.root, 'trace.jsonl');
+    return runFile(this.root, 'trace');
   }
 
   get journalPath(): string {
-    return path.join(this.root, JOURNAL_FILE);
+    return runFile(this.root, 'journal');
   }
 
   stageDir(nodeId: string): string {
-    return path.join(this.root, safeSegment(nodeId));
+    return stageDirectory(this.root, nodeId);
   }
 
-  iterationStageDir(iteration: number, nodeId: string): string {
-    return path.join(this.root, `iteration_${iteration}`, safeSegment(nodeId));
-  }
-
-  /** Where one visit's records live: `iteration_N/<node>/` for the first visit in an iteration, `iteration_N/<node>@K/` for the K-th. */
+  /** Where one visit's records live (`run-layout.ts` visitDirectory). */
   visitStageDir(iteration: number, nodeId: string, visit: number): string {
-    const first = this.iterationStageDir(iteration, nodeId);
-    return visit === 1 ? first : `${first}@${visit}`;
+    return visitDirectory(this.root, iteration, nodeId, visit);
   }
 
   /**
@@ -91,14 +88,14 @@ export class RunDirectory {
    */
   beginVisit(iteration: number, nodeId: string): number {
     let visit = 1;
-    while (fs.existsSync(path.join(this.visitStageDir(iteration, nodeId, visit), 'status.json'))) visit++;
+    while (fs.existsSync(path.join(this.visitStageDir(iteration, nodeId, visit), VISIT_FILES.status))) visit++;
     this.currentVisits.set(visitKey(iteration, nodeId), visit);
     return visit;
   }
 
   /** The run directory of a sub-pipeline run by node `nodeId`. */
   child(nodeId: string): RunDirectory {
-    return new RunDirectory(path.join(this.stageDir(nodeId), 'subpipeline'));
+    return new RunDirectory(subpipelineDirectory(this.root, nodeId));
   }
 
   create(): void {
@@ -121,12 +118,12 @@ export class RunDirectory {
   }
 
   writeManifest(manifest: Manifest): void {
-    writeJsonAtomic(path.join(this.root, 'manifest.json'), manifest, true);
+    writeJsonAtomic(runFile(this.root, 'manifest'), manifest, true);
     fsyncDirectory(this.root);
   }
 
   writePipelineSource(source: string): void {
-    writeFileAtomic(path.join(this.root, 'pipeline.dot'), source, true);
+    writeFileAtomic(runFile(this.root, 'pipeline'), source, true);
     fsyncDirectory(this.root);
   }
 
@@ -212,7 +209,7 @@ export class RunDirectory {
 
   /** Adds the run's usage total (computed from trace.jsonl) to the manifest at run end. */
   recordUsageTotal(): void {
-    const file = path.join(this.root, 'manifest.json');
+    const file = runFile(this.root, 'manifest');
     let manifest: unknown;
     try {
       manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -267,18 +264,18 @@ export class RunDirectory {
   }
 
   writeStatus(iteration: number, nodeId: string, outcome: Outcome): void {
-    this.writeStageFile(iteration, nodeId, 'status.json', `${JSON.stringify(statusJson(outcome), null, 2)}\n`);
+    this.writeStageFile(iteration, nodeId, VISIT_FILES.status, `${JSON.stringify(statusJson(outcome), null, 2)}\n`);
   }
 
   /** Where the live process groups of the run's commands are recorded. */
   get processGroups(): ProcessGroupRecords {
-    return new ProcessGroupRecords(path.join(this.root, 'running'));
+    return new ProcessGroupRecords(runFile(this.root, 'processGroups'));
   }
 
   writeFeedback(nodeId: string, content: string): void {
-    const directory = path.join(this.root, 'feedback');
-    this.ensureDirectory(directory);
-    fs.writeFileSync(path.join(directory, `${safeSegment(nodeId)}.md`), content);
+    const file = feedbackFile(this.root, nodeId);
+    this.ensureDirectory(path.dirname(file));
+    fs.writeFileSync(file, content);
   }
 }
 
@@ -302,7 +299,6 @@ interface OpenJournal {
   readonly history: BoundaryHistoryWriter;
 }
 
-const JOURNAL_FILE = 'journal.jsonl';
 /** Below this the journal is never compacted: a short run writes its snapshot at the end only. */
 const MIN_JOURNAL_BYTES = 64 * 1024;
 
@@ -348,11 +344,10 @@ export class CheckpointError extends Error {
  * it. Every way it can be unusable is a loud, specific error.
  */
 export function loadCheckpoint(root: string): RunState {
-  const file = path.join(root, 'checkpoint.json');
-  const state = readCheckpointFile(file) as MutableRunState;
+  const state = readCheckpointFile(runFile(root, 'checkpoint')) as MutableRunState;
   let journal: JournalContents;
   try {
-    journal = readJournal(path.join(root, JOURNAL_FILE));
+    journal = readJournal(runFile(root, 'journal'));
   } catch (error) {
     throw new CheckpointError((error as Error).message);
   }
@@ -393,7 +388,7 @@ function readCheckpointFile(file: string): RunState {
 export function readTrace(root: string): TraceRecord[] {
   let text: string;
   try {
-    text = readFileChecked(path.join(root, 'trace.jsonl'), READ_LIMITS.runRecord);
+    text = readFileChecked(runFile(root, 'trace'), READ_LIMITS.runRecord);
   } catch {
     return [];
   }
@@ -407,9 +402,4 @@ export function readTrace(root: string): TraceRecord[] {
     }
   }
   return records;
-}
-
-/** Node ids are identifiers by grammar, but a warned-about quoted id must not escape the run directory. */
-function safeSegment(id: string): string {
-  return id.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_');
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { writeFileAtomic } from './atomic-write';
 import { isSameProcess, processStartTime } from './process-identity';
 import { isRecord } from '../model/json';
+import { runFile } from './run-layout';
 
 /** Who holds a run directory: the engine process, named by pid and start time, and its lease. */
 interface LockHolder {
@@ -29,7 +30,6 @@ export class RunLockLostError extends Error {
   override readonly name = 'RunLockLostError';
 }
 
-const LOCK_FILE = 'engine.lock';
 /** A lock file without a readable holder is being written, unless it is older than this. */
 const UNREADABLE_LOCK_GRACE_MS = 10_000;
 /** How long a lock outlives its last renewal; the holder renews every third of it. */
@@ -67,7 +67,7 @@ export class RunLock {
 
   static acquire(root: string): RunLock {
     fs.mkdirSync(root, { recursive: true });
-    const file = path.join(root, LOCK_FILE);
+    const file = runFile(root, 'lock');
     const startTime = processStartTime(process.pid);
     const now = new Date().toISOString();
     const holder: LockHolder = { pid: process.pid, ...(startTime ? { start_time: startTime } : {}), host: os.hostname(), since: now, lease_ms: leaseMs(), renewed_at: now };
@@ -98,7 +98,7 @@ export class RunLock {
 
   /** Why `root` is held by a live engine (the refusal acquire would give), or undefined when it is free. */
   static liveHolder(root: string): string | undefined {
-    const current = readLock(path.join(root, LOCK_FILE));
+    const current = readLock(runFile(root, 'lock'));
     return current.kind === 'held' && isLive(current.holder) ? describeHolder(root, current) : undefined;
   }
 

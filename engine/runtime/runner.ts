@@ -30,6 +30,7 @@ import { CancelledError, Walker, freshWalkState } from './walker';
 import { graphContextEntries } from './graph-context';
 import { FileScope } from '../io/file-scope';
 import { READ_LIMITS } from '../io/read-file-checked';
+import type { RunEnd } from './run-status';
 
 export interface RunOptions {
   /** The prepared (transformed and validated) graph. */
@@ -59,7 +60,7 @@ export interface RunOptions {
 }
 
 export interface RunResult {
-  readonly status: 'success' | 'fail' | 'cancelled';
+  readonly status: RunEnd;
   readonly failureReason?: string;
   readonly failureKind?: FailureKind;
   readonly logsRoot: string;

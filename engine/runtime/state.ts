@@ -2,6 +2,7 @@ import type { TranscriptMessage } from './backend';
 import type { ContextValues } from './context';
 import type { EdgeIdentity } from './events';
 import type { StageStatus } from './outcome';
+import type { RunStatus } from './run-status';
 
 export const CHECKPOINT_FORMAT = 'attractor-checkpoint/1';
 
@@ -30,7 +31,7 @@ export interface RunState {
   readonly cwd: string;
   readonly params: Readonly<Record<string, string>>;
   /** `cancelled` and a `running` whose engine process is gone (killed) are both resumable. */
-  readonly status: 'running' | 'cancelled' | 'success' | 'fail';
+  readonly status: RunStatus;
   /** The engine process walking the run, while `running`: a dead one means the run was interrupted. */
   readonly pid?: number;
   readonly failureReason?: string;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StatFingerprint } from './workspace-fingerprint';
 import { ChangeWatch } from './workspace-watch';
+import { runFile } from './run-layout';
 
 /**
  * Content-addressed snapshots of a run's working directory, one per node visit, in a private git
@@ -30,8 +31,6 @@ const DEFAULT_SNAPSHOT_BUDGET: SnapshotBudget = { maxFiles: 20_000, maxBytes: 20
 /** Always left out, besides the workspace's own .gitignore files. */
 const ALWAYS_EXCLUDED = ['node_modules/', '.git/', '.attractor-runs/'];
 
-const STORE_NAME = 'workspace.git';
-
 type FileChangeKind = 'added' | 'changed' | 'deleted';
 
 export interface FileChange {
@@ -47,7 +46,7 @@ export type OpenedStore = { readonly kind: 'open'; readonly store: WorkspaceStor
 
 /** The store of a run directory, bound to the workspace `cwd`; created (and checked against the budget) on first use. */
 export function openWorkspaceStore(runDirectory: string, cwd: string, budget: SnapshotBudget = DEFAULT_SNAPSHOT_BUDGET): OpenedStore {
-  const store = new WorkspaceStore(path.join(runDirectory, STORE_NAME), cwd);
+  const store = new WorkspaceStore(runFile(runDirectory, 'workspaceStore'), cwd);
   const fresh = !fs.existsSync(path.join(store.gitDir, 'HEAD'));
   // A store that could not be set up leaves nothing behind that looks like one.
   const unavailable = (reason: string): OpenedStore => {
@@ -67,7 +66,7 @@ export function openWorkspaceStore(runDirectory: string, cwd: string, budget: Sn
 
 /** The store of a run directory that already has one (for reading: diffs), or undefined. */
 export function existingWorkspaceStore(runDirectory: string, cwd: string): WorkspaceStore | undefined {
-  const gitDir = path.join(runDirectory, STORE_NAME);
+  const gitDir = runFile(runDirectory, 'workspaceStore');
   return fs.existsSync(path.join(gitDir, 'HEAD')) ? new WorkspaceStore(gitDir, cwd) : undefined;
 }
 
@@ -76,10 +75,10 @@ export function existingWorkspaceStore(runDirectory: string, cwd: string): Works
  * chain of branches never hits git's nesting limit), so the parent's snapshots restore and diff in it.
  */
 function inheritWorkspaceStore(parentRunDirectory: string, branchRunDirectory: string): void {
-  const parentObjects = path.join(parentRunDirectory, STORE_NAME, 'objects');
+  const parentObjects = path.join(runFile(parentRunDirectory, 'workspaceStore'), 'objects');
   if (!fs.existsSync(parentObjects)) return;
   const parentAlternates = readLines(path.join(parentObjects, 'info', 'alternates'));
-  const info = path.join(branchRunDirectory, STORE_NAME, 'objects', 'info');
+  const info = path.join(runFile(branchRunDirectory, 'workspaceStore'), 'objects', 'info');
   fs.mkdirSync(info, { recursive: true });
   fs.writeFileSync(path.join(info, 'alternates'), [...parentAlternates, parentObjects].map((line) => `${line}\n`).join(''));
 }

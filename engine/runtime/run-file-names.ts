@@ -1,0 +1,36 @@
+/**
+ * The files of a run directory (canonical §5.6 plus the ledger's records): the one place their
+ * names are spelled. The engine writes them (RunDirectory and its helpers); `host/run-directory/`
+ * reads them for every face.
+ */
+export const RUN_FILES = {
+  /** The state snapshot; a run exists from its first commit, which writes it. */
+  checkpoint: 'checkpoint.json',
+  /** The state's changes since the snapshot, one node boundary a line. */
+  journal: 'journal.jsonl',
+  /** Every node boundary of the main walk, for `resume --from` and time travel. */
+  boundaries: 'boundaries.jsonl',
+  manifest: 'manifest.json',
+  trace: 'trace.jsonl',
+  /** The pipeline source the run walks (resume checks its hash). */
+  pipeline: 'pipeline.dot',
+  /** A time-travel branch's parent and branch point. */
+  branch: 'branch.json',
+  /** The run's id on the `attractor serve` that walks it. */
+  served: 'served.json',
+  /** A run on Restate: its events as one engine would have emitted them. */
+  events: 'events.jsonl',
+  lock: 'engine.lock',
+  /** The private git object store of the per-visit workspace snapshots. */
+  workspaceStore: 'workspace.git',
+  /** Directory: the live process groups of the run's commands. */
+  processGroups: 'running',
+  /** Directory: the critics' feedback handed on at a loop restart. */
+  feedback: 'feedback',
+} as const;
+
+/** The records of one node visit, in its stage directory. */
+export const VISIT_FILES = { prompt: 'prompt.md', response: 'response.md', status: 'status.json' } as const;
+
+/** A node's sub-pipeline run directory, inside the node's stage directory. */
+export const SUBPIPELINE_DIRECTORY = 'subpipeline';
