@@ -1,6 +1,5 @@
-import { readTrace } from '../engine/runtime/run-directory';
-import { formatChange, parseVisitTarget, runStore, visitChanges } from './visit-files';
-import { numberedVisits } from '../engine/runtime/numbered-visits';
+import { formatChange, parseVisitTarget, visitChanges } from './visit-files';
+import { RunReader } from '../host/run-directory/run-reader';
 
 class DiffUsageError extends Error {
   override readonly name = 'DiffUsageError';
@@ -9,11 +8,12 @@ class DiffUsageError extends Error {
 /** `attractor diff RUN NODE[@visit]`: the files one node visit added, changed and deleted, then a unified diff. */
 export function diffCommand(runDirectory: string, target: string, options: { json?: boolean }): number {
   const { nodeId, visit } = parseVisitTarget(target);
-  const visits = numberedVisits(readTrace(runDirectory)).filter((v) => v.record.node_id === nodeId);
+  const reader = new RunReader(runDirectory);
+  const visits = reader.visits().filter((v) => v.record.node_id === nodeId);
   if (visits.length === 0) throw new DiffUsageError(`${nodeId} has no visit in the trace of ${runDirectory}`);
   const chosen = visit === undefined ? visits.at(-1) : visits.find((v) => v.visit === visit);
   if (!chosen) throw new DiffUsageError(`${nodeId} was visited ${visits.length} time(s); there is no visit ${visit ?? ''}`);
-  const store = runStore(runDirectory);
+  const store = reader.store();
   const { files } = chosen.record;
   if (!store || !files) throw new DiffUsageError(`${runDirectory} has no workspace snapshots for ${nodeId}@${chosen.visit} (snapshots were off for this run)`);
   const changes = visitChanges(store, chosen.record) ?? [];

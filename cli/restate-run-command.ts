@@ -8,6 +8,7 @@ import { DurableRunClient } from '../host/restate/restate-client';
 import { ingressUrl } from '../host/restate/restate-address';
 import { answerBody } from '../host/protocol/serve-api';
 import { parseParams } from './run-command';
+import { describeRunEnd } from '../engine/runtime/run-status';
 
 export interface RestateRunOptions {
   readonly on: string;
@@ -53,7 +54,7 @@ export async function restateRunCommand(file: string, options: RestateRunOptions
   const gates = answerGatesHere(client, ended.signal);
   try {
     const result = await client.result();
-    process.stderr.write(`${result.status === 'success' ? 'succeeded' : result.status === 'cancelled' ? 'cancelled (resumable)' : `failed: ${result.failureReason ?? ''}`}\nrun directory: ${logsRoot}\n`);
+    process.stderr.write(`${describeRunEnd(result.status, result.failureReason)}\nrun directory: ${logsRoot}\n`);
     if (options.json) process.stdout.write(`${JSON.stringify({ status: result.status === 'success' ? 'success' : 'fail', failure_reason: result.failureReason ?? null, logs_root: logsRoot })}\n`);
     return result.status === 'success' ? 0 : 1;
   } finally {

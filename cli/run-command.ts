@@ -17,6 +17,8 @@ import { chooseBackend, type BackendRequest } from '../host/backends';
 import { ATTACH_LEASE_SECONDS, DEFAULT_ATTACH_LEASE_SECONDS } from '../host/serve/serve-defaults';
 import { branchFromVisit } from '../engine/runtime/rerun';
 import { parseVisitTarget } from './visit-files';
+import { RunReader } from '../host/run-directory/run-reader';
+import { describeRunEnd } from '../engine/runtime/run-status';
 
 /** What `run` and `resume` share: the backend and the run-level defaults. */
 export interface ExecutionOptions {
@@ -135,7 +137,7 @@ function report(outcome: LaunchResult, file: string, json: boolean | undefined):
   if (json) {
     process.stdout.write(`${JSON.stringify({ status, failure_reason: result.failureReason ?? null, logs_root: result.logsRoot })}\n`);
   } else {
-    process.stderr.write(`${result.status === 'success' ? 'succeeded' : result.status === 'cancelled' ? 'cancelled (resumable)' : `failed: ${result.failureReason ?? ''}`}\nrun directory: ${result.logsRoot}\n`);
+    process.stderr.write(`${describeRunEnd(result.status, result.failureReason)}\nrun directory: ${result.logsRoot}\n`);
   }
   return EXIT[result.status];
 }
@@ -174,11 +176,11 @@ export async function resumeCommand(runDirectory: string, options: ExecutionOpti
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
   events.on(warningPrinter);
   const resumeOptions = { ...execution(options, env), events, signal: withCancellation().signal };
-  const pipelineFile = path.join(runDirectory, 'pipeline.dot');
+  const pipelineFile = new RunReader(runDirectory).pipelineCopy;
   if (options.from === undefined) return report(await resumeRun(path.resolve(runDirectory), resumeOptions), pipelineFile, options.json);
   const branch = await branchFromVisit(runDirectory, parseVisitTarget(options.from));
   if (branch.kind === 'refused') return report(branch, pipelineFile, options.json);
   process.stderr.write(`resuming from before ${branch.nodeId}@${branch.visit} (step ${branch.step}) in a new branch run: ${branch.directory}\n`);
   if (branch.workspaceNotRestored) process.stderr.write(`warning: the working directory was NOT restored (${branch.workspaceNotRestored}); time travel falls back to the run's state only, the files are as they are now\n`);
-  return report(await resumeRun(branch.directory, resumeOptions), path.join(branch.directory, 'pipeline.dot'), options.json);
+  return report(await resumeRun(branch.directory, resumeOptions), new RunReader(branch.directory).pipelineCopy, options.json);
 }

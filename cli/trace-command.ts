@@ -1,16 +1,18 @@
+import path from 'node:path';
 import { formatDuration } from '../engine/model/duration';
 import type { TraceRecord } from '../engine/runtime/events';
-import { readTrace } from '../engine/runtime/run-directory';
 import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
-import { formatChange, runStore, visitChanges } from './visit-files';
+import { formatChange, visitChanges } from './visit-files';
+import { RunReader } from '../host/run-directory/run-reader';
 
 /**
  * `attractor trace RUN_DIR`: the descent curve, iteration by iteration. Exit 0 even without a trace.
  * With `files`, each visit of the main walk also lists the files it added (A), changed (M) and deleted (D).
  */
 export function traceCommand(runDirectory: string, options: { json?: boolean; files?: boolean }): number {
-  const records = readTrace(runDirectory);
-  const store = options.files ? runStore(runDirectory) : undefined;
+  const reader = new RunReader(runDirectory);
+  const records = reader.trace();
+  const store = options.files ? reader.store() : undefined;
   const changesOf = (record: TraceRecord) => (store ? visitChanges(store, record) : undefined);
   if (options.files && !store) process.stderr.write(`attractor: ${runDirectory} has no workspace snapshots (they were off for this run); no file changes to show\n`);
   if (options.json) {
@@ -19,7 +21,7 @@ export function traceCommand(runDirectory: string, options: { json?: boolean; fi
     return 0;
   }
   if (records.length === 0) {
-    process.stdout.write(`no trace.jsonl in ${runDirectory}\n`);
+    process.stdout.write(`no ${path.basename(reader.traceFile)} in ${runDirectory}\n`);
     return 0;
   }
   for (const iteration of summarize(records)) {

@@ -1,12 +1,6 @@
 import type { TraceRecord } from '../engine/runtime/events';
 import type { FileChange, WorkspaceStore } from '../engine/runtime/workspace-snapshot';
-import { existingWorkspaceStore } from '../engine/runtime/workspace-snapshot';
 import type { VisitTarget } from '../engine/runtime/rerun';
-
-/** The run's snapshot store; diffs between stored trees need no workspace, so the run directory stands in for it. */
-export function runStore(runDirectory: string): WorkspaceStore | undefined {
-  return existingWorkspaceStore(runDirectory, runDirectory);
-}
 
 export function visitChanges(store: WorkspaceStore, record: TraceRecord): FileChange[] | undefined {
   return record.files ? store.changes(record.files.before, record.files.after) : undefined;

@@ -2,6 +2,7 @@ import type { AgentEvent } from '../engine/runtime/backend';
 import type { RunEvent, WalkScope } from '../engine/runtime/events';
 import type { ConsoleLine } from '../host/run-target';
 import { formatDuration } from '../engine/model/duration';
+import { describeRunEnd } from '../engine/runtime/run-status';
 
 const mark: Readonly<Record<string, string>> = { success: '✓', partial_success: '◐', retry: '↻', fail: '✗', skipped: '–' };
 
@@ -46,7 +47,7 @@ export function consoleLines(event: RunEvent): ConsoleLine[] {
     case 'warning':
       return [{ category: 'important', text: `warning: ${event.message}\n` }];
     case 'run:end':
-      return [{ category: event.status === 'success' ? 'console' : 'important', text: `run ${event.status === 'success' ? 'succeeded' : event.status === 'cancelled' ? 'cancelled (resumable)' : `failed: ${event.failureReason ?? ''}`}\n` }];
+      return [{ category: event.status === 'success' ? 'console' : 'important', text: `run ${describeRunEnd(event.status, event.failureReason)}\n` }];
     default:
       return [];
   }

@@ -13,6 +13,8 @@ import type { LaunchResult } from '../engine/runtime/launch';
 import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
 import { forkRunDirectory, siblingRunDirectory } from '../engine/runtime/branch-run';
 import { restoreWorkspaceForBranch } from '../engine/runtime/workspace-snapshot';
+import { hasCheckpoint } from '../engine/runtime/run-layout';
+import { RUN_FILES } from '../engine/runtime/run-file-names';
 import type { BackendChoice, BackendFactory } from '../host/backends';
 import { chooseBackend } from '../host/backends';
 import type { AttractorLaunchArguments, ExceptionFilterId } from '../host/protocol/debug';
@@ -104,7 +106,7 @@ export class LocalRunTarget implements RunTarget {
     if (typeof args.program !== 'string' || args.program === '') return { ok: false, message: 'launch.json needs "program": the .dot pipeline to run' };
     const program = path.resolve(args.program);
     if (!args.resume && !fs.existsSync(program)) return { ok: false, message: `program ${program} does not exist` };
-    if (args.resume && !fs.existsSync(path.join(args.resume, 'checkpoint.json'))) return { ok: false, message: `resume: ${args.resume} is not a run directory (no checkpoint.json)` };
+    if (args.resume && !hasCheckpoint(args.resume)) return { ok: false, message: `resume: ${args.resume} is not a run directory (no ${RUN_FILES.checkpoint})` };
     if (args.maxParallel !== undefined && !isMaxParallel(args.maxParallel)) return { ok: false, message: `"maxParallel" must be an integer of at least 1 (got ${JSON.stringify(args.maxParallel)})` };
     const { backendFactory } = this.settings;
     const chosen = chooseBackend(args, { baseDir: path.dirname(program), ...(backendFactory ? { factory: backendFactory } : {}) });

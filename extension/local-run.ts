@@ -6,6 +6,7 @@ import { runDefaults, type AttractorLaunchArguments } from '../host/protocol/deb
 import { EventBus, launchPipelineFile, resumeRun, CallbackInterviewer, ScriptedFirstInterviewer, type Answer, type CodergenBackend, type HumanQuestion, type Interviewer, type RunEvent } from '../engine';
 import { RunProjection } from '../host/view/run-projection';
 import type { ExtensionToWebviewMessage } from '../host/protocol/webview';
+import type { RunEnd } from '../engine/runtime/run-status';
 
 export interface LocalRunHooks {
   /** Every graph-view message the run produces, in order, but the questions: `ask` shows those. */
@@ -18,7 +19,7 @@ export interface LocalRunHooks {
 
 export type LocalRunOutcome =
   | { readonly kind: 'refused'; readonly reason: string }
-  | { readonly kind: 'ran'; readonly status: 'success' | 'fail' | 'cancelled'; readonly failureReason?: string; readonly logsRoot: string };
+  | { readonly kind: 'ran'; readonly status: RunEnd; readonly failureReason?: string; readonly logsRoot: string };
 
 export interface LocalRunServices {
   readonly backend: CodergenBackend;

@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import { AttractorDebugSession } from '../debug-adapter';
 import { DEBUG_TYPE } from '../host/protocol/debug';
 import { parseDot } from '../engine';
-import { readTrace } from '../engine/runtime/run-directory';
 import { graphStateFromTrace, traceEntriesMessage } from '../host/run-files';
 import { registerChat } from './chat/register';
 import { PipelineCodeLensProvider } from './code-lens';
@@ -16,7 +15,11 @@ import { looksLikeAttractorPipeline } from './language-detection';
 import { LANGUAGE_ID, startLanguageClient } from './language-client';
 import { RemoteServer } from './remote-server';
 import { RunCoordinator } from './runs';
-import { hasEnded, isResumable, listRuns, rerunChoices, summarizeRun, type RunSummary } from './runs-model';
+import { pickerLabel, rerunChoices, statusWord } from './runs-model';
+import { hasEnded, isResumable, runProgram, summarizeRun, type RunSummaryStatus } from '../host/run-directory/run-summary';
+import { listRuns } from '../host/run-directory/run-catalog';
+import { RunReader } from '../host/run-directory/run-reader';
+import { runStatusWords } from '../engine/runtime/run-status';
 import type { VisitTarget } from '../engine/runtime/rerun';
 import { RunsTreeProvider } from './runs-view';
 import { routeHoverAt } from './lm/route-hover';
@@ -41,7 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const runRoots = (): string[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => path.resolve(folder.uri.fsPath, settings().runDirectory));
   const remote = new RemoteServer(context.secrets, panel, log);
   const runsTree = new RunsTreeProvider(runRoots, remote);
-  context.subscriptions.push(log, panel, statusBar, runs, remote, runs.onDidChangeRuns(() => runsTree.refresh()), remote.onDidChange(() => runsTree.refresh()), registerSnapshotDocuments());
+  context.subscriptions.push(log, panel, statusBar, runs, remote, runsTree, runs.onDidChangeRuns(() => runsTree.refresh()), remote.onDidChange(() => runsTree.refresh()), registerSnapshotDocuments());
 
   // ---- debugger ----
   context.subscriptions.push(
@@ -82,10 +85,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     });
     return false;
   };
-  const pickRun = async (title: string, filter: (status: RunSummary['status']) => boolean): Promise<string | undefined> => {
+  const pickRun = async (title: string, filter: (status: RunSummaryStatus) => boolean): Promise<string | undefined> => {
     const candidates = runRoots().flatMap((root) => listRuns(root)).filter((run) => filter(run.status));
     const browse = { label: '$(folder) Browse…', directory: undefined as string | undefined };
-    const picked = await vscode.window.showQuickPick([...candidates.map((run) => ({ label: run.graphName ?? run.name, description: run.name, detail: run.status, directory: run.directory as string | undefined })), browse], { title });
+    const picked = await vscode.window.showQuickPick([...candidates.map((run) => ({ label: pickerLabel(run), description: run.name, detail: statusWord(run.status), directory: run.directory as string | undefined })), browse], { title });
     if (!picked) return undefined;
     if (picked.directory) return picked.directory;
     const folders = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, title });
@@ -129,8 +132,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!requireTrust()) return;
     const runDir = typeof directory === 'string' ? directory : await pickRun('Resume run…', isResumable);
     if (!runDir) return;
-    const program = summarizeRun(runDir).sourcePath ?? path.join(runDir, 'pipeline.dot');
-    await runs.debug(program, { resume: runDir, name: `Resume ${path.basename(runDir)}` });
+    await runs.debug(runProgram(runDir), { resume: runDir, name: `Resume ${path.basename(runDir)}` });
   });
   register('attractor.rerunFrom', async (directory, target) => {
     if (!requireTrust()) return;
@@ -142,8 +144,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register('attractor.openTrace', async (directory) => {
     const runDir = typeof directory === 'string' ? directory : await pickRun('Open trace', () => true);
     if (!runDir) return;
-    const trace = path.join(runDir, 'trace.jsonl');
-    if (!fs.existsSync(trace)) return void vscode.window.showWarningMessage(`${runDir} has no trace.jsonl yet.`);
+    const trace = new RunReader(runDir).traceFile;
+    if (!fs.existsSync(trace)) return void vscode.window.showWarningMessage(`${runDir} has no trace yet.`);
     await vscode.window.showTextDocument(vscode.Uri.file(trace), { preview: true });
   });
   register('attractor.setApiKey', () => setApiKeyCommand(context.secrets));
@@ -179,17 +181,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   }
 
   async function openRun(runDir: string): Promise<void> {
-    const copy = path.join(runDir, 'pipeline.dot');
+    const reader = new RunReader(runDir);
+    const copy = reader.pipelineCopy;
     const summary = summarizeRun(runDir);
     const source = summary.sourcePath && fs.existsSync(summary.sourcePath) ? summary.sourcePath : copy;
-    if (!fs.existsSync(source)) return void vscode.window.showErrorMessage(`${runDir} is not a run directory (no pipeline.dot).`);
+    if (!fs.existsSync(source)) return void vscode.window.showErrorMessage(`${runDir} is not a run directory (no pipeline copy at ${copy}).`);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(source));
     // The trace's edges are matched against the graph the run walked: the copy kept in the run directory.
     const graph = parseDot(readFileChecked(fs.existsSync(copy) ? copy : source, READ_LIMITS.pipeline), {}).graph;
     await panel.show(document);
     panel.attachRun(runDir);
-    const status = summary.status === 'succeeded' ? 'succeeded' : summary.status === 'failed' ? 'failed' : summary.status === 'running' ? 'running' : 'cancelled';
-    if (graph) panel.post(graphStateFromTrace(graph, readTrace(runDir), status));
+    const status = summary.status === 'success' || summary.status === 'fail' || summary.status === 'running' ? runStatusWords[summary.status] : 'cancelled';
+    if (graph) panel.post(graphStateFromTrace(graph, reader.trace(), status));
     panel.post(traceEntriesMessage(runDir));
   }
 
@@ -207,8 +210,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidOpenTextDocument((document) => claimIfPipeline(document, settings())),
   );
   for (const document of vscode.workspace.textDocuments) claimIfPipeline(document, settings());
-  const watcher = vscode.workspace.createFileSystemWatcher('**/checkpoint.json');
-  context.subscriptions.push(watcher, watcher.onDidCreate(() => runsTree.refresh()), watcher.onDidChange(() => runsTree.refresh()));
 
   registerChat(context, {
     runner: runs.chatRunner,

@@ -1,146 +1,20 @@
-// The Runs view's model: run directories under a runs root, each with status, iteration and
-// duration read from its checkpoint. No `vscode` here; the tree provider renders these.
-import fs from 'node:fs';
+// The Runs view's model: how a run summary (host/run-directory) reads in the tree. No `vscode`
+// here; the tree provider renders these.
 import path from 'node:path';
-import { isRecord } from '../engine/model/json';
-import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
-import { readTrace } from '../engine/runtime/run-directory';
-import { numberedVisits } from '../engine/runtime/numbered-visits';
+import type { RunSummary, RunSummaryStatus } from '../host/run-directory/run-summary';
+import { RunReader } from '../host/run-directory/run-reader';
+import { runStatusWords } from '../engine/runtime/run-status';
 import type { RunUsageTotal } from '../engine/runtime/usage';
-import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
-
-/** `interrupted`: the checkpoint says running but its engine process is gone (killed, crashed, machine restarted). */
-type RunSummaryStatus = 'running' | 'interrupted' | 'cancelled' | 'succeeded' | 'failed' | 'unreadable';
-
-export interface RunSummary {
-  readonly directory: string;
-  readonly name: string;
-  readonly graphName?: string;
-  readonly sourcePath?: string;
-  readonly status: RunSummaryStatus;
-  readonly iteration?: number;
-  readonly durationMs?: number;
-  readonly startedAt?: string;
-  /** Over the run's visits so far (trace.jsonl); absent when no node called a model. */
-  readonly usage?: RunUsageTotal;
-  /** Why the entry could not be read, for unreadable ones. */
-  readonly problem?: string;
-}
-
-/** Every run directory (one holding a manifest.json or checkpoint.json) directly under `root`, newest first. */
-export function listRuns(root: string): RunSummary[] {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(root, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => path.join(root, entry.name))
-    .filter((dir) => fs.existsSync(path.join(dir, 'checkpoint.json')) || fs.existsSync(path.join(dir, 'manifest.json')))
-    .map(summarizeRun)
-    .sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.name.localeCompare(a.name));
-}
-
-export function summarizeRun(directory: string): RunSummary {
-  const name = path.basename(directory);
-  const manifest = readJson(path.join(directory, 'manifest.json')).value;
-  const checkpointRead = readJson(path.join(directory, 'checkpoint.json'));
-  const checkpoint = checkpointRead.value;
-  const graphName = stringField(checkpoint, 'graphName') ?? stringField(manifest, 'graph_name');
-  const sourcePath = stringField(checkpoint, 'sourcePath') ?? stringField(manifest, 'source_path');
-  const startedAt = stringField(checkpoint, 'startedAt') ?? stringField(manifest, 'start_time');
-  const usage = traceUsage(directory);
-  const base = {
-    directory,
-    name,
-    ...(graphName ? { graphName } : {}),
-    ...(sourcePath ? { sourcePath } : {}),
-    ...(startedAt ? { startedAt } : {}),
-    ...(usage.llm_requests > 0 ? { usage } : {}),
-  };
-  if (!checkpoint) {
-    // A run that has not finished its first node has a manifest only.
-    if (checkpointRead.problem) return { ...base, status: 'unreadable', problem: checkpointRead.problem };
-    return manifest ? { ...base, status: 'running' } : { ...base, status: 'unreadable', problem: 'no readable checkpoint.json or manifest.json' };
-  }
-  const rawStatus = stringField(checkpoint, 'status');
-  const status = checkpointStatus(rawStatus, numberField(checkpoint, 'pid'));
-  const iteration = numberField(checkpoint, 'iteration');
-  const updatedAt = stringField(checkpoint, 'updatedAt');
-  const elapsedBefore = numberField(checkpoint, 'elapsedBeforeMs') ?? 0;
-  const durationMs = startedAt && updatedAt ? Math.max(0, Date.parse(updatedAt) - Date.parse(startedAt)) + elapsedBefore : undefined;
-  return {
-    ...base,
-    status,
-    ...(iteration !== undefined ? { iteration } : {}),
-    ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),
-    ...(status === 'unreadable' ? { problem: `checkpoint.json has status ${JSON.stringify(rawStatus)}` } : {}),
-  };
-}
-
-/** A trace's usage total, by the trace file's size and modification time when it was read. */
-const usageByTrace = new Map<string, { readonly size: number; readonly mtimeMs: number; readonly usage: RunUsageTotal }>();
-
-/**
- * The run's usage over its trace. The Runs view lists every run again after each node step of any
- * of them; only a trace that grew (or was replaced) since its last read is parsed again.
- */
-function traceUsage(directory: string): RunUsageTotal {
-  const file = path.join(directory, 'trace.jsonl');
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    usageByTrace.delete(file);
-    return runUsageTotal([]);
-  }
-  const known = usageByTrace.get(file);
-  if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return known.usage;
-  const usage = runUsageTotal(readTrace(directory));
-  usageByTrace.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, usage });
-  return usage;
-}
-
-/** Whether a run has ended, so "Re-run from here" may branch from one of its visits (a live run's files are its engine's). */
-export function hasEnded(status: RunSummaryStatus): boolean {
-  return status === 'succeeded' || status === 'failed' || status === 'cancelled' || status === 'interrupted';
-}
+import { formatRunUsage } from '../engine/runtime/usage';
 
 /** Each main-walk visit of a run, as "Re-run from…" offers them: NODE@N (across the run), its iteration and status. */
 export function rerunChoices(directory: string): { readonly nodeId: string; readonly visit: number; readonly iteration: number; readonly status: string }[] {
-  return numberedVisits(readTrace(directory)).map(({ record, visit }) => ({ nodeId: record.node_id, visit, iteration: record.iteration, status: record.status }));
+  return new RunReader(directory).visits().map(({ record, visit }) => ({ nodeId: record.node_id, visit, iteration: record.iteration, status: record.status }));
 }
 
-/** Whether `attractor resume` (or Resume run…) can continue a run in this state. */
-export function isResumable(status: RunSummaryStatus): boolean {
-  return status === 'interrupted' || status === 'cancelled';
-}
-
-function checkpointStatus(raw: string | undefined, pid: number | undefined): RunSummaryStatus {
-  switch (raw) {
-    case 'success':
-      return 'succeeded';
-    case 'fail':
-      return 'failed';
-    case 'cancelled':
-      return 'cancelled';
-    case 'running':
-      return pid !== undefined && isAlive(pid) ? 'running' : 'interrupted';
-    default:
-      return 'unreadable';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The word a person reads for a summary's status ("succeeded", "interrupted", …). */
+export function statusWord(status: RunSummaryStatus): string {
+  return status === 'interrupted' || status === 'unreadable' ? status : runStatusWords[status];
 }
 
 /** "1.2 s", "3 min 4 s": the description a tree item shows. */
@@ -153,9 +27,11 @@ export function formatDuration(ms: number): string {
 }
 
 export function describeRun(run: RunSummary): string {
-  const parts: string[] = [run.status];
-  if (run.iteration !== undefined) parts.push(`iteration ${run.iteration}`);
-  if (run.durationMs !== undefined) parts.push(formatDuration(run.durationMs));
+  const parts: string[] = [statusWord(run.status)];
+  if (run.status !== 'unreadable') {
+    if (run.iteration !== undefined) parts.push(`iteration ${run.iteration}`);
+    if (run.durationMs !== undefined) parts.push(formatDuration(run.durationMs));
+  }
   if (run.usage) parts.push(describeUsage(run.usage));
   return parts.join(' · ');
 }
@@ -172,23 +48,61 @@ export function usageDetail(usage: RunUsageTotal): string {
   return `usage: ${formatRunUsage(usage)}`;
 }
 
-/** A JSON object file; a missing one is neither value nor problem, an unusable one is a problem. */
-function readJson(file: string): { readonly value?: Record<string, unknown>; readonly problem?: string } {
-  if (!fs.existsSync(file)) return {};
-  try {
-    const value: unknown = JSON.parse(readFileChecked(file, READ_LIMITS.runRecord));
-    return isRecord(value) ? { value } : { problem: `${path.basename(file)} is not a JSON object` };
-  } catch (error) {
-    return { problem: error instanceof SyntaxError ? `${path.basename(file)} is not valid JSON (${error.message})` : (error as Error).message };
+/** A run in the tree: the time-travel branches made from it hang under it. */
+export interface RunNode {
+  readonly run: RunSummary;
+  readonly branches: readonly RunNode[];
+}
+
+/** The runs a connected server lists: its rows show them, live, so their directories are not shown again. */
+export interface ServedRuns {
+  readonly ids: ReadonlySet<string>;
+  readonly directories: ReadonlySet<string>;
+}
+
+const NONE_SERVED: ServedRuns = { ids: new Set(), directories: new Set() };
+
+/**
+ * The Runs view's rows: each branch under the run it branched from (when that run is listed; else on
+ * its own), in the order of where in that run it branched; other runs in the order given; runs the connected server serves are left out (its rows show them).
+ */
+export function runTree(runs: readonly RunSummary[], served: ServedRuns = NONE_SERVED): RunNode[] {
+  const shown = runs.filter((run) => !(run.servedId !== undefined && served.ids.has(run.servedId)) && !served.directories.has(path.resolve(run.directory)));
+  const listed = new Set(shown.map((run) => path.resolve(run.directory)));
+  const branchesOf = new Map<string, RunSummary[]>();
+  for (const run of shown) {
+    const parent = run.branch && path.resolve(run.branch.parent);
+    if (parent && listed.has(parent)) branchesOf.set(parent, [...(branchesOf.get(parent) ?? []), run]);
   }
+  const placed = new Set<string>();
+  const node = (run: RunSummary): RunNode => {
+    placed.add(path.resolve(run.directory));
+    const branches = (branchesOf.get(path.resolve(run.directory)) ?? []).filter((branch) => !placed.has(path.resolve(branch.directory)));
+    return { run, branches: branches.sort(byBranchPoint).map(node) };
+  };
+  const tops = shown.filter((run) => !(run.branch && listed.has(path.resolve(run.branch.parent)))).map(node);
+  // Branch markers edited into a loop leave runs no top reaches: the first of each loop stands for it.
+  for (const run of shown) if (!placed.has(path.resolve(run.directory))) tops.push(node(run));
+  return tops;
 }
 
-function stringField(object: Record<string, unknown> | undefined, key: string): string | undefined {
-  const value = object?.[key];
-  return typeof value === 'string' ? value : undefined;
+function byBranchPoint(a: RunSummary, b: RunSummary): number {
+  return (a.branch?.step ?? 0) - (b.branch?.step ?? 0) || a.name.localeCompare(b.name);
 }
 
-function numberField(object: Record<string, unknown> | undefined, key: string): number | undefined {
-  const value = object?.[key];
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+/** A row's name: a branch by where it branched ("from test_gate@2"), any other run by its pipeline. */
+export function runLabel(run: RunSummary): string {
+  if (!run.branch) return run.graphName ?? run.name;
+  const { nodeId, visit, step } = run.branch;
+  return visit !== undefined ? `from ${nodeId}@${visit}` : `from ${nodeId} (step ${step})`;
+}
+
+/** A run as a picker lists it, where there is no tree: a branch names its pipeline and where it branched. */
+export function pickerLabel(run: RunSummary): string {
+  return run.branch ? `${run.graphName ?? run.name} › ${runLabel(run)}` : runLabel(run);
+}
+
+/** The diff editor's title for what one visit did to a file: "notes.md — review@2 (before ↔ after)", the visit numbered across the run. */
+export function visitDiffTitle(file: string, nodeId: string, visit: number): string {
+  return `${path.posix.basename(file)} — ${nodeId}@${visit} (before ↔ after)`;
 }

@@ -1,61 +1,96 @@
-// The Runs view: run directories with status, iteration and duration; selecting one opens it. A
-// connected server shows first, its runs under it.
+// The Runs view: run directories with status, iteration and duration, time-travel branches under the
+// run they branched from; selecting one opens it. A connected server shows first, its runs under it
+// (and not again as directories). Runs are read again only where a checkpoint changed (RunCatalog).
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RemoteServer } from './remote-server';
 import { describeRemoteRun, remoteRunLabel } from './remote-runs-model';
-import { describeRun, hasEnded, isResumable, listRuns, type RunSummary, usageDetail } from './runs-model';
+import { describeRun, runLabel, runTree, usageDetail, type RunNode, type ServedRuns } from './runs-model';
+import { hasEnded, isResumable, type RunSummary } from '../host/run-directory/run-summary';
+import { RunCatalog } from '../host/run-directory/run-catalog';
+import { RUN_CHECKPOINT_GLOB } from '../host/run-directory/run-reader';
 import type { PipelineSummary } from '../host/protocol/serve-api';
 
 const STATUS_ICONS: Readonly<Record<RunSummary['status'], string>> = {
   running: 'sync~spin',
   interrupted: 'debug-disconnect',
   cancelled: 'debug-pause',
-  succeeded: 'pass',
-  failed: 'error',
+  success: 'pass',
+  fail: 'error',
   unreadable: 'warning',
 };
 
 const REFRESH_COALESCE_MS = 150;
 
-type RunsElement = { readonly kind: 'local'; readonly run: RunSummary } | { readonly kind: 'server' } | { readonly kind: 'remote'; readonly run: PipelineSummary };
+/** A local row is a RunNode: commands handed the element read its `run` (main.ts runDirectoryOf). */
+type RunsElement = ({ readonly kind: 'local' } & RunNode) | { readonly kind: 'server' } | { readonly kind: 'remote'; readonly run: PipelineSummary };
 
-export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement> {
+export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly catalog = new RunCatalog();
+  private readonly watcher = vscode.workspace.createFileSystemWatcher(RUN_CHECKPOINT_GLOB);
 
   constructor(
     private readonly runRoots: () => string[],
     private readonly remote: RemoteServer,
-  ) {}
+  ) {
+    const checkpointChanged = (uri: vscode.Uri) => {
+      this.catalog.fileChanged(uri.fsPath, this.runRoots());
+      this.schedule();
+    };
+    this.watcher.onDidCreate(checkpointChanged);
+    this.watcher.onDidChange(checkpointChanged);
+    this.watcher.onDidDelete(checkpointChanged);
+  }
 
   private pendingRefresh: NodeJS.Timeout | undefined;
 
-  /**
-   * Lists the runs again soon: a run writes its checkpoint at every node step, and the calls of one
-   * burst (several runs, a fan-out) come down to one listing, so a right-click lands on rows that stay put.
-   */
+  /** Lists the runs again soon, checking every run directory for a change (a run ended, a manual refresh, the server's list changed). */
   refresh(): void {
+    this.catalog.recheckAll();
+    this.schedule();
+  }
+
+  /**
+   * A run writes its checkpoint at node steps, and the calls of one burst (several runs, a fan-out)
+   * come down to one listing, so a right-click lands on rows that stay put.
+   */
+  private schedule(): void {
     this.pendingRefresh ??= setTimeout(() => {
       this.pendingRefresh = undefined;
       this.changed.fire();
     }, REFRESH_COALESCE_MS);
   }
 
-  getChildren(element?: RunsElement): RunsElement[] {
+  async getChildren(element?: RunsElement): Promise<RunsElement[]> {
     if (element?.kind === 'server') {
       const state = this.remote.server?.state;
       return state?.kind === 'listed' ? state.runs.map((run) => ({ kind: 'remote', run })) : [];
     }
+    if (element?.kind === 'local') return element.branches.map((node) => ({ kind: 'local', ...node }));
     if (element) return [];
-    const local = this.runRoots().flatMap((root) => listRuns(root)).map((run): RunsElement => ({ kind: 'local', run }));
+    const local = runTree(await this.catalog.list(this.runRoots()), this.servedRuns()).map((node): RunsElement => ({ kind: 'local', ...node }));
     return this.remote.server ? [{ kind: 'server' }, ...local] : local;
+  }
+
+  /** The runs the connected server lists: shown under it, so their run directories are not listed again. */
+  private servedRuns(): ServedRuns {
+    const state = this.remote.server?.state;
+    const runs = state?.kind === 'listed' ? state.runs : [];
+    return { ids: new Set(runs.map((run) => run.id)), directories: new Set(runs.map((run) => path.resolve(run.logsRoot))) };
+  }
+
+  dispose(): void {
+    clearTimeout(this.pendingRefresh);
+    this.watcher.dispose();
+    this.changed.dispose();
   }
 
   getTreeItem(element: RunsElement): vscode.TreeItem {
     switch (element.kind) {
       case 'local':
-        return localRunItem(element.run);
+        return localRunItem(element);
       case 'remote':
         return remoteRunItem(element.run);
       case 'server':
@@ -76,10 +111,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement> {
   }
 }
 
-function localRunItem(run: RunSummary): vscode.TreeItem {
-  const item = new vscode.TreeItem(run.graphName ?? run.name, vscode.TreeItemCollapsibleState.None);
+function localRunItem({ run, branches }: RunNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(runLabel(run), branches.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.description = describeRun(run);
-  item.tooltip = new vscode.MarkdownString([`**${run.name}**`, run.sourcePath ? `pipeline: \`${run.sourcePath}\`` : '', `directory: \`${run.directory}\``, run.usage ? usageDetail(run.usage) : '', run.problem ?? ''].filter(Boolean).join('\n\n'));
+  const origin = run.branch ? `branched from \`${run.branch.parent}\` before ${run.branch.nodeId}${run.branch.visit !== undefined ? `@${run.branch.visit}` : ''} (step ${run.branch.step})` : '';
+  const served = run.servedId ? `served by \`attractor serve\` as ${run.servedId}` : '';
+  item.tooltip = new vscode.MarkdownString([`**${run.name}**`, run.sourcePath ? `pipeline: \`${run.sourcePath}\`` : '', `directory: \`${run.directory}\``, origin, served, run.usage ? usageDetail(run.usage) : '', run.status === 'unreadable' ? run.problem : ''].filter(Boolean).join('\n\n'));
   item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[run.status]);
   // Context menus read these: `.resumable` offers Resume run, `.ended` Re-run from….
   item.contextValue = ['attractorRun', ...(isResumable(run.status) ? ['resumable'] : []), ...(hasEnded(run.status) ? ['ended'] : [])].join('.');

@@ -18,7 +18,8 @@ import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
 import type { HumanGateMessage } from '../host/protocol/webview';
 import { branchFromVisit, type VisitTarget } from '../engine/runtime/rerun';
-import { summarizeRun } from './runs-model';
+import { runProgram } from '../host/run-directory/run-summary';
+import { describeRunEnd } from '../engine/runtime/run-status';
 
 export class RunCoordinator implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -131,7 +132,7 @@ export class RunCoordinator implements vscode.Disposable {
         void vscode.window.showErrorMessage(`Attractor: ${outcome.reason}`);
       } else {
         this.log.info(`run ${outcome.status}${outcome.failureReason ? `: ${outcome.failureReason}` : ''} (${outcome.logsRoot})`);
-        const message = `Attractor: ${name} ${outcome.status === 'success' ? 'succeeded' : outcome.status === 'cancelled' ? 'was cancelled (resumable)' : `failed: ${outcome.failureReason ?? ''}`}`;
+        const message = `Attractor: ${name} ${outcome.status === 'cancelled' ? 'was ' : ''}${describeRunEnd(outcome.status, outcome.failureReason)}`;
         void (outcome.status === 'success' ? vscode.window.showInformationMessage(message) : vscode.window.showWarningMessage(message));
       }
     } finally {
@@ -160,8 +161,7 @@ export class RunCoordinator implements vscode.Disposable {
       this.log.warn(`the working directory was NOT restored: ${branch.workspaceNotRestored}`);
       void vscode.window.showWarningMessage(`Attractor: the working directory was NOT restored (${branch.workspaceNotRestored}); the branch starts from the run's state only.`);
     }
-    const program = summarizeRun(branch.directory).sourcePath ?? path.join(branch.directory, 'pipeline.dot');
-    await this.run(program, { resume: branch.directory });
+    await this.run(runProgram(branch.directory), { resume: branch.directory });
   }
 
   /** LLM backends with SecretStorage keys and VS Code's models; the environment's settings may be malformed (ATTRACTOR_* variables). */

@@ -1,9 +1,8 @@
 // "What did this visit do to this file?": the diff editor between the workspace snapshots taken
 // before and after one node visit, both read from the run's private store (workspace.git).
-import path from 'node:path';
 import * as vscode from 'vscode';
-import { existingWorkspaceStore } from '../engine/runtime/workspace-snapshot';
-import { visitSnapshots } from '../host/run-files';
+import { RunReader } from '../host/run-directory/run-reader';
+import { visitDiffTitle } from './runs-model';
 
 const SCHEME = 'attractor-snapshot';
 
@@ -22,7 +21,7 @@ function snapshotUri(runDirectory: string, tree: string, file: string): vscode.U
 class SnapshotDocuments implements vscode.TextDocumentContentProvider {
   provideTextDocumentContent(uri: vscode.Uri): string {
     const query = JSON.parse(uri.query) as SnapshotQuery;
-    const store = existingWorkspaceStore(query.run, query.run);
+    const store = new RunReader(query.run).store();
     return store?.fileAt(query.tree, uri.path.slice(1)) ?? '';
   }
 }
@@ -32,11 +31,12 @@ export function registerSnapshotDocuments(): vscode.Disposable {
 }
 
 export async function openVisitFileDiff(runDirectory: string, visit: { readonly iteration: number; readonly nodeId: string; readonly visit?: number }, file: string): Promise<void> {
-  const files = visitSnapshots(runDirectory, visit.iteration, visit.nodeId, visit.visit);
-  if (!files) {
+  const found = new RunReader(runDirectory).visitRecord(visit);
+  const files = found?.record.files;
+  if (!found || !files) {
     void vscode.window.showWarningMessage(`Attractor: ${visit.nodeId} (iteration ${visit.iteration}) has no workspace snapshots in ${runDirectory}.`);
     return;
   }
-  const title = `${path.posix.basename(file)} (${visit.nodeId}, iteration ${visit.iteration}: before ↔ after)`;
+  const title = visitDiffTitle(file, visit.nodeId, found.visit);
   await vscode.commands.executeCommand('vscode.diff', snapshotUri(runDirectory, files.before, file), snapshotUri(runDirectory, files.after, file), title);
 }

@@ -14,6 +14,7 @@ import { CheckpointError, loadCheckpoint } from '../engine/runtime/run-directory
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
 import type { PausedRun, RunResult } from '../engine/runtime/runner';
 import { RunLock } from '../engine/runtime/run-lock';
+import { hasCheckpoint } from '../engine/runtime/run-layout';
 import type { RunState } from '../engine/runtime/state';
 import type { GateAnswers } from './one-visit';
 import { OneVisit } from './one-visit';
@@ -119,7 +120,7 @@ function isDirectory(dir: string): boolean {
 type CheckpointRead = { readonly kind: 'none' } | { readonly kind: 'unreadable'; readonly reason: string } | { readonly kind: 'read'; readonly status: RunState['status']; readonly failureReason?: string };
 
 function readCheckpoint(logsRoot: string): CheckpointRead {
-  if (!fs.existsSync(path.join(logsRoot, 'checkpoint.json'))) return { kind: 'none' };
+  if (!hasCheckpoint(logsRoot)) return { kind: 'none' };
   try {
     const state = loadCheckpoint(logsRoot);
     return { kind: 'read', status: state.status, ...(state.failureReason ? { failureReason: state.failureReason } : {}) };

@@ -9,6 +9,7 @@ import { PipelineServer } from './pipeline-server';
 import { DEFAULT_MAX_BODY_BYTES } from '../host/serve/serve-defaults';
 import { ServedRun } from './served-run';
 import { checkSubmission } from './submission-check';
+import { writeServedMarker } from '../engine/runtime/run-markers';
 
 /**
  * `attractor run --serve`: the run as `launchPipelineFile` runs it, while the server's API follows
@@ -43,6 +44,7 @@ export async function launchServedFile(
       ...(options.runner ? { runner: options.runner } : {}),
     });
     if (admission.kind === 'refused') return admission;
+    writeServedMarker(options.logsRoot, run.spec.id);
     return { kind: 'ran', result: await run.result, warnings: admission.warnings };
   } finally {
     await server.close();

@@ -7,7 +7,8 @@ import { AttachLease } from './attach-lease';
 import { EventLog } from './event-log';
 import { HttpInterviewer } from './http-interviewer';
 import { RunHold } from './run-hold';
-import type { PendingQuestion, PipelineSummary, ServedStatus } from '../host/protocol/serve-api';
+import type { PendingQuestion, PipelineSummary } from '../host/protocol/serve-api';
+import type { RunStatus } from '../engine/runtime/run-status';
 import type { NodeRunStatus } from '../host/protocol/webview';
 import { RunProjection } from '../host/view/run-projection';
 
@@ -54,7 +55,7 @@ export class ServedRun {
   readonly hold = new RunHold(this.abort.signal, (held) => this.log.append({ type: 'hold', held }));
   /** Renewed by every debugger request (`renewLease`); lapsed, the debugger's hold on the run is let go. */
   private readonly lease: AttachLease;
-  private currentStatus: ServedStatus = 'running';
+  private currentStatus: RunStatus = 'running';
   private failureReason: string | undefined;
   private runId: string | undefined;
   private graphName: string | undefined;
@@ -93,7 +94,7 @@ export class ServedRun {
     return this.abort.signal;
   }
 
-  get status(): ServedStatus {
+  get status(): RunStatus {
     return this.currentStatus;
   }
 

@@ -11,6 +11,7 @@ import type { Roots } from './roots';
 import { ServedRun, type ServedRunSpec } from './served-run';
 import type { CheckedSubmission } from './submission-check';
 import type { SubmissionChecker } from './submission-checker';
+import { writeServedMarker } from '../engine/runtime/run-markers';
 
 export type Launched = { readonly run: ServedRun; readonly warnings: readonly Diagnostic[] };
 
@@ -29,7 +30,10 @@ export async function startSubmission(submission: Submission, launcher: Launcher
   stillAdmitted();
   const id = crypto.randomUUID();
   const spec = { id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id), attachLeaseMs: launcher.attachLeaseMs };
-  return launcher.walkers.kind === 'restate' ? submitToRestate(spec, params, roots, checked, launcher.walkers.ingress) : launchHere(spec, params, roots, checked, launcher.walkers.execution());
+  const launched = launcher.walkers.kind === 'restate' ? await submitToRestate(spec, params, roots, checked, launcher.walkers.ingress) : launchHere(spec, params, roots, checked, launcher.walkers.execution());
+  // The run's directory says it is this server's run (one row in VS Code's Runs view when the server is connected).
+  writeServedMarker(spec.logsRoot, id);
+  return launched;
 }
 
 function launchHere(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: Roots, checked: CheckedSubmission, { backend, defaultMaxParallel, runner }: Execution): Launched {

@@ -9,6 +9,7 @@ import type { RunStatus, TraceEntry, VisitArtifactsMessage, WireFileChange } fro
 import { statusClass } from './status-colors';
 import { drawTimeline } from './timeline';
 import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
+import { VISIT_FILES } from '../engine/runtime/run-file-names';
 
 const COLUMNS = ['iter', 'node', 'status', 'duration', 'attempt', 'explicit', 'label'];
 const USAGE_COLUMNS = ['tokens', 'cost'];
@@ -91,12 +92,8 @@ export class TracePanel {
     this.artifacts.replaceChildren();
     if (!message) return;
     this.artifacts.append(el('h3', {}, [visitCaption(visitKey(message))]), this.rerun, this.fileChanges(message));
-    const files: Array<[string, string | undefined]> = [
-      ['prompt.md', message.prompt],
-      ['response.md', message.response],
-      ['status.json', message.status],
-    ];
-    for (const [name, content] of files) {
+    for (const [field, name] of Object.entries(VISIT_FILES) as Array<[keyof typeof VISIT_FILES, string]>) {
+      const content = message[field];
       this.artifacts.append(el('details', { open: content !== undefined }, [el('summary', {}, [content === undefined ? `${name} (none)` : name]), el('pre', {}, [content ?? ''])]));
     }
   }

@@ -13,6 +13,7 @@ import { lintEntries } from './lint-tool';
 import type { PipelineToolInput } from './pipeline-input';
 import { resolvePipelineSource } from './pipeline-input';
 import { changedFiles, snapshotFiles } from './written-files';
+import type { RunEnd } from '../../engine/runtime/run-status';
 
 export interface RunRequest {
   readonly file: string;
@@ -33,7 +34,7 @@ export function engineRunner(services: () => { backend: CodergenBackend; intervi
 }
 
 export interface RunToolResult {
-  readonly status: 'success' | 'fail' | 'cancelled' | 'refused';
+  readonly status: RunEnd | 'refused';
   readonly failure_reason: string | null;
   readonly iterations: number;
   /** Node ids of the main walk in the order they completed, across iterations. */

@@ -5,7 +5,7 @@ import { isRecord } from '../../engine/model/json';
 import type { HumanQuestion, RunEvent } from '../../engine/runtime/events';
 import type { Answer } from '../../engine/runtime/interviewer';
 import type { Outcome } from '../../engine/runtime/outcome';
-import type { RunResult } from '../../engine/runtime/runner';
+import type { RunStatus } from '../../engine/runtime/run-status';
 
 /** A refusal with its HTTP status; the server answers it as `{"error": message}`. */
 export class HttpError extends Error {
@@ -83,13 +83,10 @@ export interface AttachLeaseState {
   readonly expiresAt: string | null;
 }
 
-/** A served run's status: running, or how it ended. */
-export type ServedStatus = RunResult['status'] | 'running';
-
 /** What `GET /pipelines/{id}` answers (and each entry of `GET /pipelines`). */
 export interface PipelineSummary {
   readonly id: string;
-  readonly status: ServedStatus;
+  readonly status: RunStatus;
   readonly failureReason?: string;
   readonly graphName: string | null;
   readonly runId: string | null;

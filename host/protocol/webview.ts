@@ -1,6 +1,7 @@
 // The one message protocol between the extension and the graph webview. Both sides import these
 // types; each side validates what it receives with the checks below and never trusts the other.
 import { stageStatuses } from '../../engine/runtime/outcome';
+import { runStatusWordList } from '../../engine/runtime/run-status';
 import type { GateReply } from '../../engine/runtime/interviewer';
 import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, orUnknown, tagged, text, type Check, type CheckResult, type Infer } from './guards';
 
@@ -14,7 +15,8 @@ export type WireRange = Infer<typeof wireRange>;
 
 const nodeRunStatuses = [...stageStatuses, 'running'] as const;
 export type NodeRunStatus = (typeof nodeRunStatuses)[number];
-const runStatuses = ['idle', 'running', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
+/** The run as the graph view shows it: in the words people read (run-status.ts), before it starts and while it is held. */
+const runStatuses = ['idle', 'paused', ...runStatusWordList] as const;
 export type RunStatus = (typeof runStatuses)[number];
 export const layoutEngines = ['dot', 'neato', 'fdp', 'sfdp', 'circo', 'twopi', 'osage'] as const;
 export type LayoutEngine = (typeof layoutEngines)[number];

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../../engine/runtime/events';
-
-/** In a run on Restate, the run's events as one engine would have emitted them, one JSON line each. */
-export const RUN_EVENTS_FILE = 'events.jsonl';
+import { runFile } from '../../engine/runtime/run-layout';
 
 /**
  * Appends the events of one durable step to the run's events file, so that the file reads as the
@@ -23,7 +21,7 @@ export class StepEventsWriter {
     logsRoot: string,
     private readonly continuation: boolean,
   ) {
-    this.file = path.join(logsRoot, RUN_EVENTS_FILE);
+    this.file = runFile(logsRoot, 'events');
   }
 
   readonly record = (event: RunEvent): void => {

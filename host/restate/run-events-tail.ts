@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { RunEvent } from '../../engine/runtime/events';
-import { RUN_EVENTS_FILE } from './run-events-file';
+import { runFile } from '../../engine/runtime/run-layout';
 
 /**
  * Follows a run's events file (written by the workers' steps) as it grows: each `read` returns the
@@ -15,7 +14,7 @@ export class RunEventsTail {
   private lineNumber = 0;
 
   constructor(logsRoot: string) {
-    this.file = path.join(logsRoot, RUN_EVENTS_FILE);
+    this.file = runFile(logsRoot, 'events');
   }
 
   read(): RunEvent[] {

@@ -3,6 +3,7 @@
 import type { RunEvent, TraceRecord } from '../../engine/runtime/events';
 import type { StageStatus } from '../../engine/runtime/outcome';
 import type { GraphStateMessage, NodeRunState, RunStatus, TakenEdge } from '../protocol/webview';
+import { runStatusWords } from '../../engine/runtime/run-status';
 
 export type GraphState = Omit<GraphStateMessage, 'type'>;
 
@@ -28,7 +29,7 @@ export class GraphStateTracker {
         for (const record of event.history) if (record.scope === undefined) this.recordVisit(record);
         return true;
       case 'run:end':
-        this.runStatus = event.status === 'success' ? 'succeeded' : event.status === 'fail' ? 'failed' : 'cancelled';
+        this.runStatus = runStatusWords[event.status];
         this.activeNode = null;
         this.currentEdge = null;
         return true;

@@ -114,7 +114,8 @@ async function main(): Promise<void> {
     const published = graph.locator('.visit-file-changes .file-change.added', { hasText: 'published.md' });
     await published.waitFor({ timeout: 30_000 });
     await published.click();
-    const diffTitle = 'published.md (publish, iteration 0';
+    // Titled by the file and the visit (publish@1: its first visit across the run).
+    const diffTitle = 'published.md — publish@1 (before ↔ after)';
     const diffTab = `.tab:has-text("${diffTitle}")`;
     await page.waitForSelector(diffTab, { timeout: 30_000 });
     await page.waitForSelector('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines:has-text("# 2.0")', { timeout: 30_000 });

@@ -5,7 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { describeRun, formatDuration, isResumable, listRuns, summarizeRun } from '../../extension/runs-model';
+import { describeRun, formatDuration, pickerLabel, runLabel, runTree, visitDiffTitle, type RunNode } from '../../extension/runs-model';
+import { ServerRuns } from '../../extension/remote-runs-model';
+import { ServeClient } from '../../host/serve/serve-client';
+import { isResumable, summarizeRun, type RunSummary } from '../../host/run-directory/run-summary';
+import { listRuns, RunCatalog } from '../../host/run-directory/run-catalog';
+import { branchFromVisit } from '../../engine/runtime/rerun';
+import { call, gated, serve } from '../server/serve-harness';
 import { runDot } from '../engine/runtime/harness';
 
 test('a finished run reads as succeeded with its iteration and duration; broken and foreign directories are handled', async () => {
@@ -22,7 +28,7 @@ test('a finished run reads as succeeded with its iteration and duration; broken 
   const runs = listRuns(root);
   assert.deepEqual(runs.map((r) => r.name).sort(), ['broken', 'r-1', 'starting']);
   const finished = runs.find((r) => r.name === 'r-1')!;
-  assert.equal(finished.status, 'succeeded');
+  assert.equal(finished.status, 'success');
   assert.equal(finished.graphName, 'r');
   assert.equal(finished.iteration, 0);
   assert.ok(finished.durationMs !== undefined && finished.durationMs >= 0);
@@ -30,7 +36,7 @@ test('a finished run reads as succeeded with its iteration and duration; broken 
   assert.equal(summarizeRun(path.join(root, 'starting')).status, 'running');
   const broken = summarizeRun(path.join(root, 'broken'));
   assert.equal(broken.status, 'unreadable');
-  assert.ok(broken.problem);
+  assert.ok(broken.status === 'unreadable' && broken.problem);
   assert.deepEqual(listRuns(path.join(root, 'missing')), []);
 });
 
@@ -56,7 +62,7 @@ test('a stopped run reads as cancelled or interrupted (resumable), never as runn
     fs.writeFileSync(path.join(root, name, 'checkpoint.json'), JSON.stringify(checkpoint));
   }
   const statuses = Object.fromEntries(listRuns(root).map((r) => [r.name, r.status]));
-  assert.deepEqual(statuses, { live: 'running', killed: 'interrupted', cancelled: 'cancelled', failed: 'failed' });
+  assert.deepEqual(statuses, { live: 'running', killed: 'interrupted', cancelled: 'cancelled', failed: 'fail' });
   assert.deepEqual(listRuns(root).filter((r) => isResumable(r.status)).map((r) => r.name).sort(), ['cancelled', 'killed']);
   assert.match(describeRun(summarizeRun(path.join(root, 'killed'))), /^interrupted · /);
 });
@@ -100,4 +106,71 @@ test('a run\'s usage follows its growing trace, and a trace unchanged since the 
   fs.rmSync(trace);
   assert.equal(listRuns(root)[0]?.usage, undefined, 'a removed trace counts nothing');
   fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** `attempt` runs twice: `check` fails until log.txt has two lines. */
+const twoAttempts = `digraph twice {
+  start [shape=Mdiamond]; done [shape=Msquare]
+  attempt [shape=parallelogram, tool_command="echo try >> log.txt"]
+  check [shape=parallelogram, tool_command="test $(wc -l < log.txt) -ge 2"]
+  start -> attempt -> check -> done [condition="outcome=success"]
+  check -> attempt [condition="outcome=fail"]
+}`;
+
+test('time travel: branches hang under the run they branched from, named by where they branched, however deep', async () => {
+  const run = await runDot(twoAttempts);
+  const original = run.result.logsRoot;
+  const first = await branchFromVisit(original, { nodeId: 'attempt', visit: 2 });
+  if (first.kind !== 'branched') return assert.fail(first.reason);
+  const nested = await branchFromVisit(first.directory, { nodeId: 'check', visit: 1 });
+  if (nested.kind !== 'branched') return assert.fail(nested.reason);
+  const second = await branchFromVisit(original, { nodeId: 'check', visit: 2 });
+  if (second.kind !== 'branched') return assert.fail(second.reason);
+  assert.equal(path.basename(nested.directory), `${path.basename(original)}.branch-1.branch-1`, 'the directory names nest; the rows must not');
+
+  const tree = runTree(await new RunCatalog().list([path.dirname(original)]));
+  const shown = (nodes: readonly RunNode[]): unknown[] => nodes.map((node) => (node.branches.length > 0 ? { [runLabel(node.run)]: shown(node.branches) } : runLabel(node.run)));
+  const ours = tree.filter((node) => node.run.directory === original);
+  assert.equal(ours.length, 1, 'the original is one row, its branches are not rows of their own');
+  assert.deepEqual(shown(ours), [{ twice: [{ 'from attempt@2': ['from check@1'] }, 'from check@2'] }], 'branches in the order of where they branched');
+  assert.equal(pickerLabel(summarizeRun(nested.directory)), 'twice › from check@1');
+  assert.equal(visitDiffTitle('docs/notes.md', 'attempt', 2), 'notes.md — attempt@2 (before ↔ after)');
+});
+
+test('a branch whose parent is not listed (moved away, or a loop of hand-edited markers) is still a row', () => {
+  const summary = (name: string, parent?: string): RunSummary => ({ directory: `/runs/${name}`, name, status: 'success', ...(parent ? { branch: { parent: `/runs/${parent}`, nodeId: 'n', visit: 1, step: 1 } } : {}) });
+  const rows = runTree([summary('a', 'gone'), summary('b', 'c'), summary('c', 'b')]);
+  assert.deepEqual(rows.map((node) => node.run.name), ['a', 'b']);
+  assert.deepEqual(rows[1]?.branches.map((node) => node.run.name), ['c']);
+});
+
+test('a run served by `attractor serve` under the workspace is one row: the server lists it, the directory is left out', async () => {
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'runs-served-'));
+  fs.writeFileSync(path.join(cwd, 'gated.dot'), gated);
+  const server = await serve(cwd, '--root', cwd);
+  try {
+    const submitted = await call(`${server.url}/pipelines`, { body: { path: 'gated.dot' } });
+    assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
+    const id = String(submitted.body.id);
+    const runsRoot = path.join(cwd, '.attractor-runs');
+    const catalog = new RunCatalog();
+    let listed: RunSummary[] = [];
+    for (let waited = 0; listed.length === 0 && waited < 30_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      catalog.recheckAll();
+      listed = await catalog.list([runsRoot]);
+    }
+    assert.equal(listed.length, 1, 'the served run writes its directory under the workspace');
+    assert.equal(listed[0]?.servedId, id, 'its directory says which server run it is');
+    const remote = new ServerRuns(new ServeClient({ url: server.url }), () => undefined);
+    await remote.refresh();
+    const runs = remote.state.kind === 'listed' ? remote.state.runs : [];
+    assert.deepEqual(runs.map((r) => r.id), [id]);
+    assert.deepEqual(runTree(listed, { ids: new Set(runs.map((r) => r.id)), directories: new Set() }), [], 'by the id its directory names');
+    assert.deepEqual(runTree(listed, { ids: new Set(), directories: new Set(runs.map((r) => path.resolve(r.logsRoot))) }), [], 'or by its directory');
+    assert.equal(runTree(listed).length, 1, 'not connected: the directory is the only row');
+  } finally {
+    await server.stop();
+    fs.rmSync(cwd, { recursive: true, force: true });
+  }
 });

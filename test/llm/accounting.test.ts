@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { CliRig, cliAnthropic, cliChat, cliFlavours } from './cli-rig';
 import { anthropicError } from './fakes/anthropic-wire';
 import { runCli } from './cli-process';
-import { describeRun, summarizeRun } from '../../extension/runs-model';
+import { describeRun } from '../../extension/runs-model';
+import { summarizeRun } from '../../host/run-directory/run-summary';
 
 const report = { name: 'report_outcome', arguments: { status: 'success' } };
 
