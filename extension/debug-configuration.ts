@@ -106,7 +106,7 @@ export function resolveDebugConfiguration(config: Partial<AttractorDebugConfigur
   if (!program) return { ok: false, message: 'Open a .dot pipeline (or set "program" in launch.json) to run it.' };
   if (config.maxParallel !== undefined && !isMaxParallel(config.maxParallel)) return { ok: false, message: `launch.json: "maxParallel" must be an integer of at least 1 (got ${JSON.stringify(config.maxParallel)})` };
   const base = config.cwd ?? context.workspaceFolder ?? path.dirname(program);
-  const backend = chooseBackend(config, program, context);
+  const backend = backendFields(config, program, context);
   if (!backend.ok) return backend;
   const stamp = context.now.toISOString().replace(/[:.]/g, '-');
   const runsRoot = path.resolve(base, context.settings.runDirectory);
@@ -132,7 +132,8 @@ function isWithin(file: string, directory: string | undefined): boolean {
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
-function chooseBackend(config: Partial<AttractorDebugConfiguration>, program: string, context: ResolveContext): { ok: true; value: Pick<AttractorLaunchArguments, 'backend' | 'scripted'> } | { ok: false; message: string } {
+/** The launch configuration's backend fields, from launch.json or the `attractor.backend` setting; host/backends.ts builds the backend they name. */
+function backendFields(config: Partial<AttractorDebugConfiguration>, program: string, context: ResolveContext): { ok: true; value: Pick<AttractorLaunchArguments, 'backend' | 'scripted'> } | { ok: false; message: string } {
   // launch.json asking for `llm` gets the keys from SecretStorage rather than the environment.
   if (config.backend === 'llm') return { ok: true, value: { backend: SECRET_LLM_BACKEND } };
   if (config.backend !== undefined || config.scripted !== undefined) return { ok: true, value: { ...(config.backend !== undefined ? { backend: config.backend } : {}), ...(config.scripted !== undefined ? { scripted: config.scripted } : {}) } };
