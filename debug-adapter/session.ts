@@ -247,9 +247,10 @@ export class AttractorDebugSession extends DebugSession {
     }
   }
 
+  /** A refusal with its id; anything else that went wrong (a run directory that cannot be written) is answered too, never left to end the adapter. */
   private refuse(response: DebugProtocol.Response, error: unknown): void {
-    if (!(error instanceof TargetRefusal)) throw error;
-    this.sendErrorResponse(response, { id: error.id, format: error.message, ...(error.showUser ? { showUser: true } : {}) });
+    if (error instanceof TargetRefusal) return this.sendErrorResponse(response, { id: error.id, format: error.message, ...(error.showUser ? { showUser: true } : {}) });
+    this.sendErrorResponse(response, { id: 1020, format: `${response.command} failed: ${error instanceof Error ? error.message : String(error)}`, showUser: true });
   }
 
   // ---- inspection ----

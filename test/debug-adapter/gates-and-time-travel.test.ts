@@ -159,6 +159,20 @@ describe('debug adapter: time travel, restart and terminate', () => {
     assert.deepEqual(traceOf(`${path.join(dir, '.run')}.branch-1`).map((r) => r.node_id), ['start', 'decide', 'left', 'done']);
   });
 
+  it('answers a time travel that cannot fork its run directory with the reason, and goes on answering', async () => {
+    const dir = workspace(path.join(fixtures, 'route'));
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await session();
+    await launch(s, scriptedArgs(dir, { params: { go: 'right' } }), { breakpoints: { [program]: [{ line: lineOf(program, 'right [shape') }] } });
+    await s.events.next('stopped');
+    // The branch is forked from the run directory's records: one that is not a file cannot be copied.
+    const record = path.join(dir, '.run', 'pipeline.dot');
+    fs.rmSync(record);
+    fs.mkdirSync(record);
+    await assert.rejects(s.client.stepBackRequest({ threadId: 1 }), /stepBack failed: .*pipeline\.dot/);
+    assert.ok((await s.client.threadsRequest()).body.threads.length > 0);
+  });
+
   it('reverseContinue goes back to the last boundary a breakpoint marks', async () => {
     const dir = workspace(path.join(fixtures, 'loop'));
     const program = path.join(dir, 'pipeline.dot');
