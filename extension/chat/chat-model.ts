@@ -1,5 +1,7 @@
 import { createAdapter } from '../../engine/llm/adapter-factory';
+import { systemClock } from '../../engine/llm/clock';
 import type { LlmSettings } from '../../engine/llm/provider-settings';
+import { defaultRetryPolicy, withRetries } from '../../engine/llm/retry-policy';
 import type { ProviderName } from '../../engine/llm/types';
 
 /** One turn of the conversation we send; the system text travels separately. */
@@ -54,8 +56,18 @@ export function providerChatModel(config: ProviderModelConfig): ChatModel {
     async *complete(system, turns, signal) {
       const adapter = await createAdapter(config.provider, config.settings);
       const messages = turns.map((turn) => ({ role: turn.role, content: [{ kind: 'text' as const, text: turn.text }] }));
-      for await (const event of adapter.stream({ model: config.model, system, messages, tools: [], maxTokens: 4096 }, signal)) {
-        if (event.type === 'text_delta') yield event.delta;
+      const request = { model: config.model, system, messages, tools: [], maxTokens: 4096 };
+      // Transient failures (a dropped connection, 429, 5xx) are tried again as for LLM nodes, while
+      // nothing has been shown: the request goes out with the stream's first event.
+      const opened = await withRetries(
+        async () => {
+          const events = adapter.stream(request, signal)[Symbol.asyncIterator]();
+          return { events, first: await events.next() };
+        },
+        { policy: defaultRetryPolicy, clock: systemClock, signal },
+      );
+      for (let next = opened.first; !next.done; next = await opened.events.next()) {
+        if (next.value.type === 'text_delta') yield next.value.delta;
       }
     },
   };

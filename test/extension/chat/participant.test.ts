@@ -113,6 +113,17 @@ describe('@attractor /attractorify', () => {
       assert.equal(stream.buttons.length, 1);
     });
 
+    it('a connection dropped before any answer is tried again, as for LLM nodes', async () => {
+      server.requests.length = 0;
+      server.script({ kind: 'reset' }, anthropic.turn({ text: bugFixAnswer }));
+      const stream = new FakeResponseStream();
+      const providerModel = providerChatModel({ provider: 'anthropic', model: 'claude-haiku-4-5', settings: anthropic.settings(baseUrl) });
+      await handleChatRequest({ prompt: 'make it a pipeline', command: 'attractorify' }, bugFixHistory, stream, cancel, deps({ workspaceRoot: () => bugFixWorkspace(), providerModel: () => providerModel }));
+      assert.equal(server.requests.length, 2);
+      assert.match(stream.text, /Verdict: pipeline/);
+      assert.equal(stream.buttons.length, 1);
+    });
+
     it('shows the errors instead of a save button when the retry fails too', async () => {
       server.script(openAiChat.turn({ text: recipeAnswer.replace('-> done', '-> missing') }), openAiChat.turn({ text: recipeAnswer }));
       const stream = new FakeResponseStream();

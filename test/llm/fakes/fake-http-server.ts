@@ -17,7 +17,9 @@ export type Reply =
       readonly records: readonly string[];
       /** Keep the connection open after the records (a stream that stalls mid-way). */
       readonly hang?: boolean;
-    };
+    }
+  /** The connection is dropped without an answer (a reset, as a server closing an idle keep-alive socket gives). */
+  | { readonly kind: 'reset' };
 
 export type Script = (request: RecordedRequest) => Reply;
 
@@ -84,7 +86,9 @@ export class FakeHttpServer {
         return;
       }
       const reply = step(recorded);
-      if (reply.kind === 'json') {
+      if (reply.kind === 'reset') {
+        req.socket.destroy();
+      } else if (reply.kind === 'json') {
         res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
       } else {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
