@@ -1,6 +1,8 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { stringifyContextValue } from '../engine/conditions/condition';
 import type { RunContext } from '../engine/runtime/context';
+import type { ArtifactReference } from '../engine/runtime/artifact-reference';
+import { formatBytes } from '../engine/model/bytes';
 import type { GraphNode } from '../engine/model/graph';
 import type { Outcome } from '../engine/runtime/outcome';
 import type { FileChange } from '../engine/runtime/workspace-snapshot';
@@ -52,7 +54,19 @@ export function contextVariables(context: RunContext): DebugProtocol.Variable[] 
   return context
     .keys()
     .sort()
-    .map((key) => variable(key, context.get(key), typeof context.get(key)));
+    .map((key) => {
+      const artifact = context.artifactOf(key);
+      return artifact ? artifactVariable(key, artifact, context.get(key)) : variable(key, context.get(key), typeof context.get(key));
+    });
+}
+
+const ARTIFACT_PREVIEW_CHARS = 120;
+
+/** A value stored as an artifact (canonical §5.5): its id, size and file, and the start of the value. */
+function artifactVariable(key: string, artifact: ArtifactReference, value: unknown): DebugProtocol.Variable {
+  const shown = displayValue(value);
+  const preview = shown.length > ARTIFACT_PREVIEW_CHARS ? `${shown.slice(0, ARTIFACT_PREVIEW_CHARS)}…` : shown;
+  return { name: key, value: `artifact ${artifact.$artifact} (${formatBytes(artifact.size_bytes)}, ${artifact.path}): ${preview}`, type: 'artifact', variablesReference: 0 };
 }
 
 /** The node's attributes after the stylesheet and transforms, each with where its value came from. */

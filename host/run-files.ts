@@ -11,13 +11,22 @@ export function traceEntriesMessage(runDirectory: string): { type: 'traceEntries
   return { type: 'traceEntries', entries: new RunReader(runDirectory).trace(), replace: true };
 }
 
-/** The visit's records and the files it changed in the workspace, for the trace panel. */
+/** The visit's records, the files it changed in the workspace and the artifacts it stored, for the trace panel. */
 export function visitArtifactsMessage(runDirectory: string, iteration: number, nodeId: string, visit = 1): VisitArtifactsMessage {
   const reader = new RunReader(runDirectory);
   const named = { iteration, nodeId, visit };
   const files = reader.visitSnapshots(named);
   const store = files && reader.store();
-  return { type: 'visitArtifacts', iteration, nodeId, ...(visit > 1 ? { visit } : {}), ...(files && store ? { fileChanges: store.changes(files.before, files.after) } : {}), ...reader.visitRecords(named) };
+  const artifacts = reader.visitArtifacts(named);
+  return {
+    type: 'visitArtifacts',
+    iteration,
+    nodeId,
+    ...(visit > 1 ? { visit } : {}),
+    ...(files && store ? { fileChanges: store.changes(files.before, files.after) } : {}),
+    ...(artifacts.length > 0 ? { artifacts } : {}),
+    ...reader.visitRecords(named),
+  };
 }
 
 /** The workspace snapshots around a main-walk visit (the `visit`-th of its node in that iteration), when the run took them. */

@@ -4,6 +4,7 @@
 import { drawDescentChart } from './descent-chart';
 import { el } from './dom';
 import { formatCost, formatMs } from './format';
+import { formatBytes } from '../engine/model/bytes';
 import { summariseIterations } from './iterations';
 import type { RunStatus, TraceEntry, VisitArtifactsMessage, WireFileChange } from '../host/protocol/webview';
 import { statusClass } from './status-colors';
@@ -95,6 +96,10 @@ export class TracePanel {
     for (const [field, name] of Object.entries(VISIT_FILES) as Array<[keyof typeof VISIT_FILES, string]>) {
       const content = message[field];
       this.artifacts.append(el('details', { open: content !== undefined }, [el('summary', {}, [content === undefined ? `${name} (none)` : name]), el('pre', {}, [content ?? ''])]));
+    }
+    for (const artifact of message.artifacts ?? []) {
+      const caption = `artifact ${artifact.name} (${formatBytes(artifact.sizeBytes)}) — ${artifact.path}`;
+      this.artifacts.append(el('details', { class: 'visit-artifact' }, [el('summary', {}, [caption]), el('pre', {}, [artifact.preview])]));
     }
   }
 

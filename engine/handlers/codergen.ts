@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { GraphNode, Graph } from '../model/graph';
-import type { CodergenResult } from '../runtime/backend';
+import type { ArtifactAccess, CodergenResult } from '../runtime/backend';
+import type { ArtifactStore } from '../runtime/artifact-store';
 import { ProviderError } from '../runtime/backend';
 import { llmFailedStep } from '../runtime/failed-step';
 import { boolAttr, maxRetries, modelSelectionOf, promptOf, stringAttr } from '../runtime/node-config';
@@ -55,6 +56,7 @@ export const codergenHandler: Handler = {
         signal,
         emit: (event) => services.emit({ type: 'agent', scope: services.scope, nodeId: node.id, event }),
         beforeTurn: (turn) => services.beforeAgentTurn(node.id, turn),
+        ...(context.artifacts ? { artifacts: artifactAccess(context.artifacts, node.id) } : {}),
       });
     } catch (error) {
       // A cancel or timeout is the walker's to report, and an error the ladder retries is no failure yet.
@@ -87,6 +89,10 @@ export const codergenHandler: Handler = {
     };
   },
 };
+
+function artifactAccess(store: ArtifactStore, nodeId: string): ArtifactAccess {
+  return { store: (id, name, content) => store.store(id, name, content, nodeId), retrieve: (id) => store.retrieve(id), list: () => store.list() };
+}
 
 function retried(error: unknown, node: GraphNode, graph: Graph, attempt: number): boolean {
   return error instanceof ProviderError && error.transient && attempt <= maxRetries(node, graph);

@@ -6,7 +6,7 @@ import { expandCommand, lookup } from '../runtime/expand';
 import { toolFailedStep } from '../runtime/failed-step';
 import { runShellCommand } from '../runtime/process';
 import { LiveOutput } from '../runtime/live-output';
-import { formatBytes } from '../io/read-file-checked';
+import { formatBytes } from '../model/bytes';
 import type { Handler } from './handler';
 import { isRecord } from '../model/json';
 
@@ -16,6 +16,8 @@ import { isRecord } from '../model/json';
  * stale-value hazard is documented and linted (TOPO-002), and we keep the reference behaviour.
  */
 const OUTPUT_CAP_BYTES = 8 * 1024 * 1024;
+/** The notes quote the last line; tool.last_line has all of it. */
+const NOTE_LINE_CHARS = 500;
 
 export const toolHandler: Handler = {
   async execute({ node, context, services, signal }) {
@@ -63,7 +65,8 @@ export const toolHandler: Handler = {
       if (!parsed.ok) return { status: 'fail', isExplicit: false, failureReason: `parse_json: stdout is not a JSON object (${parsed.error})` };
       Object.assign(updates, parsed.value);
     }
-    return { status: 'success', isExplicit: true, contextUpdates: updates, notes: `tool completed: ${lines[lines.length - 1] ?? '(no output)'}` };
+    const lastLine = lines[lines.length - 1] ?? '(no output)';
+    return { status: 'success', isExplicit: true, contextUpdates: updates, notes: `tool completed: ${lastLine.length > NOTE_LINE_CHARS ? `${lastLine.slice(0, NOTE_LINE_CHARS)}…` : lastLine}` };
   },
 };
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { PARSE_LIMITS } from '../parse/parse-limits';
+import { formatBytes } from '../model/bytes';
 
 const MiB = 1024 * 1024;
 
@@ -92,10 +93,4 @@ function kindOf(stat: fs.Stats): string {
   if (stat.isBlockDevice()) return 'a block device';
   if (stat.isSocket()) return 'a socket';
   return 'not a regular file';
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= MiB) return `${Number.isInteger(bytes / MiB) ? bytes / MiB : (bytes / MiB).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KiB`;
-  return `${bytes} bytes`;
 }

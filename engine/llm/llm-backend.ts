@@ -16,6 +16,7 @@ import { SessionRecorder } from './session-recorder';
 import { workerSystemPrompt } from './system-prompt';
 import type { InProcessToolHooks } from './tool-hooks';
 import { workspaceTools } from './tools';
+import { artifactTools } from './tools/artifact-tools';
 import { Workspace } from './tools/workspace';
 import type { ProviderAdapter, ProviderName, ReasoningEffort } from './types';
 
@@ -89,9 +90,10 @@ export class LlmBackend implements CodergenBackend {
       history: request.fidelity === 'full' ? request.history : [],
       responseSchema: request.responseSchema,
       ...(request.verdictRequired ? { verdictRequired: request.verdictRequired } : {}),
-      tools: workspaceTools,
+      tools: request.artifacts ? [...workspaceTools, ...artifactTools] : workspaceTools,
       toolContext: {
         workspace,
+        ...(request.artifacts ? { artifacts: request.artifacts } : {}),
         signal: request.signal,
         env: childEnvironment(),
         shellTimeoutMs: this.options.shellTimeoutMs ?? 120_000,

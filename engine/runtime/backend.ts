@@ -1,3 +1,4 @@
+import type { ArtifactInfo } from './artifact-store';
 import type { GraphNode } from '../model/graph';
 import type { Message } from '../llm/types';
 import type { StageStatus } from './outcome';
@@ -56,6 +57,15 @@ export interface CodergenRequest {
   readonly emit: (event: AgentEvent) => void;
   /** Awaited before each model call (1-indexed turn), so a debugger can pause inside the node. */
   readonly beforeTurn?: (turn: number) => Promise<void>;
+  /** The run's artifact store (canonical §5.5), stored into as this node. */
+  readonly artifacts?: ArtifactAccess;
+}
+
+/** What an agent may do with the run's artifacts. */
+export interface ArtifactAccess {
+  store(id: string, name: string, content: string): ArtifactInfo;
+  retrieve(id: string): unknown;
+  list(): readonly ArtifactInfo[];
 }
 
 /** What a node's model calls consumed. A count the server never reported is 'unknown', never 0. */

@@ -27,6 +27,8 @@ export function forkRunDirectory(parentRoot: string, target: string, from: Branc
   const lines = readTraceLines(parentRoot).slice(0, from.traceLines);
   writeFileAtomic(runFile(target, 'trace'), lines.map((line) => `${line}\n`).join(''));
   copyVisitDirectories(parentRoot, target, lines);
+  // The restored context may refer to artifacts (canonical §5.5): the branch keeps its own copies.
+  if (fs.existsSync(runFile(parentRoot, 'artifacts'))) fs.cpSync(runFile(parentRoot, 'artifacts'), runFile(target, 'artifacts'), { recursive: true });
   const fromNode = from.state.nextNodeId;
   writeBranchMarker(target, { parent_logs_root: parentRoot, from_step: from.state.step, from_node: fromNode, from_visit: (from.state.visits[fromNode] ?? 0) + 1, reason, created: new Date().toISOString() });
   writeJsonAtomic(runFile(target, 'checkpoint'), { ...from.state, status: 'running' });

@@ -1,3 +1,7 @@
+import type { ArtifactReference } from './artifact-reference';
+import { isArtifactReference } from './artifact-reference';
+import type { ArtifactStore } from './artifact-store';
+
 /**
  * The run context (canonical §5.1): a key-value store shared by the nodes of one walk. Values are
  * plain JSON so a snapshot is the checkpoint. Parallel branches work on clones (canonical §3.8).
@@ -15,12 +19,27 @@ export class RunContext {
   /** Keys written or deleted since the last takeChanges(), once tracking started. */
   private changed: Set<string> | undefined;
 
-  constructor(initial: ContextValues = {}) {
+  /**
+   * With `artifacts` (a run's store, canonical §5.5), a value set past its threshold is stored there
+   * and the context keeps a reference: snapshots, checkpoints and the journal stay small, while
+   * `get` still answers the value.
+   */
+  constructor(
+    initial: ContextValues = {},
+    readonly artifacts?: ArtifactStore,
+  ) {
     this.values = new Map(Object.entries(structuredClone(initial)));
   }
 
   get(key: string): unknown {
-    return this.values.get(key);
+    const value = this.values.get(key);
+    return this.artifacts && isArtifactReference(value) ? this.artifacts.resolve(value) : value;
+  }
+
+  /** The artifact a key's value is stored as, when it is one. */
+  artifactOf(key: string): ArtifactReference | undefined {
+    const value = this.values.get(key);
+    return isArtifactReference(value) ? value : undefined;
   }
 
   has(key: string): boolean {
@@ -34,7 +53,7 @@ export class RunContext {
   }
 
   set(key: string, value: unknown): void {
-    this.values.set(key, value);
+    this.values.set(key, this.artifacts ? this.artifacts.externalize(key, value, this.stage()) : value);
     this.changed?.add(key);
   }
 
@@ -70,6 +89,12 @@ export class RunContext {
   }
 
   clone(): RunContext {
-    return new RunContext(this.snapshot());
+    return new RunContext(this.snapshot(), this.artifacts);
+  }
+
+  /** The node running now (the engine sets `current_node` before each), whose artifacts these are. */
+  private stage(): string | undefined {
+    const node = this.values.get('current_node');
+    return typeof node === 'string' ? node : undefined;
   }
 }

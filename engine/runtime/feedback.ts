@@ -20,6 +20,15 @@ function critiqueText(record: OutcomeRecord): string | undefined {
   return [record.toolOutput, record.toolLastLine, record.notes, record.failureReason].find((text) => text !== undefined && text.trim() !== '')?.trim();
 }
 
+/**
+ * What an outcome record keeps of a tool's output: enough for any critique (its first
+ * MAX_CRITIQUE_CHARS after leading blanks), not a copy of output that can run to megabytes.
+ */
+export function critiqueSource(text: string): string {
+  const bound = 8 * MAX_CRITIQUE_CHARS;
+  return text.length > bound ? text.trimStart().slice(0, bound) : text;
+}
+
 function truncateCritique(text: string): string {
   return text.length > MAX_CRITIQUE_CHARS ? `${text.slice(0, MAX_CRITIQUE_CHARS)}[…truncated]` : text;
 }

@@ -1,4 +1,4 @@
-import { formatBytes } from '../io/read-file-checked';
+import { formatBytes } from '../model/bytes';
 
 export type OutputStream = 'stdout' | 'stderr';
 

@@ -27,6 +27,8 @@ export const RUN_FILES = {
   processGroups: 'running',
   /** Directory: the critics' feedback handed on at a loop restart. */
   feedback: 'feedback',
+  /** Directory: the artifact store (canonical §5.5), `{id}.json` per artifact and `index.json`. */
+  artifacts: 'artifacts',
 } as const;
 
 /** The records of one node visit, in its stage directory. */

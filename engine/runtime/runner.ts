@@ -28,6 +28,7 @@ import type { SnapshotBudget } from './workspace-snapshot';
 import type { WalkState } from './walker';
 import { CancelledError, Walker, freshWalkState } from './walker';
 import { graphContextEntries } from './graph-context';
+import { ArtifactStore } from './artifact-store';
 import { FileScope } from '../io/file-scope';
 import { READ_LIMITS } from '../io/read-file-checked';
 import type { RunEnd } from './run-status';
@@ -117,7 +118,8 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
 
   events.emit({ type: 'phase', phase: 'initialize', state: 'start' });
   directory.create();
-  const state: WalkState = resumed ? walkStateFrom(resumed) : initialWalkState(graph, params, runId);
+  const artifacts = new ArtifactStore(directory.root);
+  const state: WalkState = resumed ? walkStateFrom(resumed, artifacts) : initialWalkState(graph, params, runId, artifacts);
   if (!resumed) {
     directory.writePipelineSource(options.source);
     directory.writeManifest({
@@ -279,7 +281,7 @@ function cancelledAt(boundary: RunState): RunState {
   return { ...state, status: 'cancelled' };
 }
 
-function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>, runId: string): WalkState {
+function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>, runId: string, artifacts: ArtifactStore): WalkState {
   const start = [...graph.nodes.values()].find(isStartNode);
   if (!start) throw new Error('the graph has no start node (validation should have refused it)');
   const context = new RunContext({
@@ -288,14 +290,14 @@ function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>
     run_id: runId,
     iteration: '0',
     loop_count: '0',
-  });
+  }, artifacts);
   return freshWalkState(start.id, context, 0);
 }
 
-function walkStateFrom(state: RunState): WalkState {
+function walkStateFrom(state: RunState, artifacts: ArtifactStore): WalkState {
   // A deep copy: the walk mutates its state, the checkpoint it came from stays as it was.
   const copy = structuredClone({ ...positionOf(state), threads: state.threads }) as Omit<WalkState, 'context'>;
-  return { ...copy, context: new RunContext(state.context) };
+  return { ...copy, context: new RunContext(state.context, artifacts) };
 }
 
 /** Where a walk stands, as both the live WalkState and the checkpoint's RunState hold it. */

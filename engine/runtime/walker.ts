@@ -10,7 +10,7 @@ import type { RunContext } from './context';
 import type { RunController } from './controller';
 import { selectEdge } from './edge-selection';
 import type { EdgeIdentity, RunEvent, TraceRecord, WalkScope } from './events';
-import { collectFeedback } from './feedback';
+import { collectFeedback, critiqueSource } from './feedback';
 import { resolveFidelity } from './fidelity';
 import { describeGate, failureRetryTarget, firstUnsatisfiedGate, gateRetryTarget } from './goal-gates';
 import type { Interviewer } from './interviewer';
@@ -438,8 +438,8 @@ export class Walker {
         ...(outcome.preferredLabel ? { preferredLabel: outcome.preferredLabel } : {}),
         ...(outcome.notes ? { notes: outcome.notes } : {}),
         ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
-        ...(typeof updates['tool.output'] === 'string' ? { toolOutput: updates['tool.output'] } : {}),
-        ...(typeof updates['tool.last_line'] === 'string' ? { toolLastLine: updates['tool.last_line'] } : {}),
+        ...(typeof updates['tool.output'] === 'string' ? { toolOutput: critiqueSource(updates['tool.output']) } : {}),
+        ...(typeof updates['tool.last_line'] === 'string' ? { toolLastLine: critiqueSource(updates['tool.last_line']) } : {}),
       };
     }
     state.completedNodes.push(node.id);

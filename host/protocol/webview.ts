@@ -59,6 +59,10 @@ const gateOption = object({ key: text(100), label, to: id });
 const fileChange = object({ kind: oneOf(['added', 'changed', 'deleted'] as const), path: text(10_000) });
 export type WireFileChange = Infer<typeof fileChange>;
 
+/** An artifact a visit stored (canonical §5.5): where it is, how large, and the start of its value. */
+const visitArtifact = object({ id: text(200), name: text(10_000), sizeBytes: count, path: text(10_000), preview: text(100_000) });
+export type WireArtifact = Infer<typeof visitArtifact>;
+
 const extensionMessages = {
   document: object({ uri: text(10_000), version: count, text: text() }),
   graphState: object(
@@ -75,9 +79,9 @@ const extensionMessages = {
   /**
    * The files of one visit (`visit`: the K-th of its node in the iteration, absent for the first);
    * a missing file is absent rather than empty. `fileChanges`: what the visit did to the
-   * workspace, absent when it was not snapshotted.
+   * workspace, absent when it was not snapshotted. `artifacts`: what it put in the artifact store.
    */
-  visitArtifacts: object({ iteration: count, nodeId: id }, { visit: count, prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000) }),
+  visitArtifacts: object({ iteration: count, nodeId: id }, { visit: count, prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000), artifacts: list(visitArtifact, 1000) }),
   humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count }),
   humanGateClosed: object({ gateId: id }),
   /** Files the person picked (in the extension's open dialog) to attach to a gate's answer. */

@@ -14,6 +14,8 @@ import { readBranchMarker, readServedMarker } from '../../engine/runtime/run-mar
 import type { VisitFiles, WorkspaceStore } from '../../engine/runtime/workspace-snapshot';
 import { existingWorkspaceStore } from '../../engine/runtime/workspace-snapshot';
 import { readFileHead } from '../../engine/io/read-file-checked';
+import { artifactPath, readIndex } from '../../engine/runtime/artifact-store';
+import type { WireArtifact } from '../protocol/webview';
 
 /** What a file watcher follows to see runs change: the checkpoint, rewritten when a run starts, compacts its journal and ends. */
 export const RUN_CHECKPOINT_GLOB = `**/${RUN_FILES.checkpoint}`;
@@ -30,6 +32,8 @@ export type VisitRecords = { -readonly [K in keyof typeof VISIT_FILES]?: string 
 
 /** Larger records are cut: views show text, and megabytes of it help no one. */
 const VISIT_RECORD_LIMIT = 1_000_000;
+/** How much of an artifact's value a view shows. */
+const ARTIFACT_PREVIEW_LIMIT = 4096;
 
 /** Where a time-travel branch comes from: its parent run and the visit before which it starts. */
 export interface BranchOrigin {
@@ -96,6 +100,24 @@ export class RunReader {
     return records;
   }
 
+  /**
+   * The artifacts a main-walk visit stored (canonical §5.5): those its node stored between the
+   * visit's start and its trace record, each with the start of its value.
+   */
+  visitArtifacts(visit: VisitInIteration): WireArtifact[] {
+    const stored = readIndex(this.directory).filter((info) => info.node_id === visit.nodeId);
+    const record = stored.length > 0 ? this.visitRecord(visit)?.record : undefined;
+    if (!record) return [];
+    const end = Date.parse(record.ts);
+    const start = end - record.duration_ms - 1;
+    return stored
+      .filter((info) => Date.parse(info.stored_at) >= start && Date.parse(info.stored_at) <= end)
+      .map((info) => {
+        const file = artifactPath(info.id);
+        return { id: info.id, name: info.name, sizeBytes: info.size_bytes, path: file, preview: readRecord(path.join(this.directory, file), ARTIFACT_PREVIEW_LIMIT) ?? '' };
+      });
+  }
+
   /** The run's private snapshot store; diffs between stored trees need no workspace, so the run directory stands in for it. */
   store(): WorkspaceStore | undefined {
     return existingWorkspaceStore(this.directory, this.directory);
@@ -114,9 +136,9 @@ export class RunReader {
   }
 }
 
-function readRecord(file: string): string | undefined {
+function readRecord(file: string, limit = VISIT_RECORD_LIMIT): string | undefined {
   try {
-    const { text, omittedBytes } = readFileHead(file, VISIT_RECORD_LIMIT);
+    const { text, omittedBytes } = readFileHead(file, limit);
     return omittedBytes > 0 ? `${text}\n… (${omittedBytes} more bytes in ${file})` : text;
   } catch {
     return undefined;

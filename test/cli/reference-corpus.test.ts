@@ -229,6 +229,24 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.deepEqual(named(diagnostics('lint', 'context-keys.dot').diagnostics, 'context_key_unwritten'), []);
   });
 
+  it('a context value past 100 KB is stored as artifacts/{id}.json and referenced from the context; later nodes read the value', () => {
+    const dir = workspace();
+    const ran = run(dir, 'artifacts.dot');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'size.txt'), 'utf8'), '120000\n');
+    const checkpoint = readJson(dir, 'run', 'checkpoint.json');
+    const context = checkpoint.context as Record<string, unknown>;
+    const reference = context.report as { $artifact: string; name: string; size_bytes: number; path: string };
+    assert.equal(reference.name, 'report');
+    assert.equal(reference.size_bytes, 120_002);
+    assert.equal(reference.path, `artifacts/${reference.$artifact}.json`);
+    assert.equal(context.small, 'ok', 'values under the threshold stay in the context');
+    assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'run', reference.path), 'utf8')), 'x'.repeat(120_000));
+    const index = JSON.parse(fs.readFileSync(path.join(dir, 'run', 'artifacts', 'index.json'), 'utf8')) as { id: string; node_id?: string }[];
+    assert.deepEqual(index.find((info) => info.id === reference.$artifact)?.node_id, 'big');
+    assert.ok(JSON.stringify(checkpoint).length < 20_000, 'the checkpoint holds references, not the values');
+  });
+
   it('CMD-001 fires only where a pipe decides the exit status and hides a failure', () => {
     const found = named(diagnostics('lint', 'cmd001-precision.dot').diagnostics, 'CMD-001');
     assert.deepEqual(

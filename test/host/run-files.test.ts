@@ -78,3 +78,23 @@ test('a second visit in one iteration is read from its own directory; a missing 
   assert.deepEqual([second.visit, second.response], [2, 'second answer']);
   assert.deepEqual(visitArtifactsMessage(logs, 0, 'work', 3), { type: 'visitArtifacts', iteration: 0, nodeId: 'work', visit: 3 });
 });
+
+test('a visit lists the artifacts it stored (canonical §5.5), each with its file and the start of its value', async () => {
+  const pipeline = `digraph a {
+    start [shape=Mdiamond]
+    done [shape=Msquare]
+    big [shape=parallelogram, parse_json=true, tool_command="printf '{\\"report\\": \\"%s\\"}' \\"$(head -c 110000 /dev/zero | tr '\\\\0' z)\\""]
+    after [shape=parallelogram, tool_command="true"]
+    start -> big -> after -> done
+  }`;
+  const run = await runDot(pipeline);
+  assert.equal(run.result.status, 'success', run.result.failureReason);
+  const message = visitArtifactsMessage(run.result.logsRoot, 0, 'big');
+  assert.ok(parseExtensionMessage(message).ok);
+  const report = message.artifacts?.find((artifact) => artifact.name === 'report');
+  assert.match(report?.id ?? '', /^report-[0-9a-f]{16}$/);
+  assert.equal(report?.sizeBytes, 110_002);
+  assert.equal(report?.path, `artifacts/${report?.id}.json`);
+  assert.match(report?.preview ?? '', /^"z{4000,}\n… \(\d+ more bytes in /);
+  assert.equal(visitArtifactsMessage(run.result.logsRoot, 0, 'after').artifacts, undefined, 'another visit stored none');
+});

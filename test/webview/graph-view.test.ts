@@ -146,6 +146,14 @@ test('trace entries fill the table, the timeline and the descent chart; a row se
     ['status.json', '{"status":"success"}'],
   ]);
   assert.equal(await view.page.textContent('.visit-file-changes summary'), 'workspace files (not snapshotted)');
+
+  const artifact = { id: 'report-0123', name: 'report', sizeBytes: 150_000, path: 'artifacts/report-0123.json', preview: '"<img src=x onerror=alert(1)>…' };
+  await view.send({ type: 'visitArtifacts', iteration: 1, nodeId: 'implement', artifacts: [artifact] });
+  await view.page.waitForSelector('.visit-artifact');
+  assert.deepEqual(await view.page.$$eval('.visit-artifact', (ds) => ds.map((d) => [d.querySelector('summary')?.textContent, d.querySelector('pre')?.textContent])), [
+    ['artifact report (146 KiB) — artifacts/report-0123.json', '"<img src=x onerror=alert(1)>…'],
+  ]);
+  assert.equal(await view.page.$$eval('.visit-artifact img', (images) => images.length), 0, 'a preview is text, never HTML');
 });
 
 test("a visit's workspace file changes are listed, and each opens its before ↔ after diff", async () => {

@@ -1,3 +1,4 @@
+import type { ArtifactAccess } from '../../runtime/backend';
 import type { ToolDefinition } from '../types';
 import type { Workspace } from './workspace';
 
@@ -8,6 +9,8 @@ export interface ToolContext {
   readonly env: NodeJS.ProcessEnv;
   readonly shellTimeoutMs: number;
   readonly outputCapBytes: number;
+  /** The run's artifact store, for store_artifact / retrieve_artifact (absent outside a run). */
+  readonly artifacts?: ArtifactAccess;
 }
 
 /** A tool the agent may call. `execute` throws ToolError for failures the model should read. */
