@@ -14,6 +14,12 @@ try {
   process.exit(2);
 }
 
+// `attractor … | head`: once the reader has left, what is left to print goes nowhere; the command
+// still finishes its work (a run its checkpoints) and exits with its own status.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 /** The option specs of each command below give its options this shape (a command module's own type). */
 const as = <T>(options: OptionValues): T => options as unknown as T;
 
