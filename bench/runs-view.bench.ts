@@ -12,6 +12,7 @@ import { AutoApproveInterviewer } from '../engine/runtime/interviewer';
 import { runPipeline } from '../engine/runtime/runner';
 import { ScriptedBackend } from '../engine/runtime/scripted';
 import { RunCatalog, listRuns } from '../host/run-directory/run-catalog';
+import { runFile } from '../engine/runtime/run-layout';
 import type { BenchReport } from './report';
 
 const RUNS = 500;
@@ -32,12 +33,12 @@ async function runsRoot(): Promise<{ root: string; directories: string[] }> {
   const logsRoot = path.join(work, 'template');
   await runPipeline({ graph, source: pipeline, cwd: work, logsRoot, backend: new ScriptedBackend({ llm: {}, human: {} }), interviewer: new AutoApproveInterviewer(), events: new EventBus(), workspaceSnapshots: false });
   const root = path.join(work, 'runs');
-  const checkpoint = JSON.parse(fs.readFileSync(path.join(logsRoot, 'checkpoint.json'), 'utf8')) as Record<string, unknown>;
+  const checkpoint = JSON.parse(fs.readFileSync(runFile(logsRoot, 'checkpoint'), 'utf8')) as Record<string, unknown>;
   const directories: string[] = [];
   for (let i = 0; i < RUNS; i++) {
     const directory = path.join(root, `bench-${String(i).padStart(4, '0')}`);
     fs.cpSync(logsRoot, directory, { recursive: true });
-    fs.writeFileSync(path.join(directory, 'checkpoint.json'), JSON.stringify({ ...checkpoint, startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
+    fs.writeFileSync(runFile(directory, 'checkpoint'), JSON.stringify({ ...checkpoint, startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
     directories.push(directory);
   }
   return { root, directories };
@@ -86,7 +87,7 @@ export default async function bench(): Promise<BenchReport> {
     await warm.list([root]);
     const one = directories[RUNS / 2] ?? '';
     reads = 0;
-    const afterOne = await median(() => warm.fileChanged(path.join(one, 'checkpoint.json'), [root]), () => warm.list([root]));
+    const afterOne = await median(() => warm.fileChanged(runFile(one, 'checkpoint'), [root]), () => warm.list([root]));
     const readsPerRefresh = reads / 11;
     const recheck = await median(() => warm.recheckAll(), () => warm.list([root]));
     return {

@@ -5,7 +5,6 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { AttractorDebugSession } from '../debug-adapter';
 import { DEBUG_TYPE } from '../host/protocol/debug';
-import { parseDot } from '../engine';
 import { graphStateFromTrace, traceEntriesMessage } from '../host/run-files';
 import { registerChat } from './chat/register';
 import { PipelineCodeLensProvider } from './code-lens';
@@ -28,7 +27,6 @@ import { readSettings, type ExtensionSettings } from './settings';
 import { registerSnapshotDocuments } from './snapshot-diff';
 import { RunStatusBar } from './status-bar';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 
 let client: LanguageClient | undefined;
 
@@ -187,12 +185,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const source = summary.sourcePath && fs.existsSync(summary.sourcePath) ? summary.sourcePath : copy;
     if (!fs.existsSync(source)) return void vscode.window.showErrorMessage(`${runDir} is not a run directory (no pipeline copy at ${copy}).`);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(source));
-    // The trace's edges are matched against the graph the run walked: the copy kept in the run directory.
-    const graph = parseDot(readFileChecked(fs.existsSync(copy) ? copy : source, READ_LIMITS.pipeline), {}).graph;
     await panel.show(document);
     panel.attachRun(runDir);
     const status = summary.status === 'success' || summary.status === 'fail' || summary.status === 'running' ? runStatusWords[summary.status] : 'cancelled';
-    if (graph) panel.post(graphStateFromTrace(graph, reader.trace(), status));
+    panel.post(graphStateFromTrace(reader.trace(), status));
     panel.post(traceEntriesMessage(runDir));
   }
 

@@ -22,6 +22,8 @@ export interface TraceRecord extends Partial<UsageFields> {
   readonly visit?: number;
   /** Parallel branch or sub-pipeline the visit ran in; absent on the main walk. */
   readonly scope?: string;
+  /** The edge the walk took out of this visit; absent where the walk ended or jumped (a retry target, a fan-out's join). */
+  readonly edge?: EdgeIdentity;
   /** Set when the debugger forced the route out of this node. */
   readonly forced_edge?: { readonly from: string; readonly to: string };
   readonly failure_reason?: string;

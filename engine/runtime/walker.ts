@@ -474,11 +474,14 @@ export class Walker {
     this.shared.emit({ type: 'trace', record });
   }
 
-  private flushTrace(forcedEdge?: { readonly from: string; readonly to: string }): void {
+  /** Writes the held record of the node just left, with the edge taken out of it when the walk took one. */
+  private flushTrace(taken?: { readonly edge: EdgeIdentity; readonly forced: boolean }): void {
     const record = this.pendingTrace;
     if (!record) return;
     this.pendingTrace = undefined;
-    this.writeTrace(forcedEdge ? { ...record, forced_edge: forcedEdge } : record);
+    if (!taken) return this.writeTrace(record);
+    const { edge, forced } = taken;
+    this.writeTrace({ ...record, edge, ...(forced ? { forced_edge: { from: edge.from, to: edge.to } } : {}) });
   }
 
   private recordStructuralVisit(node: GraphNode): void {
@@ -548,12 +551,13 @@ export class Walker {
     const forced = directive ? graph.edges[directive.forceEdgeIndex] : undefined;
     if (forced && forced.from === node.id) edge = forced;
     const wasForced = forced !== undefined && forced === edge;
-    this.flushTrace(wasForced ? { from: edge.from, to: edge.to } : undefined);
-    this.shared.emit({ type: 'edge', scope: this.options.scope, edge: { index: edge.index, from: edge.from, to: edge.to }, loopRestart: boolAttr(edge, 'loop_restart'), forced: wasForced });
+    const taken: EdgeIdentity = { index: edge.index, from: edge.from, to: edge.to };
+    this.flushTrace({ edge: taken, forced: wasForced });
+    this.shared.emit({ type: 'edge', scope: this.options.scope, edge: taken, loopRestart: boolAttr(edge, 'loop_restart'), forced: wasForced });
 
     if (boolAttr(edge, 'loop_restart')) this.restartLoop();
     state.nextNodeId = edge.to;
-    state.incomingEdge = { index: edge.index, from: edge.from, to: edge.to };
+    state.incomingEdge = taken;
     this.options.onBoundary?.(state);
     return { kind: 'continue' };
   }

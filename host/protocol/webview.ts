@@ -48,6 +48,8 @@ const traceEntry = object(
     /** The parallel branch or sub-pipeline the visit ran in; absent on the main walk. */
     scope: id,
     failure_reason: label,
+    /** The edge the walk took out of the visit. */
+    edge: object({ index: count, from: id, to: id }),
     /** Set when the debugger forced the route out of this node. */
     forced_edge: object({ from: id, to: id }),
   },

@@ -26,7 +26,7 @@ export class GraphStateTracker {
       case 'run:start':
         this.reset();
         this.runStatus = 'running';
-        for (const record of event.history) if (record.scope === undefined) this.recordVisit(record);
+        this.recordVisits(event.history);
         return true;
       case 'run:end':
         this.runStatus = runStatusWords[event.status];
@@ -57,23 +57,36 @@ export class GraphStateTracker {
         if (this.activeNode === event.nodeId) this.activeNode = null;
         return true;
       }
-      case 'edge': {
-        const previous = this.taken.get(event.edge.index);
-        this.taken.set(event.edge.index, { index: event.edge.index, status: this.lastStatus.get(event.edge.from) ?? 'success', traversals: (previous?.traversals ?? 0) + 1 });
+      case 'edge':
+        this.take(event.edge.index, this.lastStatus.get(event.edge.from) ?? 'success');
         this.currentEdge = event.edge.index;
         return true;
-      }
       default:
         return false;
     }
   }
 
-  /** A main-walk visit recorded before this run started (a resume's history). */
-  private recordVisit(record: TraceRecord): void {
-    const visits = (this.nodes.get(record.node_id)?.visits ?? 0) + 1;
-    this.nodes.set(record.node_id, { status: record.status, visits, iteration: record.iteration, lastAttempt: record.attempt });
-    this.lastStatus.set(record.node_id, record.status);
-    this.iteration = record.iteration;
+  /** The state a run's recorded visits leave it in: a run opened from its directory, which ended (or stopped) as `runStatus`. */
+  replay(records: readonly TraceRecord[], runStatus: RunStatus): void {
+    this.reset();
+    this.runStatus = runStatus;
+    this.recordVisits(records);
+  }
+
+  /** Main-walk visits recorded before this run started (a resume's history), with the edges taken out of them. */
+  private recordVisits(records: readonly TraceRecord[]): void {
+    for (const record of records) {
+      if (record.scope !== undefined) continue;
+      const visits = (this.nodes.get(record.node_id)?.visits ?? 0) + 1;
+      this.nodes.set(record.node_id, { status: record.status, visits, iteration: record.iteration, lastAttempt: record.attempt });
+      this.lastStatus.set(record.node_id, record.status);
+      this.iteration = record.iteration;
+      if (record.edge) this.take(record.edge.index, record.status);
+    }
+  }
+
+  private take(edgeIndex: number, status: StageStatus): void {
+    this.taken.set(edgeIndex, { index: edgeIndex, status, traversals: (this.taken.get(edgeIndex)?.traversals ?? 0) + 1 });
   }
 
   /** A debugger pause or resume; paused at a node boundary, that node is the active one. */

@@ -30,12 +30,12 @@ test('a finished run directory yields its trace, per-visit files and the graph s
 
   const { graph } = parseDot(loopWithGate);
   assert.ok(graph);
-  const state = graphStateFromTrace(graph, trace.entries, 'succeeded');
+  const state = graphStateFromTrace(trace.entries, 'succeeded');
   assert.ok(parseExtensionMessage(state).ok);
   assert.equal(state.nodes.work?.visits, 2);
   assert.equal(state.iteration, 1);
   const loopEdge = graph.edges.find((e) => e.attributes.get('loop_restart')?.value === 'true');
-  assert.ok(loopEdge && state.takenEdges.some((e) => e.index === loopEdge.index), 'the loop back edge is inferred from gate → work');
+  assert.ok(loopEdge && state.takenEdges.some((e) => e.index === loopEdge.index), 'the loop back edge is read from the trace');
   const reviewToDone = graph.edges.find((e) => e.from === 'review' && e.to === 'done');
   assert.ok(reviewToDone && state.takenEdges.some((e) => e.index === reviewToDone.index));
 });
@@ -97,4 +97,22 @@ test('a visit lists the artifacts it stored (canonical §5.5), each with its fil
   assert.equal(report?.path, `artifacts/${report?.id}.json`);
   assert.match(report?.preview ?? '', /^"z{4000,}\n… \(\d+ more bytes in /);
   assert.equal(visitArtifactsMessage(run.result.logsRoot, 0, 'after').artifacts, undefined, 'another visit stored none');
+});
+
+test('each trace record names the edge taken out of its visit, so a finished run shows the edge the walk took between nodes joined twice', async () => {
+  // Two edges from check to done: the conditional one (first) does not hold, the walk takes the second.
+  const source = 'digraph twice {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  check [shape=parallelogram, tool_command="echo fine"]\n  start -> check\n  check -> done [condition="context.tool.last_line=broken"]\n  check -> done [weight=2]\n}';
+  const run = await runDot(source);
+  assert.equal(run.result.status, 'success', run.result.failureReason);
+  const { graph } = parseDot(source);
+  assert.ok(graph);
+  const [conditional, plain] = graph.edges.filter((edge) => edge.from === 'check');
+  assert.ok(conditional && plain);
+  const entries = traceEntriesMessage(run.result.logsRoot).entries;
+  assert.deepEqual(
+    entries.map((entry) => [entry.node_id, entry.edge?.index]),
+    [['start', 0], ['check', plain.index], ['done', undefined]],
+  );
+  const state = graphStateFromTrace(entries, 'succeeded');
+  assert.deepEqual(state.takenEdges.map((edge) => edge.index).sort(), [0, plain.index].sort());
 });

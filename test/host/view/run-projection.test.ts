@@ -70,3 +70,15 @@ test('a resumed run starts from its history: the trace is replaced by it and the
   assert.equal(state.iteration, 1);
   assert.deepEqual(trace, { type: 'traceEntries', entries: history, replace: true });
 });
+
+test("a resumed run's graph shows the edges its history took", () => {
+  const projection = new RunProjection();
+  const record = (node_id: string, edge?: { index: number; from: string; to: string }) => ({ iteration: 0, node_id, status: 'success' as const, duration_ms: 1, ts: '2026-12-01T00:00:00Z', is_explicit: true, attempt: 1, preferred_label: '', ...(edge ? { edge } : {}) });
+  const history = [record('start', { index: 0, from: 'start', to: 'work' }), record('work', { index: 2, from: 'work', to: 'check' })];
+  const [state] = projection.apply({ type: 'run:start', runId: 'r', logsRoot: '/tmp/r', graphName: 'g', resumed: true, history });
+  assert.ok(state?.type === 'graphState');
+  assert.deepEqual(state.takenEdges, [
+    { index: 0, status: 'success', traversals: 1 },
+    { index: 2, status: 'success', traversals: 1 },
+  ]);
+});
