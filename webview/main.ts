@@ -105,12 +105,12 @@ const saved = host.savedState;
 if (saved) {
   engine = saved.engine;
   toolbar.showEngine(engine);
-  graphView.viewport.restore(saved.view);
+  graphView.viewport.restore(saved.view, saved.following ?? false);
 }
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 graphView.viewport.onChange(() => {
   clearTimeout(saveTimer);
-  saveTimer = setTimeout(() => host.saveState({ view: graphView.viewport.current, engine }), 250);
+  saveTimer = setTimeout(() => host.saveState({ view: graphView.viewport.current, following: graphView.viewport.following, engine }), 250);
 });
 
 host.listen(handleMessage, (error) => {

@@ -1,5 +1,7 @@
 // Pan and zoom of the graph stage. The transform lives here, not in the SVG, so a re-render keeps
-// the user's view; only the first render (or an explicit fit) frames the whole graph.
+// the user's view. Until the user pans or zooms, the view frames the whole graph: on the first
+// render, on every render after it and on every resize (a panel opened beside the editor is laid
+// out after its first render). Fit frames it again and goes back to following.
 
 export interface ViewTransform {
   readonly x: number;
@@ -16,7 +18,8 @@ const READABLE_ZOOM = 0.6;
 export class Viewport {
   private transform: ViewTransform = { x: 0, y: 0, k: 1 };
   private contentSize = { width: 0, height: 0 };
-  private hasContent = false;
+  /** True until the user pans or zooms (or a node is revealed); Fit sets it again. */
+  private framing = true;
   private readonly listeners: Array<() => void> = [];
   /** Set while a drag is under way, so the click that ends it does not count as a click. */
   private dragged = false;
@@ -31,7 +34,10 @@ export class Viewport {
       if (this.dragged) event.stopPropagation();
       this.dragged = false;
     }, true);
-    new ResizeObserver(() => this.notify()).observe(container);
+    new ResizeObserver(() => {
+      if (this.framing) this.frame();
+      else this.notify();
+    }).observe(container);
   }
 
   get current(): ViewTransform {
@@ -42,36 +48,36 @@ export class Viewport {
     return this.contentSize;
   }
 
+  /** Whether the view still frames the whole graph by itself (the user has not panned or zoomed since). */
+  get following(): boolean {
+    return this.framing;
+  }
+
   onChange(listener: () => void): void {
     this.listeners.push(listener);
   }
 
-  /** Called after each render with the new content's size; frames it the first time only. */
+  /** Called after each render with the new content's size; frames it while the view follows. */
   setContentSize(width: number, height: number): void {
     this.contentSize = { width, height };
-    if (!this.hasContent) {
-      this.hasContent = true;
-      this.fit();
-    } else this.apply();
+    if (this.framing) this.frame();
+    else this.apply();
   }
 
-  /** Takes back a view saved before the webview was reloaded, instead of framing the first render. */
-  restore(transform: ViewTransform): void {
+  /** Takes back a view saved before the webview was reloaded; a view that followed the graph keeps following it. */
+  restore(transform: ViewTransform, following: boolean): void {
     this.transform = { ...transform, k: clamp(transform.k) };
-    this.hasContent = true;
+    this.framing = following;
     this.apply();
   }
 
   fit(): void {
-    const { clientWidth, clientHeight } = this.container;
-    const { width, height } = this.contentSize;
-    if (width === 0 || height === 0 || clientWidth === 0 || clientHeight === 0) return;
-    const k = clamp(Math.min(clientWidth / width, clientHeight / height, 1.5) * 0.95);
-    this.transform = { k, x: (clientWidth - width * k) / 2, y: (clientHeight - height * k) / 2 };
-    this.apply();
+    this.framing = true;
+    this.frame();
   }
 
   zoomBy(factor: number, around?: { x: number; y: number }): void {
+    this.framing = false;
     const point = around ?? { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 };
     const { x, y, k } = this.transform;
     const next = clamp(k * factor);
@@ -81,6 +87,7 @@ export class Viewport {
 
   /** Centres a point given in content coordinates. */
   centerOn(contentX: number, contentY: number): void {
+    this.framing = false;
     const { k } = this.transform;
     this.transform = { k, x: this.container.clientWidth / 2 - contentX * k, y: this.container.clientHeight / 2 - contentY * k };
     this.apply();
@@ -101,6 +108,15 @@ export class Viewport {
     const y = (box.top + box.height / 2 - stage.top) / k;
     if (!readable) this.transform = { ...this.transform, k: 1 };
     this.centerOn(x, y);
+  }
+
+  private frame(): void {
+    const { clientWidth, clientHeight } = this.container;
+    const { width, height } = this.contentSize;
+    if (width === 0 || height === 0 || clientWidth === 0 || clientHeight === 0) return;
+    const k = clamp(Math.min(clientWidth / width, clientHeight / height, 1.5) * 0.95);
+    this.transform = { k, x: (clientWidth - width * k) / 2, y: (clientHeight - height * k) / 2 };
+    this.apply();
   }
 
   private apply(): void {
@@ -129,6 +145,7 @@ export class Viewport {
       if (!moved && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
       if (!moved) this.container.setPointerCapture(event.pointerId);
       moved = true;
+      this.framing = false;
       this.transform = { ...this.transform, x: start.tx + dx, y: start.ty + dy };
       this.apply();
     };

@@ -236,7 +236,27 @@ test('two visits of a node in one iteration are two rows, each selecting its own
   assert.deepEqual(await view.waitForPost((m) => m.type === 'requestVisit'), { type: 'requestVisit', iteration: 0, nodeId: 'implement' });
 });
 
-test('beside the editor (500 px) the toolbar is one row and the trace one scroll area whose table shows every column', async () => {
+/** Whether every toolbar control lies inside the panel, the run status is shown whole, and on how many rows. */
+function toolbarLayout(view: WebviewPage): Promise<{ inside: boolean; statusWhole: boolean; rows: number }> {
+  return view.page.evaluate(() => {
+    const boxes = Array.from(document.querySelector('.toolbar')!.children).map((child) => child.getBoundingClientRect()).filter((b) => b.height > 0);
+    const status = document.querySelector('.run-status')!;
+    // A control starts a new row when it lies wholly below every control before it.
+    let rows = 0;
+    let bottom = -Infinity;
+    for (const box of [...boxes].sort((a, b) => a.top - b.top)) {
+      if (box.top >= bottom) rows++;
+      bottom = Math.max(bottom, box.bottom);
+    }
+    return {
+      inside: boxes.every((b) => b.left >= 0 && b.right <= window.innerWidth),
+      statusWhole: status.textContent !== '' && status.scrollWidth <= status.clientWidth,
+      rows,
+    };
+  });
+}
+
+test('beside the editor (500 px) the toolbar and the run status are whole and in view, and the trace one scroll area whose table shows every column', async () => {
   const view = await harness.open({ width: 500, height: 800 });
   await view.showDocument(example);
   await view.send(state({ runStatus: 'paused', iteration: 12, activeNode: 'review' }));
@@ -249,11 +269,7 @@ test('beside the editor (500 px) the toolbar is one row and the trace one scroll
   const layout = await view.page.evaluate(() => {
     const content = document.querySelector('.trace-content')!.getBoundingClientRect();
     const element = document.querySelector('.trace-content')!;
-    const boxes = Array.from(document.querySelector('.toolbar')!.children).map((child) => child.getBoundingClientRect()).filter((b) => b.height > 0);
     return {
-      toolbarInside: Math.max(...boxes.map((b) => b.right)) <= window.innerWidth,
-      // One row: every control overlaps every other vertically (the highest top is above the lowest bottom).
-      toolbarOneRow: Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom)),
       headers: Array.from(document.querySelectorAll('.trace-table th')).map((th) => ({ text: th.textContent, inside: th.getBoundingClientRect().left >= content.left && th.getBoundingClientRect().right <= content.right })),
       overflowsSideways: element.scrollWidth > element.clientWidth,
       scrollers: Array.from(document.querySelectorAll('.trace-panel *'))
@@ -262,8 +278,11 @@ test('beside the editor (500 px) the toolbar is one row and the trace one scroll
       filesBelowTable: document.querySelector('.visit-artifacts')!.getBoundingClientRect().top >= document.querySelector('.trace-table')!.getBoundingClientRect().bottom,
     };
   });
-  assert.ok(layout.toolbarOneRow, 'the toolbar does not wrap');
-  assert.ok(layout.toolbarInside, 'nor does it run off the panel');
+  assert.deepEqual(await toolbarLayout(view), { inside: true, statusWhole: true, rows: 2 }, 'the status takes a line of its own');
+  await view.page.setViewportSize({ width: 300, height: 800 });
+  assert.deepEqual({ ...(await toolbarLayout(view)), rows: 'any' }, { inside: true, statusWhole: true, rows: 'any' }, 'narrower still, the controls wrap instead of running off');
+  await view.page.setViewportSize({ width: 1000, height: 800 });
+  assert.deepEqual(await toolbarLayout(view), { inside: true, statusWhole: true, rows: 1 }, 'one row where there is room');
   assert.deepEqual(layout.headers.filter((h) => !h.inside).map((h) => h.text), [], 'every column, status included, is in view');
   assert.equal(layout.overflowsSideways, false);
   assert.deepEqual(layout.scrollers, ['trace-content'], 'one scroll area for the table, the files and the charts');
