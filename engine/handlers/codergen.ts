@@ -11,6 +11,7 @@ import { expandPrompt } from '../runtime/expand';
 import { VISIT_FILES } from '../runtime/run-file-names';
 import { outcomeFromResult } from '../runtime/verdict';
 import type { Handler } from './handler';
+import { agentConfinement } from './agent-confinement';
 
 const LAST_RESPONSE_CHARS = 200;
 
@@ -36,6 +37,12 @@ export const codergenHandler: Handler = {
     const stageDir = services.runDirectory.stageDir(node.id);
     fs.mkdirSync(stageDir, { recursive: true });
     const goalGate = boolAttr(node, 'goal_gate');
+    const toolHooks = {
+      ...optional('pre', stringAttr(node, 'tool_hooks.pre') ?? graph.attributes.get('tool_hooks.pre')?.value),
+      ...optional('post', stringAttr(node, 'tool_hooks.post') ?? graph.attributes.get('tool_hooks.post')?.value),
+    };
+    const confinement = agentConfinement(node, services, stageDir, Object.keys(toolHooks).length > 0);
+    if (!confinement.ok) return { status: 'fail', isExplicit: false, failureReason: `node ${node.id}: ${confinement.reason}` };
     let result: CodergenResult;
     try {
       result = await services.backend.run({
@@ -49,10 +56,8 @@ export const codergenHandler: Handler = {
         ...(schemaText ? { responseSchema: JSON.parse(schemaText) as Record<string, unknown> } : {}),
         goalGate,
         ...(goalGate && retryReason ? { verdictRequired: retryReason } : {}),
-        toolHooks: {
-          ...optional('pre', stringAttr(node, 'tool_hooks.pre') ?? graph.attributes.get('tool_hooks.pre')?.value),
-          ...optional('post', stringAttr(node, 'tool_hooks.post') ?? graph.attributes.get('tool_hooks.post')?.value),
-        },
+        toolHooks,
+        confinement: confinement.value,
         signal,
         emit: (event) => services.emit({ type: 'agent', scope: services.scope, nodeId: node.id, event }),
         beforeTurn: (turn) => services.beforeAgentTurn(node.id, turn),

@@ -9,6 +9,7 @@ import { modelSelectionOf, stringAttr } from '../runtime/node-config';
 import type { ParallelResult } from '../runtime/parallel-results';
 import { PARALLEL_RESULTS_KEY, readParallelResults } from '../runtime/parallel-results';
 import type { Handler, HandlerServices } from './handler';
+import { agentConfinement } from './agent-confinement';
 
 /**
  * Canonical §4.9: picks the best branch of the preceding fan-out. Heuristic ranking, or with a
@@ -71,6 +72,8 @@ async function askModel({ node, instruction, candidates, context, services, sign
   services.runDirectory.writeStageFile(services.iteration, node.id, VISIT_FILES.prompt, prompt);
   const stageDir = services.runDirectory.stageDir(node.id);
   fs.mkdirSync(stageDir, { recursive: true });
+  const confinement = agentConfinement(node, services, stageDir, false);
+  if (!confinement.ok) return { kind: 'unusable', why: confinement.reason };
   const result = await services.backend.run({
     node,
     prompt,
@@ -81,6 +84,7 @@ async function askModel({ node, instruction, candidates, context, services, sign
     history: [],
     goalGate: false,
     toolHooks: {},
+    confinement: confinement.value,
     signal,
     emit: (event) => services.emit({ type: 'agent', scope: services.scope, nodeId: node.id, event }),
   });

@@ -7,6 +7,7 @@ import type { RunEvent, WalkScope } from '../runtime/events';
 import type { Interviewer } from '../runtime/interviewer';
 import type { Outcome } from '../runtime/outcome';
 import type { RunDirectory } from '../runtime/run-directory';
+import type { CommandSandbox } from '../runtime/sandbox';
 import type { OutcomeRecord } from '../runtime/state';
 
 /** What a nested walk (parallel branch) reports back. */
@@ -35,6 +36,8 @@ export interface HandlerServices {
   readonly interviewer: Interviewer;
   /** max_parallel of a fan-out that does not set its own (a run option). */
   readonly defaultMaxParallel: number;
+  /** Confines each command a handler runs (tool commands, the agent's shell, hooks). */
+  readonly sandbox: CommandSandbox;
   /** The run's launch parameters (`$name` in tool commands). */
   readonly params: Readonly<Record<string, string>>;
   /** This iteration's completed nodes and outcomes (fidelity preambles read them). */

@@ -27,6 +27,8 @@ export const toolHandler: Handler = {
     if (!expansion.ok) return { status: 'fail', isExplicit: false, failureReason: `tool node ${node.id}: ${expansion.error}` };
     const { command, env: variables } = expansion.value;
     services.runDirectory.writeStageFile(services.iteration, node.id, 'command.sh', `${command}\n`);
+    const confined = services.sandbox.confine({ node, graph: services.graph, author: 'author', cwd: services.cwd, stageDir: services.runDirectory.stageDir(node.id) });
+    if (!confined.ok) return { status: 'fail', isExplicit: false, failureReason: `tool node ${node.id}: ${confined.reason}` };
     const live = new LiveOutput((stream, text) => services.emit({ type: 'output', scope: services.scope, nodeId: node.id, stream, text }));
     const result = await runShellCommand(command, {
       cwd: services.cwd,
@@ -40,6 +42,7 @@ export const toolHandler: Handler = {
         ATTRACTOR_ITERATION: String(services.iteration),
       },
       outputCapBytes: OUTPUT_CAP_BYTES,
+      ...(confined.confinement ? { confinement: confined.confinement } : {}),
       signal,
       onOutput: (stream, chunk) => live.push(stream, chunk),
     });

@@ -1,7 +1,8 @@
 import type { ReportedOutcome } from '../runtime/backend';
 import { isPlainObject } from './canonical-json';
 import type { FailureBreaker } from './failure-breaker';
-import type { InProcessToolHooks, ToolCallView, ToolOutput } from './tool-hooks';
+import type { InProcessToolHooks, ShellHookContext, ToolCallView, ToolOutput } from './tool-hooks';
+import type { Confinement } from '../runtime/bubblewrap';
 import { interpretPostHookResult, interpretPreHookResult, interpretShellPreHookOutput, runShellHook } from './tool-hooks';
 import type { AgentTool, ToolContext } from './tools/agent-tool';
 import { parseReportedOutcome, reportOutcomeToolName } from './tools/report-outcome';
@@ -13,7 +14,7 @@ export interface DispatchSettings {
   readonly tools: ReadonlyMap<string, AgentTool>;
   readonly context: ToolContext;
   readonly inProcessHooks?: InProcessToolHooks;
-  readonly shellHooks: { readonly pre?: string; readonly post?: string; readonly timeoutMs: number };
+  readonly shellHooks: { readonly pre?: string; readonly post?: string; readonly timeoutMs: number; readonly confinement?: Confinement };
   readonly breaker: FailureBreaker;
   readonly record: (event: 'tool:pre' | 'tool:post', data: Record<string, unknown>) => void;
 }
@@ -131,8 +132,9 @@ async function postHooks(view: ToolCallView, output: ToolOutput, settings: Dispa
   return current;
 }
 
-function hookContext(settings: DispatchSettings): { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal; timeoutMs: number } {
-  return { cwd: settings.context.workspace.root, env: settings.context.env, signal: settings.context.signal, timeoutMs: settings.shellHooks.timeoutMs };
+function hookContext(settings: DispatchSettings): ShellHookContext {
+  const { confinement, timeoutMs } = settings.shellHooks;
+  return { cwd: settings.context.workspace.root, env: settings.context.env, signal: settings.context.signal, timeoutMs, ...(confinement ? { confinement } : {}) };
 }
 
 async function execute(view: ToolCallView, settings: DispatchSettings): Promise<{ output: ToolOutput; report?: ReportedOutcome }> {

@@ -1,5 +1,6 @@
 import { canonicalJson, isPlainObject } from './canonical-json';
 import { runShellCommand } from '../runtime/process';
+import type { Confinement } from '../runtime/bubblewrap';
 
 export interface ToolCallView {
   readonly callId: string;
@@ -69,6 +70,15 @@ export function interpretShellPreHookOutput(call: ToolCallView, stdout: string):
   return verdict.kind === 'proceed' ? verdict : { kind: 'proceed', arguments: call.arguments, rewritten: false };
 }
 
+export interface ShellHookContext {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  /** The hooks' sandbox; absent: unconfined. */
+  readonly confinement?: Confinement;
+}
+
 /**
  * Canonical §9.7 shell hook: tool metadata in ATTRACTOR_* environment variables and as JSON on
  * stdin. The command text is the graph author's; nothing from the model is interpolated into it.
@@ -76,7 +86,7 @@ export function interpretShellPreHookOutput(call: ToolCallView, stdout: string):
 export async function runShellHook(
   command: string,
   payload: { readonly hook: 'pre' | 'post'; readonly nodeId: string; readonly call: ToolCallView; readonly output?: ToolOutput },
-  context: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly signal: AbortSignal; readonly timeoutMs: number },
+  context: ShellHookContext,
 ): Promise<ShellHookRun> {
   const env: NodeJS.ProcessEnv = {
     ...context.env,
@@ -94,6 +104,7 @@ export async function runShellHook(
     arguments: payload.call.arguments,
     ...(payload.output ? { result: payload.output.content, is_error: payload.output.isError } : {}),
   });
-  const result = await runShellCommand(command, { cwd: context.cwd, env, stdin, timeoutMs: context.timeoutMs, outputCapBytes: 16 * 1024, signal: context.signal });
+  const { confinement } = context;
+  const result = await runShellCommand(command, { cwd: context.cwd, env, stdin, timeoutMs: context.timeoutMs, outputCapBytes: 16 * 1024, signal: context.signal, ...(confinement ? { confinement } : {}) });
   return { exitCode: result.timedOut ? null : result.exitCode, output: `${result.stdout}${result.stderr}`.trim(), stdout: result.stdout.trim() };
 }

@@ -25,6 +25,7 @@ export type ValueType =
   | { readonly kind: 'schema' } // inline JSON object or a path to one
   | { readonly kind: 'env' } // KEY=VALUE pairs (comma or newline separated) or a JSON object
   | { readonly kind: 'key-list' } // comma-separated context keys
+  | { readonly kind: 'path-list' } // comma-separated paths
   | { readonly kind: 'graphviz' }; // rendering attribute, passed to Graphviz untouched
 
 export interface AttributeSpec {
@@ -62,6 +63,13 @@ const providers: readonly EnumValue[] = [
   { value: 'gemini', doc: 'Google Gemini (GEMINI_API_KEY or GOOGLE_API_KEY, optional GEMINI_BASE_URL).' },
 ];
 
+const sandboxModes: readonly EnumValue[] = [
+  { value: 'auto', doc: "Where bubblewrap runs: the agent's shell as in workspace, tool nodes and hooks as in workspace-network. Where it does not: unconfined, with one warning per run (the default)." },
+  { value: 'off', doc: 'Unconfined: commands run with every right the user has.' },
+  { value: 'workspace', doc: 'Writes only its working directory, its stage directory and a private /tmp; no network; secrets under $HOME hidden; sees no other process.' },
+  { value: 'workspace-network', doc: 'As workspace, with the network, and the package caches (~/.npm, ~/.cache, …) writable.' },
+];
+
 const codergen = ['codergen'];
 const tool = ['tool'];
 const human = ['wait.human'];
@@ -83,6 +91,8 @@ const attractorAttributes: readonly AttributeSpec[] = [
   { name: 'stack.child_dotfile', scopes: ['graph', 'node'], type: { kind: 'path' }, doc: 'The child pipeline a manager loop runs once per cycle; without it, the in-graph child that starts at the manager\'s first outgoing edge.', reference: 'canonical §4.11', handlers: manager },
   { name: 'stack.child_workdir', scopes: ['graph', 'node'], type: { kind: 'path' }, doc: 'Working directory of the supervised child run (default: the run cwd).', reference: 'canonical Appendix A', handlers: manager },
   { name: 'tool_hooks.pre', scopes: ['graph', 'node'], type: { kind: 'command' }, doc: 'Shell command run before each agent tool call; a non-zero exit skips the call.', reference: 'canonical §9.7' },
+  { name: 'sandbox', scopes: ['graph', 'node'], type: { kind: 'enum', values: sandboxModes }, default: 'auto', doc: "How this node's commands run (tool_command, the agent's shell, tool hooks), through bubblewrap. A mode named here that bwrap cannot give refuses the launch. `--sandbox MODE` sets the least confinement: a pipeline may ask for more, never less.", reference: 'EXTENSIONS sandbox', handlers: [...tool, ...codergen] },
+  { name: 'sandbox_writable', scopes: ['graph', 'node'], type: { kind: 'path-list' }, doc: 'More paths a confined command may write, comma-separated: `~/` is $HOME, relative paths start at the working directory, a missing directory is created. Graph and node lists add up. Ignored when the run was started with `--sandbox workspace` or `workspace-network`.', reference: 'EXTENSIONS sandbox', handlers: [...tool, ...codergen] },
   { name: 'tool_hooks.post', scopes: ['graph', 'node'], type: { kind: 'command' }, doc: 'Shell command run after each agent tool call, for logging and audit.', reference: 'canonical §9.7' },
 
   // Node (canonical 2.6, Appendix A)

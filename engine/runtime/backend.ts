@@ -2,6 +2,7 @@ import type { ArtifactInfo } from './artifact-store';
 import type { GraphNode } from '../model/graph';
 import type { Message } from '../llm/types';
 import type { StageStatus } from './outcome';
+import type { Confinement } from './bubblewrap';
 
 /** The report_outcome tool's arguments, as the model sent them (validated by the verdict ladder). */
 export interface ReportedOutcome {
@@ -33,6 +34,11 @@ export interface ModelSelection {
   readonly reasoningEffort?: string;
 }
 
+export interface AgentConfinement {
+  readonly shell?: Confinement;
+  readonly hooks?: Confinement;
+}
+
 export interface CodergenRequest {
   readonly node: GraphNode;
   /** The fully expanded prompt, with the fidelity preamble and feedback already applied. */
@@ -53,6 +59,8 @@ export interface CodergenRequest {
    */
   readonly verdictRequired?: string;
   readonly toolHooks: { readonly pre?: string; readonly post?: string };
+  /** How the agent's commands run: its `shell` tool and the tool hooks; an absent one runs unconfined. */
+  readonly confinement: AgentConfinement;
   readonly signal: AbortSignal;
   readonly emit: (event: AgentEvent) => void;
   /** Awaited before each model call (1-indexed turn), so a debugger can pause inside the node. */

@@ -13,6 +13,8 @@ import { modelSelectionOf } from './node-config';
 import { killProcessGroup } from './process';
 import { RunLock, RunLockedError } from './run-lock';
 import { hasCheckpoint, runFile } from './run-layout';
+import { autoSandbox } from '../model/sandbox-setting';
+import { sandboxRefusal } from './sandbox';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export type LaunchResult<R = RunResult> = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: R; readonly warnings: readonly Diagnostic[] };
@@ -67,12 +69,12 @@ function runLocked<R>(options: RunOptions, warnings: readonly Diagnostic[], walk
 
 export type Admission = Exclude<LaunchResult, { kind: 'ran' }> | { readonly kind: 'admitted'; readonly graph: Graph; readonly warnings: readonly Diagnostic[] };
 
-export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'params' | 'files'> {
+export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'params' | 'files' | 'sandbox'> {
   /** Where the source lives (sub-pipelines and prompt files resolve from it); absent for inline DOT. */
   readonly sourcePath?: string;
 }
 
-/** The checks before a fresh run, with their phase events: it validates, its backend can serve it, its run directory is free. */
+/** The checks before a fresh run, with their phase events: it validates, its backend can serve it and its sandbox runs, its run directory is free. */
 export function admitPipeline(source: string, options: AdmissionOptions): Admission {
   return admitPrepared(preparePipeline(source, { ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}), ...(options.params ? { params: options.params } : {}), ...(options.files ? { files: options.files } : {}), mode: 'validate' }), options);
 }
@@ -94,7 +96,7 @@ export function admitPrepared(prepared: Pick<PreparedPipeline, 'graph' | 'diagno
   if (!prepared.graph || errors.length > 0) {
     return { kind: 'refused', diagnostics: prepared.diagnostics, reason: `${name} has ${errors.length} error(s); the pipeline was not started` };
   }
-  const problems = preflight(options.backend, prepared.graph);
+  const problems = preflight(options.backend, prepared.graph) ?? sandboxRefusal(prepared.graph, options.sandbox ?? autoSandbox);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
   const engine = RunLock.liveHolder(options.logsRoot);
   if (engine) return { kind: 'refused', diagnostics: [], reason: engine };
@@ -180,7 +182,7 @@ async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, wal
   if (!prepared.graph || prepared.diagnostics.some((d) => d.severity === 'error')) {
     return { kind: 'refused', diagnostics: prepared.diagnostics, reason: 'the pipeline in the run directory no longer validates' };
   }
-  const problems = preflight(options.backend, prepared.graph);
+  const problems = preflight(options.backend, prepared.graph) ?? sandboxRefusal(prepared.graph, options.sandbox ?? autoSandbox);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
   // The interrupted node runs again; the commands the killed engine left running must not race it.
   new RunDirectory(runDirectory).processGroups.reapOrphans((group) => killProcessGroup(group, 'SIGKILL'));

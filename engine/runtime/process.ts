@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import type { Confinement } from './bubblewrap';
+import { bwrapArguments } from './bubblewrap';
 import { currentProcessGroupRecords } from './process-records';
 
 export interface ProcessResult {
@@ -23,6 +25,8 @@ export interface ProcessOptions {
   readonly signal: AbortSignal;
   /** Live output, as it arrives. */
   readonly onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+  /** Run inside this bubblewrap sandbox; absent: unconfined. */
+  readonly confinement?: Confinement;
 }
 
 const killGraceMs = 2000;
@@ -31,7 +35,8 @@ const killGraceMs = 2000;
  * Runs `bash -c command` as the leader of its own process group, so a timeout or cancel kills
  * everything it started (`process.kill(-pid)`), not just the shell; whatever the command left
  * running in its group when it exits goes with it. Used by tool nodes, the agent's shell tool and
- * tool hooks alike.
+ * tool hooks alike. A confined command runs under bwrap, which stays in the group (no
+ * --new-session) and takes its whole process namespace down with it.
  */
 export function runShellCommand(command: string, options: ProcessOptions): Promise<ProcessResult> {
   // Commands must not depend on the machine's shell setup: a non-interactive bash sources $BASH_ENV,
@@ -39,7 +44,9 @@ export function runShellCommand(command: string, options: ProcessOptions): Promi
   const { BASH_ENV: _bashEnv, ENV: _env, ...inherited } = options.env;
   const env = { SHLVL: '1', ...inherited };
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', command], { cwd: options.cwd, env, detached: true, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const shell = ['bash', '-c', command];
+    const { file, args } = options.confinement ? { file: options.confinement.bwrap, args: [...bwrapArguments(options.confinement, options.cwd), ...shell] } : { file: 'bash', args: shell.slice(1) };
+    const child = spawn(file, args, { cwd: options.cwd, env, detached: true, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     // Recorded in the run directory (when inside a run) so the next engine there can reap an orphan.
     const records = currentProcessGroupRecords();
     if (child.pid !== undefined) records?.started(child.pid);

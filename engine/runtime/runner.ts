@@ -20,6 +20,9 @@ import { RunLockLostError } from './run-lock';
 import { StateDeltas } from './state-delta';
 import { replayLines } from './journal';
 import { recordingProcessGroups } from './process-records';
+import type { SandboxRequest } from '../model/sandbox-setting';
+import { autoSandbox } from '../model/sandbox-setting';
+import { RunSandbox } from './sandbox';
 import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
@@ -58,6 +61,8 @@ export interface RunOptions {
   readonly workspaceSnapshots?: SnapshotBudget | false;
   /** The files the run may load: sub-pipelines, manager children, schemas (default: any). A server confines its runs to its roots. */
   readonly files?: FileScope;
+  /** How commands are confined (default `auto`). */
+  readonly sandbox?: SandboxRequest;
 }
 
 export interface RunResult {
@@ -212,6 +217,7 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
         handlers: options.handlers ?? createHandlerRegistry(),
         controller: options.controller ?? {},
         defaultMaxParallel: options.defaultMaxParallel ?? DEFAULT_MAX_PARALLEL,
+        sandbox: new RunSandbox(options.sandbox ?? autoSandbox, directory.root, (message) => events.emit({ type: 'warning', message })),
         params,
         loadChildPipeline: (dotFile, parent) => loadChildPipeline(dotFile, parent, options.files ?? FileScope.anywhere),
       },

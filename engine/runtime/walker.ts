@@ -24,6 +24,7 @@ import { formatDuration } from '../model/duration';
 import type { RunDirectory } from './run-directory';
 import { graphContextEntries, retryCountKey } from './graph-context';
 import type { OutcomeRecord } from './state';
+import type { CommandSandbox } from './sandbox';
 import type { VisitFiles } from './workspace-snapshot';
 
 /** Services shared by every walk of one run (main walk, branches, sub-pipelines). */
@@ -38,6 +39,7 @@ export interface RunShared {
   readonly handlers: HandlerRegistry;
   readonly controller: RunController;
   readonly defaultMaxParallel: number;
+  readonly sandbox: CommandSandbox;
   readonly params: Readonly<Record<string, string>>;
   readonly loadChildPipeline: (dotFile: string, parent: Graph) => { graph: Graph } | { error: string };
 }
@@ -592,6 +594,7 @@ export class Walker {
       backend: shared.backend,
       interviewer: shared.interviewer,
       defaultMaxParallel: shared.defaultMaxParallel,
+      sandbox: shared.sandbox,
       params: shared.params,
       completedNodes: state.completedNodes,
       nodeOutcomes: state.nodeOutcomes,

@@ -64,6 +64,8 @@ export function checkValue(type: ValueType, value: string): ValueProblem | undef
       return envProblem(value);
     case 'key-list':
       return keyListProblem(value);
+    case 'path-list':
+      return value.split(',').some((entry) => entry.trim() === '') ? { severity: 'error', message: 'empty path in the list: remove the extra comma' } : undefined;
     default:
       return undefined;
   }

@@ -16,6 +16,8 @@ function describeValueType(type: ValueType): string {
       return 'node ids';
     case 'key-list':
       return 'context keys, comma-separated';
+    case 'path-list':
+      return 'paths, comma-separated';
     case 'graphviz':
       return 'Graphviz attribute';
     default:

@@ -30,6 +30,7 @@ export function codergenRequest(overrides: Partial<CodergenRequest> & Pick<Coder
     history: [],
     goalGate: false,
     toolHooks: {},
+    confinement: {},
     signal: new AbortController().signal,
     emit: () => undefined,
     ...overrides,

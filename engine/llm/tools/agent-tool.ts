@@ -1,6 +1,7 @@
 import type { ArtifactAccess } from '../../runtime/backend';
 import type { ToolDefinition } from '../types';
 import type { Workspace } from './workspace';
+import type { Confinement } from '../../runtime/bubblewrap';
 
 export interface ToolContext {
   readonly workspace: Workspace;
@@ -11,6 +12,8 @@ export interface ToolContext {
   readonly outputCapBytes: number;
   /** The run's artifact store, for store_artifact / retrieve_artifact (absent outside a run). */
   readonly artifacts?: ArtifactAccess;
+  /** The sandbox of the `shell` tool's commands; absent: unconfined. */
+  readonly confinement?: Confinement;
 }
 
 /** A tool the agent may call. `execute` throws ToolError for failures the model should read. */

@@ -18,6 +18,7 @@ export const shellTool: AgentTool = {
       env: context.env,
       timeoutMs,
       outputCapBytes: context.outputCapBytes,
+      ...(context.confinement ? { confinement: context.confinement } : {}),
       signal: context.signal,
     });
     const sections = [result.stdout && `stdout:\n${result.stdout}`, result.stderr && `stderr:\n${result.stderr}`, result.truncated && `[output truncated to its first and last ${context.outputCapBytes / 2} bytes per stream]`].filter(Boolean);
