@@ -6,6 +6,7 @@ import { inferProvider } from '../engine/llm/model-catalog';
 import { credentialVariables, settingsFromEnv } from '../engine/llm/provider-settings';
 import type { LlmResponse, ProviderName, ToolDefinition } from '../engine/llm/types';
 import { providerNames } from '../engine/llm/types';
+import { bubblewrapStatus } from '../engine/runtime/bubblewrap';
 import { credentialsInInitialEnvironment } from './credentials';
 
 export interface DoctorOptions {
@@ -55,7 +56,7 @@ async function runDoctorChecks(options: DoctorOptions, env: NodeJS.ProcessEnv): 
       }
     }
   }
-  checks.push(await graphvizCheck(), runDirectoryCheck(path.resolve(options.cwd ?? process.cwd())));
+  checks.push(sandboxCheck(), await graphvizCheck(), runDirectoryCheck(path.resolve(options.cwd ?? process.cwd())));
   return checks;
 }
 
@@ -126,6 +127,13 @@ async function probeCheck(provider: ProviderName, model: string, settings: LlmSe
   } catch (error) {
     return { name, state: 'fail', detail: `${model}: ${(error as Error).message}` };
   }
+}
+
+function sandboxCheck(): DoctorCheck {
+  const status = bubblewrapStatus();
+  return status.ok
+    ? { name: 'sandbox', state: 'ok', detail: `${status.bwrap} confines tool commands, hooks and the agent's shell` }
+    : { name: 'sandbox', state: 'warn', detail: `tool commands, hooks and the agent's shell would run unconfined: ${status.reason}; --sandbox workspace or workspace-network would refuse to start` };
 }
 
 async function graphvizCheck(): Promise<DoctorCheck> {

@@ -24,12 +24,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const as = <T>(options: OptionValues): T => options as unknown as T;
 
 /** The options `run`, `resume`, `serve` and `worker` share: the backend and the run-level defaults. */
-function executionOptions(scripted: string): OptionSpec[] {
+function executionOptions(scripted: string, sandbox = 'auto: the agent\'s shell in workspace, tool nodes and hooks in workspace-network, where bwrap runs'): OptionSpec[] {
   return [
     { name: 'scripted', value: '<file>', description: scripted },
     { name: 'default-model', value: '<model>', description: 'model for LLM nodes that name none (else $ATTRACTOR_DEFAULT_MODEL)' },
     { name: 'default-provider', value: '<provider>', description: 'provider of --default-model, when its name does not tell (openai or anthropic)' },
     { name: 'max-parallel', value: '<n>', description: 'branches a fan-out runs at once when it sets no max_parallel (default 4)' },
+    { name: 'sandbox', value: '<mode>', description: `confine commands with bubblewrap: off, workspace (no network), workspace-network; the least confinement, a pipeline may ask for more (default ${sandbox})` },
   ];
 }
 
@@ -81,7 +82,7 @@ const commands: CommandSpec[] = [
       { name: 'max-runs', value: '<n>', description: 'pipelines running at once; more submissions are refused (503)', default: DEFAULT_MAX_RUNS },
       { name: 'attach-lease', value: '<seconds>', description: 'an attached debugger silent this long is gone: its breakpoints are dropped and its run goes on', default: DEFAULT_ATTACH_LEASE_SECONDS },
       { name: 'on', value: '<restate://host:port>', description: "submit every run to `attractor worker`s through Restate's ingress instead of walking it here; --root and --logs-root must be on a file system every worker shares" },
-      ...executionOptions('scripted LLM answers for every run (human gates are answered over HTTP)'),
+      ...executionOptions('scripted LLM answers for every run (human gates are answered over HTTP)', 'workspace-network for every command, where bwrap runs'),
     ],
     action: async (_, options) => (await import('./serve-command')).serveCommand(as(options), environment),
   },

@@ -7,6 +7,8 @@ import { EventBus } from '../engine/runtime/events';
 import type { RunEvent } from '../engine/runtime/events';
 import { QueueInterviewer, type Interviewer } from '../engine/runtime/interviewer';
 import { isMaxParallel } from '../engine/runtime/join-policy';
+import type { SandboxRequest } from '../engine/model/sandbox-setting';
+import { autoSandbox, isSandboxSetting, namedSandbox, sandboxSettings } from '../engine/model/sandbox-setting';
 import type { LaunchResult } from '../engine/runtime/launch';
 import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
@@ -27,6 +29,7 @@ export interface ExecutionOptions {
   readonly defaultModel?: string;
   readonly defaultProvider?: string;
   readonly maxParallel?: string;
+  readonly sandbox?: string;
 }
 
 export interface RunCommandOptions extends ExecutionOptions {
@@ -52,10 +55,13 @@ export function parseParams(pairs: readonly string[] = []): Record<string, strin
 
 class UsageError extends Error {}
 
-/** The backend, interviewer, fan-out default and runner identity of a run or resume, from its options. */
-export function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number; runner: RunnerIdentity } {
+/**
+ * The backend, interviewer, fan-out default, sandbox and runner identity of a run or resume, from
+ * its options; `sandbox` when no --sandbox is given.
+ */
+export function execution(options: ExecutionOptions, env: NodeJS.ProcessEnv, sandbox: SandboxRequest = autoSandbox): { backend: CodergenBackend; interviewer: Interviewer; defaultMaxParallel?: number; sandbox: SandboxRequest; runner: RunnerIdentity } {
   const defaultMaxParallel = parseMaxParallel(options.maxParallel);
-  const parallel = defaultMaxParallel === undefined ? {} : { defaultMaxParallel };
+  const parallel = { ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), sandbox: options.sandbox === undefined ? sandbox : parseSandbox(options.sandbox) };
   // --scripted answers the gates from its script too; without it the LLM providers run (keys and base URLs from the environment).
   const request: BackendRequest = options.scripted ? { backend: 'scripted', scripted: options.scripted, gateAnswers: 'script' } : { backend: 'llm', ...defaultModelOptions(options) };
   const chosen = chooseBackend(request, { env });
@@ -73,6 +79,11 @@ function defaultModelOptions(options: ExecutionOptions): Pick<BackendRequest, 'd
   const { defaultModel, defaultProvider } = options;
   if (defaultProvider !== undefined && !isProviderName(defaultProvider)) throw new UsageError(`--default-provider expects ${providerNames.join(' or ')}, got "${defaultProvider}"`);
   return { ...(defaultModel ? { defaultModel } : {}), ...(defaultProvider ? { defaultProvider } : {}) };
+}
+
+function parseSandbox(text: string): SandboxRequest {
+  if (!isSandboxSetting(text)) throw new UsageError(`--sandbox expects ${sandboxSettings.join(', ')}, got "${text}"`);
+  return namedSandbox(text);
 }
 
 function parseMaxParallel(text: string | undefined): number | undefined {

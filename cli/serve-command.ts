@@ -5,6 +5,8 @@ import { ingressUrl } from '../host/restate/restate-address';
 import { ATTACH_LEASE_SECONDS } from '../host/serve/serve-defaults';
 import type { ExecutionOptions } from './run-command';
 import { execution, integerOption, secondsOption } from './run-command';
+import type { SandboxRequest } from '../engine/model/sandbox-setting';
+import { sandboxRequestRefusal } from '../engine/runtime/sandbox';
 
 export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
   readonly host: string;
@@ -48,15 +50,20 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
   return 0;
 }
 
+/** A served run's commands are confined, all of them, network allowed: the submitter is not the operator. */
+const serveSandbox: SandboxRequest = { setting: 'workspace-network', explicit: false };
+
 function walkHere(options: ServeCommandOptions, env: NodeJS.ProcessEnv): Launcher['walkers'] {
-  // Fails now, not on the first submission, when --scripted names a bad file.
-  execution(options, env);
-  return { kind: 'here', execution: () => execution(options, env) };
+  // Fails now, not on the first submission, when --scripted names a bad file or --sandbox cannot be had.
+  const { sandbox } = execution(options, env, serveSandbox);
+  const refusal = sandboxRequestRefusal(sandbox);
+  if (refusal) throw new Error(refusal);
+  return { kind: 'here', execution: () => execution(options, env, serveSandbox) };
 }
 
 /** The workers have their own backend and defaults: the server takes none. */
 function onRestate(options: ServeCommandOptions, on: string): Launcher['walkers'] {
-  const local = (['scripted', 'defaultModel', 'defaultProvider', 'maxParallel'] as const).filter((key) => options[key] !== undefined);
+  const local = (['scripted', 'defaultModel', 'defaultProvider', 'maxParallel', 'sandbox'] as const).filter((key) => options[key] !== undefined);
   if (local.length > 0) throw new Error(`--on: the workers walk the runs with their own backend; give ${local.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} to \`attractor worker\` instead`);
   return { kind: 'restate', ingress: ingressUrl(on) };
 }

@@ -22,9 +22,9 @@ export async function workerCommand(options: WorkerCommandOptions, env: NodeJS.P
   if (Number(process.versions.node.split('.')[0]) < SDK_NODE_MAJOR) return rerunUnderNode24(env);
   const port = integerOption('--port', options.port, 0, 65_535);
   const admin = adminUrl(options.restate);
-  const { backend, runner, defaultMaxParallel } = execution(options, env);
+  const { backend, runner, defaultMaxParallel, sandbox } = execution(options, env);
   const { serveWorker } = await import('../restate');
-  const worker = await serveWorker({ backend, runner, ...(defaultMaxParallel !== undefined ? { defaultMaxParallel } : {}) }, { host: options.host, port });
+  const worker = await serveWorker({ backend, runner, sandbox, ...(defaultMaxParallel !== undefined ? { defaultMaxParallel } : {}) }, { host: options.host, port });
   const advertised = options.advertise ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${worker.port}`;
   try {
     await worker.register(admin, advertised);

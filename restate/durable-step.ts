@@ -16,6 +16,7 @@ import type { PausedRun, RunResult } from '../engine/runtime/runner';
 import { RunLock } from '../engine/runtime/run-lock';
 import { hasCheckpoint } from '../engine/runtime/run-layout';
 import type { RunState } from '../engine/runtime/state';
+import type { SandboxRequest } from '../engine/model/sandbox-setting';
 import type { GateAnswers } from './one-visit';
 import { OneVisit } from './one-visit';
 import { StepEventsWriter } from '../host/restate/run-events-file';
@@ -26,6 +27,7 @@ export interface StepEngine {
   readonly backend: CodergenBackend;
   readonly runner: RunnerIdentity;
   readonly defaultMaxParallel?: number;
+  readonly sandbox?: SandboxRequest;
 }
 
 /** How one durable step left the run: the workflow journals it, so it is plain JSON. */
@@ -65,7 +67,7 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   const events = new EventBus();
   events.on(writer.record);
   const step = new OneVisit(graph, answers, events, () => writer.close());
-  const options = { backend: engine.backend, interviewer: step.interviewer, events, signal: step.signal, runner: engine.runner, ...scope, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}) };
+  const options = { backend: engine.backend, interviewer: step.interviewer, events, signal: step.signal, runner: engine.runner, ...scope, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}), ...(engine.sandbox ? { sandbox: engine.sandbox } : {}) };
   const walk = pausingWalk((nodeId) => step.pauseBefore(nodeId));
   let result: RunResult | PausedRun;
   if (checkpoint.kind === 'none') {

@@ -3,6 +3,7 @@ import type { CodergenBackend } from '../engine/runtime/backend';
 import type { Interviewer } from '../engine/runtime/interviewer';
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
 import type { Admission } from '../engine/runtime/launch';
+import type { SandboxRequest } from '../engine/model/sandbox-setting';
 import { admitPrepared, runAdmitted } from '../engine/runtime/launch';
 import { FirstAnswerInterviewer } from './first-answer-interviewer';
 import type { ServedRun } from './served-run';
@@ -12,6 +13,7 @@ export interface ServedLaunchOptions {
   readonly backend: CodergenBackend;
   readonly params: Readonly<Record<string, string>>;
   readonly defaultMaxParallel?: number;
+  readonly sandbox?: SandboxRequest;
   /** Asked besides the run's HTTP clients (the CLI's terminal); the first answer wins. */
   readonly interviewer?: Interviewer;
   /** Cancels the run besides `POST …/cancel` (the CLI's SIGINT). */
@@ -26,7 +28,8 @@ export interface ServedLaunchOptions {
 export function launchServed(run: ServedRun, checked: CheckedSubmission, options: ServedLaunchOptions): Admission {
   const { source, sourcePath, cwd, logsRoot } = run.spec;
   const files = options.files ? { files: options.files } : {};
-  const admission = admitPrepared(checked, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}), ...files });
+  const sandbox = options.sandbox ? { sandbox: options.sandbox } : {};
+  const admission = admitPrepared(checked, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}), ...files, ...sandbox });
   if (admission.kind === 'refused') return admission;
   // A run held by an attached debugger must let go when the CLI is interrupted too.
   options.signal?.addEventListener('abort', () => run.cancel(), { once: true });
@@ -43,6 +46,7 @@ export function launchServed(run: ServedRun, checked: CheckedSubmission, options
       controller: run.hold,
       signal: options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal,
       ...(options.defaultMaxParallel === undefined ? {} : { defaultMaxParallel: options.defaultMaxParallel }),
+      ...sandbox,
       ...(options.runner ? { runner: options.runner } : {}),
       ...files,
     }),

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
 import type { CodergenBackend } from '../engine/runtime/backend';
+import type { SandboxRequest } from '../engine/model/sandbox-setting';
 import { carriesToken } from './bearer-token';
 import { renderRunSvg } from './graph-svg';
 import { readJsonObject, sendError, sendJson } from './http-io';
@@ -30,6 +31,7 @@ export interface Launcher {
 export interface Execution {
   readonly backend: CodergenBackend;
   readonly defaultMaxParallel?: number;
+  readonly sandbox?: SandboxRequest;
   readonly runner?: RunnerIdentity;
 }
 

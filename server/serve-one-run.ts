@@ -41,6 +41,7 @@ export async function launchServedFile(
       ...(options.interviewer ? { interviewer: options.interviewer } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.defaultMaxParallel === undefined ? {} : { defaultMaxParallel: options.defaultMaxParallel }),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       ...(options.runner ? { runner: options.runner } : {}),
     });
     if (admission.kind === 'refused') return admission;

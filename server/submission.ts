@@ -36,10 +36,10 @@ export async function startSubmission(submission: Submission, launcher: Launcher
   return launched;
 }
 
-function launchHere(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: Roots, checked: CheckedSubmission, { backend, defaultMaxParallel, runner }: Execution): Launched {
+function launchHere(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: Roots, checked: CheckedSubmission, { backend, defaultMaxParallel, sandbox, runner }: Execution): Launched {
   const run = new ServedRun(spec);
   // Only the backend: a submitted run's gates are asked over HTTP alone.
-  const admission = launchServed(run, checked, { backend, params, files: roots.scope, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(runner ? { runner } : {}) });
+  const admission = launchServed(run, checked, { backend, params, files: roots.scope, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(sandbox ? { sandbox } : {}), ...(runner ? { runner } : {}) });
   if (admission.kind === 'refused') throw new HttpError(422, admission.reason, { diagnostics: admission.diagnostics });
   return { run, warnings: admission.warnings };
 }

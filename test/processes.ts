@@ -21,6 +21,23 @@ export function isAlive(pid: number): boolean {
   return stat !== undefined && stat.state !== 'Z';
 }
 
+/**
+ * Whether the process that wrote `pid` as its `$$` still runs in `cwd`. A confined command (bwrap's
+ * own pid namespace) knows only its namespace's pid: the last entry of NSpid in /proc/PID/status.
+ */
+export function recordedPidAlive(pid: number, cwd: string): boolean {
+  const dir = fs.realpathSync(cwd);
+  return fs.readdirSync('/proc').some((entry) => {
+    if (!/^\d+$/.test(entry) || !isAlive(Number(entry))) return false;
+    try {
+      const nspid = /^NSpid:\s+(.*)$/m.exec(fs.readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1]?.trim().split(/\s+/);
+      return Number(nspid?.at(-1)) === pid && fs.readlinkSync(`/proc/${entry}/cwd`) === dir;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** The running processes of a group. */
 export function processesOfGroup(group: number): number[] {
   return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && procStat(Number(entry))?.group === group && isAlive(Number(entry))).map(Number);

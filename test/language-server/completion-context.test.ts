@@ -49,7 +49,7 @@ describe('completion mid-edit over stdio', () => {
     assert.ok(at('tool_command') >= 0 && at('tool_command') < at('label'), 'tool_command before label');
     assert.ok(at('label') < at('prompt'), 'label (every handler) before prompt (codergen)');
     assert.ok(at('prompt') < at('color'), 'Graphviz rendering last');
-    assert.deepEqual(labels.slice(0, 3).sort(), ['parse_json', 'tool_command', 'tool_env'], labels.slice(0, 5).join(' '));
+    assert.deepEqual(labels.slice(0, 5).sort(), ['parse_json', 'sandbox', 'sandbox_writable', 'tool_command', 'tool_env'], labels.slice(0, 7).join(' '));
   });
 
   it('offers Graphviz attributes only on the elements Graphviz uses them on', async () => {

@@ -8,6 +8,7 @@ import { messageStream } from './fakes/anthropic-wire';
 import { chatStream, openAiError } from './fakes/openai-wire';
 import { geminiStream } from './fakes/gemini-wire';
 import { runCli } from './cli-process';
+import { bwrapUnusable } from '../sandbox-support';
 
 interface Check {
   name: string;
@@ -50,6 +51,8 @@ describe('attractor doctor', () => {
         ['probe openai', 'ok'],
         ['probe anthropic', 'ok'],
         ['probe gemini', 'ok'],
+        // Where bwrap cannot run, tools would run unconfined: a warning, not a failure.
+        ['sandbox', bwrapUnusable() ? 'warn' : 'ok'],
         ['graphviz', 'ok'],
         ['run directory', 'ok'],
       ]);

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isAlive } from '../../processes';
 import type { Harness } from '../runtime/harness';
-import { instantClock, pidIn, runDot } from '../runtime/harness';
+import { instantClock, recordedProcessAlive, runDot } from '../runtime/harness';
 
 const finishingChild = `digraph child {
   start [shape=Mdiamond]
@@ -131,7 +130,7 @@ describe('manager loop (sprints, as the reference runs them)', () => {
     const report = await runDot(managerDot('timeout="2s"'), { files: { 'child.dot': hangingChild, ...hangScript } });
     assert.equal(report.result.status, 'fail');
     assert.match(report.result.failureReason ?? '', /timed out after 2000 ms/);
-    assert.equal(isAlive(pidIn(report, 'hang.pid')), false, 'the supervised child process must be gone');
+    assert.equal(recordedProcessAlive(report, 'hang.pid'), false, 'the supervised child process must be gone');
   });
 
   it('without autostart evaluates its stop condition over the context only', async () => {

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ParallelResult } from '../../../engine/runtime/parallel-results';
 import type { Harness } from '../runtime/harness';
-import { isAlive } from '../../processes';
-import { mainPath, pidIn, runDot } from '../runtime/harness';
+import { mainPath, recordedProcessAlive, runDot } from '../runtime/harness';
 
 // Branch scripts. Ordering between branches goes through files, never through timing.
 const scripts = {
@@ -94,7 +93,7 @@ describe('parallel fan-out: join policies', () => {
     const slow = results(report).find((r) => r.id === 'slow');
     assert.equal(slow?.status, 'skipped');
     assert.equal(slow?.cancelled, true);
-    assert.equal(isAlive(pidIn(report, 'slow.pid')), false, 'the cancelled branch process must be gone');
+    assert.equal(recordedProcessAlive(report, 'slow.pid'), false, 'the cancelled branch process must be gone');
     // A cancelled node is not a result: it leaves no trace record.
     assert.equal(report.trace.some((r) => r.node_id === 'slow'), false);
     const slowEnd = report.events.find((e) => e.type === 'node:end' && e.nodeId === 'slow');
@@ -115,7 +114,7 @@ describe('parallel fan-out: join policies', () => {
     assert.equal(report.result.status, 'success');
     assert.equal(report.status('fan').outcome, 'success');
     assert.equal(statusOf(report, 'slow'), 'skipped');
-    assert.equal(isAlive(pidIn(report, 'slow.pid')), false);
+    assert.equal(recordedProcessAlive(report, 'slow.pid'), false);
     assert.match(String(report.status('fan').notes), /k_of_n \(k=2\).*2 of 3 branches succeeded/);
   });
 
@@ -125,7 +124,7 @@ describe('parallel fan-out: join policies', () => {
     assert.equal(report.status('fan').outcome, 'fail');
     assert.equal(report.status('fan').is_explicit, true);
     assert.match(report.result.failureReason ?? '', /only 1 of 3 branches can still succeed/);
-    assert.equal(isAlive(pidIn(report, 'slow.pid')), false);
+    assert.equal(recordedProcessAlive(report, 'slow.pid'), false);
   });
 
   it('k_of_n with k larger than the branch count fails before starting any branch', async () => {
@@ -146,7 +145,7 @@ describe('parallel fan-out: join policies', () => {
     const report = await runDot(fanOutDot('join_policy=quorum, quorum=0.5', { one: 'bash after.sh slow.pid one', two: 'bash after.sh slow.pid two', slow: 'bash slow.sh slow' }), { files: scripts });
     assert.equal(report.result.status, 'success');
     assert.equal(report.status('fan').outcome, 'success');
-    assert.equal(isAlive(pidIn(report, 'slow.pid')), false);
+    assert.equal(recordedProcessAlive(report, 'slow.pid'), false);
   });
 });
 
@@ -156,7 +155,7 @@ describe('parallel fan-out: error policies', () => {
     assert.equal(report.result.status, 'fail');
     assert.equal(report.status('fan').outcome, 'fail');
     assert.match(report.result.failureReason ?? '', /error_policy=fail_fast/);
-    assert.equal(isAlive(pidIn(report, 'slow.pid')), false);
+    assert.equal(recordedProcessAlive(report, 'slow.pid'), false);
     assert.deepEqual(mainPath(report), ['fan']);
   });
 
@@ -293,7 +292,7 @@ describe('parallel fan-out: structure', () => {
     const report = await runDot(fanOutDot('timeout="1s"', { s1: 'bash slow.sh s1', quick: 'echo quick > quick.txt' }), { files: scripts });
     assert.equal(report.result.status, 'fail');
     assert.match(report.result.failureReason ?? '', /timed out after 1000 ms/);
-    assert.equal(isAlive(pidIn(report, 's1.pid')), false);
+    assert.equal(recordedProcessAlive(report, 's1.pid'), false);
     assert.deepEqual(mainPath(report), ['fan']);
   });
 
@@ -309,8 +308,8 @@ describe('parallel fan-out: structure', () => {
     });
     assert.equal(report.result.status, 'cancelled');
     assert.equal(report.events.filter((e) => e.type === 'node:start').length, report.events.filter((e) => e.type === 'node:end').length);
-    assert.equal(isAlive(pidIn(report, 's1.pid')), false);
-    assert.equal(isAlive(pidIn(report, 's2.pid')), false);
+    assert.equal(recordedProcessAlive(report, 's1.pid'), false);
+    assert.equal(recordedProcessAlive(report, 's2.pid'), false);
     assert.equal(report.trace.some((r) => r.node_id === 's1' || r.node_id === 'fan'), false);
   });
 });

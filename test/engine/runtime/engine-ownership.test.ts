@@ -70,8 +70,9 @@ describe('run directory ownership', () => {
     for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(cwd, name), content);
     return { cwd, logsRoot: path.join(cwd, '.run') };
   };
+  // Unconfined: a confined command dies with its engine (sandbox.test.ts); the orphans resume reaps are unconfined ones.
   const start = (cwd: string, logsRoot: string, nap: number) =>
-    spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--param', `nap=${nap}`], { cwd, detached: true, stdio: 'ignore' });
+    spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--param', `nap=${nap}`, '--sandbox', 'off'], { cwd, detached: true, stdio: 'ignore' });
   const cliSync = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
 
   it('refuses a second engine (resume or run) while one is alive, and the live run is untouched', async () => {
@@ -137,7 +138,7 @@ describe('run directory ownership', () => {
     const env = { ...process.env, OPENAI_API_KEY: 'sk-test-orphans', OPENAI_BASE_URL: `${await server.start()}/v1` };
     try {
       server.script(chatStream({ toolCalls: [{ name: 'shell', arguments: { command: 'sleep 300' } }] }));
-      const killed = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot], { cwd, env, detached: true, stdio: 'ignore' });
+      const killed = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--sandbox', 'off'], { cwd, env, detached: true, stdio: 'ignore' });
       const group = await waitForSleeper(cwd);
       process.kill(-(killed.pid as number), 'SIGKILL');
       await exitOf(killed);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { recordedPidAlive } from '../../processes';
 import os from 'node:os';
 import path from 'node:path';
 import { preparePipeline } from '../../../engine/prepare';
@@ -113,11 +114,11 @@ export function mainPath(harness: Harness): string[] {
   return harness.trace.filter((r) => r.scope === undefined && harness.path.includes(r.node_id)).map((r) => r.node_id);
 }
 
-/** Reads a pid a test script wrote; fails the test when the script never wrote it. */
-export function pidIn(harness: Harness, file: string): number {
+/** Whether the process whose `$$` a test script wrote to `file` still runs; fails the test when the script never wrote it. */
+export function recordedProcessAlive(harness: Harness, file: string): boolean {
   const text = harness.read(file);
   if (!text) throw new Error(`${file} was not written: the process under test never started`);
-  return Number(text.trim());
+  return recordedPidAlive(Number(text.trim()), harness.cwd);
 }
 
 /** The process groups a run directory records as running (`running/`), once there are `count`. */

@@ -90,7 +90,8 @@ describe('checkpoint and resume', () => {
     fs.writeFileSync(path.join(cwd, 'pipeline.dot'), pipeline);
     const logsRoot = path.join(cwd, '.run');
     // The first visit of `slow` sleeps far longer than the test; the resumed visit (marker present) does not.
-    const child = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--param', 'nap=300'], { cwd, detached: true, stdio: 'ignore' });
+    // Unconfined: a confined tool dies with its engine (sandbox.test.ts), so only an unconfined one is left to reap.
+    const child = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--param', 'nap=300', '--sandbox', 'off'], { cwd, detached: true, stdio: 'ignore' });
     await waitFor(path.join(cwd, 'started.marker'));
     const orphanGroup = await recordedGroup(logsRoot);
     process.kill(-(child.pid as number), 'SIGKILL');

@@ -59,7 +59,8 @@ describe('provider keys never reach a tool', () => {
   start -> snoop -> done
 }`,
     );
-    const run = await attractor(relaunchingNode, dir, ['run', 'p.dot', '--logs-root', 'run'], { OPENAI_API_KEY: openAiKey, ANTHROPIC_API_KEY: anthropicKey, OTHER_API_KEY: otherKey });
+    // Unconfined, so the walk reaches the engine: the relaunch is what keeps the key out of its environ.
+    const run = await attractor(relaunchingNode, dir, ['run', 'p.dot', '--logs-root', 'run', '--sandbox', 'off'], { OPENAI_API_KEY: openAiKey, ANTHROPIC_API_KEY: anthropicKey, OTHER_API_KEY: otherKey });
     assert.equal(run.code, 0, run.stderr);
     const seen = fs.readFileSync(path.join(dir, 'seen.txt'), 'utf8');
     assert.ok((seen.match(/== pid/g) ?? []).length >= 2, `the walk reached the engine and the test runner:\n${seen}`);
@@ -83,7 +84,7 @@ describe('provider keys never reach a tool', () => {
       chatStream({ toolCalls: [{ name: 'shell', arguments: { command: `${snoop('model.txt')}; cat model.txt` } }] }),
       chatStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }),
     );
-    const run = await attractor(relaunchingNode, dir, ['run', 'p.dot', '--logs-root', 'run'], { OPENAI_API_KEY: openAiKey, OPENAI_BASE_URL: `${baseUrl}/v1`, OTHER_API_KEY: otherKey });
+    const run = await attractor(relaunchingNode, dir, ['run', 'p.dot', '--logs-root', 'run', '--sandbox', 'off'], { OPENAI_API_KEY: openAiKey, OPENAI_BASE_URL: `${baseUrl}/v1`, OTHER_API_KEY: otherKey });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(server.requests[0]?.headers.authorization, `Bearer ${openAiKey}`);
     const toolResult = JSON.stringify(server.requests[1]?.body);
