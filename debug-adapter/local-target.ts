@@ -9,6 +9,7 @@ import type { RunEvent, WalkScope } from '../engine/runtime/events';
 import type { GateReply } from '../engine/runtime/interviewer';
 import { ScriptedFirstInterviewer } from '../engine/runtime/interviewer';
 import { isMaxParallel } from '../engine/runtime/join-policy';
+import { isSandboxSetting, sandboxSettings } from '../engine/model/sandbox-setting';
 import type { LaunchResult } from '../engine/runtime/launch';
 import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
 import { forkRunDirectory, siblingRunDirectory } from '../engine/runtime/branch-run';
@@ -108,6 +109,7 @@ export class LocalRunTarget implements RunTarget {
     if (!args.resume && !fs.existsSync(program)) return { ok: false, message: `program ${program} does not exist` };
     if (args.resume && !hasCheckpoint(args.resume)) return { ok: false, message: `resume: ${args.resume} is not a run directory (no ${RUN_FILES.checkpoint})` };
     if (args.maxParallel !== undefined && !isMaxParallel(args.maxParallel)) return { ok: false, message: `"maxParallel" must be an integer of at least 1 (got ${JSON.stringify(args.maxParallel)})` };
+    if (args.sandbox !== undefined && !isSandboxSetting(args.sandbox)) return { ok: false, message: `"sandbox" must be one of ${sandboxSettings.join(', ')} (got ${JSON.stringify(args.sandbox)})` };
     const { backendFactory } = this.settings;
     const chosen = chooseBackend(args, { baseDir: path.dirname(program), ...(backendFactory ? { factory: backendFactory } : {}) });
     if (!chosen.ok) return chosen;

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { DEBUG_TYPE, type AttractorAttachArguments, type AttractorLaunchArguments } from '../host/protocol/debug';
 import { isMaxParallel } from '../engine/runtime/join-policy';
+import { isSandboxSetting, sandboxSettings } from '../engine/model/sandbox-setting';
 import type { ExtensionSettings } from './settings';
 
 export interface AttractorDebugConfiguration extends AttractorLaunchArguments {
@@ -97,7 +98,8 @@ export type Resolution =
 
 /**
  * Fills what launch.json left out: the program (active pipeline), the backend (the `attractor.backend`
- * setting), the run directory (`attractor.runDirectory`), the fan-out default (`attractor.maxParallel`).
+ * setting), the run directory (`attractor.runDirectory`), the fan-out default (`attractor.maxParallel`),
+ * the sandbox (`attractor.sandbox`).
  * Refuses in an untrusted workspace: a run executes tool commands and calls LLMs.
  */
 export function resolveDebugConfiguration(config: Partial<AttractorDebugConfiguration>, context: ResolveContext): Resolution {
@@ -105,6 +107,7 @@ export function resolveDebugConfiguration(config: Partial<AttractorDebugConfigur
   const program = config.program ?? context.activeProgram;
   if (!program) return { ok: false, message: 'Open a .dot pipeline (or set "program" in launch.json) to run it.' };
   if (config.maxParallel !== undefined && !isMaxParallel(config.maxParallel)) return { ok: false, message: `launch.json: "maxParallel" must be an integer of at least 1 (got ${JSON.stringify(config.maxParallel)})` };
+  if (config.sandbox !== undefined && !isSandboxSetting(config.sandbox)) return { ok: false, message: `launch.json: "sandbox" must be one of ${sandboxSettings.join(', ')} (got ${JSON.stringify(config.sandbox)})` };
   const base = config.cwd ?? context.workspaceFolder ?? path.dirname(program);
   const backend = backendFields(config, program, context);
   if (!backend.ok) return backend;
@@ -121,6 +124,7 @@ export function resolveDebugConfiguration(config: Partial<AttractorDebugConfigur
     ...(logsRoot !== undefined ? { logsRoot } : {}),
     ...(scratchDirectory !== undefined ? { cwd: scratchDirectory } : {}),
     maxParallel: config.maxParallel ?? context.settings.maxParallel,
+    sandbox: config.sandbox ?? context.settings.sandbox,
     ...backend.value,
   };
   return { ok: true, configuration, ...(scratchDirectory !== undefined ? { scratchDirectory } : {}) };

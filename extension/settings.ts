@@ -2,6 +2,7 @@
 import { DEFAULT_MAX_PARALLEL, isMaxParallel } from '../engine/runtime/join-policy';
 import { isProviderName, type ProviderName } from '../engine/llm/types';
 import { layoutEngines, type LayoutEngine } from '../host/protocol/webview';
+import { sandboxSettings, type SandboxSetting } from '../engine/model/sandbox-setting';
 
 const backendKinds = ['demo', 'llm'] as const;
 type BackendKind = (typeof backendKinds)[number];
@@ -23,6 +24,8 @@ export interface ExtensionSettings {
   readonly defaultProvider?: ProviderName;
   /** max_parallel of fan-outs that set none. */
   readonly maxParallel: number;
+  /** How a run's commands are confined; `auto` unless the person chose. */
+  readonly sandbox: SandboxSetting;
   /** Where LLM nodes run: VS Code's chat models, the stored API keys, or a key when the node's provider has one, else VS Code's model. */
   readonly llmSource: LlmSource;
   /** The VS Code chat model (id, family or name) of nodes whose model is no Claude, GPT or Gemini model; empty: none. */
@@ -36,6 +39,7 @@ export const defaultSettings: ExtensionSettings = {
   languageDetection: 'auto',
   defaultModel: '',
   maxParallel: DEFAULT_MAX_PARALLEL,
+  sandbox: 'auto',
   llmSource: 'auto',
   vscodeModel: '',
 };
@@ -60,6 +64,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     defaultModel: str('defaultModel', defaultSettings.defaultModel),
     ...(typeof provider === 'string' && isProviderName(provider) ? { defaultProvider: provider } : {}),
     maxParallel: isMaxParallel(maxParallel) ? maxParallel : defaultSettings.maxParallel,
+    sandbox: oneOf('sandbox', sandboxSettings, defaultSettings.sandbox),
     llmSource: oneOf('llm.source', llmSources, defaultSettings.llmSource),
     vscodeModel: str('llm.vscodeModel', defaultSettings.vscodeModel),
   };

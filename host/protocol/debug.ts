@@ -4,6 +4,7 @@ import type { TraceRecord } from '../../engine/runtime/events';
 import type { GraphState } from '../view/graph-state';
 import type { GateReply } from '../../engine/runtime/interviewer';
 import { parseGateAnswer, type HumanGateMessage } from './webview';
+import { namedSandbox, type SandboxRequest, type SandboxSetting } from '../../engine/model/sandbox-setting';
 
 export const DEBUG_TYPE = 'attractor';
 
@@ -26,6 +27,8 @@ export interface AttractorLaunchArguments {
   readonly resume?: string;
   /** max_parallel of fan-outs that set none (an integer ≥ 1; the engine's default is 4). */
   readonly maxParallel?: number;
+  /** How commands are confined (`attractor.sandbox`); a mode named here that bwrap cannot give refuses the launch. */
+  readonly sandbox?: SandboxSetting;
 }
 
 /** `attach` request arguments (launch.json `"request": "attach"`): follow a run on an `attractor serve` server (or `attractor run --serve`). */
@@ -54,8 +57,8 @@ export function parseAttachArguments(value: unknown): { ok: true; value: Attract
 }
 
 /** The engine's run-level defaults that launch arguments carry. */
-export function runDefaults(args: AttractorLaunchArguments): { readonly defaultMaxParallel?: number } {
-  return args.maxParallel === undefined ? {} : { defaultMaxParallel: args.maxParallel };
+export function runDefaults(args: AttractorLaunchArguments): { readonly defaultMaxParallel?: number; readonly sandbox?: SandboxRequest } {
+  return { ...(args.maxParallel === undefined ? {} : { defaultMaxParallel: args.maxParallel }), ...(args.sandbox === undefined ? {} : { sandbox: namedSandbox(args.sandbox) }) };
 }
 
 /** Exception breakpoint filter ids (`setExceptionBreakpoints`). */

@@ -26,6 +26,7 @@ test('F5 without launch.json debugs the active pipeline with its demo script, in
     program,
     logsRoot: path.resolve('/ws/.attractor-runs/review-2026-11-29T12-00-00-000Z'),
     maxParallel: 4,
+    sandbox: 'auto',
     backend: 'scripted',
     scripted: path.resolve('/ws/pipelines/review.scripted.json'),
   });
@@ -71,6 +72,18 @@ test('maxParallel comes from launch.json, else from the attractor.maxParallel se
   const bad = resolveDebugConfiguration({ maxParallel: 1.5 }, context());
   assert.ok(!bad.ok);
   assert.match(bad.message, /"maxParallel" must be an integer of at least 1 \(got 1\.5\)/);
+});
+
+test('sandbox comes from launch.json, else from the attractor.sandbox setting; a bad one is refused', () => {
+  const bySetting = resolveDebugConfiguration({}, context({ settings: { ...defaultSettings, sandbox: 'workspace' } }));
+  assert.ok(bySetting.ok);
+  assert.equal(bySetting.configuration.sandbox, 'workspace');
+  const explicit = resolveDebugConfiguration({ sandbox: 'off' }, context({ settings: { ...defaultSettings, sandbox: 'workspace' } }));
+  assert.ok(explicit.ok);
+  assert.equal(explicit.configuration.sandbox, 'off');
+  const bad = resolveDebugConfiguration({ sandbox: 'strict' as 'off' }, context());
+  assert.ok(!bad.ok);
+  assert.match(bad.message, /"sandbox" must be one of auto, off, workspace, workspace-network \(got "strict"\)/);
 });
 
 test('refusals say why: untrusted workspace, no pipeline', () => {

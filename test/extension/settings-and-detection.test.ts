@@ -14,6 +14,7 @@ test('settings: valid values are taken, malformed ones fall back to the defaults
     defaultModel: ' house-model ',
     defaultProvider: 'anthropic',
     maxParallel: 2,
+    sandbox: 'workspace',
     'llm.source': 'vscode',
     'llm.vscodeModel': ' gpt-4o ',
   };
@@ -25,10 +26,11 @@ test('settings: valid values are taken, malformed ones fall back to the defaults
     defaultModel: 'house-model',
     defaultProvider: 'anthropic',
     maxParallel: 2,
+    sandbox: 'workspace',
     llmSource: 'vscode',
     vscodeModel: 'gpt-4o',
   });
-  const bad: Record<string, unknown> = { backend: 'gpt', runDirectory: 3, 'graph.layoutEngine': 'fancy', languageDetection: true, defaultModel: 5, defaultProvider: 'mistral', maxParallel: 0, 'llm.source': 'cloud', 'llm.vscodeModel': 7 };
+  const bad: Record<string, unknown> = { backend: 'gpt', runDirectory: 3, 'graph.layoutEngine': 'fancy', languageDetection: true, defaultModel: 5, defaultProvider: 'mistral', maxParallel: 0, sandbox: 'strict', 'llm.source': 'cloud', 'llm.vscodeModel': 7 };
   assert.deepEqual(readSettings((key) => bad[key]), defaultSettings);
 });
 
