@@ -14,6 +14,18 @@ export function bwrapUnusable(): string | undefined {
   return undefined;
 }
 
+/**
+ * The `skip` option of a test that needs bwrap: a SKIP line naming why where bwrap cannot run
+ * (the fresh-machine rule), but a failure where the machine promises it (`.ci/run` sets
+ * ATTRACTOR_REQUIRE_BWRAP after installing bubblewrap): CI never passes with the sandbox untested.
+ */
+export function skipWithoutBwrap(): string | false {
+  const unusable = bwrapUnusable();
+  if (!unusable) return false;
+  if (process.env.ATTRACTOR_REQUIRE_BWRAP) throw new Error(`ATTRACTOR_REQUIRE_BWRAP is set but ${unusable}`);
+  return `SKIP sandbox: ${unusable}`;
+}
+
 /** A directory of links to everything on this PATH but bwrap: the machine as one without bubblewrap. */
 export function pathWithoutBwrap(): string {
   const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-no-bwrap-'));

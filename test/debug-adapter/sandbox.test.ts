@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { bwrapUnusable } from '../sandbox-support';
+import { skipWithoutBwrap } from '../sandbox-support';
 import { ensureTestBundle, launch, scriptedArgs, sessionPool, workspaceWith } from './harness';
 
 const { start: session, stopAll } = sessionPool();
@@ -27,7 +27,7 @@ describe('debug adapter: launch.json "sandbox"', () => {
     await assert.rejects(s.client.launchRequest(scriptedArgs(dir, { sandbox: 'strict' }) as DebugProtocol.LaunchRequestArguments), /"sandbox" must be one of auto, off, workspace, workspace-network \(got "strict"\)/);
   });
 
-  it('runs the tool node confined under "workspace"', { skip: bwrapUnusable() ?? false }, async () => {
+  it('runs the tool node confined under "workspace"', { skip: skipWithoutBwrap() }, async () => {
     const dir = workspaceWith({ 'pipeline.dot': pipeline, 'script.json': '{}' });
     const s = await session();
     await launch(s, scriptedArgs(dir, { sandbox: 'workspace' }));

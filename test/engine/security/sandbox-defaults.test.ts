@@ -8,16 +8,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FakeHttpServer } from '../../llm/fakes/fake-http-server';
 import { chatStream } from '../../llm/fakes/openai-wire';
-import { attractor, bwrapUnusable } from '../../sandbox-support';
+import { attractor, skipWithoutBwrap } from '../../sandbox-support';
 import { call, readEvents } from '../../server/serve-harness';
 import { started, submit, workspaceWith } from '../../server/served-in-tests';
 
 /** Prints whether the command reached `url` and how many processes it sees. */
 const probe = (url: string) => `{ (exec 3<>/dev/tcp/127.0.0.1/${new URL(url).port}) 2>/dev/null && echo reached || echo unreachable; echo pids=$(ls /proc | grep -c '^[0-9]'); }`;
 
-const unusable = bwrapUnusable();
-
-describe('default sandboxes (CLI and server processes, bwrap)', { skip: unusable ? `SKIP sandbox: ${unusable}` : false }, () => {
+describe('default sandboxes (CLI and server processes, bwrap)', { skip: skipWithoutBwrap() }, () => {
   let server: FakeHttpServer;
   let baseUrl = '';
   before(async () => {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isAlive } from '../../processes';
-import { attractor, bwrapUnusable, toolPipeline } from '../../sandbox-support';
+import { attractor, skipWithoutBwrap, toolPipeline } from '../../sandbox-support';
 import { bundledCli } from '../../test-bundle';
 
 const fakeKey = 'sk-test-sandbox-3b9e71';
@@ -36,9 +36,7 @@ async function loopbackServer(): Promise<{ port: number; connections: () => numb
   return { port: (server.address() as net.AddressInfo).port, connections: () => connections, close: () => server.close() };
 }
 
-const unusable = bwrapUnusable();
-
-describe('--sandbox workspace (CLI process, bwrap)', { skip: unusable ? `SKIP sandbox: ${unusable}` : false }, () => {
+describe('--sandbox workspace (CLI process, bwrap)', { skip: skipWithoutBwrap() }, () => {
   let server: Awaited<ReturnType<typeof loopbackServer>>;
   before(async () => {
     server = await loopbackServer();
