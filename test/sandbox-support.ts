@@ -59,6 +59,20 @@ export function attractor(cwd: string, args: readonly string[], env: NodeJS.Proc
   });
 }
 
+export const fakeKey = 'sk-test-sandbox-3b9e71';
+
+/** A working directory that is also $HOME, holding the secrets a person keeps there. */
+export function homeWorkspace(parent = os.tmpdir()): { dir: string; env: NodeJS.ProcessEnv } {
+  const dir = fs.mkdtempSync(path.join(parent, 'attractor-sandbox-'));
+  fs.mkdirSync(path.join(dir, '.ssh'));
+  fs.writeFileSync(path.join(dir, '.ssh', 'id_ed25519'), 'PRIVATE-KEY-MATERIAL\n');
+  fs.mkdirSync(path.join(dir, '.aws'));
+  fs.writeFileSync(path.join(dir, '.aws', 'credentials'), 'aws_secret_access_key=AWS-SECRET\n');
+  fs.writeFileSync(path.join(dir, '.netrc'), 'machine example.com password NETRC-SECRET\n');
+  const env = { ...process.env, HOME: dir, OPENAI_API_KEY: fakeKey };
+  return { dir, env };
+}
+
 /** A pipeline of one tool node per command, run in order. */
 export function toolPipeline(...commands: readonly string[]): string {
   const nodes = commands.map((command, index) => `  t${index} [shape=parallelogram, tool_command="${command.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"]`);

@@ -5,7 +5,8 @@ import path from 'node:path';
 /**
  * What one confined command may touch, run through bubblewrap (`bwrap`): the whole file system
  * read-only but for the paths below, a private /tmp, /dev and /proc of its own (its own process
- * namespace: no other process's /proc/PID/environ), and no network unless `network`.
+ * namespace: no other process's /proc/PID/environ), and no network unless `network` (then no
+ * /run either, where the daemons' sockets are).
  */
 export interface Confinement {
   /** The bwrap binary that passed the probe: a Confinement exists only where bwrap works. */
@@ -37,9 +38,11 @@ export function bwrapArguments(confinement: Confinement, cwd: string): string[] 
     { path: '/dev', args: ['--dev', '/dev'] },
     { path: '/proc', args: ['--proc', '/proc'] },
     { path: '/tmp', args: ['--tmpfs', '/tmp'] },
+    // Without network, no daemon's socket either (docker, dbus, a database): a read-only mount does not stop connect().
+    ...(confinement.network ? [] : daemonSocketDirs.filter(isRealDirectory).map((dir) => ({ path: dir, args: ['--tmpfs', dir] }))),
     ...confinement.hidden.flatMap((secret) => hide(secret)),
-    ...confinement.readOnly.filter(exists).map((dir) => ({ path: dir, args: ['--ro-bind', dir, dir] })),
-    ...[...confinement.writable, cwd].filter(exists).map((dir) => ({ path: dir, args: ['--bind', dir, dir] })),
+    ...realPaths(confinement.readOnly).map((dir) => ({ path: dir, args: ['--ro-bind', dir, dir] })),
+    ...realPaths([...confinement.writable, cwd]).map((dir) => ({ path: dir, args: ['--bind', dir, dir] })),
   ];
   const ordered = mounts.map((mount, index) => ({ mount, index })).sort((a, b) => depth(a.mount.path) - depth(b.mount.path) || a.index - b.index);
   return [
@@ -56,18 +59,36 @@ export function bwrapArguments(confinement: Confinement, cwd: string): string[] 
   ];
 }
 
+/** Where daemons put their sockets (`/var/run` only where it is not a link to `/run`). */
+const daemonSocketDirs = ['/run', '/var/run'];
+
+/** Hidden where it really is: a secret behind a symlink (a dotfiles manager's) is empty by either name. */
 function hide(secret: string): Mount[] {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(secret);
-  } catch {
-    return [];
-  }
-  return [{ path: secret, args: stat.isDirectory() ? ['--tmpfs', secret] : ['--ro-bind', '/dev/null', secret] }];
+  const [real] = realPaths([secret]);
+  if (!real) return [];
+  return [{ path: real, args: fs.statSync(real).isDirectory() ? ['--tmpfs', real] : ['--ro-bind', '/dev/null', real] }];
 }
 
-function exists(file: string): boolean {
-  return fs.existsSync(file);
+/**
+ * The paths that exist, with every symlink resolved: bwrap mounts onto the path inside the new
+ * root, where an absolute link would lead out of it and fail the whole command.
+ */
+function realPaths(files: readonly string[]): string[] {
+  return files.flatMap((file) => {
+    try {
+      return [fs.realpathSync(file)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function isRealDirectory(dir: string): boolean {
+  try {
+    return fs.lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function depth(file: string): number {

@@ -8,22 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isAlive } from '../../processes';
-import { attractor, skipWithoutBwrap, toolPipeline } from '../../sandbox-support';
+import { attractor, fakeKey, homeWorkspace, skipWithoutBwrap, toolPipeline } from '../../sandbox-support';
 import { bundledCli } from '../../test-bundle';
-
-const fakeKey = 'sk-test-sandbox-3b9e71';
-
-/** A working directory that is also $HOME, holding the secrets a person keeps there. */
-function homeWorkspace(): { dir: string; env: NodeJS.ProcessEnv } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-sandbox-'));
-  fs.mkdirSync(path.join(dir, '.ssh'));
-  fs.writeFileSync(path.join(dir, '.ssh', 'id_ed25519'), 'PRIVATE-KEY-MATERIAL\n');
-  fs.mkdirSync(path.join(dir, '.aws'));
-  fs.writeFileSync(path.join(dir, '.aws', 'credentials'), 'aws_secret_access_key=AWS-SECRET\n');
-  fs.writeFileSync(path.join(dir, '.netrc'), 'machine example.com password NETRC-SECRET\n');
-  const env = { ...process.env, HOME: dir, OPENAI_API_KEY: fakeKey };
-  return { dir, env };
-}
 
 /** A server on 127.0.0.1 that counts who got through. */
 async function loopbackServer(): Promise<{ port: number; connections: () => number; close: () => void }> {
