@@ -130,9 +130,15 @@ function homes(): string[] {
   return [...new Set([os.homedir(), os.userInfo().homedir].filter(Boolean))];
 }
 
+/** The user's runtime directories (agent sockets, the CLI's key handoff): the named one and, where sudo or cron left XDG_RUNTIME_DIR unset, the usual one. */
+function runtimeDirs(): string[] {
+  const named = process.env.XDG_RUNTIME_DIR;
+  const uid = process.getuid?.();
+  return [...(named ? [named] : []), ...(uid === undefined ? [] : [`/run/user/${uid}`])];
+}
+
 function secrets(): string[] {
-  const runtimeDir = process.env.XDG_RUNTIME_DIR;
-  return [...homes().flatMap((home) => homeSecrets.map((name) => path.join(home, name))), ...(runtimeDir ? [runtimeDir] : [])];
+  return [...new Set([...homes().flatMap((home) => homeSecrets.map((name) => path.join(home, name))), ...runtimeDirs()])];
 }
 
 /** sandbox_writable of the graph and the node: `~/…` from $HOME, relative paths from the command's cwd. */

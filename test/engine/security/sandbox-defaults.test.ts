@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FakeHttpServer } from '../../llm/fakes/fake-http-server';
 import { chatStream } from '../../llm/fakes/openai-wire';
-import { attractor, skipWithoutBwrap } from '../../sandbox-support';
+import { attractor, homeWorkspace, skipWithoutBwrap } from '../../sandbox-support';
 import { call, readEvents } from '../../server/serve-harness';
 import { started, submit, workspaceWith } from '../../server/served-in-tests';
 
@@ -24,25 +24,28 @@ describe('default sandboxes (CLI and server processes, bwrap)', { skip: skipWith
   });
   after(() => server.stop());
 
-  it("auto: the agent's shell runs without network, the tool node and the hook with it; all of them see only their own processes", async () => {
+  it("auto: the agent's shell runs without network, the tool node and the hook with it; all of them see only their own processes and none the secrets in $HOME", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-sandbox-auto-'));
     const outside = `${dir}-escape.txt`;
+    // A $HOME outside /tmp, as a real one is: the private /tmp does not hide it.
+    const { dir: home } = homeWorkspace('/var/tmp');
+    const secrets = 'cat ~/.ssh/id_ed25519 ~/.aws/credentials ~/.netrc 2>&1; (echo planted > ~/.bashrc-probe) 2>&1';
     fs.writeFileSync(
       path.join(dir, 'p.dot'),
       `digraph t {
   graph [llm_model="gpt-4o", tool_hooks.pre="${probe(baseUrl)} > hook.txt"]
   start [shape=Mdiamond]
-  check [shape=parallelogram, tool_command="${probe(baseUrl)} > tool.txt"]
+  check [shape=parallelogram, tool_command="{ ${probe(baseUrl)}; ${secrets}; } > tool.txt; true"]
   work [prompt="look around"]
   done [shape=Msquare]
   start -> check -> work -> done
 }`,
     );
     server.script(
-      chatStream({ toolCalls: [{ name: 'shell', arguments: { command: `${probe(baseUrl)}; echo escaped > ${outside}; true` } }] }),
+      chatStream({ toolCalls: [{ name: 'shell', arguments: { command: `${probe(baseUrl)}; echo escaped > ${outside}; ${secrets}; true` } }] }),
       chatStream({ toolCalls: [{ name: 'report_outcome', arguments: { status: 'success' } }] }),
     );
-    const run = await attractor(dir, ['run', 'p.dot', '--logs-root', 'run'], { ...process.env, OPENAI_API_KEY: 'sk-test-auto', OPENAI_BASE_URL: `${baseUrl}/v1` });
+    const run = await attractor(dir, ['run', 'p.dot', '--logs-root', 'run'], { ...process.env, HOME: home, OPENAI_API_KEY: 'sk-test-auto', OPENAI_BASE_URL: `${baseUrl}/v1` });
     assert.equal(run.code, 0, run.stderr);
     const shell = JSON.stringify(server.requests[1]?.body);
     assert.match(shell, /unreachable/, `the model's command had no network: ${shell}`);
@@ -51,6 +54,11 @@ describe('default sandboxes (CLI and server processes, bwrap)', { skip: skipWith
     assert.match(tool, /^reached$/m, 'the tool node has the network');
     const hook = fs.readFileSync(path.join(dir, 'hook.txt'), 'utf8');
     assert.match(hook, /^reached$/m, 'the hook has the network');
+    for (const [who, text] of [['shell', shell], ['tool', tool]] as const) {
+      for (const secret of ['PRIVATE-KEY-MATERIAL', 'AWS-SECRET', 'NETRC-SECRET']) assert.ok(!text.includes(secret), `the ${who} command read ${secret}:\n${text}`);
+      assert.match(text, /Read-only file system/, `the ${who} command could not write in $HOME`);
+    }
+    assert.ok(!fs.existsSync(path.join(home, '.bashrc-probe')), 'nothing was planted in $HOME');
     for (const [who, text] of [['shell', shell], ['tool', tool], ['hook', hook]] as const) {
       const pids = Number(/pids=(\d+)/.exec(text)?.[1]);
       assert.ok(pids > 0 && pids < 10, `the ${who} command sees only its own processes (${pids})`);

@@ -57,6 +57,29 @@ describe('what a confined command reaches on a lived-in machine (CLI process, bw
     }
   });
 
+  it("workspace-network: the user's runtime directory (/run/user/UID: agent sockets, the key handoff) is hidden even where XDG_RUNTIME_DIR is unset", async (t) => {
+    const runtimeDir = `/run/user/${process.getuid?.() ?? 0}`;
+    const made = !fs.existsSync(runtimeDir);
+    try {
+      fs.mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      t.skip(`SKIP: cannot make ${runtimeDir} here (${(error as Error).message})`);
+      return;
+    }
+    const probeDir = fs.mkdtempSync(path.join(runtimeDir, 'attractor-sandbox-'));
+    try {
+      fs.writeFileSync(path.join(probeDir, 'handoff'), 'RUNTIME-SECRET\n');
+      const { dir, env } = homeWorkspace();
+      delete env.XDG_RUNTIME_DIR;
+      fs.writeFileSync(path.join(dir, 'p.dot'), toolPipeline(`cat ${probeDir}/handoff > seen.txt 2>&1 || true`));
+      const run = await attractor(dir, ['run', 'p.dot', '--sandbox', 'workspace-network', '--logs-root', 'run'], env);
+      assert.equal(run.code, 0, run.stderr);
+      assert.doesNotMatch(fs.readFileSync(path.join(dir, 'seen.txt'), 'utf8'), /RUNTIME-SECRET/);
+    } finally {
+      fs.rmSync(made ? runtimeDir : probeDir, { recursive: true, force: true });
+    }
+  });
+
   it('workspace: no local socket answers either, abstract or under /run; unconfined both do', async () => {
     const name = `attractor-sandbox-${crypto.randomUUID()}`;
     const servers = [await helloSocket(`\0${name}`)];
