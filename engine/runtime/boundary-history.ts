@@ -90,6 +90,30 @@ function ownBoundaries(runDirectory: string): RecordedBoundary[] {
   return [...byStep.values()].sort((a, b) => a.state.step - b.state.step);
 }
 
+/**
+ * The walk of the first engine process that recorded boundaries here: its first boundary's whole
+ * state and the journal records after it, whose inputs, fed through the walk's step, replay it.
+ */
+export function recordedWalk(runDirectory: string): { readonly base: RunState; readonly records: readonly JournalRecord[] } | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(runFile(runDirectory, 'boundaries'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let base: RunState | undefined;
+  const records: JournalRecord[] = [];
+  for (const line of text.split('\n')) {
+    const entry = parseLine(line);
+    if (!entry) continue;
+    if ('base' in entry) {
+      if (base) break;
+      base = entry.base;
+    } else if (base) records.push(entry.delta);
+  }
+  return base ? { base, records } : undefined;
+}
+
 type HistoryLine = { readonly traceBytes: number } & ({ readonly base: RunState } | { readonly delta: JournalRecord });
 
 function parseLine(line: string): HistoryLine | undefined {

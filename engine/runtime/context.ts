@@ -18,6 +18,8 @@ export class RunContext {
   private readonly values: Map<string, unknown>;
   /** Keys written or deleted since the last takeChanges(), once tracking started. */
   private changed: Set<string> | undefined;
+  /** Keys written or deleted while someone else held the context (see `watch`). */
+  private readonly watches = new Set<Set<string>>();
 
   /**
    * With `artifacts` (a run's store, canonical §5.5), a value set past its threshold is stored there
@@ -54,12 +56,30 @@ export class RunContext {
 
   set(key: string, value: unknown): void {
     this.values.set(key, this.artifacts ? this.artifacts.externalize(key, value, this.stage()) : value);
-    this.changed?.add(key);
+    this.noteChange(key);
   }
 
   delete(key: string): void {
     this.values.delete(key);
+    this.noteChange(key);
+  }
+
+  private noteChange(key: string): void {
     this.changed?.add(key);
+    for (const watch of this.watches) watch.add(key);
+  }
+
+  /**
+   * Notes the keys written from now on until the returned function is called, which reports them:
+   * what a controller edited while the walk waited on it, so the walk's journal can replay it.
+   */
+  watch(): () => ContextChanges {
+    const keys = new Set<string>();
+    this.watches.add(keys);
+    return () => {
+      this.watches.delete(keys);
+      return this.changesOf(keys);
+    };
   }
 
   apply(updates: Readonly<Record<string, unknown>> | undefined): void {
@@ -71,6 +91,10 @@ export class RunContext {
   takeChanges(): ContextChanges {
     const keys = this.changed ?? [];
     this.changed = new Set();
+    return this.changesOf(keys);
+  }
+
+  private changesOf(keys: Iterable<string>): ContextChanges {
     const set: ContextValues = {};
     const deleted: string[] = [];
     for (const key of keys) {

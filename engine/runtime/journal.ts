@@ -3,6 +3,7 @@ import type { TranscriptMessage } from './backend';
 import type { ContextValues } from './context';
 import type { EdgeIdentity, TraceRecord } from './events';
 import type { OutcomeRecord, RunState } from './state';
+import type { WalkInput } from './walk-step';
 import { isRecord } from '../model/json';
 
 /**
@@ -42,6 +43,12 @@ export interface JournalRecord {
   readonly seq: number;
   readonly trace: readonly TraceRecord[];
   readonly state: StateDelta;
+  /**
+   * The inputs the walk's step took since the last boundary (walk-step.ts): fed through the step
+   * from the previous state they replay the walk. Absent when there were none, and in journals
+   * written before the walk was a step.
+   */
+  readonly inputs?: readonly WalkInput[];
 }
 
 export type MutableRunState = { -readonly [K in keyof RunState]: RunState[K] };

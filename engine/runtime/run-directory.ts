@@ -18,6 +18,7 @@ import { threadsFromCheckpoint } from './transcript';
 import { BoundaryHistoryWriter, wholeLinesLength } from './boundary-history';
 import { feedbackFile, runFile, stageDirectory, subpipelineDirectory, visitDirectory } from './run-layout';
 import { VISIT_FILES } from './run-file-names';
+import type { WalkInput } from './walk-step';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -164,13 +165,13 @@ export class RunDirectory {
    * outgrows the snapshot (or on `compact`) the whole state goes to checkpoint.json and the journal
    * starts over, so each boundary costs the same however long the walk is.
    */
-  commit(delta: StateDelta, fullState: () => RunState, compact = false): Committed {
+  commit(delta: StateDelta, fullState: () => RunState, compact = false, inputs: readonly WalkInput[] = []): Committed {
     const journal = this.journal;
     if (!journal) throw new Error('commit before openJournal');
     RunLock.fence(this.root);
     const trace = journal.pendingTrace;
     journal.pendingTrace = [];
-    const line = journal.writer.append({ seq: ++journal.seq, trace, state: delta });
+    const line = journal.writer.append({ seq: ++journal.seq, trace, state: delta, ...(inputs.length > 0 ? { inputs } : {}) });
     if (trace.length > 0) journal.traceBytes += fs.writeSync(journal.traceFd, trace.map((record) => `${JSON.stringify(record)}\n`).join(''), journal.traceBytes);
     // A process's first boundary in the history is a whole state, so it is always a snapshot.
     const snapshot = compact || journal.history.wantsBase || journal.writer.size > Math.max(MIN_JOURNAL_BYTES, journal.snapshotBytes) ? this.compact(journal, fullState()) : undefined;

@@ -28,8 +28,10 @@ import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
 import { WorkspaceSnapshotter } from './workspace-snapshotter';
 import type { SnapshotBudget } from './workspace-snapshot';
-import type { WalkState } from './walker';
-import { CancelledError, Walker, freshWalkState } from './walker';
+import type { WalkInput } from './walk-step';
+import type { WalkState } from './walk-state';
+import { freshWalkState, positionOf, walkStateFrom } from './walk-state';
+import { CancelledError, Walker } from './walker';
 import { graphContextEntries } from './graph-context';
 import { ArtifactStore } from './artifact-store';
 import { FileScope } from '../io/file-scope';
@@ -166,11 +168,14 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
     updatedAt: new Date(clock.now()).toISOString(),
   });
   const deltas = new StateDeltas(state);
+  /** The inputs the walk took since the last boundary: the journal records them with its delta. */
+  let inputs: WalkInput[] = [];
   // What the checkpoint events' states are rebuilt from: the last snapshot and the journal lines since.
   let generation: { readonly snapshot: string; readonly lines: string[] } = { snapshot: '', lines: [] };
   const commit = (status: RunState['status'], failureReason: string | undefined, compact: boolean): void => {
     const header = { status, ...(failureReason ? { failureReason } : {}), ...snapshotter.checkpointField(), elapsedBeforeMs: elapsedBefore + (clock.monotonic() - monoStart), updatedAt: new Date(clock.now()).toISOString() };
-    const committed = directory.commit(deltas.take(state, header), () => view(status, failureReason), compact);
+    const committed = directory.commit(deltas.take(state, header), () => view(status, failureReason), compact, inputs);
+    inputs = [];
     if (committed.snapshot !== undefined) generation = { snapshot: committed.snapshot, lines: [] };
     else generation.lines.push(committed.line);
   };
@@ -229,6 +234,7 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
         exitSemantics: true,
         ...(pauseBefore ? { pauseBefore } : {}),
         onBoundary: () => checkpoint(),
+        onInput: (input) => inputs.push(journaled(input)),
         snapshotVisit: () => snapshotter.visit(),
         elapsedMs: () => elapsedBefore + (clock.monotonic() - monoStart),
       },
@@ -277,6 +283,13 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
   return { status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), logsRoot: directory.root, runId, state: finalState };
 }
 
+/** An input as the journal keeps it: an LLM node's full response is in its stage directory, not needed to replay the walk. */
+function journaled(input: WalkInput): WalkInput {
+  if (input.type !== 'attempted' || input.result.kind !== 'outcome' || input.result.outcome.responseText === undefined) return input;
+  const { responseText: _response, ...outcome } = input.result.outcome;
+  return { ...input, result: { kind: 'outcome', outcome } };
+}
+
 /** A paused run's checkpoint stays `running` at the boundary it paused at: resumable, not finished. */
 function checkpointStatus(status: RunResult['status'] | 'paused'): RunState['status'] {
   return status === 'paused' ? 'running' : status;
@@ -299,31 +312,6 @@ function initialWalkState(graph: Graph, params: Readonly<Record<string, string>>
   }, artifacts);
   return freshWalkState(start.id, context, 0);
 }
-
-function walkStateFrom(state: RunState, artifacts: ArtifactStore): WalkState {
-  // A deep copy: the walk mutates its state, the checkpoint it came from stays as it was.
-  const copy = structuredClone({ ...positionOf(state), threads: state.threads }) as Omit<WalkState, 'context'>;
-  return { ...copy, context: new RunContext(state.context, artifacts) };
-}
-
-/** Where a walk stands, as both the live WalkState and the checkpoint's RunState hold it. */
-type WalkPosition = Pick<RunState, 'nextNodeId' | 'incomingEdge' | 'lastCompletedNodeId' | 'completedNodes' | 'nodeOutcomes' | 'retryCounts' | 'visits' | 'iteration' | 'step' | 'pendingFailure'>;
-
-function positionOf(from: WalkPosition): WalkPosition {
-  return {
-    nextNodeId: from.nextNodeId,
-    ...(from.incomingEdge ? { incomingEdge: from.incomingEdge } : {}),
-    ...(from.lastCompletedNodeId ? { lastCompletedNodeId: from.lastCompletedNodeId } : {}),
-    completedNodes: from.completedNodes,
-    nodeOutcomes: from.nodeOutcomes,
-    retryCounts: from.retryCounts,
-    visits: from.visits,
-    iteration: from.iteration,
-    step: from.step,
-    ...(from.pendingFailure ? { pendingFailure: from.pendingFailure } : {}),
-  };
-}
-
 
 /** Ledger dot_file resolution: absolute as is, else beside the .dot that references it, else the cwd. */
 export function resolveDotFile(dotFile: string, parent: Graph): string {

@@ -1,7 +1,7 @@
 import type { TranscriptMessage } from './backend';
 import type { StateDelta } from './journal';
 import type { OutcomeRecord } from './state';
-import type { WalkState } from './walker';
+import type { WalkState } from './walk-state';
 
 export type DeltaHeader = Pick<StateDelta, 'status' | 'failureReason' | 'elapsedBeforeMs' | 'updatedAt' | 'workspaceSnapshot'>;
 

@@ -1,31 +1,30 @@
-import type { Adjacency, Graph, GraphEdge, GraphNode } from '../model/graph';
+import type { Graph, GraphEdge, GraphNode } from '../model/graph';
 import { buildAdjacency } from '../model/graph';
-import { runsChildPipeline } from '../model/child-context';
-import { isExitNode, isStartNode, resolveHandlerType } from '../model/handler-types';
+import { isStartNode } from '../model/handler-types';
 import type { BranchResult, ChildPipelineHandle, ChildPipelineOptions, HandlerRegistry, HandlerServices } from '../handlers/handler';
-import type { CodergenBackend, TranscriptMessage, Usage } from './backend';
-import { ProviderError } from './backend';
+import type { CodergenBackend, TranscriptMessage } from './backend';
 import type { Clock } from './clock';
-import type { RunContext } from './context';
+import type { ContextChanges, RunContext } from './context';
 import type { RunController } from './controller';
-import { selectEdge } from './edge-selection';
 import type { EdgeIdentity, RunEvent, TraceRecord, WalkScope } from './events';
-import { collectFeedback, critiqueSource } from './feedback';
 import { resolveFidelity } from './fidelity';
-import { describeGate, failureRetryTarget, firstUnsatisfiedGate, gateRetryTarget } from './goal-gates';
 import type { Interviewer } from './interviewer';
 import { checkMustWrite, freshnessFloor } from './must-write';
-import { boolAttr, graphDurationMs, intAttr, listAttr, maxRetries, stringAttr, timeoutMs } from './node-config';
-import type { FailureKind, Outcome } from './outcome';
+import { graphDurationMs, stringAttr, timeoutMs } from './node-config';
+import type { Outcome } from './outcome';
 import { isSuccessful } from './outcome';
-import { backoffPresets, delayForAttempt, maxRetryAfterMs } from './retry-policy';
-import { addUsage, usageFields } from './usage';
-import { formatDuration } from '../model/duration';
+import { runAttempt } from './attempt';
+import type { AttemptResult } from './retry-ladder';
+import { backoffPresets, delayForAttempt } from './retry-policy';
+import { usageFields } from './usage';
 import type { RunDirectory } from './run-directory';
-import { graphContextEntries, retryCountKey } from './graph-context';
-import type { OutcomeRecord } from './state';
 import type { CommandSandbox } from './sandbox';
 import type { VisitFiles } from './workspace-snapshot';
+import type { WalkEffect, WalkInput, WalkLogic, WalkPhase, WalkResult } from './walk-step';
+import { deadlineMessage, step } from './walk-step';
+import type { WalkState } from './walk-state';
+import { applyChange, freshWalkState } from './walk-state';
+import { graphContextEntries } from './graph-context';
 
 /** Services shared by every walk of one run (main walk, branches, sub-pipelines). */
 export interface RunShared {
@@ -44,80 +43,60 @@ export interface RunShared {
   readonly loadChildPipeline: (dotFile: string, parent: Graph) => { graph: Graph } | { error: string };
 }
 
-/** The mutable state of one walk; the main walk's is checkpointed after every node. */
-export interface WalkState {
-  nextNodeId: string;
-  incomingEdge?: EdgeIdentity;
-  lastCompletedNodeId?: string;
-  completedNodes: string[];
-  nodeOutcomes: Record<string, OutcomeRecord>;
-  retryCounts: Record<string, number>;
-  visits: Record<string, number>;
-  context: RunContext;
-  iteration: number;
-  step: number;
-  pendingFailure?: string;
-  threads: Record<string, TranscriptMessage[]>;
-}
-
-export type WalkResult =
-  | { readonly kind: 'finished'; readonly status: 'success' | 'fail'; readonly failureReason?: string; readonly failureKind?: FailureKind; readonly lastOutcome?: Outcome }
-  | { readonly kind: 'stopped'; readonly stoppedAt: string; readonly lastOutcome?: Outcome };
-
-/** A node that missed its must_write artifact contract. */
-function mustWriteFailure(message: string): Outcome {
-  return { status: 'fail', isExplicit: false, failureReason: message, failureKind: 'must_write_violated' };
-}
-
 export class CancelledError extends Error {
   override readonly name = 'CancelledError';
 }
 
-export interface WalkOptions {
-  readonly scope: WalkScope;
-  readonly graph: Graph;
+export interface WalkOptions extends Omit<WalkLogic, 'adjacency'> {
   readonly runDirectory: RunDirectory;
   readonly state: WalkState;
-  /** The main walk and sub-pipelines check goal gates at the exit; branches do not. */
-  readonly exitSemantics: boolean;
-  /** Branches stop before these nodes (the fan-in). */
-  readonly stopAt?: ReadonlySet<string>;
-  /** The main walk stops at a node boundary before a node this answers true for (a durable worker's one step). */
-  readonly pauseBefore?: (nodeId: string) => boolean;
   /** Called after every node boundary with the state to persist (the main walk checkpoints). */
   readonly onBoundary?: (state: WalkState) => void;
+  /** Sees every input the walk takes, as the step takes it (the main walk journals them). */
+  readonly onInput?: (input: WalkInput) => void;
   readonly elapsedMs?: () => number;
   /** Snapshots the workspace after a node ran: the visit's before/after (the main walk only). */
   readonly snapshotVisit?: () => Promise<VisitFiles | undefined>;
 }
 
-/** Walks one graph: run node, record, route, repeat (canonical §3.2 as the ledger amends it). */
 /** Why a node's attempt was stopped by a controller (as opposed to the whole run being cancelled). */
 class NodeCancelled extends Error {
   override readonly name = 'NodeCancelled';
 }
-
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** max_pipeline_duration ran out while a node was running: the node is stopped and the run fails. */
 class DeadlineExceeded extends Error {
   override readonly name = 'DeadlineExceeded';
 }
 
+/**
+ * The runner of one walk: it answers each phase's wait (the controller's hooks, the handler's
+ * attempts, must_write checks, backoff sleeps), feeds the answer to the pure step (walk-step.ts),
+ * applies the state changes and performs the effects: events, the run directory, checkpoints.
+ */
 export class Walker {
-  private readonly adjacency: Adjacency;
+  private readonly logic: WalkLogic;
   /** Aborts the node running now; a walker runs one node at a time. */
   private nodeAbort = new AbortController();
   /** The record of the node just run, held back until its route is known (a forced route is recorded on it). */
   private pendingTrace: TraceRecord | undefined;
   /** The current node visit's number within its iteration (RunDirectory.beginVisit). */
   private iterationVisit = 1;
+  private visitStarted = 0;
+  /** The workspace snapshots around the node just recorded, for the controller's afterNode. */
+  private visitFiles: VisitFiles | undefined;
+  /** The must_write freshness floor of the attempt running now (wall ms of the filesystem's clock). */
+  private attemptFloor = 0;
+  private backoffMs = 0;
+  /** Transcript messages the running attempt recorded; they reach the state through its input. */
+  private attemptTranscripts: Record<string, TranscriptMessage[]> = {};
 
   constructor(
     private readonly shared: RunShared,
     private readonly options: WalkOptions,
   ) {
-    this.adjacency = buildAdjacency(options.graph);
+    const { graph, scope, exitSemantics, stopAt, pauseBefore } = options;
+    this.logic = { graph, adjacency: buildAdjacency(graph), scope, exitSemantics, ...(stopAt ? { stopAt } : {}), ...(pauseBefore ? { pauseBefore } : {}) };
   }
 
   private get graph(): Graph {
@@ -129,53 +108,165 @@ export class Walker {
   }
 
   async walk(): Promise<WalkResult> {
-    const { graph, state } = this;
-    const maxSteps = intAttr(graph.attributes, 'max_steps', 1000);
-    let lastOutcome: Outcome | undefined;
+    let phase: WalkPhase = { at: 'between-nodes' };
     for (;;) {
-      this.throwIfCancelled();
-      const remaining = this.remainingBudgetMs();
-      if (remaining !== undefined && remaining < 0) return this.finish('fail', this.deadlineMessage(), lastOutcome);
-      if (state.step >= maxSteps) return this.finish('fail', `max_steps_exceeded: ${maxSteps} node executions`, lastOutcome);
-      const node = graph.nodes.get(state.nextNodeId);
-      if (!node) return this.finish('fail', `node ${state.nextNodeId} does not exist`, lastOutcome);
-      if (this.options.stopAt?.has(node.id) || this.options.pauseBefore?.(node.id)) return { kind: 'stopped', stoppedAt: node.id, ...(lastOutcome ? { lastOutcome } : {}) };
-
-      if (isExitNode(node) && this.options.exitSemantics) {
-        const gate = firstUnsatisfiedGate(graph, state.nodeOutcomes);
-        if (gate) {
-          const target = gateRetryTarget(gate.node, graph);
-          const reason = describeGate(gate.node, gate.record);
-          if (!target) return this.finish('fail', `${reason}, and no retry_target is set`, lastOutcome, 'goal_gate_unsatisfied');
-          this.jump(node.id, target, `${reason}: jumping to retry_target ${target}`, 'goal_gate_unsatisfied');
-          continue;
-        }
-        this.recordStructuralVisit(node);
-        if (state.pendingFailure) return this.finish('fail', state.pendingFailure, lastOutcome);
-        return this.finish('success', undefined, lastOutcome);
-      }
-
-      let outcome: Outcome;
-      try {
-        outcome = await this.runNode(node);
-      } catch (error) {
-        if (!(error instanceof DeadlineExceeded)) throw error;
-        this.flushTrace();
-        return this.finish('fail', error.message, lastOutcome);
-      }
-      lastOutcome = outcome;
-      let route;
-      try {
-        route = await this.route(node, outcome);
-      } finally {
-        this.flushTrace();
-      }
-      if (route.kind === 'finished') return route;
+      if (phase.at === 'done') return phase.result;
+      const input = await this.answer(phase);
+      this.options.onInput?.(input);
+      const transition = step(this.logic, this.state, phase, input);
+      for (const change of transition.changes) applyChange(this.state, change);
+      for (const effect of transition.effects) await this.perform(effect);
+      phase = transition.phase;
     }
   }
 
-  private finish(status: 'success' | 'fail', failureReason: string | undefined, lastOutcome: Outcome | undefined, failureKind?: FailureKind): WalkResult {
-    return { kind: 'finished', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), ...(lastOutcome ? { lastOutcome } : {}) };
+  /** Waits for what the phase waits for; a node a cancel interrupts still gets its node:end. */
+  private async answer(phase: Exclude<WalkPhase, { at: 'done' }>): Promise<WalkInput> {
+    // While a node runs (its attempts, checks and backoffs), a cancel ends it with a node:end of its own.
+    if (phase.at !== 'attempting' && phase.at !== 'checking' && phase.at !== 'backing-off') return this.wait(phase);
+    try {
+      return await this.wait(phase);
+    } catch (error) {
+      // node:start and node:end stay balanced when a cancel interrupts the node (a run's cancel, or a
+      // branch cancelled by its join), so views do not show it running forever. Nothing is recorded.
+      if (this.shared.signal.aborted) {
+        const cancelled: Outcome = { status: 'skipped', isExplicit: false, notes: 'cancelled while running' };
+        this.shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: phase.nodeId, iteration: this.state.iteration, outcome: cancelled, durationMs: this.shared.clock.monotonic() - this.visitStarted });
+      }
+      throw error;
+    }
+  }
+
+  private async wait(phase: Exclude<WalkPhase, { at: 'done' }>): Promise<WalkInput> {
+    const { shared, state } = this;
+    switch (phase.at) {
+      case 'between-nodes': {
+        this.throwIfCancelled();
+        const elapsedMs = this.options.elapsedMs?.();
+        return { type: 'proceed', ...(elapsedMs !== undefined ? { elapsedMs } : {}) };
+      }
+      case 'entering': {
+        this.nodeAbort = new AbortController();
+        const [, edits] = await this.watching(() => shared.controller.beforeNode?.({ ...this.boundary(phase.nodeId), visit: (state.visits[phase.nodeId] ?? 0) + 1 }));
+        this.throwIfCancelled();
+        return { type: 'entered', ...edits };
+      }
+      case 'attempting': {
+        const node = this.node(phase.nodeId);
+        const mustWrite = stringAttr(node, 'must_write');
+        this.attemptFloor = mustWrite ? freshnessFloor(this.options.runDirectory.stageDir(node.id)) : 0;
+        this.attemptTranscripts = {};
+        const [result, edits] = await this.watching(() => this.attemptOnce(node, phase.rung.attempt, phase.retryReason));
+        const transcripts = this.attemptTranscripts;
+        return { type: 'attempted', result, ...(Object.keys(transcripts).length > 0 ? { transcripts } : {}), ...edits };
+      }
+      case 'checking': {
+        const declared = stringAttr(this.node(phase.nodeId), 'must_write') ?? '';
+        return { type: 'must-write-checked', check: checkMustWrite(declared, shared.cwd, phase.pending.purpose === 'backstop' ? 0 : this.attemptFloor) };
+      }
+      case 'backing-off': {
+        // A backoff never sleeps past max_pipeline_duration; the next attempt then fails the run.
+        const remaining = this.remainingBudgetMs();
+        await shared.clock.sleep(remaining === undefined ? this.backoffMs : Math.min(this.backoffMs, Math.max(0, remaining)), shared.signal).catch(() => undefined);
+        this.throwIfCancelled();
+        return { type: 'backed-off' };
+      }
+      case 'reviewing': {
+        const files = this.visitFiles;
+        const [, edits] = await this.watching(() => shared.controller.afterNode?.({ ...this.boundary(phase.nodeId), outcome: phase.outcome, ...(files ? { files } : {}) }));
+        return { type: 'reviewed', ...edits };
+      }
+      case 'choosing-edge': {
+        const { graph } = this;
+        const selected = graph.edges[phase.selected] as GraphEdge;
+        const [directive, edits] = await this.watching(() =>
+          shared.controller.beforeEdge?.({
+            scope: this.options.scope,
+            graph,
+            from: phase.nodeId,
+            outcome: phase.outcome,
+            selected,
+            candidates: this.logic.adjacency.outgoing.get(phase.nodeId) ?? [],
+            iteration: state.iteration,
+            context: state.context,
+          }),
+        );
+        const forceEdgeIndex = directive ? directive.forceEdgeIndex : undefined;
+        return { type: 'edge-chosen', ...(forceEdgeIndex !== undefined ? { forceEdgeIndex } : {}), ...edits };
+      }
+    }
+  }
+
+  /** Runs a controller hook (or an attempt, whose agent turns call one) and reports what it wrote into the context, so the journal replays it. */
+  private async watching<T>(wait: () => Promise<T> | T): Promise<[T, { edits?: ContextChanges }]> {
+    const stopWatching = this.state.context.watch();
+    let value: T;
+    try {
+      value = await wait();
+    } catch (error) {
+      stopWatching();
+      throw error;
+    }
+    const edits = stopWatching();
+    return [value, Object.keys(edits.set).length > 0 || edits.deleted.length > 0 ? { edits } : {}];
+  }
+
+  private async perform(effect: WalkEffect): Promise<void> {
+    const { shared, state } = this;
+    const scope = this.options.scope;
+    switch (effect.type) {
+      case 'visit-started':
+        this.iterationVisit = this.options.runDirectory.beginVisit(state.iteration, effect.nodeId);
+        shared.emit({ type: 'node:start', scope, nodeId: effect.nodeId, iteration: state.iteration, visit: state.visits[effect.nodeId] ?? 1 });
+        this.visitStarted = shared.clock.monotonic();
+        return;
+      case 'attempt-started':
+        shared.emit({ type: 'node:attempt', scope, nodeId: effect.nodeId, attempt: effect.attempt });
+        return;
+      case 'retry-scheduled':
+        this.backoffMs = effect.retryAfterMs ?? delayForAttempt(effect.attempt, backoffPresets.standard, shared.clock);
+        shared.emit({ type: 'node:retry', scope, nodeId: effect.nodeId, attempt: effect.attempt, delayMs: this.backoffMs, reason: effect.reason });
+        return;
+      case 'visit-recorded': {
+        const durationMs = shared.clock.monotonic() - this.visitStarted;
+        const files = await this.options.snapshotVisit?.();
+        if (effect.missingOutputs.length > 0) shared.emit({ type: 'node:contract', scope, nodeId: effect.nodeId, missingOutputs: effect.missingOutputs });
+        this.options.runDirectory.writeStatus(state.iteration, effect.nodeId, effect.outcome);
+        this.pendingTrace = { ...this.traceRecord(effect.nodeId, effect.outcome, durationMs), ...(files ? { files } : {}) };
+        shared.emit({ type: 'node:end', scope, nodeId: effect.nodeId, iteration: state.iteration, outcome: effect.outcome, durationMs });
+        this.visitFiles = files;
+        return;
+      }
+      case 'exit-reached':
+        this.iterationVisit = this.options.runDirectory.beginVisit(state.iteration, effect.nodeId);
+        shared.emit({ type: 'node:start', scope, nodeId: effect.nodeId, iteration: state.iteration, visit: state.visits[effect.nodeId] ?? 1 });
+        this.options.runDirectory.writeStatus(state.iteration, effect.nodeId, effect.outcome);
+        this.writeTrace(this.traceRecord(effect.nodeId, effect.outcome, 0));
+        shared.emit({ type: 'node:end', scope, nodeId: effect.nodeId, iteration: state.iteration, outcome: effect.outcome, durationMs: 0 });
+        return;
+      case 'trace-flushed':
+        this.flushTrace();
+        return;
+      case 'jumped':
+        this.flushTrace();
+        shared.emit({ type: 'jump', scope, from: effect.from, to: effect.to, reason: effect.reason, ...(effect.failureKind ? { failureKind: effect.failureKind } : {}) });
+        return;
+      case 'edge-taken':
+        this.flushTrace({ edge: effect.edge, forced: effect.forced });
+        shared.emit({ type: 'edge', scope, edge: effect.edge, loopRestart: effect.loopRestart, forced: effect.forced });
+        return;
+      case 'iteration-started':
+        for (const [nodeId, content] of Object.entries(effect.feedback)) this.options.runDirectory.writeFeedback(nodeId, content);
+        shared.emit({ type: 'iteration', iteration: effect.iteration });
+        return;
+      case 'boundary':
+        this.options.onBoundary?.(state);
+        return;
+    }
+  }
+
+  private node(nodeId: string): GraphNode {
+    return this.graph.nodes.get(nodeId) as GraphNode;
   }
 
   /** What is left of max_pipeline_duration, when the graph sets one and this walk keeps the run's clock. */
@@ -185,271 +276,44 @@ export class Walker {
     return maxDuration - this.options.elapsedMs();
   }
 
-  private deadlineMessage(stoppedNode?: string): string {
-    const maxDuration = graphDurationMs(this.graph, 'max_pipeline_duration', 'ms');
-    return `max_pipeline_duration_exceeded: the run took longer than ${maxDuration} ms${stoppedNode ? `; node ${stoppedNode} was stopped` : ''}`;
-  }
-
   private throwIfCancelled(): void {
     if (this.shared.signal.aborted) throw new CancelledError('the run was cancelled');
   }
 
-  private boundary(node: GraphNode) {
+  private boundary(nodeId: string) {
     return {
       scope: this.options.scope,
       graph: this.graph,
-      nodeId: node.id,
+      nodeId,
       iteration: this.state.iteration,
       step: this.state.step,
-      visit: this.state.visits[node.id] ?? 0,
+      visit: this.state.visits[nodeId] ?? 0,
       context: this.state.context,
       cancelNode: (reason: string) => this.nodeAbort.abort(new NodeCancelled(reason)),
     };
   }
 
-  private async runNode(node: GraphNode): Promise<Outcome> {
-    const { state, shared } = this;
-    this.nodeAbort = new AbortController();
-    await shared.controller.beforeNode?.({ ...this.boundary(node), visit: (state.visits[node.id] ?? 0) + 1 });
-    this.throwIfCancelled();
-    state.visits[node.id] = (state.visits[node.id] ?? 0) + 1;
-    this.iterationVisit = this.options.runDirectory.beginVisit(state.iteration, node.id);
-    state.step++;
-    state.context.set('current_node', node.id);
-    shared.emit({ type: 'node:start', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, visit: state.visits[node.id] ?? 1 });
-    const started = shared.clock.monotonic();
-
-    let outcome: Outcome;
-    try {
-      outcome = this.withCycleIndex(node, this.applyOverrides(node, await this.outcomeOf(node)));
-    } catch (error) {
-      // node:start and node:end stay balanced when a cancel interrupts the node (a run's cancel, or a
-      // branch cancelled by its join), so views do not show it running forever. Nothing is recorded.
-      if (this.shared.signal.aborted) {
-        const cancelled: Outcome = { status: 'skipped', isExplicit: false, notes: 'cancelled while running' };
-        shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome: cancelled, durationMs: shared.clock.monotonic() - started });
-      } else if (error instanceof DeadlineExceeded) {
-        await this.record(node, { status: 'fail', isExplicit: false, failureReason: error.message }, shared.clock.monotonic() - started);
-      }
-      throw error;
-    }
-
-    const durationMs = shared.clock.monotonic() - started;
-    const files = await this.record(node, outcome, durationMs);
-    await shared.controller.afterNode?.({ ...this.boundary(node), outcome, ...(files ? { files } : {}) });
-    return outcome;
-  }
-
-  /** Ledger §30: a folder or manager node's outcome says which run of its child it reports (0-based; a manager counts its own cycles). */
-  private withCycleIndex(node: GraphNode, outcome: Outcome): Outcome {
-    if (!runsChildPipeline(resolveHandlerType(node))) return outcome;
-    return { ...outcome, cycleIndex: outcome.cycleIndex ?? (this.state.visits[node.id] ?? 1) - 1 };
-  }
-
-  /** requires= skips; otherwise the retry ladder. */
-  private async outcomeOf(node: GraphNode): Promise<Outcome> {
-    const missing = listAttr(node, 'requires').filter((key) => !this.state.context.has(key));
-    if (missing.length > 0) return { status: 'skipped', isExplicit: false, notes: `skipped: required context ${missing.join(', ')} missing` };
-    return this.executeWithRetry(node);
-  }
-
-  /**
-   * The retry ladder (canonical §3.5 with the ledger): RETRY outcomes, transient provider errors
-   * and must_write violations consume attempts; a plain FAIL returns at once; exhaustion of RETRY
-   * yields PARTIAL_SUCCESS only with allow_partial, and never over a missing artifact.
-   */
-  private async executeWithRetry(node: GraphNode): Promise<Outcome> {
-    const { state, shared } = this;
-    const maxAttempts = maxRetries(node, this.graph) + 1;
-    const mustWrite = stringAttr(node, 'must_write');
-    const allowPartial = boolAttr(node, 'allow_partial');
-    let attempt = state.retryCounts[node.id] ?? 0;
-    let previousReason: string | undefined;
-    let usage: Usage | undefined;
-    for (;;) {
-      attempt++;
-      state.retryCounts[node.id] = attempt - 1;
-      shared.emit({ type: 'node:attempt', scope: this.options.scope, nodeId: node.id, attempt });
-      const startWall = mustWrite ? freshnessFloor(this.options.runDirectory.stageDir(node.id)) : 0;
-      const result = await this.attemptOnce(node, attempt, previousReason);
-      const spent = result.kind === 'outcome' ? result.outcome.usage : result.usage;
-      if (spent) usage = usage ? addUsage(usage, spent) : spent;
-      const finalAttempt = attempt >= maxAttempts;
-      const stamp = (outcome: Outcome): Outcome => {
-        delete state.retryCounts[node.id];
-        // Canonical §3.5: a success resets the node's retry counter; any other end keeps the count.
-        state.context.set(retryCountKey(node.id), isSuccessful(outcome.status) ? 0 : attempt - 1);
-        return { ...outcome, attemptCount: attempt, ...(usage ? { usage } : {}) };
-      };
-
-      let retryReason: string | undefined;
-      let retryDelay: number | undefined;
-      if (result.kind === 'error') {
-        if (!result.transient || finalAttempt) return stamp({ status: 'fail', isExplicit: false, failureReason: result.message });
-        retryReason = result.message;
-        if (result.retryAfterMs !== undefined) {
-          retryDelay = Math.min(result.retryAfterMs, maxRetryAfterMs);
-          // A server asking for more than the cap is not waited out in full, and the event says so.
-          if (result.retryAfterMs > maxRetryAfterMs) retryReason += ` (Retry-After ${formatDuration(result.retryAfterMs)} capped at ${formatDuration(maxRetryAfterMs)})`;
-        }
-      } else {
-        const outcome = result.outcome;
-        if (outcome.status === 'fail' || outcome.status === 'skipped') return stamp(outcome);
-        if (isSuccessful(outcome.status)) {
-          const check = mustWrite ? checkMustWrite(mustWrite, shared.cwd, startWall) : { ok: true as const };
-          if (check.ok) return stamp(outcome);
-          if (finalAttempt) return stamp(mustWriteFailure(check.message));
-          retryReason = check.message;
-        } else {
-          // RETRY
-          if (finalAttempt) {
-            if (allowPartial) {
-              const check = mustWrite ? checkMustWrite(mustWrite, shared.cwd, startWall) : { ok: true as const };
-              if (!check.ok) return stamp(mustWriteFailure(check.message));
-              return stamp({ ...outcome, status: 'partial_success', isExplicit: false, notes: `retries exhausted after ${attempt} attempts; partial accepted (allow_partial)` });
-            }
-            return stamp({ ...outcome, status: 'fail', isExplicit: false, failureReason: `max retries exceeded after ${attempt} attempts${outcome.failureReason ? `: ${outcome.failureReason}` : ''}` });
-          }
-          retryReason = outcome.failureReason ?? 'the node asked to be retried';
-        }
-      }
-      previousReason = retryReason;
-      const delayMs = retryDelay ?? delayForAttempt(attempt, backoffPresets.standard, shared.clock);
-      shared.emit({ type: 'node:retry', scope: this.options.scope, nodeId: node.id, attempt, delayMs, reason: retryReason });
-      state.retryCounts[node.id] = attempt;
-      state.context.set(retryCountKey(node.id), attempt);
-      this.options.onBoundary?.(state);
-      // A backoff never sleeps past max_pipeline_duration; the next attempt then fails the run.
-      const remaining = this.remainingBudgetMs();
-      await shared.clock.sleep(remaining === undefined ? delayMs : Math.min(delayMs, Math.max(0, remaining)), shared.signal).catch(() => undefined);
-      this.throwIfCancelled();
-    }
-  }
-
-  private async attemptOnce(
-    node: GraphNode,
-    attempt: number,
-    retryReason: string | undefined,
-  ): Promise<{ kind: 'outcome'; outcome: Outcome } | { kind: 'error'; message: string; transient: boolean; retryAfterMs?: number; usage?: Usage }> {
-    const { shared } = this;
+  /** Runs one attempt of the node's handler under its timeout and the run's deadline. */
+  private attemptOnce(node: GraphNode, attempt: number, retryReason: string | undefined): Promise<AttemptResult> {
     const remaining = this.remainingBudgetMs();
-    if (remaining !== undefined && remaining <= 0) throw new DeadlineExceeded(this.deadlineMessage(node.id));
-    const timeout = timeoutMs(node);
-    // A referenced timer, unlike AbortSignal.timeout's: a node waiting on nothing but its timeout
-    // (a human gate with a default choice) must keep the process alive until it fires.
-    const expiry = timeout !== undefined ? new AbortController() : undefined;
-    const expiryTimer = expiry ? setTimeout(() => expiry.abort(new DOMException(`timed out after ${timeout} ms`, 'TimeoutError')), timeout) : undefined;
-    const timer = expiry?.signal;
-    const nodeSignal = this.nodeAbort.signal;
-    const deadline = remaining !== undefined ? new AbortController() : undefined;
-    // setTimeout fires at once past 2^31-1 ms; a budget that long simply never interrupts a node.
-    const deadlineTimer = deadline && remaining !== undefined && remaining < MAX_TIMER_MS ? setTimeout(() => deadline.abort(new DeadlineExceeded(this.deadlineMessage(node.id))), remaining) : undefined;
-    const signal = AbortSignal.any([shared.signal, nodeSignal, ...(timer ? [timer] : []), ...(deadline ? [deadline.signal] : [])]);
     const incoming = this.state.incomingEdge ? this.graph.edges[this.state.incomingEdge.index] : undefined;
-    try {
-      const outcome = await shared.handlers.resolve(node).execute({
+    const timeout = timeoutMs(node);
+    return runAttempt({
+      handler: this.shared.handlers.resolve(node),
+      input: {
         node,
         context: this.state.context,
         services: this.services(incoming),
         attempt,
         ...(retryReason !== undefined ? { retryReason } : {}),
-        signal,
         fidelity: resolveFidelity(node, this.graph, incoming?.attributes.get('fidelity')?.value),
-      });
-      // A handler interrupted by a cancel returns whatever it had (an aborted tool's FAIL, a gate's
-      // default choice); that is not the node's result, so it is never recorded or routed on.
-      this.throwIfCancelled();
-      if (deadline?.signal.aborted) throw deadline.signal.reason;
-      if (nodeSignal.aborted) return { kind: 'outcome', outcome: this.nodeCancelled(nodeSignal) };
-      // A handler that dealt with its own timeout (a human gate's default choice) keeps its result.
-      if (timer?.aborted && !shared.signal.aborted && !isSuccessful(outcome.status)) {
-        return { kind: 'outcome', outcome: { ...this.timedOut(node, timeout ?? 0), ...(outcome.continueAt !== undefined ? { continueAt: outcome.continueAt } : {}) } };
-      }
-      return { kind: 'outcome', outcome };
-    } catch (error) {
-      this.throwIfCancelled();
-      if (deadline?.signal.aborted) throw deadline.signal.reason;
-      if (nodeSignal.aborted) return { kind: 'outcome', outcome: this.nodeCancelled(nodeSignal) };
-      if (timer?.aborted) return { kind: 'outcome', outcome: this.timedOut(node, timeout ?? 0) };
-      if (error instanceof ProviderError) {
-        return {
-          kind: 'error',
-          message: error.message,
-          transient: error.transient,
-          ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-          ...(error.usage ? { usage: error.usage } : {}),
-        };
-      }
-      return { kind: 'error', message: `handler error: ${error instanceof Error ? error.message : String(error)}`, transient: false };
-    } finally {
-      clearTimeout(expiryTimer);
-      clearTimeout(deadlineTimer);
-    }
-  }
-
-  /** A controller stopped this attempt (the debugger cancelling a long LLM call): a plain FAIL, never retried. */
-  private nodeCancelled(signal: AbortSignal): Outcome {
-    const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
-    return { status: 'fail', isExplicit: false, failureReason: `cancelled: ${reason}` };
-  }
-
-  /** Ledger: a timeout fails the node, or yields PARTIAL_SUCCESS with allow_partial. */
-  private timedOut(node: GraphNode, ms: number): Outcome {
-    if (boolAttr(node, 'allow_partial')) return { status: 'partial_success', isExplicit: false, notes: `timed out after ${ms} ms; partial accepted (allow_partial)` };
-    return { status: 'fail', isExplicit: false, failureReason: `timed out after ${ms} ms` };
-  }
-
-  /** auto_status, then continue_on_fail, then the must_write backstop, in that order (ledger). */
-  private applyOverrides(node: GraphNode, outcome: Outcome): Outcome {
-    let result = outcome;
-    if (result.status === 'skipped' && boolAttr(node, 'auto_status')) {
-      result = { ...result, status: 'success', isExplicit: false, notes: 'auto-status: handler completed without writing status' };
-    }
-    if (result.status === 'fail' && boolAttr(node, 'continue_on_fail')) {
-      result = { ...result, status: 'partial_success', isExplicit: false, notes: `continue_on_fail: ${result.failureReason ?? 'failed'}` };
-    }
-    const mustWrite = stringAttr(node, 'must_write');
-    if (mustWrite && result.status !== 'fail' && result.status !== 'skipped' && result.attemptCount === undefined) {
-      // Outcomes that never entered the ladder (auto_status promotions) meet the contract here.
-      const check = checkMustWrite(mustWrite, this.shared.cwd, 0);
-      if (!check.ok) result = mustWriteFailure(check.message);
-    }
-    if (mustWrite && outcome.status === 'fail' && result.status !== 'fail') {
-      result = mustWriteFailure(`must_write node ${node.id} failed; continue_on_fail cannot override the artifact contract: ${outcome.failureReason ?? ''}`);
-    }
-    return result;
-  }
-
-  /** Returns the workspace snapshots around the visit, when taken. */
-  private async record(node: GraphNode, outcome: Outcome, durationMs: number): Promise<VisitFiles | undefined> {
-    const { state, shared } = this;
-    // First, so that the state is recorded in one synchronous step after the wait.
-    const files = await this.options.snapshotVisit?.();
-    state.context.apply(outcome.contextUpdates);
-    state.context.set('outcome', outcome.status);
-    if (outcome.preferredLabel) state.context.set('preferred_label', outcome.preferredLabel);
-    const missingOutputs = listAttr(node, 'outputs').filter((key) => !state.context.has(key));
-    if (missingOutputs.length > 0 && outcome.status !== 'skipped') {
-      shared.emit({ type: 'node:contract', scope: this.options.scope, nodeId: node.id, missingOutputs });
-    }
-    if (outcome.status !== 'skipped') {
-      const updates = outcome.contextUpdates ?? {};
-      state.nodeOutcomes[node.id] = {
-        status: outcome.status,
-        isExplicit: outcome.isExplicit,
-        ...(outcome.preferredLabel ? { preferredLabel: outcome.preferredLabel } : {}),
-        ...(outcome.notes ? { notes: outcome.notes } : {}),
-        ...(outcome.failureReason ? { failureReason: outcome.failureReason } : {}),
-        ...(typeof updates['tool.output'] === 'string' ? { toolOutput: critiqueSource(updates['tool.output']) } : {}),
-        ...(typeof updates['tool.last_line'] === 'string' ? { toolLastLine: critiqueSource(updates['tool.last_line']) } : {}),
-      };
-    }
-    state.completedNodes.push(node.id);
-    state.lastCompletedNodeId = node.id;
-    this.options.runDirectory.writeStatus(state.iteration, node.id, outcome);
-    this.pendingTrace = { ...this.traceRecord(node.id, outcome, durationMs), ...(files ? { files } : {}) };
-    shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: state.iteration, outcome, durationMs });
-    return files;
+      },
+      runSignal: this.shared.signal,
+      nodeSignal: this.nodeAbort.signal,
+      throwIfCancelled: () => this.throwIfCancelled(),
+      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+      ...(remaining !== undefined ? { budget: { remainingMs: remaining, exceeded: () => new DeadlineExceeded(deadlineMessage(this.graph, node.id)) } } : {}),
+    });
   }
 
   private traceRecord(nodeId: string, outcome: Outcome, durationMs: number): TraceRecord {
@@ -486,99 +350,6 @@ export class Walker {
     this.writeTrace({ ...record, edge, ...(forced ? { forced_edge: { from: edge.from, to: edge.to } } : {}) });
   }
 
-  private recordStructuralVisit(node: GraphNode): void {
-    this.state.visits[node.id] = (this.state.visits[node.id] ?? 0) + 1;
-    this.iterationVisit = this.options.runDirectory.beginVisit(this.state.iteration, node.id);
-    const outcome: Outcome = { status: 'success', isExplicit: true, notes: `exit: ${node.id}` };
-    this.shared.emit({ type: 'node:start', scope: this.options.scope, nodeId: node.id, iteration: this.state.iteration, visit: this.state.visits[node.id] ?? 1 });
-    this.state.completedNodes.push(node.id);
-    this.state.lastCompletedNodeId = node.id;
-    this.options.runDirectory.writeStatus(this.state.iteration, node.id, outcome);
-    this.writeTrace(this.traceRecord(node.id, outcome, 0));
-    this.shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: node.id, iteration: this.state.iteration, outcome, durationMs: 0 });
-  }
-
-  private jump(from: string, to: string, reason: string, failureKind?: FailureKind): void {
-    this.flushTrace();
-    this.shared.emit({ type: 'jump', scope: this.options.scope, from, to, reason, ...(failureKind ? { failureKind } : {}) });
-    this.state.nextNodeId = to;
-    delete this.state.incomingEdge;
-    this.options.onBoundary?.(this.state);
-  }
-
-  /** Failure routing (canonical §3.7 + ledger fail-fast) and edge selection for everything else. */
-  private async route(node: GraphNode, outcome: Outcome): Promise<WalkResult | { kind: 'continue' }> {
-    const { state, graph } = this;
-    if (outcome.continueAt !== undefined) {
-      // The node's own edges are not routes (a fan-out's are its branches): a failure can only
-      // jump to the node's retry target or end the walk, wherever continueAt points.
-      if (outcome.status === 'fail') {
-        const target = failureRetryTarget(node, graph);
-        if (!target) return this.finish('fail', outcome.failureReason ?? `${node.id} failed`, outcome, outcome.failureKind);
-        this.jump(node.id, target, `${node.id} failed: jumping to retry_target ${target}`, outcome.failureKind);
-        return { kind: 'continue' };
-      }
-      if (!graph.nodes.has(outcome.continueAt)) return this.finish('fail', `${node.id} continues at ${outcome.continueAt}, which is not a node of ${graph.name}`, outcome);
-      this.jump(node.id, outcome.continueAt, `${node.id} continues at ${outcome.continueAt}`);
-      return { kind: 'continue' };
-    }
-    const edges = this.adjacency.outgoing.get(node.id) ?? [];
-    const selection = selectEdge({ edges, outcome, lookup: (key) => state.context.get(key), nodes: graph.nodes });
-
-    if (outcome.status === 'fail' && !(selection.kind === 'edge' && selection.step === 'condition')) {
-      const target = failureRetryTarget(node, graph);
-      if (target) {
-        this.jump(node.id, target, `${node.id} failed: jumping to retry_target ${target}`, outcome.failureKind);
-        return { kind: 'continue' };
-      }
-      if (selection.kind === 'none') return this.finish('fail', outcome.failureReason ?? `${node.id} failed`, outcome, outcome.failureKind);
-      state.pendingFailure ??= `${node.id} failed: ${outcome.failureReason ?? 'no reason given'} (the run continued into ${selection.edge.to}, which runs on failure)`;
-    }
-    if (selection.kind === 'none') {
-      if (!this.options.exitSemantics) return this.finish(isSuccessful(outcome.status) ? 'success' : 'fail', outcome.failureReason, outcome, outcome.failureKind);
-      return this.finish('fail', `no matching edge from node '${node.id}': ${selection.reason}`, outcome, 'no_matching_edge');
-    }
-
-    let edge: GraphEdge = selection.edge;
-    const directive = await this.shared.controller.beforeEdge?.({
-      scope: this.options.scope,
-      graph,
-      from: node.id,
-      outcome,
-      selected: edge,
-      candidates: edges,
-      iteration: state.iteration,
-      context: state.context,
-    });
-    const forced = directive ? graph.edges[directive.forceEdgeIndex] : undefined;
-    if (forced && forced.from === node.id) edge = forced;
-    const wasForced = forced !== undefined && forced === edge;
-    const taken: EdgeIdentity = { index: edge.index, from: edge.from, to: edge.to };
-    this.flushTrace({ edge: taken, forced: wasForced });
-    this.shared.emit({ type: 'edge', scope: this.options.scope, edge: taken, loopRestart: boolAttr(edge, 'loop_restart'), forced: wasForced });
-
-    if (boolAttr(edge, 'loop_restart')) this.restartLoop();
-    state.nextNodeId = edge.to;
-    state.incomingEdge = taken;
-    this.options.onBoundary?.(state);
-    return { kind: 'continue' };
-  }
-
-  /** Ledger: a loop_restart feeds critics to listeners, starts a new iteration, keeps the context. */
-  private restartLoop(): void {
-    const { state } = this;
-    const feedback = collectFeedback(this.graph, state.nodeOutcomes, state.context.snapshot(), state.iteration);
-    state.context.apply(feedback.contextUpdates);
-    for (const [nodeId, content] of feedback.files) this.options.runDirectory.writeFeedback(nodeId, content);
-    state.iteration++;
-    state.context.set('iteration', String(state.iteration));
-    state.context.set('loop_count', String(state.iteration));
-    state.completedNodes = [];
-    state.nodeOutcomes = {};
-    state.retryCounts = {};
-    this.shared.emit({ type: 'iteration', iteration: state.iteration });
-  }
-
   private services(incoming: GraphEdge | undefined): HandlerServices {
     const { shared, state, options } = this;
     return {
@@ -599,13 +370,16 @@ export class Walker {
       completedNodes: state.completedNodes,
       nodeOutcomes: state.nodeOutcomes,
       ...(incoming ? { incomingEdge: { from: incoming.from, attributes: incoming.attributes } } : {}),
-      transcript: (key) => state.threads[key] ?? [],
+      transcript: (key) => {
+        const recorded = state.threads[key] ?? [];
+        const pending = this.attemptTranscripts[key];
+        return pending ? [...recorded, ...pending] : recorded;
+      },
       recordExchange: (key, exchange) => {
-        state.threads[key] = [...(state.threads[key] ?? []), ...exchange];
+        this.attemptTranscripts[key] = [...(this.attemptTranscripts[key] ?? []), ...exchange];
       },
       beforeAgentTurn: async (nodeId, turn) => {
-        const node = this.graph.nodes.get(nodeId);
-        if (node) await shared.controller.beforeAgentTurn?.({ ...this.boundary(node), turn });
+        if (this.graph.nodes.has(nodeId)) await shared.controller.beforeAgentTurn?.({ ...this.boundary(nodeId), turn });
         this.throwIfCancelled();
       },
       runBranch: (start, context, stopAt, label, signal, onEvent) => this.runBranch(start, context, stopAt, label, signal, onEvent),
@@ -696,18 +470,3 @@ export class Walker {
       : { status: 'fail', isExplicit: explicit, failureReason: `sub-pipeline ${dotFile} failed: ${result.failureReason ?? 'unknown reason'}` };
   }
 }
-
-export function freshWalkState(startNodeId: string, context: RunContext, iteration: number): WalkState {
-  return {
-    nextNodeId: startNodeId,
-    completedNodes: [],
-    nodeOutcomes: {},
-    retryCounts: {},
-    visits: {},
-    context,
-    iteration,
-    step: 0,
-    threads: {},
-  };
-}
-
