@@ -1,6 +1,7 @@
 import { parseDot } from '../engine/parse/dot-parser';
 // The graph view's render DOT, so the server's picture has the same shapes, labels and element ids.
-import { buildRenderDot, quote } from '../engine/model/render-dot';
+import { quote } from '../engine/model/dot-text';
+import { buildRenderDot } from '../engine/model/render-dot';
 import type { NodeProgress } from './served-run';
 
 const FILL: Readonly<Record<NodeProgress, string>> = {

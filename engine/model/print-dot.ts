@@ -1,20 +1,5 @@
 import type { Attributes, Graph } from './graph';
-
-const BARE_ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const KEYWORDS = new Set(['node', 'edge', 'graph', 'digraph', 'subgraph', 'strict']);
-
-/**
- * An id or key as DOT: bare when the grammar allows it, otherwise quoted. The parser keeps quoted
- * ids as written (escapes are resolved in values only), so the id goes between the quotes as is.
- */
-export function dotId(id: string): string {
-  return BARE_ID.test(id) && !KEYWORDS.has(id.toLowerCase()) ? id : `"${id}"`;
-}
-
-/** A quoted DOT string whose parse (with the engine's escape rules) gives back `value` exactly. */
-function quote(value: string): string {
-  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
-}
+import { dotId, quote } from './dot-text';
 
 function attributeList(attributes: Attributes): string {
   if (attributes.size === 0) return '';

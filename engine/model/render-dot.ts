@@ -5,6 +5,7 @@ import { attributeValue, type Graph, type GraphNode } from './graph';
 import { appendTo } from './append-to';
 import type { SourceSpan } from './source';
 import { resolveHandlerType } from './handler-types';
+import { quote } from './dot-text';
 
 export type ElementRef =
   | { readonly kind: 'node'; readonly nodeId: string; readonly range: SourceSpan }
@@ -129,14 +130,6 @@ function keep(attributes: Graph['attributes'], names: readonly string[]): string
 function truncate(value: string): string {
   const lines = value.split(/\r?\n/).slice(0, 4);
   return lines.map((line) => (line.length > MAX_LABEL ? `${line.slice(0, MAX_LABEL - 1)}…` : line)).join('\n');
-}
-
-/**
- * A DOT double-quoted string whose text Graphviz shows literally: a backslash is doubled so that
- * `\N`, `\G`, `\l` and friends stay text, a quote is escaped, and a line break becomes `\n`.
- */
-export function quote(value: string): string {
-  return `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replace(/\r?\n|\r/g, '\\n')}"`;
 }
 
 function cssToken(value: string): string {

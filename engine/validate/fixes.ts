@@ -1,6 +1,6 @@
 import type { SpanFix, SpanEdit } from '../model/diagnostics';
 import type { Attribute, Graph, GraphNode } from '../model/graph';
-import { dotId } from '../model/print-dot';
+import { dotId, escapeDotString, quote } from '../model/dot-text';
 import type { LineIndex, SourceSpan } from '../model/source';
 import { locateInValue } from './value-location';
 
@@ -9,7 +9,7 @@ const BARE_VALUE = /^(?:[A-Za-z_][A-Za-z0-9_]*|-?(?:\.\d+|\d+(?:\.\d*)?))$/;
 /** A DOT value literal for `value`: bare when DOT allows it, quoted with escapes otherwise. */
 function dotValue(value: string, forceQuotes = false): string {
   if (!forceQuotes && BARE_VALUE.test(value)) return value;
-  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  return quote(value);
 }
 
 export function replaceFix(title: string, range: SourceSpan, newText: string): SpanFix {
@@ -30,7 +30,7 @@ export function replaceInValueEdit(lineIndex: LineIndex, attribute: Attribute, s
   }
   const range = locateInValue(lineIndex, attribute, start, end);
   if (!range) return replaceValueEdit(attribute, attribute.value.slice(0, start) + replacement + attribute.value.slice(end));
-  return { range, newText: replacement.replace(/\\/g, '\\\\').replace(/"/g, '\\"') };
+  return { range, newText: escapeDotString(replacement) };
 }
 
 /** Deletes `key=value` together with its separator, so the attribute list stays well-formed. */
@@ -74,7 +74,7 @@ export function appendToValueEdit(attribute: Attribute, suffix: string): SpanEdi
   if (!range) return undefined;
   if (!attribute.quoted) return replaceValueEdit(attribute, attribute.value + suffix);
   const at = range.end - 1;
-  return { range: { start: at, end: at }, newText: suffix.replace(/\\/g, '\\\\').replace(/"/g, '\\"') };
+  return { range: { start: at, end: at }, newText: escapeDotString(suffix) };
 }
 
 /** Renames an attribute key, quoting the new name where DOT needs it (`"manager.max_cycles"`). */

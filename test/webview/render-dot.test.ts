@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
 import { layoutSvg } from '../../webview/graphviz';
-import { buildRenderDot, quote } from '../../engine/model/render-dot';
+import { quote } from '../../engine/model/dot-text';
+import { buildRenderDot } from '../../engine/model/render-dot';
 
 /**
  * The Graphviz builds the render DOT must lay out with: the WASM build the graph view ships (from

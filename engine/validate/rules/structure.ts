@@ -1,6 +1,6 @@
 import type { SpanDiagnostic } from '../../model/diagnostics';
 import { isExitNode, isStartNode } from '../../model/handler-types';
-import { dotId } from '../../model/print-dot';
+import { dotId } from '../../model/dot-text';
 import { Speller } from '../did-you-mean';
 import { nodeDeclarer, replaceFix } from '../fixes';
 import { analyze } from '../graph-analysis';

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Diagnostic } from '../../../engine/model/diagnostics';
 import type { Graph } from '../../../engine/model/graph';
-import { dotId } from '../../../engine/model/print-dot';
+import { dotId } from '../../../engine/model/dot-text';
 import { LineIndex } from '../../../engine/model/source';
 import { parseDot } from '../../../engine/parse/dot-parser';
 import { Speller, closestCandidates, editDistance } from '../../../engine/validate/did-you-mean';
