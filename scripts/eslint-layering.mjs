@@ -1,6 +1,8 @@
 // The layering of the tree, as an ESLint rule that `npm run lint` runs on every import, export-from,
 // dynamic import() and require() (test/lint/layering.test.ts shows it failing). Three floors:
 // - engine/ is the core, a pure library: it imports nothing of this tree outside engine/, and never vscode;
+//   inside it, the front end that reads a pipeline (model, parse, conditions, transform, validate, io)
+//   never imports what runs one (runtime, handlers, llm): the linter needs no engine to lint;
 // - host/ launches, follows and shows runs for every face: it imports the engine and itself, never a face
 //   nor vscode; host/protocol/ and host/view/ also run in the graph view's page, so they import no Node module;
 // - the faces (cli/, server/, restate/, language-server/, debug-adapter/, webview/, extension/) import the
@@ -21,6 +23,9 @@ const tooling = new Set(['test', 'bench', 'scripts']);
 /** Folders of host/ that the browser page also loads. */
 const browserSafeHost = ['host/protocol/', 'host/view/'];
 const nodeBuiltins = new Set(builtinModules);
+/** The engine's folders that read a pipeline, and those that run one. */
+const engineFrontEnd = new Set(['model', 'parse', 'conditions', 'transform', 'validate', 'io']);
+const engineRuntime = new Set(['runtime', 'handlers', 'llm']);
 
 /** Repository-relative path with forward slashes. */
 function repoPath(file) {
@@ -49,6 +54,9 @@ function violation(from, imported) {
   if (imported.kind === 'package' && imported.name === 'vscode' && layer !== 'extension') return `only extension/ imports vscode (${layer}/ runs outside VS Code too)`;
   if (layer === 'engine') {
     if (imported.kind === 'local' && product.has(imported.layer) && imported.layer !== 'engine') return `engine/ is the core: it never imports ${imported.layer}/`;
+    const [, fromFolder] = from.split('/');
+    const [, importedFolder] = imported.kind === 'local' ? imported.path.split('/') : [];
+    if (engineFrontEnd.has(fromFolder) && engineRuntime.has(importedFolder)) return `engine/${fromFolder}/ reads pipelines: it never imports engine/${importedFolder}/, which runs them`;
     return undefined;
   }
   if (layer === 'host') {

@@ -1,5 +1,5 @@
 // Groups trace entries by iteration and summarises each one for the timeline and the descent chart.
-import type { StageStatus } from '../engine/runtime/outcome';
+import type { StageStatus } from '../engine/model/stage-status';
 import type { TraceEntry } from '../host/protocol/webview';
 
 export interface IterationSummary {

@@ -6,7 +6,7 @@ import { normalizeLabel } from '../runtime/edge-selection';
 import { expandPrompt } from '../runtime/expand';
 import type { HumanOption, HumanQuestion } from '../runtime/events';
 import type { Answer } from '../runtime/interviewer';
-import { boolAttr, stringAttr, timeoutMs } from '../runtime/node-config';
+import { boolAttr, stringAttr, timeoutMs } from '../model/attribute-readers';
 import type { Outcome } from '../runtime/outcome';
 import type { Handler } from './handler';
 

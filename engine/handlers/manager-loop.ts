@@ -8,7 +8,7 @@ import type { RunEvent } from '../runtime/events';
 import type { ManagerChild, ManagerConfig } from '../runtime/manager-config';
 import { readManagerConfig } from '../runtime/manager-config';
 import type { Outcome } from '../runtime/outcome';
-import { isSuccessful } from '../runtime/outcome';
+import { isSuccessful } from '../model/stage-status';
 import type { HandlerServices } from './handler';
 import type { Handler } from './handler';
 

@@ -5,7 +5,7 @@ import { findFanIn } from '../runtime/fan-in-target';
 import type { JoinDecision, ParallelConfig } from '../runtime/join-policy';
 import { decideJoin, describeJoin, readParallelConfig } from '../runtime/join-policy';
 import type { Outcome } from '../runtime/outcome';
-import { isSuccessful } from '../runtime/outcome';
+import { isSuccessful } from '../model/stage-status';
 import type { ParallelResult } from '../runtime/parallel-results';
 import { PARALLEL_RESULTS_KEY, contextChanges, scoreOf } from '../runtime/parallel-results';
 import type { BranchResult, Handler, HandlerServices } from './handler';

@@ -1,5 +1,5 @@
 import { childContextSeed } from '../model/child-context';
-import { stringAttr } from '../runtime/node-config';
+import { stringAttr } from '../model/attribute-readers';
 import type { Handler } from './handler';
 
 /** Ledger shape=folder: the child graph in dot_file runs as this one node, on a clone of the context plus the node's `context.*` attributes. */

@@ -1,5 +1,5 @@
 import type { Graph, GraphNode } from '../model/graph';
-import { boolAttr, stringAttr } from '../runtime/node-config';
+import { boolAttr, stringAttr } from '../model/attribute-readers';
 import { childEnvironment } from '../runtime/child-environment';
 import type { RunContext } from '../runtime/context';
 import { expandCommand, lookup } from '../runtime/expand';

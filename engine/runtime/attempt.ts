@@ -1,6 +1,6 @@
 import type { Handler, HandlerInput } from '../handlers/handler';
 import { ProviderError } from './backend';
-import { isSuccessful } from './outcome';
+import { isSuccessful } from '../model/stage-status';
 import type { AttemptResult } from './retry-ladder';
 
 /** One attempt of a node's handler, with what bounds it. */

@@ -1,7 +1,7 @@
 import type { ArtifactInfo } from './artifact-store';
 import type { GraphNode } from '../model/graph';
 import type { Message } from '../llm/types';
-import type { StageStatus } from './outcome';
+import type { StageStatus } from '../model/stage-status';
 import type { Confinement } from './bubblewrap';
 
 /** The report_outcome tool's arguments, as the model sent them (validated by the verdict ladder). */

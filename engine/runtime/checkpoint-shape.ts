@@ -1,5 +1,5 @@
 import { isRecord } from '../model/json';
-import { isStageStatus } from './outcome';
+import { isStageStatus } from '../model/stage-status';
 import { CHECKPOINT_FORMAT } from './state';
 import { runStatuses } from './run-status';
 

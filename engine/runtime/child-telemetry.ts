@@ -1,6 +1,6 @@
 import type { RunEvent } from './events';
 import type { Outcome } from './outcome';
-import { isSuccessful } from './outcome';
+import { isSuccessful } from '../model/stage-status';
 
 type ChildStatus = 'running' | 'completed' | 'failed';
 

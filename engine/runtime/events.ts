@@ -1,6 +1,7 @@
 import type { UsageFields } from './usage';
 import type { AgentEvent } from './backend';
-import type { FailureKind, Outcome, StageStatus } from './outcome';
+import type { FailureKind, Outcome } from './outcome';
+import type { StageStatus } from '../model/stage-status';
 import type { FailedStep } from './failed-step';
 import type { RunState } from './state';
 import type { RunEnd } from './run-status';

@@ -1,5 +1,5 @@
 import type { CodergenResult } from './backend';
-import type { StageStatus } from './outcome';
+import type { StageStatus } from '../model/stage-status';
 import type { ParallelResult } from './parallel-results';
 
 const STATUS_RANK: Readonly<Record<StageStatus, number>> = { success: 0, partial_success: 1, retry: 2, fail: 3, skipped: 4 };

@@ -1,6 +1,6 @@
 import type { Graph } from '../model/graph';
 import type { ContextValues } from './context';
-import { stringAttr } from './node-config';
+import { stringAttr } from '../model/attribute-readers';
 import type { OutcomeRecord } from './state';
 
 /** Ledger feedback_from: the curation bounds of the critique channel. */

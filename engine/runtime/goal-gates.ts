@@ -1,6 +1,6 @@
 import type { Graph, GraphNode } from '../model/graph';
-import { boolAttr, stringAttr } from './node-config';
-import { isSuccessful } from './outcome';
+import { boolAttr, stringAttr } from '../model/attribute-readers';
+import { isSuccessful } from '../model/stage-status';
 import type { OutcomeRecord } from './state';
 
 /** Ledger §25: a gate is satisfied only by an explicit SUCCESS or PARTIAL_SUCCESS verdict. */

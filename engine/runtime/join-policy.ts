@@ -1,5 +1,5 @@
 import type { GraphNode } from '../model/graph';
-import { stringAttr } from './node-config';
+import { stringAttr } from '../model/attribute-readers';
 
 /** When a fan-out is satisfied (canonical §4.8 plus the reference ledger's k_of_n and quorum). */
 export type JoinPolicy =

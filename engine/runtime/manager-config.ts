@@ -4,7 +4,7 @@ import { parseCondition } from '../conditions/condition';
 import { parseDuration } from '../model/duration';
 import type { Graph, GraphNode } from '../model/graph';
 import { outgoingEdges } from '../model/graph';
-import { stringAttr } from './node-config';
+import { stringAttr } from '../model/attribute-readers';
 
 type ManagerAction = 'observe' | 'steer' | 'wait';
 const ACTIONS: readonly ManagerAction[] = ['observe', 'steer', 'wait'];

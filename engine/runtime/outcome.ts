@@ -1,17 +1,6 @@
 import type { Usage } from './backend';
 import type { FailedStep } from './failed-step';
-
-/** Canonical §5.2 stage statuses, lower case as they appear in status.json and conditions. */
-export const stageStatuses = ['success', 'partial_success', 'retry', 'fail', 'skipped'] as const;
-export type StageStatus = (typeof stageStatuses)[number];
-
-export function isStageStatus(value: unknown): value is StageStatus {
-  return typeof value === 'string' && (stageStatuses as readonly string[]).includes(value);
-}
-
-export function isSuccessful(status: StageStatus): boolean {
-  return status === 'success' || status === 'partial_success';
-}
+import type { StageStatus } from '../model/stage-status';
 
 /**
  * The contract a failure broke, typed so that tools react to kinds of failure (the debugger's

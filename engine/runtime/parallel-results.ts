@@ -1,5 +1,5 @@
-import type { StageStatus } from './outcome';
-import { isStageStatus } from './outcome';
+import type { StageStatus } from '../model/stage-status';
+import { isStageStatus } from '../model/stage-status';
 
 /** One entry of `parallel.results`: plain JSON, so it checkpoints and reaches conditions as text. */
 export interface ParallelResult {

@@ -2,9 +2,9 @@ import type { Graph, GraphNode } from '../model/graph';
 import { formatDuration } from '../model/duration';
 import type { Usage } from './backend';
 import type { MustWriteCheck } from './must-write';
-import { boolAttr, maxRetries, stringAttr } from './node-config';
+import { boolAttr, maxRetries, stringAttr } from '../model/attribute-readers';
 import type { Outcome } from './outcome';
-import { isSuccessful } from './outcome';
+import { isSuccessful } from '../model/stage-status';
 import { maxRetryAfterMs } from './retry-policy';
 import { addUsage } from './usage';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Graph, GraphNode } from '../model/graph';
 import type { Confinement } from './bubblewrap';
 import { bubblewrapStatus } from './bubblewrap';
-import { listAttr, stringAttr } from './node-config';
+import { listAttr, stringAttr } from '../model/attribute-readers';
 import type { SandboxRequest, SandboxSetting } from '../model/sandbox-setting';
 import { isSandboxSetting } from '../model/sandbox-setting';
 

@@ -1,7 +1,7 @@
 import type { TranscriptMessage } from './backend';
 import type { ContextValues } from './context';
 import type { EdgeIdentity } from './events';
-import type { StageStatus } from './outcome';
+import type { StageStatus } from '../model/stage-status';
 import type { RunStatus } from './run-status';
 
 export const CHECKPOINT_FORMAT = 'attractor-checkpoint/1';

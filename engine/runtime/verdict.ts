@@ -1,5 +1,6 @@
 import type { CodergenResult, ReportedOutcome } from './backend';
-import type { Outcome, StageStatus } from './outcome';
+import type { Outcome } from './outcome';
+import type { StageStatus } from '../model/stage-status';
 import { isRecord } from '../model/json';
 
 /**

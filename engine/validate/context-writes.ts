@@ -1,6 +1,6 @@
 import type { Adjacency, Graph, GraphNode } from '../model/graph';
 import { isBuiltinHandlerType } from '../model/handler-types';
-import { boolAttr, listAttr, stringAttr } from '../runtime/node-config';
+import { boolAttr, listAttr, stringAttr } from '../model/attribute-readers';
 import { findVariables } from '../transform/variables';
 import { breadthFirst } from './breadth-first';
 import { Speller } from './did-you-mean';

@@ -1,6 +1,6 @@
 import type { GraphNode } from '../model/graph';
-import { boolAttr, stringAttr } from '../runtime/node-config';
-import type { StageStatus } from '../runtime/outcome';
+import { boolAttr, stringAttr } from '../model/attribute-readers';
+import type { StageStatus } from '../model/stage-status';
 
 /** The statuses a node can hand to edge selection; RETRY never gets there (the ladder ends in FAIL or PARTIAL_SUCCESS). */
 type RoutedStatus = Exclude<StageStatus, 'retry'>;

@@ -1,6 +1,6 @@
 // The one message protocol between the extension and the graph webview. Both sides import these
 // types; each side validates what it receives with the checks below and never trusts the other.
-import { stageStatuses } from '../../engine/runtime/outcome';
+import { stageStatuses } from '../../engine/model/stage-status';
 import { runStatusWordList } from '../../engine/runtime/run-status';
 import type { GateReply } from '../../engine/runtime/interviewer';
 import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, orUnknown, tagged, text, type Check, type CheckResult, type Infer } from './guards';

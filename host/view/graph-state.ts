@@ -1,7 +1,7 @@
 // Folds the engine's inspection events into the graph view's run state: the reducer of RunProjection
 // (run-projection.ts), through which every face projects a run.
 import type { RunEvent, TraceRecord } from '../../engine/runtime/events';
-import type { StageStatus } from '../../engine/runtime/outcome';
+import type { StageStatus } from '../../engine/model/stage-status';
 import type { GraphStateMessage, NodeRunState, RunStatus, TakenEdge } from '../protocol/webview';
 import { runStatusWords } from '../../engine/runtime/run-status';
 

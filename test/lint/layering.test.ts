@@ -18,6 +18,8 @@ const wrong: Array<[file: string, source: string, reason: RegExp]> = [
   ['engine/runtime/bad.ts', "import { renderWebviewHtml } from '../../host/view/page-html';\nexport const x = renderWebviewHtml;\n", /engine\/ is the core: it never imports host\//],
   ['engine/bad.ts', "export { startServer } from '../language-server/server';\n", /engine\/ is the core: it never imports language-server\//],
   ['engine/model/bad.ts', "export const load = () => import('../../extension/main');\n", /engine\/ is the core: it never imports extension\//],
+  ['engine/validate/bad.ts', "import { boolAttr } from '../runtime/node-config';\nexport const x = boolAttr;\n", /engine\/validate\/ reads pipelines: it never imports engine\/runtime\/, which runs them/],
+  ['engine/model/bad.ts', "import type { Outcome } from '../runtime/outcome';\nexport type X = Outcome;\n", /engine\/model\/ reads pipelines: it never imports engine\/runtime\//],
   ['host/bad.ts', "import { PipelineServer } from '../server';\nexport const x = PipelineServer;\n", /host\/ never imports a face \(server\/\)/],
   ['host/protocol/bad.ts', "import fs from 'node:fs';\nexport const x = fs;\n", /also runs in the graph view's page: it never imports the Node module node:fs/],
   ['host/view/bad.ts', "import path from 'path';\nexport const x = path;\n", /never imports the Node module path/],
@@ -42,6 +44,7 @@ for (const [file, source, reason] of wrong) {
 
 const allowed: Array<[file: string, source: string]> = [
   ['engine/runtime/ok.ts', "import fs from 'node:fs';\nimport { parseDot } from '../parse/dot-parser';\nexport const x = [fs, parseDot];\n"],
+  ['engine/validate/ok.ts', "import { boolAttr } from '../model/attribute-readers';\nimport { parseCondition } from '../conditions/condition';\nexport const x = [boolAttr, parseCondition];\n"],
   ['host/ok.ts', "import fs from 'node:fs';\nimport { runPipeline } from '../engine';\nimport { RunProjection } from './view/run-projection';\nexport const x = [fs, runPipeline, RunProjection];\n"],
   ['extension/ok.ts', "import * as vscode from 'vscode';\nimport { AttractorDebugSession } from '../debug-adapter';\nimport { RunProjection } from '../host/view/run-projection';\nexport const x = [vscode, AttractorDebugSession, RunProjection];\n"],
   ['cli/ok.ts', "import { PipelineServer } from '../server';\nimport { serveWorker } from '../restate/index';\nexport const x = [PipelineServer, serveWorker];\n"],

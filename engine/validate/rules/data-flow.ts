@@ -8,7 +8,7 @@ import { edgeCondition, outcomeClauses } from '../edge-conditions';
 import { replaceInValueEdit } from '../fixes';
 import { analyze } from '../graph-analysis';
 import { isBuiltinHandlerType } from '../../model/handler-types';
-import { stageStatuses } from '../../runtime/outcome';
+import { stageStatuses } from '../../model/stage-status';
 import type { LintRule, RuleContext } from '../rule';
 import { valueSpanRange } from '../value-location';
 

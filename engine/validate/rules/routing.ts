@@ -10,7 +10,7 @@ import { admitsOutcome, edgeCondition, holdsFor, lastLineClauses, outcomeClauses
 import { appendToValueEdit, replaceValueEdit } from '../fixes';
 import { analyze, isLoopRestartBackEdge } from '../graph-analysis';
 import { knownOutcomes } from '../possible-outcomes';
-import { isStageStatus } from '../../runtime/outcome';
+import { isStageStatus } from '../../model/stage-status';
 import type { LintRule } from '../rule';
 import { valueRangeOf, valueSpanRange } from '../value-location';
 
