@@ -2,11 +2,11 @@ import type { AgentEvent, ReportedOutcome, TranscriptMessage, Usage } from '../r
 import { ProviderError } from '../runtime/backend';
 import { addUsage, noUsage } from '../runtime/usage';
 import { linkedSignal } from './abort-link';
-import type { Clock } from './clock';
+import type { Clock } from '../runtime/clock';
 import { FailureBreaker } from './failure-breaker';
 import { cancelledFrom, CancelledError } from './provider-errors';
-import type { RetryPolicy } from './retry-policy';
-import { withRetries } from './retry-policy';
+import type { RetryPolicy } from '../runtime/retry-policy';
+import { withRetries } from '../runtime/retry-policy';
 import type { SessionRecorder } from './session-recorder';
 import { parseJsonObjectText } from './structured-output';
 import type { DispatchResult, DispatchSettings } from './tool-dispatch';
@@ -41,7 +41,7 @@ export interface AgentSessionConfig {
   readonly shellHooks: { readonly pre?: string; readonly post?: string; readonly timeoutMs: number };
   readonly limits: AgentLimits;
   readonly retryPolicy: RetryPolicy;
-  readonly clock: Clock;
+  readonly clock: Pick<Clock, 'sleep'>;
   readonly random?: () => number;
   readonly recorder: SessionRecorder;
   readonly signal: AbortSignal;

@@ -5,13 +5,13 @@ import type { GraphNode } from '../model/graph';
 import { createAdapter } from './adapter-factory';
 import type { AgentLimits, AgentSessionResult } from './agent-loop';
 import { limitDescriptions, runAgentSession } from './agent-loop';
-import type { Clock } from './clock';
-import { systemClock } from './clock';
+import type { Clock } from '../runtime/clock';
+import { systemClock } from '../runtime/clock';
 import type { LlmSettings, ModelResolution } from './provider-settings';
 import { resolveModel, settingsFromEnv } from './provider-settings';
 import { childEnvironment } from '../runtime/child-environment';
-import type { RetryPolicy } from './retry-policy';
-import { defaultRetryPolicy } from './retry-policy';
+import type { RetryPolicy } from '../runtime/retry-policy';
+import { defaultRetryPolicy } from '../runtime/retry-policy';
 import { SessionRecorder } from './session-recorder';
 import { workerSystemPrompt } from './system-prompt';
 import type { InProcessToolHooks } from './tool-hooks';
@@ -40,7 +40,7 @@ export type ModelRouter = (nodeId: string, selection: ModelSelection, sdk: (node
 export interface LlmBackendOptions {
   /** Keys, base URLs and the OpenAI API choice; read from the environment when absent. */
   readonly settings?: LlmSettings;
-  readonly clock?: Clock;
+  readonly clock?: Pick<Clock, 'now' | 'sleep'>;
   readonly random?: () => number;
   readonly retryPolicy?: RetryPolicy;
   readonly limits?: AgentLimits;

@@ -224,7 +224,7 @@ export class Walker {
         shared.emit({ type: 'node:attempt', scope, nodeId: effect.nodeId, attempt: effect.attempt });
         return;
       case 'retry-scheduled':
-        this.backoffMs = effect.retryAfterMs ?? delayForAttempt(effect.attempt, backoffPresets.standard, shared.clock);
+        this.backoffMs = effect.retryAfterMs ?? delayForAttempt(effect.attempt, backoffPresets.standard, () => shared.clock.random());
         shared.emit({ type: 'node:retry', scope, nodeId: effect.nodeId, attempt: effect.attempt, delayMs: this.backoffMs, reason: effect.reason });
         return;
       case 'visit-recorded': {

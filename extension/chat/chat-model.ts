@@ -1,7 +1,7 @@
 import { createAdapter } from '../../engine/llm/adapter-factory';
-import { systemClock } from '../../engine/llm/clock';
+import { systemClock } from '../../engine/runtime/clock';
 import type { LlmSettings } from '../../engine/llm/provider-settings';
-import { defaultRetryPolicy, withRetries } from '../../engine/llm/retry-policy';
+import { defaultRetryPolicy, withRetries } from '../../engine/runtime/retry-policy';
 import type { ProviderName } from '../../engine/llm/types';
 
 /** One turn of the conversation we send; the system text travels separately. */

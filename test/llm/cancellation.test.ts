@@ -5,7 +5,7 @@ import { afterEach, describe, it } from 'node:test';
 import { createAdapter } from '../../engine/llm/adapter-factory';
 import { runAgentSession } from '../../engine/llm/agent-loop';
 import { CancelledError } from '../../engine/llm/provider-errors';
-import { defaultRetryPolicy } from '../../engine/llm/retry-policy';
+import { defaultRetryPolicy } from '../../engine/runtime/retry-policy';
 import { SessionRecorder } from '../../engine/llm/session-recorder';
 import { workspaceTools } from '../../engine/llm/tools';
 import { Workspace } from '../../engine/llm/tools/workspace';

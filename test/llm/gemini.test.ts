@@ -124,7 +124,7 @@ describe('gemini generateContent on the wire', () => {
   });
 
   it('an incomplete stream that stays incomplete fails the node saying so, never as a partial answer', async () => {
-    rig = await startRig(gemini, { retryPolicy: { maxRetries: 2, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 } });
+    rig = await startRig(gemini, { retryPolicy: { maxRetries: 2, backoff: { initialDelayMs: 1000, factor: 2, maxDelayMs: 30_000, jitter: 0.2 }, maxRetryAfterMs: 120_000 } });
     const cut = geminiStream({ text: 'I will now wri', toolCalls: [{ name: 'write_file', arguments: { path: 'a', content: 'b' } }], truncate: true });
     rig.server.script(cut, cut, cut);
     const error = await rig.backend.run(rig.request()).catch((e: unknown) => e);
@@ -136,7 +136,7 @@ describe('gemini generateContent on the wire', () => {
   });
 
   it('a stream cut inside a record is the same transient error', async () => {
-    rig = await startRig(gemini, { retryPolicy: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 } });
+    rig = await startRig(gemini, { retryPolicy: { maxRetries: 0, backoff: { initialDelayMs: 1, factor: 2, maxDelayMs: 1, jitter: 0.2 }, maxRetryAfterMs: 1 } });
     rig.server.script({ kind: 'sse', records: ['data: {"candidates": [{"content": {"parts": [{"text": "I will now wri'] });
     const error = await rig.backend.run(rig.request()).catch((e: unknown) => e);
     assert.ok(error instanceof ProviderError, String(error));

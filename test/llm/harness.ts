@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AgentEvent, CodergenRequest } from '../../engine/runtime/backend';
 import type { GraphNode } from '../../engine/model/graph';
-import type { Clock } from '../../engine/llm/clock';
+import type { Clock } from '../../engine/runtime/clock';
 import type { LlmBackendOptions } from '../../engine/llm/llm-backend';
 import { LlmBackend } from '../../engine/llm/llm-backend';
 import type { LlmSettings } from '../../engine/llm/provider-settings';
@@ -38,7 +38,7 @@ export function codergenRequest(overrides: Partial<CodergenRequest> & Pick<Coder
 }
 
 /** A clock whose sleeps return at once and are remembered. */
-function recordingClock(): Clock & { readonly sleeps: number[] } {
+function recordingClock(): Pick<Clock, 'now' | 'sleep'> & { readonly sleeps: number[] } {
   const sleeps: number[] = [];
   let now = Date.parse('2026-11-29T12:00:00Z');
   return {

@@ -37,7 +37,7 @@ for (const flavour of flavours) {
     });
 
     it('backs off exponentially on 5xx and, once retries run out, throws a transient ProviderError for the node retry ladder', async () => {
-      rig = await startRig(flavour, { retryPolicy: { maxRetries: 2, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 } });
+      rig = await startRig(flavour, { retryPolicy: { maxRetries: 2, backoff: { initialDelayMs: 1000, factor: 2, maxDelayMs: 30_000, jitter: 0.2 }, maxRetryAfterMs: 120_000 } });
       rig.server.script(flavour.error(503, 'overloaded'), flavour.error(502, 'bad gateway'), flavour.error(500, 'still broken'));
       const error = await rig.backend.run(rig.request()).catch((e: unknown) => e);
       assert.ok(error instanceof ProviderError);
@@ -62,7 +62,7 @@ for (const flavour of flavours) {
 
 describe('connection failures', () => {
   it('a refused connection is transient', async () => {
-    const rig = await startRig(flavours[0]!, { retryPolicy: { maxRetries: 1, baseDelayMs: 10, maxDelayMs: 10, maxRetryAfterMs: 10 } });
+    const rig = await startRig(flavours[0]!, { retryPolicy: { maxRetries: 1, backoff: { initialDelayMs: 10, factor: 2, maxDelayMs: 10, jitter: 0.2 }, maxRetryAfterMs: 10 } });
     await rig.server.stop();
     const error = await rig.backend.run(rig.request()).catch((e: unknown) => e);
     assert.ok(error instanceof ProviderError);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { backoffMs, defaultRetryPolicy } from '../../engine/llm/retry-policy';
+import { backoffMs, defaultRetryPolicy } from '../../engine/runtime/retry-policy';
 import { retryAfterMs } from '../../engine/llm/provider-errors';
 import type { ToolContext } from '../../engine/llm/tools/agent-tool';
 import { editFileTool, listDirTool, readFileTool, writeFileTool } from '../../engine/llm/tools/file-tools';
