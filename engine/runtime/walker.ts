@@ -120,16 +120,17 @@ export class Walker {
     }
   }
 
-  /** Waits for what the phase waits for; a node a cancel interrupts still gets its node:end. */
+  /** Waits for what the phase waits for; what was under way when the wait throws is closed first. */
   private async answer(phase: Exclude<WalkPhase, { at: 'done' }>): Promise<WalkInput> {
-    // While a node runs (its attempts, checks and backoffs), a cancel ends it with a node:end of its own.
-    if (phase.at !== 'attempting' && phase.at !== 'checking' && phase.at !== 'backing-off') return this.wait(phase);
     try {
       return await this.wait(phase);
     } catch (error) {
-      // node:start and node:end stay balanced when a cancel interrupts the node (a run's cancel, or a
-      // branch cancelled by its join), so views do not show it running forever. Nothing is recorded.
-      if (this.shared.signal.aborted) {
+      if (phase.at === 'choosing-edge') {
+        // The node's record is out even when the route out of it never comes.
+        this.flushTrace();
+      } else if ((phase.at === 'attempting' || phase.at === 'checking' || phase.at === 'backing-off') && this.shared.signal.aborted) {
+        // node:start and node:end stay balanced when a cancel interrupts a running node (a run's
+        // cancel, or a branch cancelled by its join), so views do not show it running forever. Nothing is recorded.
         const cancelled: Outcome = { status: 'skipped', isExplicit: false, notes: 'cancelled while running' };
         this.shared.emit({ type: 'node:end', scope: this.options.scope, nodeId: phase.nodeId, iteration: this.state.iteration, outcome: cancelled, durationMs: this.shared.clock.monotonic() - this.visitStarted });
       }

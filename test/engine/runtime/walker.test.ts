@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { CodergenRequest } from '../../../engine/runtime/backend';
+import { CancelledError } from '../../../engine/runtime/walker';
 import { instantClock, runDot } from './harness';
 
 const frame = (body: string, graphAttrs = '') => `digraph t {\n${graphAttrs}\nstart [shape=Mdiamond]\ndone [shape=Msquare]\n${body}\n}`;
@@ -228,5 +229,17 @@ describe('controller seams', () => {
     assert.deepEqual(turns, [1], 'a cancelled attempt is not retried');
     assert.equal(run.trace.find((r) => r.node_id === 'slow')?.failure_reason, 'cancelled: user pressed cancel');
     assert.equal(run.read('r.txt'), 'recovered\n');
+  });
+
+  it('a node whose route never comes (the edge hook throws) still has its trace record', async () => {
+    const run = await runDot(frame('a [shape=parallelogram, tool_command="echo a"]\nstart -> a -> done'), {
+      controller: {
+        beforeEdge: (boundary) => {
+          if (boundary.from === 'a') throw new CancelledError('the debug session stopped the run');
+        },
+      },
+    });
+    assert.equal(run.result.status, 'cancelled');
+    assert.equal(run.events.filter((e) => e.type === 'trace' && e.record.node_id === 'a').length, 1);
   });
 });
