@@ -11,6 +11,7 @@ import { PipelineCodeLensProvider } from './code-lens';
 import { dynamicConfigurations, initialConfigurations, resolveAttachConfiguration, type AttractorAttachConfiguration, type AttractorDebugConfiguration } from './debug-configuration';
 import { GraphPanel } from './graph-panel';
 import { looksLikeAttractorPipeline } from './language-detection';
+import { registerOpenExample } from './open-example';
 import { LANGUAGE_ID, startLanguageClient } from './language-client';
 import { RemoteServer } from './remote-server';
 import { RunCoordinator } from './runs';
@@ -162,13 +163,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const id = typeof element === 'string' ? element : remoteRunId(element);
     if (id) await remote.attachDebugger(id);
   });
-  register('attractor.openExample', async () => {
-    await vscode.workspace.fs.createDirectory(examples);
-    for (const name of ['human-review.dot', 'human-review.scripted.json']) {
-      await vscode.workspace.fs.copy(vscode.Uri.joinPath(context.extensionUri, 'examples', name), vscode.Uri.joinPath(examples, name), { overwrite: true });
-    }
-    await vscode.window.showTextDocument(vscode.Uri.joinPath(examples, 'human-review.dot'));
-  });
+  registerOpenExample(context, examples);
 
   async function pickVisit(runDir: string): Promise<VisitTarget | undefined> {
     const choices = rerunChoices(runDir);

@@ -13,6 +13,10 @@ export interface FakeVscodeState {
   participants: Map<string, { handler: (...args: unknown[]) => unknown; iconPath?: unknown }>;
   commands: Map<string, (...args: unknown[]) => unknown>;
   shownDocuments: string[];
+  /** The options of each `showTextDocument`, in order. */
+  shownOptions?: unknown[];
+  /** What the active editor group shows: a text editor, the Welcome page's walkthrough, or nothing. */
+  activeTab?: 'text' | 'welcome';
   /** What `vscode.lm.selectChatModels()` offers. */
   chatModels?: ScriptedChatModel[];
   /** Every `sendRequest`, in order. */
@@ -44,6 +48,15 @@ export class Uri {
   static joinPath(base: Uri, ...parts: string[]): Uri {
     return new Uri(path.join(base.fsPath, ...parts));
   }
+}
+
+export class TabInputText {
+  constructor(readonly uri: Uri) {}
+}
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
 }
 
 export class MarkdownString {
@@ -167,7 +180,11 @@ export const workspace = {
     return state.trusted;
   },
   getConfiguration: () => ({ get: (_key: string, fallback: string) => fallback }),
-  fs: { writeFile: async (uri: Uri, bytes: Uint8Array) => fs.writeFileSync(uri.fsPath, bytes) },
+  fs: {
+    writeFile: async (uri: Uri, bytes: Uint8Array) => fs.writeFileSync(uri.fsPath, bytes),
+    createDirectory: async (uri: Uri) => void fs.mkdirSync(uri.fsPath, { recursive: true }),
+    copy: async (source: Uri, target: Uri) => fs.copyFileSync(source.fsPath, target.fsPath),
+  },
 };
 
 export enum StatusBarAlignment {
@@ -197,7 +214,16 @@ export const window = {
     return item;
   },
   showSaveDialog: async () => (state.saveTarget ? Uri.file(state.saveTarget) : undefined),
-  showTextDocument: async (uri: Uri) => state.shownDocuments.push(uri.fsPath),
+  showTextDocument: async (uri: Uri, options?: unknown) => {
+    (state.shownOptions ??= []).push(options);
+    return state.shownDocuments.push(uri.fsPath);
+  },
+  tabGroups: {
+    get activeTabGroup() {
+      const input = state.activeTab === 'text' ? new TabInputText(Uri.file(path.join(state.workspaceRoot, 'notes.md'))) : { walkthrough: 'attractor.start' };
+      return { activeTab: state.activeTab === undefined ? undefined : { input } };
+    },
+  },
 };
 
 function recordInput(input: FakeQuickInput): FakeQuickInput {
