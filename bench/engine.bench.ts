@@ -152,7 +152,7 @@ export default async function engineBench(): Promise<BenchReport[]> {
   events.on((event) => {
     if (event.type === 'node:start' && firstNodeMs === 0) firstNodeMs = performance.now() - resumeStarted;
   });
-  const resumed = await resumeRun(chainRun.root, { backend: new ScriptedBackend({ llm: {}, human: {} }), interviewer: new AutoApproveInterviewer(), events });
+  const resumed = await resumeRun(chainRun.root, { cwd: state.cwd, backend: new ScriptedBackend({ llm: {}, human: {} }), interviewer: new AutoApproveInterviewer(), events });
   if (resumed.kind !== 'ran' || resumed.result.status !== 'success') throw new Error('bench resume failed');
   figures['resume of a 1,000-node run: to first node (ms)'] = Number(firstNodeMs.toFixed(2));
 

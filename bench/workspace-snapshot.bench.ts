@@ -91,7 +91,8 @@ export default async function bench(): Promise<BenchReport> {
   const base = store.take();
   figures[`restore of a ${FILES}-file workspace, one file differs (ms)`] = await medianMs(() => {
     fs.writeFileSync(path.join(cwd, 'src1', 'file1.ts'), `export const edited = ${edit++};\n`);
-    store.restore(base);
+    store.take();
+    store.checkout(base);
   });
 
   const off = await chainStep(cwd, runs, false);

@@ -1,4 +1,5 @@
-import { formatChange, parseVisitTarget, visitChanges } from './visit-files';
+import { parseVisitTarget, visitChanges } from './visit-files';
+import { formatChange } from '../host/file-changes';
 import { RunReader } from '../host/run-directory/run-reader';
 
 class DiffUsageError extends Error {

@@ -63,10 +63,19 @@ const commands: CommandSpec[] = [
     arguments: [runDirectory],
     options: [
       ...executionOptions('scripted answers, as for run'),
+      { name: 'cwd', value: '<dir>', description: 'the working directory the run worked in (default: the current directory); a run never continues in another' },
       { name: 'from', value: '<node>', description: 'NODE or NODE@N: a new branch run from before that visit (its state and working directory then); the run itself is left as it is' },
+      { name: 'discard-changes', description: 'with --from: go back even over files changed by someone other than the run (`attractor undo` brings them back)' },
       json('print the result as JSON'),
     ],
     action: async ([runDir], options) => (await import('./run-command')).resumeCommand(runDir!, as(options), environment),
+  },
+  {
+    name: 'undo',
+    description: 'put the working directory back as the time travel that started a branch run found it (refused while that branch runs)',
+    arguments: [{ name: 'branch-dir', description: 'the branch run directory (`resume --from` printed it)' }],
+    options: [{ name: 'discard-changes', description: 'undo even over files changed since by someone other than the branch run' }, json('print {"status","cwd",...} as one JSON line')],
+    action: async ([branchDir], options) => (await import('./run-command')).undoCommand(branchDir!, as(options)),
   },
   {
     name: 'serve',

@@ -17,7 +17,9 @@ import { formatDiagnostic } from '../engine/model/diagnostic-format';
 import { launchServedFile, type ListenTarget } from '../server';
 import { chooseBackend, type BackendRequest } from '../host/backends';
 import { ATTACH_LEASE_SECONDS, DEFAULT_ATTACH_LEASE_SECONDS } from '../host/serve/serve-defaults';
-import { branchFromVisit } from '../engine/runtime/rerun';
+import type { ChangedElsewhere } from '../engine/runtime/rerun';
+import { branchFromVisit, undoBranchRestore } from '../engine/runtime/rerun';
+import { describeChangesElsewhere } from '../host/file-changes';
 import { parseVisitTarget } from './visit-files';
 import { RunReader } from '../host/run-directory/run-reader';
 import { describeRunEnd } from '../engine/runtime/run-status';
@@ -182,16 +184,45 @@ export async function runCommand(file: string, options: RunCommandOptions, env: 
   return report(await launchServedFile(file, listenTarget(options.serve), { ...launch, ...local, attachLeaseMs }, announce), file, options.json);
 }
 
-export async function resumeCommand(runDirectory: string, options: ExecutionOptions & { readonly from?: string }, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export interface ResumeCommandOptions extends ExecutionOptions {
+  readonly from?: string;
+  readonly cwd?: string;
+  readonly discardChanges?: boolean;
+}
+
+export async function resumeCommand(runDirectory: string, options: ResumeCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const events = new EventBus();
   events.on(progressPrinter(process.stderr.isTTY === true && !options.json));
   events.on(warningPrinter);
-  const resumeOptions = { ...execution(options, env), events, signal: withCancellation().signal };
+  // The run continues only in the working directory named here (the current one by default), never in one its run directory names.
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const resumeOptions = { ...execution(options, env), events, signal: withCancellation().signal, cwd };
   const pipelineFile = new RunReader(runDirectory).pipelineCopy;
+  if (options.discardChanges && options.from === undefined) throw new UsageError('--discard-changes is for resume --from (time travel)');
   if (options.from === undefined) return report(await resumeRun(path.resolve(runDirectory), resumeOptions), pipelineFile, options.json);
-  const branch = await branchFromVisit(runDirectory, parseVisitTarget(options.from));
+  const branch = await branchFromVisit(runDirectory, parseVisitTarget(options.from), { cwd, discardChanges: options.discardChanges === true });
   if (branch.kind === 'refused') return report(branch, pipelineFile, options.json);
+  if (branch.kind === 'changed-elsewhere') return changedElsewhere(branch, '--discard-changes', options.json);
   process.stderr.write(`resuming from before ${branch.nodeId}@${branch.visit} (step ${branch.step}) in a new branch run: ${branch.directory}\n`);
   if (branch.workspaceNotRestored) process.stderr.write(`warning: the working directory was NOT restored (${branch.workspaceNotRestored}); time travel falls back to the run's state only, the files are as they are now\n`);
+  if (branch.restore) process.stderr.write(`the working directory was put back as it was then${branch.restore.discarded.length > 0 ? `, discarding ${branch.restore.discarded.length} change(s) the run did not make` : ''}; \`attractor undo ${branch.directory}\` brings back what it held\n`);
   return report(await resumeRun(branch.directory, resumeOptions), new RunReader(branch.directory).pipelineCopy, options.json);
+}
+
+/** `attractor undo BRANCH`: the working directory back as the restore that started the branch found it. */
+export async function undoCommand(branchDirectory: string, options: { readonly discardChanges?: boolean; readonly json?: boolean }): Promise<number> {
+  const undone = await undoBranchRestore(branchDirectory, { discardChanges: options.discardChanges === true });
+  if (undone.kind === 'refused') return report({ ...undone, reason: `cannot undo: ${undone.reason}` }, new RunReader(branchDirectory).pipelineCopy, options.json);
+  if (undone.kind === 'changed-elsewhere') return changedElsewhere(undone, '--discard-changes', options.json);
+  const { record } = undone;
+  if (options.json) process.stdout.write(`${JSON.stringify({ status: 'undone', cwd: record.cwd, restored: record.replaced, replaced: record.undone?.replaced ?? null })}\n`);
+  else process.stderr.write(`${record.cwd} is back as the restore of ${record.at} found it; what it held until now is snapshot ${record.undone?.replaced ?? ''} (restore.json)\n`);
+  return EXIT.success;
+}
+
+/** Time travel refused over changes the run did not make: exit 2 with the list. */
+function changedElsewhere(refusal: ChangedElsewhere, flag: string, json: boolean | undefined): number {
+  process.stderr.write(`attractor: ${describeChangesElsewhere(refusal.cwd, refusal.changes)}\nNothing was changed. Keep them elsewhere first, or pass ${flag} (they stay recoverable with \`attractor undo\`).\n`);
+  if (json) process.stdout.write(`${JSON.stringify({ status: 'refused', cwd: refusal.cwd, changes: refusal.changes })}\n`);
+  return EXIT.refused;
 }

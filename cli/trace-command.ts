@@ -2,7 +2,8 @@ import path from 'node:path';
 import { formatDuration } from '../engine/model/duration';
 import type { TraceRecord } from '../engine/runtime/events';
 import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
-import { formatChange, visitChanges } from './visit-files';
+import { visitChanges } from './visit-files';
+import { formatChange } from '../host/file-changes';
 import { RunReader } from '../host/run-directory/run-reader';
 
 /**

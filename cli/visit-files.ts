@@ -1,15 +1,9 @@
 import type { TraceRecord } from '../engine/runtime/events';
-import type { FileChange, WorkspaceStore } from '../engine/runtime/workspace-snapshot';
+import type { FileChange, StoredSnapshots } from '../engine/runtime/workspace-snapshot';
 import type { VisitTarget } from '../engine/runtime/rerun';
 
-export function visitChanges(store: WorkspaceStore, record: TraceRecord): FileChange[] | undefined {
+export function visitChanges(store: StoredSnapshots, record: TraceRecord): FileChange[] | undefined {
   return record.files ? store.changes(record.files.before, record.files.after) : undefined;
-}
-
-const MARK: Record<FileChange['kind'], string> = { added: 'A', changed: 'M', deleted: 'D' };
-
-export function formatChange(change: FileChange): string {
-  return `${MARK[change.kind]} ${change.path}`;
 }
 
 /** `NODE` or `NODE@N` (the N-th visit, 1-based; absent: the command's default). */

@@ -1,7 +1,7 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { Handles } from '@vscode/debugadapter';
 import type { RunContext } from '../engine/runtime/context';
-import { existingWorkspaceStore } from '../engine/runtime/workspace-snapshot';
+import { storedSnapshots } from '../engine/runtime/workspace-snapshot';
 import type { SourceCatalog } from '../host/source-catalog';
 import type { StepInTarget, TargetFrame } from '../host/run-target';
 import type { DebugController } from './debug-controller';
@@ -179,7 +179,7 @@ export class LocalInspection {
     const last = thread.lastOutcome;
     const run = this.run();
     if (!last) return { kind: 'none-yet' };
-    const store = last.files && run ? existingWorkspaceStore(run.logsRoot, run.logsRoot) : undefined;
+    const store = last.files && run ? storedSnapshots(run.logsRoot) : undefined;
     if (!last.files || !store) return { kind: 'not-snapshotted', nodeId: last.nodeId };
     try {
       return { kind: 'changes', nodeId: last.nodeId, iteration: last.iteration, changes: store.changes(last.files.before, last.files.after) };

@@ -13,14 +13,13 @@ import { isSandboxSetting, sandboxSettings } from '../engine/model/sandbox-setti
 import type { LaunchResult } from '../engine/runtime/launch';
 import { launchPipelineFile, resumeRun } from '../engine/runtime/launch';
 import { forkRunDirectory, siblingRunDirectory } from '../engine/runtime/branch-run';
-import { restoreWorkspaceForBranch } from '../engine/runtime/workspace-snapshot';
 import { hasCheckpoint } from '../engine/runtime/run-layout';
 import { RUN_FILES } from '../engine/runtime/run-file-names';
 import type { BackendChoice, BackendFactory } from '../host/backends';
 import { chooseBackend } from '../host/backends';
 import type { AttractorLaunchArguments, ExceptionFilterId } from '../host/protocol/debug';
 import { HUMAN_GATE_STOP_REASON, runDefaults } from '../host/protocol/debug';
-import type { Carried, ConsoleLine, RunTarget, RunTargetEvents } from '../host/run-target';
+import type { Carried, ConsoleLine, RunTarget, RunTargetEvents, TravelRequest } from '../host/run-target';
 import { TargetRefusal } from '../host/run-target';
 import type { SourceCatalog } from '../host/source-catalog';
 import { humanGateMessage } from '../host/view/run-projection';
@@ -35,7 +34,7 @@ import { RunFeed } from './run-feed';
 import type { DebugThread, StepMode, StopReason } from './threads';
 import { MAIN_THREAD_ID } from './threads';
 import type { Boundary } from './time-travel';
-import { CheckpointHistory } from './time-travel';
+import { CheckpointHistory, prepareBranchTravel, travelRefusal } from './time-travel';
 
 export interface LocalTargetSettings {
   readonly breakpoints: BreakpointBook;
@@ -51,6 +50,8 @@ interface Launch {
   readonly args: AttractorLaunchArguments;
   readonly program: string;
   readonly choice: BackendChoice;
+  /** Where the session's runs work: the launch's `cwd`, else the program's folder. */
+  readonly cwd: string;
   /** The first run's directory; restarts and time-travel branches go beside it. */
   readonly logsRoot: string;
 }
@@ -116,7 +117,7 @@ export class LocalRunTarget implements RunTarget {
     const cwd = path.resolve(args.cwd ?? path.dirname(program));
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const logsRoot = path.resolve(args.resume ?? args.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(program, '.dot')}-${stamp}`));
-    this.launched = { args, program, choice: chosen.choice, logsRoot };
+    this.launched = { args, program, choice: chosen.choice, cwd, logsRoot };
     this.backend = chosen.choice.create();
     return { ok: true, program };
   }
@@ -213,18 +214,19 @@ export class LocalRunTarget implements RunTarget {
     return { after: () => this.startRun({ kind: 'fresh', logsRoot: siblingRunDirectory(launched.logsRoot, 'restart') }, launched.args.stopOnEntry ? 'entry' : undefined) };
   }
 
-  restartFrame(frameId: number | undefined): Promise<Carried> {
+  restartFrame(frameId: number | undefined, request: TravelRequest): Promise<Carried> {
     const ref = this.inspection.frameRef(frameId);
     if (ref && ref.thread.id !== MAIN_THREAD_ID) throw new TargetRefusal(1007, 'restartFrame works on the main thread (parallel branches are not checkpointed)');
-    return this.travel(({ run, node }) => run.history.at(node.step), 'restart frame', 'restart');
+    return this.travel(request, ({ run, node }) => run.history.at(node.step), 'restart frame', 'restart');
   }
 
-  stepBack(): Promise<Carried> {
-    return this.travel(({ run, node, ran }) => (ran ? run.history.at(node.step) : run.history.before(node.step)), 'step back', 'step');
+  stepBack(request: TravelRequest): Promise<Carried> {
+    return this.travel(request, ({ run, node, ran }) => (ran ? run.history.at(node.step) : run.history.before(node.step)), 'step back', 'step');
   }
 
-  reverseContinue(): Promise<Carried> {
+  reverseContinue(request: TravelRequest): Promise<Carried> {
     return this.travel(
+      request,
       ({ run, node, ran }) => {
         const upTo = ran ? node.step + 1 : node.step;
         return run.history.between(-1, upTo).find((b) => this.wouldBreak(b)) ?? run.history.first();
@@ -250,7 +252,7 @@ export class LocalRunTarget implements RunTarget {
   }
 
   private startRun(start: RunStart, entryStop?: StopReason): void {
-    const { args, program, choice } = this.launch();
+    const { args, program, choice, cwd } = this.launch();
     const events = new EventBus();
     const abort = new AbortController();
     const controller = new DebugController(
@@ -289,11 +291,9 @@ export class LocalRunTarget implements RunTarget {
     this.run = run;
     events.on((event) => this.onRunEvent(run, event));
     const interviewer = new ScriptedFirstInterviewer(choice.humanAnswers, gates);
-    const options = { backend: this.backend as CodergenBackend, interviewer, events, controller, signal: abort.signal, ...runDefaults(args) };
-    const launched =
-      start.kind === 'fresh'
-        ? launchPipelineFile(program, { ...options, cwd: path.resolve(args.cwd ?? path.dirname(program)), logsRoot: start.logsRoot, ...(args.params ? { params: args.params } : {}) })
-        : resumeRun(start.directory, options);
+    // A resumed run (time travel's branches too) continues only in the working directory the launch names.
+    const options = { backend: this.backend as CodergenBackend, interviewer, events, controller, signal: abort.signal, cwd, ...runDefaults(args) };
+    const launched = start.kind === 'fresh' ? launchPipelineFile(program, { ...options, logsRoot: start.logsRoot, ...(args.params ? { params: args.params } : {}) }) : resumeRun(start.directory, options);
     run.done = launched.then(
       (result) => this.onRunFinished(run, result),
       (error: unknown) => this.onRunFinished(run, { kind: 'refused', diagnostics: [], reason: `engine error: ${error instanceof Error ? error.message : String(error)}` }),
@@ -418,21 +418,30 @@ export class LocalRunTarget implements RunTarget {
   }
 
   /** Continues from an earlier node boundary in a new branch run beside the first; the run left behind stays as it was. */
-  private async travel(pick: (anchor: TravelAnchor) => Boundary | undefined, reason: string, landing: StopReason): Promise<Carried> {
-    const anchor = this.travelAnchor(this.stoppedThread(MAIN_THREAD_ID));
+  private async travel(request: TravelRequest, pick: (anchor: TravelAnchor) => Boundary | undefined, reason: string, landing: StopReason): Promise<Carried> {
+    const thread = this.stoppedThread(MAIN_THREAD_ID);
+    const anchor = this.travelAnchor(thread);
     if (!anchor) throw notPausedForTravel();
     const boundary = pick(anchor);
     if (!boundary) throw new TargetRefusal(1006, 'there is no earlier node boundary to go back to');
-    const { logsRoot } = this.launch();
-    const parent = await this.supersede();
+    const { logsRoot, cwd } = this.launch();
     const target = siblingRunDirectory(logsRoot, 'branch');
-    const parentRoot = parent?.logsRoot ?? logsRoot;
+    const parentRoot = anchor.run.logsRoot;
+    const lastSnapshot = thread?.lastOutcome?.files?.after ?? anchor.run.history.latestSnapshot();
+    const prepared = prepareBranchTravel(parentRoot, target, boundary, cwd, lastSnapshot, request.arguments);
+    if (prepared.kind === 'changed-elsewhere') {
+      const refusal = travelRefusal(request.command, request.arguments, prepared);
+      this.events.view('travelRefused', refusal.event);
+      throw new TargetRefusal(1009, refusal.message);
+    }
+    const parent = await this.supersede();
     forkRunDirectory(parentRoot, target, boundary, reason);
-    const workspace = restoreWorkspaceForBranch(parentRoot, target, boundary.state.cwd, boundary.state.workspaceSnapshot);
+    const workspace = prepared.kind === 'ready' ? prepared.restore() : prepared;
     return {
       after: () => {
         this.events.output({ category: 'important', text: `${reason}: continuing from before ${boundary.state.nextNodeId} (step ${boundary.state.step}) in a new branch ${target}\n` });
-        if (!workspace.restored) this.events.output({ category: 'important', text: `${reason}: the working directory was NOT restored (${workspace.reason}); the files are as the run left them\n` });
+        if (workspace.kind === 'restored') this.events.view('workspaceRestored', { branch: target, cwd: workspace.record.cwd, discarded: workspace.record.discarded.length });
+        else this.events.output({ category: 'important', text: `${reason}: the working directory was NOT restored (${workspace.reason}); the files are as the run left them\n` });
         this.startRun({ kind: 'resume', directory: target, entryStop: landing, ...(parent ? { branch: { parent: parent.history, from: boundary } } : {}) });
       },
     };

@@ -204,15 +204,15 @@ export class AttractorDebugSession extends DebugSession {
   }
 
   protected override restartFrameRequest(response: DebugProtocol.RestartFrameResponse, args: DebugProtocol.RestartFrameArguments): Promise<void> {
-    return this.carry(response, () => this.target.restartFrame(args.frameId));
+    return this.carry(response, () => this.target.restartFrame(args.frameId, { command: response.command, arguments: args }));
   }
 
-  protected override stepBackRequest(response: DebugProtocol.StepBackResponse): Promise<void> {
-    return this.carry(response, () => this.target.stepBack());
+  protected override stepBackRequest(response: DebugProtocol.StepBackResponse, args: DebugProtocol.StepBackArguments): Promise<void> {
+    return this.carry(response, () => this.target.stepBack({ command: response.command, arguments: args }));
   }
 
-  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): Promise<void> {
-    return this.carry(response, () => this.target.reverseContinue());
+  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse, args: DebugProtocol.ReverseContinueArguments): Promise<void> {
+    return this.carry(response, () => this.target.reverseContinue({ command: response.command, arguments: args }));
   }
 
   /** Cancelling an LLM call's progress fails that node's attempt; the run goes on routing. */

@@ -1,6 +1,13 @@
+import fs from 'node:fs';
 import type { BranchPoint } from '../engine/runtime/branch-run';
 import type { TraceRecord } from '../engine/runtime/events';
 import type { RunState } from '../engine/runtime/state';
+import type { SnapshotId } from '../engine/runtime/workspace-snapshot';
+import type { PreparedTravel } from '../engine/runtime/workspace-travel';
+import { prepareTravel } from '../engine/runtime/workspace-travel';
+import { describeChangesElsewhere } from '../host/file-changes';
+import type { TravelRefusedEventBody } from '../host/protocol/debug';
+import { DISCARD_CHANGES_ARGUMENT } from '../host/protocol/debug';
 
 /** A node-boundary checkpoint of the main walk, with how many trace.jsonl lines existed then. */
 export type Boundary = BranchPoint;
@@ -46,8 +53,33 @@ export class CheckpointHistory {
     return this.boundaries[0];
   }
 
+  /** The snapshot of the latest boundary: the working directory as the run last recorded it at one. */
+  latestSnapshot(): SnapshotId | undefined {
+    return this.boundaries.at(-1)?.state.workspaceSnapshot;
+  }
+
   /** Boundaries between `from` (exclusive) and `to` (exclusive), latest first: reverseContinue's path back. */
   between(fromStep: number, toStep: number): Boundary[] {
     return this.boundaries.filter((b) => b.state.step > fromStep && b.state.step < toStep).reverse();
   }
+}
+
+/**
+ * The working directory's side of a travel to `boundary` in the new branch `branchRoot`: checked
+ * while the run still stands at its boundary (a refusal leaves no branch behind), restored once the
+ * session has stopped that run. `lastSnapshot`: the last the run took (its last visit's, before the
+ * boundary after it is committed).
+ */
+export function prepareBranchTravel(parentRoot: string, branchRoot: string, boundary: Boundary, cwd: string, lastSnapshot: SnapshotId | undefined, args: unknown): PreparedTravel {
+  const discardChanges = typeof args === 'object' && args !== null && (args as Record<string, unknown>)[DISCARD_CHANGES_ARGUMENT] === true;
+  const prepared = prepareTravel(parentRoot, branchRoot, { cwd, snapshot: boundary.state.workspaceSnapshot, lastSnapshot, discardChanges });
+  if (prepared.kind === 'changed-elsewhere') fs.rmSync(branchRoot, { recursive: true, force: true });
+  return prepared;
+}
+
+/** What a refused travel request answers: its error (the list) and the event a client offers "Restore anyway" from. */
+export function travelRefusal(command: string, args: unknown, refusal: Extract<PreparedTravel, { kind: 'changed-elsewhere' }>): { message: string; event: TravelRefusedEventBody } {
+  const message = `${describeChangesElsewhere(refusal.cwd, refusal.changes)}\nNothing was changed. Keep them elsewhere first, or send ${command} again with "${DISCARD_CHANGES_ARGUMENT}": true (they stay recoverable with \`attractor undo\`).`;
+  const argumentsSent = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+  return { message, event: { command, arguments: argumentsSent, cwd: refusal.cwd, changes: refusal.changes } };
 }

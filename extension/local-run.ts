@@ -50,10 +50,8 @@ export async function runLocally(args: AttractorLaunchArguments & { readonly log
   const { backend, interviewer, attach } = prepared.services;
   const events = new EventBus();
   attach(events);
-  const common = { backend, interviewer, events, signal, ...runDefaults(args) };
-  const outcome = args.resume
-    ? await resumeRun(args.resume, common)
-    : await launchPipelineFile(args.program, { ...common, cwd: args.cwd ?? path.dirname(args.program), logsRoot: args.logsRoot, ...(args.params ? { params: args.params } : {}) });
+  const common = { backend, interviewer, events, signal, cwd: args.cwd ?? path.dirname(args.program), ...runDefaults(args) };
+  const outcome = args.resume ? await resumeRun(args.resume, common) : await launchPipelineFile(args.program, { ...common, logsRoot: args.logsRoot, ...(args.params ? { params: args.params } : {}) });
   if (outcome.kind === 'refused') return { kind: 'refused', reason: outcome.reason };
   const { result } = outcome;
   return { kind: 'ran', status: result.status, logsRoot: result.logsRoot, ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}) };

@@ -20,6 +20,7 @@ import { hasEnded, isResumable, runProgram, summarizeRun, type RunSummaryStatus 
 import { listRuns } from '../host/run-directory/run-catalog';
 import { RunReader } from '../host/run-directory/run-reader';
 import { runStatusWords } from '../engine/runtime/run-status';
+import { confirmedWorkingDirectory } from './time-travel-prompts';
 import type { VisitTarget } from '../engine/runtime/rerun';
 import { RunsTreeProvider } from './runs-view';
 import { routeHoverAt } from './lm/route-hover';
@@ -131,7 +132,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!requireTrust()) return;
     const runDir = typeof directory === 'string' ? directory : await pickRun('Resume run…', isResumable);
     if (!runDir) return;
-    await runs.debug(runProgram(runDir), { resume: runDir, name: `Resume ${path.basename(runDir)}` });
+    const cwd = await confirmedWorkingDirectory(runDir);
+    if (cwd === undefined) return;
+    await runs.debug(runProgram(runDir), { resume: runDir, cwd, name: `Resume ${path.basename(runDir)}` });
   });
   register('attractor.rerunFrom', async (directory, target) => {
     if (!requireTrust()) return;

@@ -17,9 +17,10 @@ import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './d
 import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
 import type { HumanGateMessage } from '../host/protocol/webview';
-import { branchFromVisit, type VisitTarget } from '../engine/runtime/rerun';
+import type { VisitTarget } from '../engine/runtime/rerun';
 import { runProgram } from '../host/run-directory/run-summary';
 import { describeRunEnd } from '../engine/runtime/run-status';
+import { branchWithConsent, onTravelEvent } from './time-travel-prompts';
 
 export class RunCoordinator implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -151,17 +152,9 @@ export class RunCoordinator implements vscode.Disposable {
       void vscode.window.showWarningMessage(`Attractor: ${this.localRun.name} is still running.`);
       return;
     }
-    const branch = await branchFromVisit(runDirectory, target);
-    if (branch.kind === 'refused') {
-      void vscode.window.showErrorMessage(`Attractor: ${branch.reason}`);
-      return;
-    }
-    this.log.info(`re-run of ${runDirectory} from before ${branch.nodeId}@${branch.visit} (step ${branch.step}) in the branch ${branch.directory}`);
-    if (branch.workspaceNotRestored) {
-      this.log.warn(`the working directory was NOT restored: ${branch.workspaceNotRestored}`);
-      void vscode.window.showWarningMessage(`Attractor: the working directory was NOT restored (${branch.workspaceNotRestored}); the branch starts from the run's state only.`);
-    }
-    await this.run(runProgram(branch.directory), { resume: branch.directory });
+    const made = await branchWithConsent(runDirectory, target, this.log);
+    if (!made) return;
+    await this.run(runProgram(made.branch.directory), { resume: made.branch.directory, cwd: made.cwd });
   }
 
   /** LLM backends with SecretStorage keys and VS Code's models; the environment's settings may be malformed (ATTRACTOR_* variables). */
@@ -211,6 +204,7 @@ export class RunCoordinator implements vscode.Disposable {
 
   private onCustomEvent(event: vscode.DebugSessionCustomEvent): void {
     if (event.session.type !== DEBUG_TYPE) return;
+    void onTravelEvent(event.session, event.event, event.body);
     const config = event.session.configuration as AttractorDebugConfiguration;
     if (event.event === 'graphState') {
       const body = event.body as CustomEventBodies['graphState'];

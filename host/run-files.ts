@@ -1,7 +1,7 @@
 // Extension side (Node): reads a run directory into graph-view messages, for "Open run…" on a
 // finished run and for the visit files a trace row asks for. Never bundled into the webview.
 import type { TraceRecord } from '../engine/runtime/events';
-import type { VisitFiles } from '../engine/runtime/workspace-snapshot';
+import type { FileChange, VisitFiles } from '../engine/runtime/workspace-snapshot';
 import type { GraphStateMessage, RunStatus, VisitArtifactsMessage } from './protocol/webview';
 import { GraphStateTracker } from './view/graph-state';
 import type { VisitTarget } from '../engine/runtime/rerun';
@@ -15,18 +15,26 @@ export function traceEntriesMessage(runDirectory: string): { type: 'traceEntries
 export function visitArtifactsMessage(runDirectory: string, iteration: number, nodeId: string, visit = 1): VisitArtifactsMessage {
   const reader = new RunReader(runDirectory);
   const named = { iteration, nodeId, visit };
-  const files = reader.visitSnapshots(named);
-  const store = files && reader.store();
   const artifacts = reader.visitArtifacts(named);
   return {
     type: 'visitArtifacts',
     iteration,
     nodeId,
     ...(visit > 1 ? { visit } : {}),
-    ...(files && store ? { fileChanges: store.changes(files.before, files.after) } : {}),
+    ...visitFileChanges(reader, reader.visitSnapshots(named)),
     ...(artifacts.length > 0 ? { artifacts } : {}),
     ...reader.visitRecords(named),
   };
+}
+
+/** What a visit did to the workspace; nothing when the run holds no snapshots for it, or ids that are not snapshots. */
+function visitFileChanges(reader: RunReader, files: VisitFiles | undefined): { fileChanges?: FileChange[] } {
+  const store = files && reader.store();
+  try {
+    return files && store ? { fileChanges: store.changes(files.before, files.after) } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The workspace snapshots around a main-walk visit (the `visit`-th of its node in that iteration), when the run took them. */

@@ -63,6 +63,12 @@ export class TargetRefusal extends Error {
   }
 }
 
+/** A time-travel request as the client sent it: its refusal names it, and its arguments may say `discardChanges`. */
+export interface TravelRequest {
+  readonly command: string;
+  readonly arguments: unknown;
+}
+
 /** What a run target tells the session, as it happens. */
 export interface RunTargetEvents {
   stopped(stop: TargetStop): void;
@@ -103,9 +109,9 @@ export interface RunTarget {
   cancelProgress(progressId: string): void;
   restart(): Control;
   /** Time travel: back to a node boundary of the main walk, continued in a new branch run. */
-  restartFrame(frameId: number | undefined): Control;
-  stepBack(): Control;
-  reverseContinue(): Control;
+  restartFrame(frameId: number | undefined, request: TravelRequest): Control;
+  stepBack(request: TravelRequest): Control;
+  reverseContinue(request: TravelRequest): Control;
   terminate(): Control;
   /** The client leaves: a run here stops; a run on a server goes on unless `terminateDebuggee`. */
   disconnect(terminateDebuggee: boolean): Promise<void>;

@@ -67,7 +67,7 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   const events = new EventBus();
   events.on(writer.record);
   const step = new OneVisit(graph, answers, events, () => writer.close());
-  const options = { backend: engine.backend, interviewer: step.interviewer, events, signal: step.signal, runner: engine.runner, ...scope, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}), ...(engine.sandbox ? { sandbox: engine.sandbox } : {}) };
+  const options = { cwd: request.cwd, backend: engine.backend, interviewer: step.interviewer, events, signal: step.signal, runner: engine.runner, ...scope, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}), ...(engine.sandbox ? { sandbox: engine.sandbox } : {}) };
   const walk = pausingWalk((nodeId) => step.pauseBefore(nodeId));
   let result: RunResult | PausedRun;
   if (checkpoint.kind === 'none') {
@@ -140,6 +140,6 @@ export async function cancelRun(request: RunRequest, engine: StepEngine): Promis
   cancelled.abort();
   const events = new EventBus();
   events.on(new StepEventsWriter(request.logsRoot, true).record);
-  await resumeRun(request.logsRoot, { backend: engine.backend, interviewer: new CallbackInterviewer(() => Promise.reject(new Error('cancelled'))), events, runner: engine.runner, signal: cancelled.signal });
+  await resumeRun(request.logsRoot, { cwd: request.cwd, backend: engine.backend, interviewer: new CallbackInterviewer(() => Promise.reject(new Error('cancelled'))), events, runner: engine.runner, signal: cancelled.signal });
 }
 

@@ -29,7 +29,7 @@ export function launchServed(run: ServedRun, checked: CheckedSubmission, options
   const { source, sourcePath, cwd, logsRoot } = run.spec;
   const files = options.files ? { files: options.files } : {};
   const sandbox = options.sandbox ? { sandbox: options.sandbox } : {};
-  const admission = admitPrepared(checked, { events: run.events, backend: options.backend, logsRoot, params: options.params, ...(sourcePath ? { sourcePath } : {}), ...files, ...sandbox });
+  const admission = admitPrepared(checked, { events: run.events, backend: options.backend, logsRoot, cwd, params: options.params, ...(sourcePath ? { sourcePath } : {}), ...files, ...sandbox });
   if (admission.kind === 'refused') return admission;
   // A run held by an attached debugger must let go when the CLI is interrupted too.
   options.signal?.addEventListener('abort', () => run.cancel(), { once: true });

@@ -64,12 +64,12 @@ function ranOrThrow<R>(launched: LaunchResult<R>): R {
 
 function runLocked<R>(options: RunOptions, warnings: readonly Diagnostic[], walk: Walk<R>): Promise<LaunchResult<R>> {
   // Again under the lock: another engine may have started a run there since the admission.
-  return withRunLock(options.logsRoot, async () => runDirectoryTaken(options.logsRoot) ?? { kind: 'ran', result: await walk(options), warnings });
+  return withRunLock(options.logsRoot, options.cwd, async () => runDirectoryTaken(options.logsRoot) ?? { kind: 'ran', result: await walk(options), warnings });
 }
 
 export type Admission = Exclude<LaunchResult, { kind: 'ran' }> | { readonly kind: 'admitted'; readonly graph: Graph; readonly warnings: readonly Diagnostic[] };
 
-export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'params' | 'files' | 'sandbox'> {
+export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'cwd' | 'params' | 'files' | 'sandbox'> {
   /** Where the source lives (sub-pipelines and prompt files resolve from it); absent for inline DOT. */
   readonly sourcePath?: string;
 }
@@ -98,29 +98,34 @@ export function admitPrepared(prepared: Pick<PreparedPipeline, 'graph' | 'diagno
   }
   const problems = preflight(options.backend, prepared.graph) ?? sandboxRefusal(prepared.graph, options.sandbox ?? autoSandbox);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
-  const engine = RunLock.liveHolder(options.logsRoot);
+  const engine = RunLock.liveHolder(options.logsRoot) ?? RunLock.workingDirectoryHolder(options.cwd);
   if (engine) return { kind: 'refused', diagnostics: [], reason: engine };
   return runDirectoryTaken(options.logsRoot) ?? { kind: 'admitted', graph: prepared.graph, warnings: prepared.diagnostics };
 }
 
 export type RefusedLaunch = Extract<LaunchResult, { kind: 'refused' }>;
 
-/** Runs `engine` holding the run directory's lock; a directory another live engine holds is refused. */
-export async function withRunLock<T>(root: string, engine: () => Promise<T> | T): Promise<T | RefusedLaunch> {
-  let lock: RunLock;
+/**
+ * Runs `engine` holding the run directory's lock and the lock of the working directory `cwd` it
+ * works in; a directory another live engine holds is refused.
+ */
+export async function withRunLock<T>(root: string, cwd: string, engine: () => Promise<T> | T): Promise<T | RefusedLaunch> {
+  const locks: RunLock[] = [];
   try {
-    lock = RunLock.acquire(root);
-  } catch (error) {
-    if (error instanceof RunLockedError) return { kind: 'refused', diagnostics: [], reason: error.message };
-    throw error;
-  }
-  try {
+    try {
+      locks.push(RunLock.acquire(root));
+      const workingDirectory = RunLock.acquireWorkingDirectory(cwd, root);
+      if (workingDirectory) locks.push(workingDirectory);
+    } catch (error) {
+      if (error instanceof RunLockedError) return { kind: 'refused', diagnostics: [], reason: error.message };
+      throw error;
+    }
     // A killed engine's temp files go as soon as the directory is ours, whether or not a run follows
     // (an engine killed while compacting a finished run's journal left one that resume refuses to run).
     new RunDirectory(root).removeStaleTempFiles();
     return await engine();
   } finally {
-    lock.release();
+    for (const lock of locks.reverse()) lock.release();
   }
 }
 
@@ -143,11 +148,15 @@ function preflight(backend: CodergenBackend, graph: Graph): string | undefined {
   return `the ${backend.name} backend cannot serve this pipeline:\n${problems.map((p) => `  node ${p.nodeId} (${p.provider}): ${p.message}`).join('\n')}`;
 }
 
-export type ResumeOptions = Omit<LaunchOptions, 'logsRoot' | 'cwd' | 'params'>;
+/** `cwd`: the working directory the person resuming named or confirmed; the run resumes only if it is the one the run worked in. */
+export type ResumeOptions = Omit<LaunchOptions, 'logsRoot' | 'params'>;
 
 /**
  * Opt-in resume: the checkpoint must be ours, unfinished, and taken on this very pipeline source
- * (the copy kept in the run directory); anything else fails loud.
+ * (the copy kept in the run directory), and the working directory it names must be the one the
+ * caller names; anything else fails loud. The graph hash only proves the checkpoint and the
+ * pipeline.dot beside it belong together (no mix-up of files), not who wrote them: a run directory
+ * is trusted as far as the person resuming it trusts where it came from.
  */
 export async function resumeRun(runDirectory: string, options: ResumeOptions): Promise<LaunchResult> {
   return resumeRunWith(runDirectory, options, runPipeline);
@@ -156,7 +165,7 @@ export async function resumeRun(runDirectory: string, options: ResumeOptions): P
 /** `resumeRun` walking with `walk` (a pausing one). */
 export async function resumeRunWith<R>(runDirectory: string, options: ResumeOptions, walk: Walk<R>): Promise<LaunchResult<R>> {
   if (!fs.existsSync(runDirectory)) return { kind: 'refused', diagnostics: [], reason: `no checkpoint at ${runFile(runDirectory, 'checkpoint')}: is ${runDirectory} a run directory?` };
-  return withRunLock(runDirectory, () => resumeLocked(runDirectory, options, walk));
+  return withRunLock(runDirectory, options.cwd, () => resumeLocked(runDirectory, options, walk));
 }
 
 async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, walk: Walk<R>): Promise<LaunchResult<R>> {
@@ -169,6 +178,8 @@ async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, wal
   if (state.status !== 'running' && state.status !== 'cancelled') {
     return { kind: 'refused', diagnostics: [], reason: `the run in ${runDirectory} already finished (${state.status}${state.failureReason ? `: ${state.failureReason}` : ''}); start a new run instead` };
   }
+  const elsewhere = otherWorkingDirectory(runDirectory, state.cwd, options.cwd);
+  if (elsewhere) return { kind: 'refused', diagnostics: [], reason: elsewhere };
   let source: string;
   try {
     source = readFileChecked(runFile(runDirectory, 'pipeline'), READ_LIMITS.pipeline);
@@ -186,6 +197,23 @@ async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, wal
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
   // The interrupted node runs again; the commands the killed engine left running must not race it.
   new RunDirectory(runDirectory).processGroups.reapOrphans((group) => killProcessGroup(group, 'SIGKILL'));
-  const result = await walk({ ...options, graph: prepared.graph, source, cwd: state.cwd, logsRoot: runDirectory, resume: state });
+  const result = await walk({ ...options, graph: prepared.graph, source, logsRoot: runDirectory, resume: state });
   return { kind: 'ran', result, warnings: [] };
+}
+
+/**
+ * Why a run that worked in `recorded` may not resume in `named`, or undefined when they are one
+ * directory. The recorded one is only what the run directory says: a copied or forged run directory
+ * must not choose which folder its nodes rewrite.
+ */
+export function otherWorkingDirectory(runDirectory: string, recorded: string, named: string): string | undefined {
+  const real = (dir: string) => {
+    try {
+      return fs.realpathSync(dir);
+    } catch {
+      return path.resolve(dir);
+    }
+  };
+  if (real(recorded) === real(named)) return undefined;
+  return `the run in ${runDirectory} worked in ${recorded}, not in ${path.resolve(named)}: it continues only in the working directory it worked in, once you name it (attractor resume --cwd ${recorded}, or "cwd" in launch.json)`;
 }

@@ -16,6 +16,8 @@ interface LockHolder {
   /** How long the lock stays the holder's after `renewed_at` unless renewed (absent: an engine before leases). */
   readonly lease_ms?: number;
   readonly renewed_at?: string;
+  /** In a working directory's lock: the run directory of the run working there. */
+  readonly run?: string;
 }
 
 /** The lock file as read: its holder and its exact text (a takeover checks it moved that very record). */
@@ -30,6 +32,8 @@ export class RunLockLostError extends Error {
   override readonly name = 'RunLockLostError';
 }
 
+/** A working directory's lock, beside the run directories a run keeps there by default (never snapshotted). */
+const WORKDIR_LOCK_FILE = path.join('.attractor-runs', 'workdir.lock');
 /** A lock file without a readable holder is being written, unless it is older than this. */
 const UNREADABLE_LOCK_GRACE_MS = 10_000;
 /** How long a lock outlives its last renewal; the holder renews every third of it. */
@@ -54,52 +58,50 @@ export class RunLock {
   private readonly timer: NodeJS.Timeout;
 
   private constructor(
-    /** Absolute, as `fence` looks it up. */
-    private readonly root: string,
+    /** The run directory (absolute, as `fence` looks it up), or undefined for a working directory's lock. */
+    private readonly root: string | undefined,
     private readonly file: string,
     private holder: LockHolder,
   ) {
     this.renewedAt = Date.parse(holder.renewed_at ?? holder.since);
     this.timer = setInterval(() => this.renew(true), leaseOf(holder) / 3);
     this.timer.unref();
-    held.set(root, this);
+    if (root) held.set(root, this);
   }
 
   static acquire(root: string): RunLock {
     fs.mkdirSync(root, { recursive: true });
-    const file = runFile(root, 'lock');
-    const startTime = processStartTime(process.pid);
-    const now = new Date().toISOString();
-    const holder: LockHolder = { pid: process.pid, ...(startTime ? { start_time: startTime } : {}), host: os.hostname(), since: now, lease_ms: leaseMs(), renewed_at: now };
-    for (let attempt = 0; attempt < 3; attempt++) {
-      let fd: number;
-      try {
-        fd = fs.openSync(file, 'wx');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const current = readLock(file);
-        if (current.kind === 'gone') continue;
-        if (current.kind === 'unreadable' ? ageMs(file) < UNREADABLE_LOCK_GRACE_MS : isLive(current.holder)) {
-          throw new RunLockedError(describeHolder(root, current));
-        }
-        takeOver(file, current);
-        continue;
-      }
-      try {
-        fs.writeSync(fd, `${JSON.stringify(holder)}\n`);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      return new RunLock(path.resolve(root), file, holder);
+    const lock = acquireFile(runFile(root, 'lock'), {}, (current) => describeHolder(root, current));
+    return new RunLock(path.resolve(root), lock.file, lock.holder);
+  }
+
+  /**
+   * One live engine per working directory as well: two runs in one directory overwrite each other's
+   * files, blame each other's changes, and time travel in one deletes the other's work. Undefined
+   * when the directory cannot hold the lock (read-only): nothing can be overwritten there either.
+   */
+  static acquireWorkingDirectory(cwd: string, runDirectory: string): RunLock | undefined {
+    const file = path.join(cwd, WORKDIR_LOCK_FILE);
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+    } catch (error) {
+      if (['EACCES', 'EROFS', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined;
+      throw error;
     }
-    throw new RunLockedError(`${root} is being taken by another engine right now; try again`);
+    const lock = acquireFile(file, { run: path.resolve(runDirectory) }, (current) => describeWorkingDirectoryHolder(cwd, current));
+    return new RunLock(undefined, lock.file, lock.holder);
   }
 
   /** Why `root` is held by a live engine (the refusal acquire would give), or undefined when it is free. */
   static liveHolder(root: string): string | undefined {
     const current = readLock(runFile(root, 'lock'));
     return current.kind === 'held' && isLive(current.holder) ? describeHolder(root, current) : undefined;
+  }
+
+  /** Why the working directory `cwd` is in use by a live engine, or undefined when it is free. */
+  static workingDirectoryHolder(cwd: string): string | undefined {
+    const current = readLock(path.join(cwd, WORKDIR_LOCK_FILE));
+    return current.kind === 'held' && isLive(current.holder) ? describeWorkingDirectoryHolder(cwd, current) : undefined;
   }
 
   /**
@@ -115,7 +117,7 @@ export class RunLock {
   /** Removes the lock if it is still this engine's. */
   release(): void {
     clearInterval(this.timer);
-    if (held.get(this.root) === this) held.delete(this.root);
+    if (this.root && held.get(this.root) === this) held.delete(this.root);
     const current = readLock(this.file);
     if (current.kind === 'held' && isSameHolder(current.holder, this.holder)) fs.rmSync(this.file, { force: true });
   }
@@ -146,6 +148,34 @@ export class RunLock {
     this.renewedAt = now.getTime();
     return true;
   }
+}
+
+/** Creates `file` holding this engine's record, taking over a stale one; a live holder is refused with `describe`'s reason. */
+function acquireFile(file: string, extra: Pick<LockHolder, 'run'>, describe: (current: Exclude<ReadLock, { kind: 'gone' }>) => string): { file: string; holder: LockHolder } {
+  const startTime = processStartTime(process.pid);
+  const now = new Date().toISOString();
+  const holder: LockHolder = { pid: process.pid, ...(startTime ? { start_time: startTime } : {}), host: os.hostname(), since: now, lease_ms: leaseMs(), renewed_at: now, ...extra };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const current = readLock(file);
+      if (current.kind === 'gone') continue;
+      if (current.kind === 'unreadable' ? ageMs(file) < UNREADABLE_LOCK_GRACE_MS : isLive(current.holder)) throw new RunLockedError(describe(current));
+      takeOver(file, current);
+      continue;
+    }
+    try {
+      fs.writeSync(fd, `${JSON.stringify(holder)}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return { file, holder };
+  }
+  throw new RunLockedError(`${file} is being taken by another engine right now; try again`);
 }
 
 /**
@@ -211,6 +241,7 @@ function readLock(file: string): ReadLock {
         ...(typeof data.start_time === 'string' ? { start_time: data.start_time } : {}),
         ...(typeof data.lease_ms === 'number' && data.lease_ms > 0 ? { lease_ms: data.lease_ms } : {}),
         ...(typeof data.renewed_at === 'string' && !Number.isNaN(Date.parse(data.renewed_at)) ? { renewed_at: data.renewed_at } : {}),
+        ...(typeof data.run === 'string' ? { run: data.run } : {}),
       };
       return { kind: 'held', holder, text };
     }
@@ -229,11 +260,17 @@ function ageMs(file: string): number {
 }
 
 function describeHolder(root: string, current: Exclude<ReadLock, { kind: 'gone' }>): string {
-  let who = 'another engine';
-  if (current.kind === 'held') {
-    const { pid, host, since, renewed_at: renewed } = current.holder;
-    const lease = host !== os.hostname() && renewed ? `, its lease renewed at ${renewed} lapses after ${leaseOf(current.holder)} ms` : '';
-    who = `another engine (pid ${pid} on ${host}, since ${since}${lease})`;
-  }
-  return `${root} is in use by ${who}: one engine per run directory. Wait for it to end or stop it, then resume.`;
+  return `${root} is in use by ${holderName(current)}: one engine per run directory. Wait for it to end or stop it, then resume.`;
+}
+
+function describeWorkingDirectoryHolder(cwd: string, current: Exclude<ReadLock, { kind: 'gone' }>): string {
+  const run = current.kind === 'held' && current.holder.run ? ` running ${current.holder.run}` : '';
+  return `the working directory ${cwd} is in use by ${holderName(current)}${run}: one live engine per working directory, as two would overwrite each other's files. Wait for it to end or stop it, or give this run another working directory.`;
+}
+
+function holderName(current: Exclude<ReadLock, { kind: 'gone' }>): string {
+  if (current.kind !== 'held') return 'another engine';
+  const { pid, host, since, renewed_at: renewed } = current.holder;
+  const lease = host !== os.hostname() && renewed ? `, its lease renewed at ${renewed} lapses after ${leaseOf(current.holder)} ms` : '';
+  return `another engine (pid ${pid} on ${host}, since ${since}${lease})`;
 }

@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { StatFingerprint } from './workspace-fingerprint';
 import { ChangeWatch } from './workspace-watch';
 import { runFile } from './run-layout';
+import type { GitTarget } from './hardened-git';
+import { checkedObjectId, runGit } from './hardened-git';
 
 /**
  * Content-addressed snapshots of a run's working directory, one per node visit, in a private git
@@ -38,19 +39,15 @@ export interface FileChange {
   readonly path: string;
 }
 
-class SnapshotError extends Error {
-  override readonly name = 'SnapshotError';
-}
-
 export type OpenedStore = { readonly kind: 'open'; readonly store: WorkspaceStore } | { readonly kind: 'unavailable'; readonly reason: string };
 
 /** The store of a run directory, bound to the workspace `cwd`; created (and checked against the budget) on first use. */
 export function openWorkspaceStore(runDirectory: string, cwd: string, budget: SnapshotBudget = DEFAULT_SNAPSHOT_BUDGET): OpenedStore {
   const store = new WorkspaceStore(runFile(runDirectory, 'workspaceStore'), cwd);
-  const fresh = !fs.existsSync(path.join(store.gitDir, 'HEAD'));
+  const fresh = !fs.existsSync(path.join(store.storeDir, 'HEAD'));
   // A store that could not be set up leaves nothing behind that looks like one.
   const unavailable = (reason: string): OpenedStore => {
-    if (fresh) fs.rmSync(store.gitDir, { recursive: true, force: true });
+    if (fresh) fs.rmSync(store.storeDir, { recursive: true, force: true });
     return { kind: 'unavailable', reason };
   };
   try {
@@ -64,27 +61,53 @@ export function openWorkspaceStore(runDirectory: string, cwd: string, budget: Sn
   return { kind: 'open', store };
 }
 
-/** The store of a run directory that already has one (for reading: diffs), or undefined. */
-export function existingWorkspaceStore(runDirectory: string, cwd: string): WorkspaceStore | undefined {
-  const gitDir = runFile(runDirectory, 'workspaceStore');
-  return fs.existsSync(path.join(gitDir, 'HEAD')) ? new WorkspaceStore(gitDir, cwd) : undefined;
+/** The snapshots a run directory's store holds, for reading (diffs, a file's text), or undefined when it has none. */
+export function storedSnapshots(runDirectory: string): StoredSnapshots | undefined {
+  const storeDir = runFile(runDirectory, 'workspaceStore');
+  return fs.existsSync(path.join(storeDir, 'HEAD')) ? new StoredSnapshots(storeDir) : undefined;
 }
 
-/**
- * A time-travel branch's store borrows its parent's objects (git alternates, flattened so a long
- * chain of branches never hits git's nesting limit), so the parent's snapshots restore and diff in it.
- */
-function inheritWorkspaceStore(parentRunDirectory: string, branchRunDirectory: string): void {
-  const parentObjects = path.join(runFile(parentRunDirectory, 'workspaceStore'), 'objects');
-  if (!fs.existsSync(parentObjects)) return;
-  const parentAlternates = readLines(path.join(parentObjects, 'info', 'alternates'));
-  const info = path.join(runFile(branchRunDirectory, 'workspaceStore'), 'objects', 'info');
-  fs.mkdirSync(info, { recursive: true });
-  fs.writeFileSync(path.join(info, 'alternates'), [...parentAlternates, parentObjects].map((line) => `${line}\n`).join(''));
+/** Reading stored snapshots needs their objects only: no working tree, no index, nothing of the store's own but its objects. */
+export class StoredSnapshots {
+  readonly storeDir: string;
+
+  constructor(storeDir: string) {
+    this.storeDir = path.resolve(storeDir);
+  }
+
+  changes(from: SnapshotId, to: SnapshotId): FileChange[] {
+    const ids = [checkedObjectId(from, 'snapshot'), checkedObjectId(to, 'snapshot')];
+    const fields = this.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', '--end-of-options', ...ids]).split('\0').filter(Boolean);
+    const changes: FileChange[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      changes.push({ kind: changeKind(fields[i] ?? ''), path: fields[i + 1] ?? '' });
+    }
+    return changes;
+  }
+
+  /** The text of `file` (workspace-relative, '/'-separated) in `snapshot`, or undefined when the snapshot has no such file. */
+  fileAt(snapshot: SnapshotId, file: string): string | undefined {
+    const entry = this.git(['ls-tree', '-z', '--end-of-options', checkedObjectId(snapshot, 'snapshot'), '--', file]).split('\0')[0] ?? '';
+    const blob = /^\d+ blob ([0-9a-f]{40})\t/.exec(entry)?.[1];
+    return blob ? this.git(['cat-file', 'blob', '--end-of-options', blob]) : undefined;
+  }
+
+  /** A unified diff (git's format; binary files are named, not printed). */
+  unifiedDiff(from: SnapshotId, to: SnapshotId): string {
+    const ids = [checkedObjectId(from, 'snapshot'), checkedObjectId(to, 'snapshot')];
+    return this.git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--end-of-options', ...ids]);
+  }
+
+  protected git(args: readonly string[], input?: string): string {
+    return runGit(this.target(), args, input);
+  }
+
+  protected target(): GitTarget {
+    return { objects: path.join(this.storeDir, 'objects') };
+  }
 }
 
-export class WorkspaceStore {
-  readonly gitDir: string;
+export class WorkspaceStore extends StoredSnapshots {
   readonly cwd: string;
   /**
    * The last snapshot, what the workspace looked like to lstat then, and whether a change watch
@@ -94,21 +117,24 @@ export class WorkspaceStore {
   /** Listens for changes between node boundaries, once takeAtBoundary is used; close() ends it. */
   private watch: ChangeWatch | undefined;
 
-  constructor(gitDir: string, cwd: string) {
-    this.gitDir = path.resolve(gitDir);
+  constructor(storeDir: string, cwd: string) {
+    super(storeDir);
     this.cwd = path.resolve(cwd);
+  }
+
+  /** Where the ignore rules of the store live (besides the workspace's .gitignore files). */
+  private get excludesFile(): string {
+    return path.join(this.storeDir, 'info', 'exclude');
   }
 
   /** Idempotent: the object store and the excludes (the run directory itself when it lies inside the workspace). */
   initialize(runDirectory: string): void {
-    if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
-      fs.mkdirSync(this.gitDir, { recursive: true });
-      this.git(['init', '--quiet']);
-    }
+    // The layout of a bare repository, so older readers still take it for one; its config is never read.
+    for (const sub of ['objects', 'refs', 'info']) fs.mkdirSync(path.join(this.storeDir, sub), { recursive: true });
+    const head = path.join(this.storeDir, 'HEAD');
+    if (!fs.existsSync(head)) fs.writeFileSync(head, 'ref: refs/heads/main\n');
     const excludes = [...ALWAYS_EXCLUDED, ...runDirectoryExcludes(this.cwd, runDirectory)];
-    const info = path.join(this.gitDir, 'info');
-    fs.mkdirSync(info, { recursive: true });
-    fs.writeFileSync(path.join(info, 'exclude'), excludes.map((line) => `${line}\n`).join(''));
+    fs.writeFileSync(this.excludesFile, excludes.map((line) => `${line}\n`).join(''));
   }
 
   /** Why the workspace is too large to snapshot, or undefined when it fits. */
@@ -153,7 +179,7 @@ export class WorkspaceStore {
     const id = this.git(['write-tree']).trim();
     // Untracked entries too (the workspace's own .gitignore'd ones), so the directories they sit
     // in are watched; only what is never snapshotted (the run directory, node_modules) is left out.
-    const listing = this.git(['ls-files', '-z', '--cached', '--others', '--directory', `--exclude-from=${path.join(this.gitDir, 'info', 'exclude')}`]).split('\0').filter(Boolean);
+    const listing = this.git(['ls-files', '-z', '--cached', '--others', '--directory', `--exclude-from=${this.excludesFile}`]).split('\0').filter(Boolean);
     this.latest = { id, fingerprint: StatFingerprint.capture(this.cwd, listing, startedMs), vouched: false };
     return id;
   }
@@ -165,61 +191,28 @@ export class WorkspaceStore {
   }
 
   /**
-   * Puts the workspace back to `snapshot`: files it holds are rewritten, files added since are
-   * deleted. The state being left is snapshotted first, so nothing is lost; ignored files stay.
+   * Puts the workspace back to `snapshot`: files it holds are rewritten, files the last snapshot
+   * holds and it does not are deleted; ignored files stay. Take a snapshot first (time travel keeps
+   * it as the state it replaced), or what changed since the last one is lost.
    */
-  restore(snapshot: SnapshotId): SnapshotId {
-    const left = this.take();
+  checkout(snapshot: SnapshotId): void {
     this.latest = undefined;
-    this.git(['read-tree', '-u', '--reset', snapshot]);
-    return left;
+    this.git(['read-tree', '-u', '--reset', '--end-of-options', checkedObjectId(snapshot, 'snapshot')]);
   }
 
-  changes(from: SnapshotId, to: SnapshotId): FileChange[] {
-    const fields = this.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to]).split('\0').filter(Boolean);
-    const changes: FileChange[] = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      changes.push({ kind: changeKind(fields[i] ?? ''), path: fields[i + 1] ?? '' });
-    }
-    return changes;
+  /** Every file of `snapshot` with its git mode (100644, 100755, 120000 for a symbolic link). */
+  filesOf(snapshot: SnapshotId): { readonly path: string; readonly mode: string }[] {
+    return this.git(['ls-tree', '-r', '-z', '--end-of-options', checkedObjectId(snapshot, 'snapshot')])
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => {
+        const tab = entry.indexOf('\t');
+        return { path: entry.slice(tab + 1), mode: entry.slice(0, entry.indexOf(' ')) };
+      });
   }
 
-  /** The text of `file` (workspace-relative, '/'-separated) in `snapshot`, or undefined when the snapshot has no such file. */
-  fileAt(snapshot: SnapshotId, file: string): string | undefined {
-    const entry = this.git(['ls-tree', '-z', snapshot, '--', file]).split('\0')[0] ?? '';
-    const blob = /^\d+ blob ([0-9a-f]+)\t/.exec(entry)?.[1];
-    return blob ? this.git(['cat-file', 'blob', blob]) : undefined;
-  }
-
-  /** A unified diff (git's format; binary files are named, not printed). */
-  unifiedDiff(from: SnapshotId, to: SnapshotId): string {
-    return this.git(['diff', '--no-color', '--no-ext-diff', '--no-renames', from, to]);
-  }
-
-  private git(args: readonly string[], input?: string): string {
-    const result = spawnSync('git', ['-c', 'core.autocrlf=false', '-c', 'core.quotePath=false', '-c', 'gc.auto=0', ...args], {
-      cwd: this.cwd,
-      ...(input === undefined ? {} : { input }),
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      env: {
-        PATH: process.env.PATH ?? '',
-        GIT_DIR: this.gitDir,
-        GIT_WORK_TREE: this.cwd,
-        GIT_INDEX_FILE: path.join(this.gitDir, 'index'),
-        // The user's git configuration (hooks, filters, signing) has no say over a private store.
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        HOME: this.gitDir,
-        LC_ALL: 'C',
-      },
-    });
-    if (result.error) {
-      const code = (result.error as NodeJS.ErrnoException).code;
-      throw new SnapshotError(code === 'ENOENT' ? 'git is not installed (workspace snapshots need the `git` command on PATH)' : `git could not run: ${result.error.message}`);
-    }
-    if (result.status !== 0) throw new SnapshotError(`git ${args[0] ?? ''} failed: ${result.stderr.trim()}`);
-    return result.stdout;
+  protected override target(): GitTarget {
+    return { objects: path.join(this.storeDir, 'objects'), index: path.join(this.storeDir, 'index'), workTree: this.cwd, excludesFile: this.excludesFile };
   }
 }
 
@@ -240,31 +233,4 @@ function runDirectoryExcludes(cwd: string, runDirectory: string): string[] {
   const anchored = `/${relative.split(path.sep).join('/')}`;
   const root = anchored.replace(/(\.(branch|restart)-\d+)+$/, '');
   return [`${root}/`, `${root}.branch-*/`, `${root}.restart-*/`];
-}
-
-function readLines(file: string): string[] {
-  try {
-    return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
-export type RestoreResult = { readonly restored: true } | { readonly restored: false; readonly reason: string };
-
-/**
- * Time travel into a new branch run: the workspace goes back to `snapshot` (the parent's, seen
- * through the branch's store), after the state being left was saved in the branch's store.
- */
-export function restoreWorkspaceForBranch(parentRunDirectory: string, branchRunDirectory: string, cwd: string, snapshot: SnapshotId | undefined): RestoreResult {
-  if (!snapshot) return { restored: false, reason: 'the run took no workspace snapshot at that point (snapshots were off or unavailable)' };
-  inheritWorkspaceStore(parentRunDirectory, branchRunDirectory);
-  const opened = openWorkspaceStore(branchRunDirectory, cwd);
-  if (opened.kind === 'unavailable') return { restored: false, reason: opened.reason };
-  try {
-    opened.store.restore(snapshot);
-  } catch (error) {
-    return { restored: false, reason: (error as Error).message };
-  }
-  return { restored: true };
 }

@@ -1,6 +1,7 @@
 // The one protocol between the Attractor debug adapter and its clients (the extension, the graph
 // view, tests): launch arguments plus the custom DAP events and requests. Both sides import it.
 import type { TraceRecord } from '../../engine/runtime/events';
+import type { FileChange } from '../../engine/runtime/workspace-snapshot';
 import type { GraphState } from '../view/graph-state';
 import type { GateReply } from '../../engine/runtime/interviewer';
 import { parseGateAnswer, type HumanGateMessage } from './webview';
@@ -104,12 +105,37 @@ interface TraceHistoryEventBody {
   readonly logsRoot: string;
 }
 
+/**
+ * Body of `travelRefused`, sent with the error a time-travel request (stepBack, reverseContinue,
+ * restartFrame) answers when the working directory holds changes the run did not make: nothing was
+ * touched. The same request with `discardChanges: true` in its arguments goes back anyway.
+ */
+export interface TravelRefusedEventBody {
+  readonly command: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly cwd: string;
+  readonly changes: readonly FileChange[];
+}
+
+/** Body of `workspaceRestored`: time travel put the working directory back; `branch`'s restore.json keeps what it replaced (`attractor undo`). */
+interface WorkspaceRestoredEventBody {
+  readonly branch: string;
+  readonly cwd: string;
+  /** How many changes the run did not make were discarded (with `discardChanges`). */
+  readonly discarded: number;
+}
+
+/** Set in a time-travel request's arguments to go back over changes the run did not make. */
+export const DISCARD_CHANGES_ARGUMENT = 'discardChanges';
+
 export interface CustomEventBodies {
   readonly graphState: GraphStateEventBody;
   readonly traceHistory: TraceHistoryEventBody;
   readonly traceEntry: TraceEntryEventBody;
   readonly humanGate: HumanGateEventBody;
   readonly humanGateClosed: HumanGateClosedEventBody;
+  readonly travelRefused: TravelRefusedEventBody;
+  readonly workspaceRestored: WorkspaceRestoredEventBody;
 }
 export type CustomEventName = keyof CustomEventBodies;
 

@@ -11,8 +11,8 @@ import { RUN_FILES, VISIT_FILES } from '../../engine/runtime/run-file-names';
 import type { NumberedVisit } from '../../engine/runtime/numbered-visits';
 import { numberedVisits } from '../../engine/runtime/numbered-visits';
 import { readBranchMarker, readServedMarker } from '../../engine/runtime/run-markers';
-import type { VisitFiles, WorkspaceStore } from '../../engine/runtime/workspace-snapshot';
-import { existingWorkspaceStore } from '../../engine/runtime/workspace-snapshot';
+import type { StoredSnapshots, VisitFiles } from '../../engine/runtime/workspace-snapshot';
+import { storedSnapshots } from '../../engine/runtime/workspace-snapshot';
 import { readFileHead } from '../../engine/io/read-file-checked';
 import { artifactPath, readIndex } from '../../engine/runtime/artifact-store';
 import type { WireArtifact } from '../protocol/webview';
@@ -118,9 +118,9 @@ export class RunReader {
       });
   }
 
-  /** The run's private snapshot store; diffs between stored trees need no workspace, so the run directory stands in for it. */
-  store(): WorkspaceStore | undefined {
-    return existingWorkspaceStore(this.directory, this.directory);
+  /** The run's private snapshot store, read with hardened git: nothing in the run directory can make reading it run a command. */
+  store(): StoredSnapshots | undefined {
+    return storedSnapshots(this.directory);
   }
 
   /** Where the run branched from, when it is a time-travel branch. */

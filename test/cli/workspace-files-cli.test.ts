@@ -165,4 +165,25 @@ describe('attractor trace --files | diff (CLI)', () => {
     assert.match(trace.stderr, /run has no workspace snapshots/);
     assert.equal(attractor(dir, ['diff', 'run', 'a'], env).status, 2);
   });
+  it('file names holding ESC, BEL or a newline are quoted as git quotes them in text output; --json keeps them exact', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-files-'));
+    const name = 'bell\u0007esc\u001b]0;owned\u0007\u001b[31mred\nline.txt';
+    fs.writeFileSync(path.join(dir, 'mk.sh'), "printf 'x\\n' > \"$(printf 'bell\\007esc\\033]0;owned\\007\\033[31mred\\nline.txt')\"\n");
+    fs.writeFileSync(path.join(dir, 'p.dot'), 'digraph g {\n  start [shape=Mdiamond]\n  make [shape=parallelogram, tool_command="sh mk.sh"]\n  done [shape=Msquare]\n  start -> make -> done\n}\n');
+    const run = attractor(dir, ['run', 'p.dot', '--logs-root', 'run']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.ok(fs.existsSync(path.join(dir, name)), 'the tool made the file');
+    const quoted = '"bell\\aesc\\033]0;owned\\a\\033[31mred\\nline.txt"';
+    const trace = attractor(dir, ['trace', 'run', '--files']);
+    assert.equal(trace.status, 0, trace.stderr);
+    assert.ok(trace.stdout.includes(`      A ${quoted}\n`), trace.stdout);
+    const diff = attractor(dir, ['diff', 'run', 'make']);
+    assert.equal(diff.status, 0, diff.stderr);
+    assert.ok(diff.stdout.includes(`  A ${quoted}\n`), diff.stdout);
+    for (const output of [trace.stdout, diff.stdout]) assert.ok(!output.includes('\u001b') && !output.includes('\u0007'), 'no control character reaches the terminal');
+    const json = JSON.parse(attractor(dir, ['trace', 'run', '--files', '--json']).stdout) as { records: { node_id: string; file_changes?: { path: string }[] }[] };
+    assert.deepEqual(json.records.find((r) => r.node_id === 'make')?.file_changes, [{ kind: 'added', path: name }]);
+    const diffJson = JSON.parse(attractor(dir, ['diff', 'run', 'make', '--json']).stdout) as { changes: { path: string }[] };
+    assert.deepEqual(diffJson.changes, [{ kind: 'added', path: name }]);
+  });
 });

@@ -335,4 +335,38 @@ describe('debug adapter: time travel restores the working directory', () => {
     await s.client.terminateRequest({});
     await s.events.next('terminated');
   });
+  it('a travel over files someone else changed answers with their list and touches nothing; discardChanges goes back; undo brings them back once the session ended', async () => {
+    const dir = workspace(path.join(fixtures, 'attempts'));
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await session();
+    await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'gate [shape') }] } });
+    await s.events.next('stopped');
+    fs.writeFileSync(path.join(dir, 'notes.md'), 'written while the run was paused\n');
+
+    await assert.rejects(s.client.stepBackRequest({ threadId: 1 }), /holds 1 change\(s\) the run did not make since its last snapshot; going back would discard them:\n {2}A notes\.md\n[^]*"discardChanges": true/);
+    const refused = (await s.events.next('travelRefused')).body as CustomEventBodies['travelRefused'];
+    assert.deepEqual([refused.command, refused.arguments, refused.changes], ['stepBack', { threadId: 1 }, [{ kind: 'added', path: 'notes.md' }]]);
+    assert.equal(fs.readFileSync(path.join(dir, 'notes.md'), 'utf8'), 'written while the run was paused\n');
+    assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'draft\nattempt\n');
+    assert.equal((await topFrame(s)).name, 'gate', 'still paused where it was');
+    assert.ok(!fs.existsSync(path.join(dir, '.run.branch-1')), 'a refusal makes no branch');
+
+    await s.client.customRequest('stepBack', { ...refused.arguments, discardChanges: true });
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'implement');
+    assert.ok(!fs.existsSync(path.join(dir, 'notes.md')));
+    assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'draft\n');
+    const restored = (await s.events.next('workspaceRestored')).body as CustomEventBodies['workspaceRestored'];
+    assert.deepEqual(restored, { branch: path.join(dir, '.run.branch-1'), cwd: dir, discarded: 1 });
+
+    const whileAlive = cliRun(['undo', restored.branch], dir);
+    assert.equal(whileAlive.status, 2);
+    assert.match(whileAlive.stderr, /cannot undo: .*\.run\.branch-1 is in use by another engine/);
+    await s.client.terminateRequest({});
+    await s.events.next('terminated');
+    const undone = cliRun(['undo', restored.branch], dir);
+    assert.equal(undone.status, 0, undone.stderr);
+    assert.equal(fs.readFileSync(path.join(dir, 'notes.md'), 'utf8'), 'written while the run was paused\n');
+    assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'draft\nattempt\n');
+  });
 });

@@ -76,7 +76,7 @@ export interface Session {
   readonly events: EventQueue;
 }
 
-const EVENT_TYPES = ['stopped', 'continued', 'terminated', 'exited', 'output', 'thread', 'breakpoint', 'graphState', 'traceHistory', 'traceEntry', 'humanGate', 'humanGateClosed', 'progressStart', 'progressEnd', 'capabilities'];
+const EVENT_TYPES = ['stopped', 'continued', 'terminated', 'exited', 'output', 'thread', 'breakpoint', 'graphState', 'traceHistory', 'traceEntry', 'humanGate', 'humanGateClosed', 'progressStart', 'progressEnd', 'capabilities', 'travelRefused', 'workspaceRestored'];
 
 /** The environment without provider keys: no test may reach a real LLM. */
 function keylessEnv(): NodeJS.ProcessEnv {

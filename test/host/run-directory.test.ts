@@ -43,7 +43,7 @@ test('a finished run reads as its summary, its numbered visits and each visit\'s
 test('a branch knows its parent and the visit it branched before; a branch of a branch names its own parent', async () => {
   const run = await runDot(retried);
   const parent = run.result.logsRoot;
-  const branched = await branchFromVisit(parent, { nodeId: 'attempt', visit: 2 });
+  const branched = await branchFromVisit(parent, { nodeId: 'attempt', visit: 2 }, { cwd: path.dirname(parent) });
   assert.equal(branched.kind, 'branched');
   if (branched.kind !== 'branched') return;
   assert.deepEqual(new RunReader(branched.directory).branchOrigin(), { parent, nodeId: 'attempt', visit: 2, step: 3 });
@@ -51,7 +51,7 @@ test('a branch knows its parent and the visit it branched before; a branch of a 
   assert.equal(summary.branch?.parent, parent);
   assert.equal(summary.status, 'interrupted', 'a branch not yet resumed is resumable');
 
-  const nested = await branchFromVisit(branched.directory, { nodeId: 'check', visit: 1 });
+  const nested = await branchFromVisit(branched.directory, { nodeId: 'check', visit: 1 }, { cwd: path.dirname(branched.directory) });
   assert.equal(nested.kind, 'branched');
   if (nested.kind !== 'branched') return;
   assert.deepEqual(new RunReader(nested.directory).branchOrigin(), { parent: branched.directory, nodeId: 'check', visit: 1, step: 2 });
@@ -59,8 +59,8 @@ test('a branch knows its parent and the visit it branched before; a branch of a 
 
 test('an older branch marker without the visit still reads; a broken one reads as no branch', async () => {
   const run = await runDot(retried);
-  const branched = await branchFromVisit(run.result.logsRoot, { nodeId: 'check', visit: 2 });
-  if (branched.kind !== 'branched') return assert.fail(branched.reason);
+  const branched = await branchFromVisit(run.result.logsRoot, { nodeId: 'check', visit: 2 }, { cwd: path.dirname(run.result.logsRoot) });
+  if (branched.kind !== 'branched') return assert.fail(JSON.stringify(branched));
   const marker = path.join(branched.directory, 'branch.json');
   const { from_visit: _visit, ...older } = JSON.parse(fs.readFileSync(marker, 'utf8')) as Record<string, unknown>;
   fs.writeFileSync(marker, JSON.stringify(older));

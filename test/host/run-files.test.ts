@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDot } from '../../engine/parse/dot-parser';
 import { parseExtensionMessage } from '../../host/protocol/webview';
-import { existingWorkspaceStore } from '../../engine/runtime/workspace-snapshot';
+import { storedSnapshots } from '../../engine/runtime/workspace-snapshot';
 import { graphStateFromTrace, traceEntriesMessage, visitArtifactsMessage, visitSnapshots } from '../../host/run-files';
 import { loopWithGate } from '../webview/engine-run';
 import { runDot } from '../engine/runtime/harness';
@@ -58,7 +58,7 @@ test("a visit's workspace changes, and each file's text before and after it, are
     { kind: 'changed', path: 'notes.txt' },
   ]);
   const files = visitSnapshots(logs, 0, 'edit');
-  const store = existingWorkspaceStore(logs, logs);
+  const store = storedSnapshots(logs);
   assert.ok(files && store);
   assert.equal(store.fileAt(files.before, 'notes.txt'), 'old\n');
   assert.equal(store.fileAt(files.after, 'notes.txt'), 'new\n');

@@ -30,7 +30,8 @@ async function waitFor(file: string, timeoutMs = 20_000): Promise<void> {
   }
 }
 
-const resumeOptions = () => ({ backend: new ScriptedBackend({ llm: {}, human: {} }), interviewer: new AutoApproveInterviewer(), events: new EventBus() });
+/** Resumed in the working directory the run worked in, as the person resuming names it. */
+const resumeOptions = (cwd: string) => ({ cwd, backend: new ScriptedBackend({ llm: {}, human: {} }), interviewer: new AutoApproveInterviewer(), events: new EventBus() });
 
 describe('checkpoint and resume', () => {
   let cli = '';
@@ -53,7 +54,7 @@ describe('checkpoint and resume', () => {
 
     checkpoint.params.nap = '0';
     fs.writeFileSync(path.join(cancelled.result.logsRoot, 'checkpoint.json'), JSON.stringify(checkpoint));
-    const resumed = await resumeRun(cancelled.result.logsRoot, resumeOptions());
+    const resumed = await resumeRun(cancelled.result.logsRoot, resumeOptions(cwd));
     assert.equal(resumed.kind, 'ran');
     if (resumed.kind === 'ran') assert.equal(resumed.result.status, 'success');
     assert.equal(fs.readFileSync(path.join(cwd, 'log.txt'), 'utf8'), 'a\nslow\nb\n');
@@ -63,7 +64,7 @@ describe('checkpoint and resume', () => {
     const finished = await runDot(pipeline, { params: { nap: '0' } });
     const root = finished.result.logsRoot;
     const refusal = async () => {
-      const outcome = await resumeRun(root, resumeOptions());
+      const outcome = await resumeRun(root, resumeOptions(finished.result.state.cwd));
       assert.equal(outcome.kind, 'refused');
       return outcome.kind === 'refused' ? outcome.reason : '';
     };

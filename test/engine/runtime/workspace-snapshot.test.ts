@@ -107,7 +107,8 @@ describe('workspace store: snapshots see every change, however small', () => {
     fs.writeFileSync(path.join(cwd, 'a.txt'), 'changed\n');
     fs.writeFileSync(path.join(cwd, 'new.txt'), 'new\n');
     fs.writeFileSync(path.join(cwd, 'debug.log'), 'log\n');
-    store.restore(first);
+    store.take();
+    store.checkout(first);
     assert.equal(fs.readFileSync(path.join(cwd, 'a.txt'), 'utf8'), 'one\n');
     assert.ok(!fs.existsSync(path.join(cwd, 'new.txt')));
     assert.ok(fs.existsSync(path.join(cwd, 'debug.log')));

@@ -27,6 +27,18 @@ export interface FakeVscodeState {
   quickInputs?: FakeQuickInput[];
   /** Every status bar item created, in order. */
   statusItems?: FakeStatusItem[];
+  /** Every notification and modal shown, in order. */
+  shownMessages?: ShownMessage[];
+  /** What the person picks in each next notification or modal (undefined: dismissed, Cancel), perhaps later. */
+  messageAnswers?: (string | undefined | Promise<string | undefined>)[];
+}
+
+export interface ShownMessage {
+  readonly severity: 'information' | 'warning' | 'error';
+  readonly message: string;
+  readonly modal: boolean;
+  readonly detail?: string;
+  readonly items: string[];
 }
 
 export interface ScriptedChatModel {
@@ -187,6 +199,17 @@ export const workspace = {
   },
 };
 
+/** showInformationMessage and its kin: (message, options?, ...items), answered from `messageAnswers`. */
+function showMessage(severity: ShownMessage['severity']) {
+  return async (message: string, ...rest: unknown[]): Promise<string | undefined> => {
+    const options = typeof rest[0] === 'object' && rest[0] !== null ? (rest.shift() as { modal?: boolean; detail?: string }) : {};
+    const items = rest as string[];
+    (state.shownMessages ??= []).push({ severity, message, modal: options.modal === true, ...(options.detail ? { detail: options.detail } : {}), items });
+    if (items.length === 0) return undefined;
+    return await state.messageAnswers?.shift();
+  };
+}
+
 export enum StatusBarAlignment {
   Left = 1,
   Right = 2,
@@ -213,6 +236,9 @@ export const window = {
     (state.statusItems ??= []).push(item);
     return item;
   },
+  showInformationMessage: showMessage('information'),
+  showWarningMessage: showMessage('warning'),
+  showErrorMessage: showMessage('error'),
   showSaveDialog: async () => (state.saveTarget ? Uri.file(state.saveTarget) : undefined),
   showTextDocument: async (uri: Uri, options?: unknown) => {
     (state.shownOptions ??= []).push(options);
