@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writing } from './disk-full';
 
 let counter = 0;
 
@@ -11,14 +12,20 @@ let counter = 0;
 export function writeFileAtomic(file: string, content: string | Uint8Array, durable = false, mode = 0o666): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${++counter}.tmp`;
-  const fd = fs.openSync(temp, 'w', mode);
-  try {
-    fs.writeFileSync(fd, content);
-    if (durable) fs.fsyncSync(fd);
-  } finally {
+  writing(file, () => {
+    const fd = fs.openSync(temp, 'w', mode);
+    try {
+      fs.writeFileSync(fd, content);
+      if (durable) fs.fsyncSync(fd);
+    } catch (error) {
+      // A write the disk refused leaves no half temp file behind.
+      fs.closeSync(fd);
+      fs.rmSync(temp, { force: true });
+      throw error;
+    }
     fs.closeSync(fd);
-  }
-  fs.renameSync(temp, file);
+    fs.renameSync(temp, file);
+  });
 }
 
 export function writeJsonAtomic(file: string, value: unknown, durable = false, indent = 2): void {
@@ -28,11 +35,13 @@ export function writeJsonAtomic(file: string, value: unknown, durable = false, i
 /** Appends one line durably (trace.jsonl); a torn last line is skipped by readers. */
 export function appendLineDurable(file: string, line: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const fd = fs.openSync(file, 'a');
-  try {
-    fs.writeSync(fd, `${line}\n`);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
+  writing(file, () => {
+    const fd = fs.openSync(file, 'a');
+    try {
+      fs.writeSync(fd, `${line}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
 }

@@ -2,6 +2,7 @@ import type { Handler, HandlerInput } from '../handlers/handler';
 import { ProviderError } from './backend';
 import { isSuccessful } from '../model/stage-status';
 import type { AttemptResult } from './retry-ladder';
+import { isDiskFull } from './disk-full';
 
 /** One attempt of a node's handler, with what bounds it. */
 export interface AttemptRun {
@@ -63,6 +64,8 @@ export async function runAttempt(run: AttemptRun): Promise<AttemptResult> {
         ...(error.usage ? { usage: error.usage } : {}),
       };
     }
+    // Not the node's failure: the run stops where it last committed, resumable once there is room.
+    if (isDiskFull(error)) throw error;
     return { kind: 'error', message: `handler error: ${error instanceof Error ? error.message : String(error)}`, transient: false };
   } finally {
     clearTimeout(expiryTimer);

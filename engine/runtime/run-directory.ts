@@ -19,6 +19,7 @@ import { BoundaryHistoryWriter, wholeLinesLength } from './boundary-history';
 import { feedbackFile, runFile, stageDirectory, subpipelineDirectory, visitDirectory } from './run-layout';
 import { VISIT_FILES } from './run-file-names';
 import type { WalkInput } from './walk-step';
+import { writing } from './disk-full';
 
 export interface Manifest {
   readonly graph_name: string;
@@ -171,11 +172,11 @@ export class RunDirectory {
     RunLock.fence(this.root);
     const trace = journal.pendingTrace;
     journal.pendingTrace = [];
-    const line = journal.writer.append({ seq: ++journal.seq, trace, state: delta, ...(inputs.length > 0 ? { inputs } : {}) });
-    if (trace.length > 0) journal.traceBytes += fs.writeSync(journal.traceFd, trace.map((record) => `${JSON.stringify(record)}\n`).join(''), journal.traceBytes);
+    const line = writing(this.journalPath, () => journal.writer.append({ seq: ++journal.seq, trace, state: delta, ...(inputs.length > 0 ? { inputs } : {}) }));
+    if (trace.length > 0) journal.traceBytes += writing(this.tracePath, () => fs.writeSync(journal.traceFd, trace.map((record) => `${JSON.stringify(record)}\n`).join(''), journal.traceBytes));
     // A process's first boundary in the history is a whole state, so it is always a snapshot.
     const snapshot = compact || journal.history.wantsBase || journal.writer.size > Math.max(MIN_JOURNAL_BYTES, journal.snapshotBytes) ? this.compact(journal, fullState()) : undefined;
-    journal.history.append(journal.traceBytes, line, snapshot);
+    writing(runFile(this.root, 'boundaries'), () => journal.history.append(journal.traceBytes, line, snapshot));
     return snapshot === undefined ? { line } : { line, snapshot };
   }
 
@@ -224,14 +225,20 @@ export class RunDirectory {
   writeCheckpoint(state: RunState): string {
     const json = JSON.stringify(state);
     const temp = `${this.checkpointPath}.tmp`;
-    const fd = fs.openSync(temp, 'w');
-    try {
-      fs.writeSync(fd, `${json}\n`);
-      fs.fsyncSync(fd);
-    } finally {
+    writing(this.checkpointPath, () => {
+      const fd = fs.openSync(temp, 'w');
+      try {
+        fs.writeSync(fd, `${json}\n`);
+        fs.fsyncSync(fd);
+      } catch (error) {
+        // The disk refused it: no empty or half temp file is left for a resume to stumble on.
+        fs.closeSync(fd);
+        fs.rmSync(temp, { force: true });
+        throw error;
+      }
       fs.closeSync(fd);
-    }
-    fs.renameSync(temp, this.checkpointPath);
+      fs.renameSync(temp, this.checkpointPath);
+    });
     fsyncDirectory(this.root);
     return json;
   }
@@ -260,7 +267,8 @@ export class RunDirectory {
     const visit = this.currentVisits.get(visitKey(iteration, nodeId)) ?? 1;
     for (const directory of [this.stageDir(nodeId), this.visitStageDir(iteration, nodeId, visit)]) {
       this.ensureDirectory(directory);
-      fs.writeFileSync(path.join(directory, name), content);
+      const file = path.join(directory, name);
+      writing(file, () => fs.writeFileSync(file, content));
     }
   }
 

@@ -17,6 +17,7 @@ import { DEFAULT_MAX_PARALLEL, isMaxParallel } from './join-policy';
 import type { RunnerIdentity } from './run-directory';
 import { RunDirectory, readTrace } from './run-directory';
 import { RunLockLostError } from './run-lock';
+import { diskFullReason, isDiskFull } from './disk-full';
 import { StateDeltas } from './state-delta';
 import { replayLines } from './journal';
 import { recordingProcessGroups } from './process-records';
@@ -208,6 +209,8 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
   let failureKind: FailureKind | undefined;
   /** Another engine took the run directory over: this one ends without a result of its own. */
   let lockLost: RunLockLostError | undefined;
+  /** The disk refused a write: nothing more is written, the last committed boundary is where a resume goes on. */
+  let diskFull = false;
   try {
     events.emit({ type: 'phase', phase: 'execute', state: 'start' });
     const walker = new Walker(
@@ -257,6 +260,9 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
     } else if (error instanceof CancelledError || signal.aborted) {
       status = 'cancelled';
       failureReason = 'cancelled';
+    } else if (isDiskFull(error)) {
+      diskFull = true;
+      failureReason = diskFullReason(error);
     } else {
       failureReason = `engine error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
     }
@@ -265,9 +271,13 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
     try {
       // A cancelled run goes back to its last node boundary (the live state is mid-node), so
       // `attractor resume` redoes the node it was in.
-      if (status === 'cancelled') directory.settle(cancelledAt(committedState()));
-      else commit(checkpointStatus(status), failureReason, true);
-      directory.recordUsageTotal();
+      // After a full disk the run directory stays as the last commit left it: `running` at a node
+      // boundary, which `attractor resume` continues.
+      if (!diskFull) {
+        if (status === 'cancelled') directory.settle(cancelledAt(committedState()));
+        else commit(checkpointStatus(status), failureReason, true);
+        directory.recordUsageTotal();
+      }
     } catch {
       // The run's own result matters more than a last checkpoint the disk refused.
     }
