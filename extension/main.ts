@@ -24,7 +24,8 @@ import { confirmedWorkingDirectory } from './time-travel-prompts';
 import type { VisitTarget } from '../engine/runtime/rerun';
 import { RunsTreeProvider } from './runs-view';
 import { routeHoverAt } from './lm/route-hover';
-import { llmBackend, llmBackendFactory, setApiKeyCommand } from './secrets';
+import { llmBackend, llmBackendFactory, setApiKeyCommand, type LlmAccess } from './secrets';
+import { askedModelConsent } from './lm/model-consent';
 import { readSettings, type ExtensionSettings } from './settings';
 import { registerSnapshotDocuments } from './snapshot-diff';
 import { RunStatusBar } from './status-bar';
@@ -40,7 +41,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const statusBar = new RunStatusBar();
   // "Open example pipeline" copies the examples here, so the demo's tool steps never write into the user's workspace.
   const examples = vscode.Uri.joinPath(context.globalStorageUri, 'examples');
-  const runs = new RunCoordinator(panel, statusBar, log, context.secrets, settings, examples.fsPath);
+  const llmAccess: LlmAccess = { secrets: context.secrets, consent: askedModelConsent(context.globalState) };
+  const runs = new RunCoordinator(panel, statusBar, log, llmAccess, settings, examples.fsPath);
   const runRoots = (): string[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => path.resolve(folder.uri.fsPath, settings().runDirectory));
   const remote = new RemoteServer(context.secrets, panel, log);
   const runsTree = new RunsTreeProvider(runRoots, remote);
@@ -64,7 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       // Inline: the adapter shares the extension host; LLM keys reach it from SecretStorage, and VS Code's models through vscode.lm.
-      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: await llmBackendFactory(context.secrets, settings()) })),
+      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation(new AttractorDebugSession({ backendFactory: await llmBackendFactory(llmAccess, settings()) })),
     }),
   );
 
@@ -197,7 +199,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Beside the language server's hover: where an LLM node would run needs the editor's models and the stored keys.
     vscode.languages.registerHoverProvider({ language: LANGUAGE_ID }, {
       provideHover: async (document, position) => {
-        const text = routeHoverAt(document.getText(), position.line, position.character, await llmBackend(context.secrets, settings()));
+        const text = routeHoverAt(document.getText(), position.line, position.character, await llmBackend(llmAccess, settings()));
         return text ? new vscode.Hover(new vscode.MarkdownString(text)) : undefined;
       },
     }),

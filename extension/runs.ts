@@ -12,7 +12,7 @@ import { messagesForDebugEvent, nodeAtLine } from './graph-bridge';
 import type { GraphPanel } from './graph-panel';
 import { localRunServices, runLocally } from './local-run';
 import type { PipelineRunner } from './chat/run-tool';
-import { llmBackendFactory } from './secrets';
+import { llmBackendFactory, type LlmAccess } from './secrets';
 import { resolveDebugConfiguration, type AttractorDebugConfiguration } from './debug-configuration';
 import type { ExtensionSettings } from './settings';
 import type { RunStatusBar } from './status-bar';
@@ -34,7 +34,7 @@ export class RunCoordinator implements vscode.Disposable {
     private readonly panel: GraphPanel,
     private readonly statusBar: RunStatusBar,
     private readonly log: vscode.LogOutputChannel,
-    private readonly secrets: vscode.SecretStorage,
+    private readonly llmAccess: LlmAccess,
     private readonly settings: () => ExtensionSettings,
     /** Where "Open example pipeline" keeps its copies (see ResolveContext.examplesDirectory). */
     private readonly examplesDirectory: string,
@@ -160,7 +160,7 @@ export class RunCoordinator implements vscode.Disposable {
   /** LLM backends with SecretStorage keys and VS Code's models; the environment's settings may be malformed (ATTRACTOR_* variables). */
   private async secretBackends(): Promise<{ ok: true; factory: BackendFactory } | { ok: false; message: string }> {
     try {
-      return { ok: true, factory: await llmBackendFactory(this.secrets, this.settings()) };
+      return { ok: true, factory: await llmBackendFactory(this.llmAccess, this.settings()) };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }

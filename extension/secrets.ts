@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { BackendFactory } from '../host/backends';
 import { LlmBackend, type LlmSettings } from '../engine';
 import { SECRET_LLM_BACKEND } from './debug-configuration';
+import type { ModelConsent } from './lm/model-consent';
 import { editorModelRouter } from './lm/model-source';
 import { extensionLlmSettings } from './llm-settings';
 import type { ExtensionSettings } from './settings';
@@ -39,16 +40,22 @@ async function llmSettingsFromSecrets(secrets: vscode.SecretStorage, settings: E
   return extensionLlmSettings(process.env, Object.fromEntries(stored.filter(([, key]) => key)), settings);
 }
 
+/** What LLM nodes may use: the keys in SecretStorage, and VS Code's chat models once the person allows them. */
+export interface LlmAccess {
+  readonly secrets: vscode.SecretStorage;
+  readonly consent: ModelConsent;
+}
+
 /** The backend of `llm` runs: SecretStorage keys and VS Code's chat models, per `attractor.llm.source`. */
-export async function llmBackend(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<LlmBackend> {
-  const llm = await llmSettingsFromSecrets(secrets, settings);
-  const router = await editorModelRouter(settings, llm.defaultModel);
+export async function llmBackend(access: LlmAccess, settings: ExtensionSettings): Promise<LlmBackend> {
+  const llm = await llmSettingsFromSecrets(access.secrets, settings);
+  const router = await editorModelRouter(settings, llm.defaultModel, access.consent);
   return new LlmBackend({ settings: llm, ...(router ? { router } : {}) });
 }
 
 /** Serves the backend name the configuration resolver gives `llm` runs; any other name is unknown. */
-export async function llmBackendFactory(secrets: vscode.SecretStorage, settings: ExtensionSettings): Promise<BackendFactory> {
-  const backend = await llmBackend(secrets, settings);
+export async function llmBackendFactory(access: LlmAccess, settings: ExtensionSettings): Promise<BackendFactory> {
+  const backend = await llmBackend(access, settings);
   return (name) => {
     if (name !== SECRET_LLM_BACKEND) throw new Error(`unknown backend "${name}": use "llm" or "scripted"`);
     return backend;

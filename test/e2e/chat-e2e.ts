@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { bugFixAnswer, bugFixBypassAnswer } from '../fixtures/bug-fix-draft';
-import { inCodeServer, openFile, readAttractorLog, runCommand, runScenarios, type Scenarios, shot, waitUntil } from './code-server';
+import { allowEditorModels, inCodeServer, openFile, readAttractorLog, runCommand, runScenarios, type Scenarios, shot, waitUntil } from './code-server';
 import type { LmLogEntry, LmScript, ScriptedReply } from './scripted-lm-extension/script';
 import { packageScriptedLm } from './scripted-lm-vsix';
 
@@ -121,6 +121,7 @@ async function participantAndTools(): Promise<void> {
 
     // 4. /run: the LLM node writes hello.txt on the scripted model; the result comes back in the chat.
     await ask(page, '@attractor /run hello.dot');
+    await allowEditorModels(page);
     const ran = await lastResponse(page, /"status":\s*"success"/); // Monaco renders spaces as U+00A0
     assert.match(ran, /success\s*after 1 iteration/);
     assert.match(ran, /hello\.txt/);

@@ -209,6 +209,14 @@ export async function chooseFromContextMenu(page: Page, row: Locator, item: stri
 /** Where the e2e suites keep their screenshots (named in the order the suites take them). */
 export const screenshots = path.resolve(__dirname, '..', '..', 'docs', 'e2e');
 
+/** Answers Attractor's one question before LLM nodes first use a provider's models (extension/lm/model-consent.ts). */
+export async function allowEditorModels(page: Page): Promise<void> {
+  const dialog = page.locator('.monaco-dialog-box:has-text("Let Attractor run LLM nodes on")');
+  await dialog.waitFor({ timeout: 60_000 });
+  await dialog.locator('.monaco-button:has-text("Allow")').click();
+  await dialog.waitFor({ state: 'detached', timeout: 30_000 });
+}
+
 export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(screenshots, { recursive: true });
   await page.screenshot({ path: path.join(screenshots, `${name}.png`) });

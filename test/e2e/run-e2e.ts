@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
-import { clickRunLens, debugConsoleLines, frameWith, goToLine, inCodeServer, openFile, readAttractorLog, runCommand, runScenarios, type Scenarios, shot, waitFor, waitForNotification } from './code-server';
+import { allowEditorModels, clickRunLens, debugConsoleLines, frameWith, goToLine, inCodeServer, openFile, readAttractorLog, runCommand, runScenarios, type Scenarios, shot, waitFor, waitForNotification } from './code-server';
 import type { LmScript } from './scripted-lm-extension/script';
 import { packageScriptedLm } from './scripted-lm-vsix';
 
@@ -209,6 +209,7 @@ async function editorModel(): Promise<void> {
     await page.waitForSelector('.markers-panel', { timeout: 30_000 }); // the language server is up
     await page.click('.monaco-editor .view-lines');
     await clickRunLens(page, 'hello.dot', 'Write hello.txt');
+    await allowEditorModels(page); // asked once for the scripted provider; stuck.dot below is not asked again
     const graph = await frameWith(page, 'tr[data-node="done"]', 120_000);
     const hello = await waitFor(() => finished('hello'), 60_000);
     assert.equal(hello?.status, 'success', readAttractorLog(vscode.userDataDir));

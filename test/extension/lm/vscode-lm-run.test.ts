@@ -8,6 +8,7 @@ import { before, beforeEach, describe, it } from 'node:test';
 import type { runLocally as RunLocally, LocalRunOutcome } from '../../../extension/local-run';
 import type { llmBackend as LlmBackendOf, llmBackendFactory as LlmBackendFactory } from '../../../extension/secrets';
 import type { routeHoverAt as RouteHoverAt } from '../../../extension/lm/route-hover';
+import type { askedModelConsent as AskedModelConsent, ModelConsent } from '../../../extension/lm/model-consent';
 import { defaultSettings, type ExtensionSettings } from '../../../extension/settings';
 import { bundleWithFakeVscode } from '../fake-vscode-bundle';
 import type { ScriptedReply } from '../../e2e/scripted-lm-extension/script';
@@ -19,11 +20,14 @@ interface Bundle {
   llmBackendFactory: typeof LlmBackendFactory;
   llmBackend: typeof LlmBackendOf;
   routeHoverAt: typeof RouteHoverAt;
+  askedModelConsent: typeof AskedModelConsent;
   SECRET_LLM_BACKEND: string;
 }
 
 const state: FakeVscodeState = { workspaceRoot: '', trusted: true, saveTarget: undefined, tools: new Map(), participants: new Map(), commands: new Map(), shownDocuments: [] };
 const noKeys = { get: async () => undefined } as never;
+/** The person already allowed the editor's models (the consent itself is tested on its own below). */
+const allowed: ModelConsent = async () => true;
 
 const gpt = (replies: ScriptedReply[] = []): ScriptedChatModel => ({ id: 'gpt-4.1', vendor: 'copilot', family: 'gpt-4.1', name: 'GPT-4.1', replies });
 const claude = (replies: ScriptedReply[] = []): ScriptedChatModel => ({ id: 'claude-sonnet-4.5', vendor: 'copilot', family: 'claude-sonnet-4.5', name: 'Claude Sonnet 4.5', replies });
@@ -53,10 +57,10 @@ describe('LLM nodes on VS Code language models', () => {
     state.lmCancelled = 0;
   });
 
-  async function run(program: string, signal = new AbortController().signal, settings: ExtensionSettings = defaultSettings): Promise<LocalRunOutcome> {
+  async function run(program: string, signal = new AbortController().signal, settings: ExtensionSettings = defaultSettings, consent = allowed): Promise<LocalRunOutcome> {
     return bundle.runLocally(
       { program, backend: bundle.SECRET_LLM_BACKEND, logsRoot: path.join(path.dirname(program), 'run') },
-      { post: () => undefined, ask: () => Promise.reject(new Error('no gate here')), backendFactory: await bundle.llmBackendFactory(noKeys, settings) },
+      { post: () => undefined, ask: () => Promise.reject(new Error('no gate here')), backendFactory: await bundle.llmBackendFactory({ secrets: noKeys, consent }, settings) },
       signal,
     );
   }
@@ -85,6 +89,32 @@ describe('LLM nodes on VS Code language models', () => {
     // The API reports no token counts: the run books them as unknown, never as 0.
     const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(program), 'run', 'manifest.json'), 'utf8')) as { usage_total: Record<string, unknown> };
     assert.deepEqual(manifest.usage_total, { input_tokens: 'unknown', output_tokens: 'unknown', cost_usd: 'unknown', llm_requests: 2, attempts: 3 });
+  });
+
+  it('asks the person once per model provider before the first request; declined, the node fails and nothing is sent', async () => {
+    const stored = new Map<string, unknown>();
+    const memento = { get: (key: string) => stored.get(key), update: async (key: string, value: unknown) => void stored.set(key, value) } as never;
+    const consent = bundle.askedModelConsent(memento);
+    state.shownMessages = [];
+    state.messageAnswers = [undefined];
+    state.chatModels = [gpt()];
+    const declined = await run(pipeline(worker('gpt-4.1')), new AbortController().signal, defaultSettings, consent);
+    assert.ok(declined.kind === 'ran' && declined.status === 'fail', JSON.stringify(declined));
+    assert.match(declined.failureReason ?? '', /not allowed: Attractor may not use models from copilot/);
+    assert.equal(state.lmRequests?.length, 0, 'nothing reached the model');
+    const modals = () => (state.shownMessages ?? []).filter((shown) => shown.modal);
+    assert.deepEqual(modals().map((modal) => [modal.message, modal.items]), [['Let Attractor run LLM nodes on GPT-4.1 (copilot)?', ['Allow']]]);
+    assert.match(modals()[0]?.detail ?? '', /prompts.*files.*commands/s);
+
+    state.messageAnswers = ['Allow'];
+    const done = { toolCalls: [{ name: 'report_outcome', input: { status: 'success', notes: 'done' } }] };
+    state.chatModels = [gpt([done, done])];
+    const first = await run(pipeline(worker('gpt-4.1')), new AbortController().signal, defaultSettings, consent);
+    assert.ok(first.kind === 'ran' && first.status === 'success', JSON.stringify(first));
+    const second = await run(pipeline(worker('gpt-4.1')), new AbortController().signal, defaultSettings, consent);
+    assert.ok(second.kind === 'ran' && second.status === 'success', JSON.stringify(second));
+    assert.equal(modals().length, 2, 'allowed once, not asked again');
+    assert.equal(state.lmRequests?.length, 2);
   });
 
   it('fails closed: a goal gate that answers in prose does not pass', async () => {
@@ -152,7 +182,7 @@ describe('LLM nodes on VS Code language models', () => {
 }`;
     const hover = async (nodeId: string, secrets: never = noKeys, settings: ExtensionSettings = defaultSettings): Promise<string | undefined> => {
       const line = styled.split('\n').findIndex((text) => text.trimStart().startsWith(`${nodeId} `));
-      return bundle.routeHoverAt(styled, line, 3, await bundle.llmBackend(secrets, settings));
+      return bundle.routeHoverAt(styled, line, 3, await bundle.llmBackend({ secrets, consent: allowed }, settings));
     };
 
     it('with no key: the editor\'s model, chosen as a launch chooses it (model stylesheet included); no match says why', async () => {
