@@ -11,6 +11,7 @@ import type { Roots } from './roots';
 import type { ServedRun } from './served-run';
 import { startSubmission } from './submission';
 import { submissionChecker, type SubmissionChecker } from './submission-checker';
+import { claimSocketPath } from './socket-path';
 import { refuseWebPages } from './web-pages';
 
 export type ListenTarget = { readonly port: number; readonly host: string } | { readonly socket: string };
@@ -62,7 +63,8 @@ export class PipelineServer {
   }
 
   /** A TCP port on `host`, or a Unix socket path; resolves to the URL clients use. */
-  listen(where: ListenTarget): Promise<string> {
+  async listen(where: ListenTarget): Promise<string> {
+    if ('socket' in where) await claimSocketPath(where.socket);
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       const listening = () => {

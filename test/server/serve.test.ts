@@ -262,21 +262,4 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
     assert.match(stderr, /following this run at http:\/\/127\.0\.0\.1:\d+\/pipelines\//);
     assert.equal(JSON.parse(stdout.trim().split('\n').pop() ?? '{}').status, 'success');
   });
-
-  it('attractor run --serve SOCKET serves the run on a Unix socket', async () => {
-    const dir = workspace();
-    const socketPath = path.join(dir, 'run.sock');
-    const child = spawn(process.execPath, [bundledCli(), 'run', 'gated.dot', '--serve', socketPath, '--logs-root', 'run'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    await new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('following this run at unix:') && resolve()));
-    let questions: { id: string }[] = [];
-    while (questions.length === 0) {
-      const [run] = (await rawCall({ socketPath, path: '/pipelines' })).body.pipelines as { id: string }[];
-      questions = (await rawCall({ socketPath, path: `/pipelines/${run?.id ?? ''}/questions` })).body.questions as { id: string }[];
-      const [question] = questions;
-      if (question) assert.equal((await rawCall({ socketPath, path: `/pipelines/${run?.id ?? ''}/questions/${encodeURIComponent(question.id)}/answer` }, { choice: 'Y' })).status, 200);
-      else await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(await exited, 0);
-  });
 });
