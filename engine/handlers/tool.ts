@@ -6,6 +6,7 @@ import { expandCommand, lookup } from '../runtime/expand';
 import { toolFailedStep } from '../runtime/failed-step';
 import { runShellCommand } from '../runtime/process';
 import { LiveOutput } from '../runtime/live-output';
+import { TOOL_FILES } from '../runtime/run-file-names';
 import { formatBytes } from '../model/bytes';
 import type { Handler } from './handler';
 import { isRecord } from '../model/json';
@@ -26,7 +27,7 @@ export const toolHandler: Handler = {
     const expansion = expandCommand(template, services.graph, context, Object.keys(services.params));
     if (!expansion.ok) return { status: 'fail', isExplicit: false, failureReason: `tool node ${node.id}: ${expansion.error}` };
     const { command, env: variables } = expansion.value;
-    services.runDirectory.writeStageFile(services.iteration, node.id, 'command.sh', `${command}\n`);
+    services.runDirectory.writeStageFile(services.iteration, node.id, TOOL_FILES.command, `${command}\n`);
     const confined = services.sandbox.confine({ node, graph: services.graph, author: 'author', cwd: services.cwd, stageDir: services.runDirectory.stageDir(node.id) });
     if (!confined.ok) return { status: 'fail', isExplicit: false, failureReason: `tool node ${node.id}: ${confined.reason}` };
     const live = new LiveOutput((stream, text) => services.emit({ type: 'output', scope: services.scope, nodeId: node.id, stream, text }));
@@ -46,10 +47,10 @@ export const toolHandler: Handler = {
       signal,
       onOutput: (stream, chunk) => live.push(stream, chunk),
     });
-    live.finish((stream) => `${stream}.txt in ${services.runDirectory.stageDir(node.id)} keeps the first and last ${formatBytes(OUTPUT_CAP_BYTES / 2)}`);
+    live.finish((stream) => `${TOOL_FILES[stream]} in ${services.runDirectory.stageDir(node.id)} keeps the first and last ${formatBytes(OUTPUT_CAP_BYTES / 2)}`);
     const truncated = result.truncated ? `\n[output truncated to the first and last ${formatBytes(OUTPUT_CAP_BYTES / 2)} per stream]\n` : '';
-    services.runDirectory.writeStageFile(services.iteration, node.id, 'stdout.txt', result.stdout + truncated);
-    if (result.stderr) services.runDirectory.writeStageFile(services.iteration, node.id, 'stderr.txt', result.stderr + truncated);
+    services.runDirectory.writeStageFile(services.iteration, node.id, TOOL_FILES.stdout, result.stdout + truncated);
+    if (result.stderr) services.runDirectory.writeStageFile(services.iteration, node.id, TOOL_FILES.stderr, result.stderr + truncated);
     if (result.cancelled) return { status: 'fail', isExplicit: false, failureReason: signal.reason instanceof Error ? signal.reason.message : 'tool command was stopped' };
     if (result.exitCode !== 0) {
       const why = result.exitCode === null ? `killed by ${result.signal}` : `exit code ${result.exitCode}`;

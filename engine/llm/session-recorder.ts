@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentEvent } from '../runtime/backend';
+import { SESSION_FILES } from '../runtime/run-file-names';
 
 /** Streaming deltas go to live listeners only; the forensic record keeps what answers "what did the worker do?". */
 const unpersistedEvents: ReadonlySet<AgentEvent['event']> = new Set(['text:delta']);
@@ -18,9 +19,9 @@ export class SessionRecorder {
     private readonly forward: (event: AgentEvent) => void,
     private readonly now: () => number,
   ) {
-    const dir = path.join(stageDir, 'sessions', sessionId);
+    const dir = path.join(stageDir, SESSION_FILES.directory, sessionId);
     fs.mkdirSync(dir, { recursive: true });
-    this.file = path.join(dir, 'events.jsonl');
+    this.file = path.join(dir, SESSION_FILES.events);
   }
 
   record(event: AgentEvent['event'], data: Readonly<Record<string, unknown>>): AgentEvent {

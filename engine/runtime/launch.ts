@@ -15,6 +15,7 @@ import { RunLock, RunLockedError } from './run-lock';
 import { hasCheckpoint, runFile } from './run-layout';
 import { autoSandbox } from '../model/sandbox-setting';
 import { sandboxRefusal } from './sandbox';
+import { RUN_FILES } from './run-file-names';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 export type LaunchResult<R = RunResult> = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: R; readonly warnings: readonly Diagnostic[] };
@@ -184,10 +185,10 @@ async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, wal
   try {
     source = readFileChecked(runFile(runDirectory, 'pipeline'), READ_LIMITS.pipeline);
   } catch (error) {
-    return { kind: 'refused', diagnostics: [], reason: `${runDirectory} has no readable pipeline.dot (${(error as Error).message}): it is not a run directory this engine wrote` };
+    return { kind: 'refused', diagnostics: [], reason: `${runDirectory} has no readable ${RUN_FILES.pipeline} (${(error as Error).message}): it is not a run directory this engine wrote` };
   }
   if (hashSource(source) !== state.graphHash) {
-    return { kind: 'refused', diagnostics: [], reason: `the checkpoint in ${runDirectory} belongs to another pipeline (its graph hash does not match pipeline.dot)` };
+    return { kind: 'refused', diagnostics: [], reason: `the checkpoint in ${runDirectory} belongs to another pipeline (its graph hash does not match ${RUN_FILES.pipeline})` };
   }
   const prepared = preparePipeline(source, { ...(state.sourcePath ? { sourcePath: state.sourcePath } : {}), params: state.params, ...(options.files ? { files: options.files } : {}), mode: 'validate' });
   if (!prepared.graph || prepared.diagnostics.some((d) => d.severity === 'error')) {

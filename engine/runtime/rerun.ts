@@ -12,6 +12,7 @@ import type { FileChange, SnapshotId } from './workspace-snapshot';
 import type { RestoreRecord } from './workspace-travel';
 import { restoreWorkspaceForBranch, restoredWorkingDirectory, undoRestore } from './workspace-travel';
 import { hasCheckpoint, runFile } from './run-layout';
+import { RUN_FILES } from './run-file-names';
 
 /** A node visit to start again from: `NODE` or `NODE@N` (the N-th visit, 1-based, across iterations). */
 export interface VisitTarget {
@@ -104,7 +105,7 @@ function lastSnapshotOf(root: string, boundaries: readonly RecordedBoundary[]): 
 
 function chooseBoundary(root: string, boundaries: readonly RecordedBoundary[], target: VisitTarget): RefusedLaunch | { boundary: RecordedBoundary; visit: number } {
   const { nodeId, visit } = target;
-  if (boundaries.length === 0) return refused(`${root} keeps no node-boundary history (boundaries.jsonl): its engine predates resume --from, so only \`attractor resume\` can continue it`);
+  if (boundaries.length === 0) return refused(`${root} keeps no node-boundary history (${RUN_FILES.boundaries}): its engine predates resume --from, so only \`attractor resume\` can continue it`);
   const visits = boundaries.filter((b) => b.state.nextNodeId === nodeId);
   if (visits.length === 0) {
     return refused(nodeInPipeline(root, nodeId) === false ? `unknown node "${nodeId}": the pipeline of ${root} has no such node` : `node "${nodeId}" was never visited in ${root}; there is no point before it to start from`);

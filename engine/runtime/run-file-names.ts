@@ -34,5 +34,11 @@ export const RUN_FILES = {
 /** The records of one node visit, in its stage directory. */
 export const VISIT_FILES = { prompt: 'prompt.md', response: 'response.md', status: 'status.json' } as const;
 
+/** A tool node's records of its command, in its stage directory (stdout/stderr cut to the first and last part of each stream). */
+export const TOOL_FILES = { command: 'command.sh', stdout: 'stdout.txt', stderr: 'stderr.txt' } as const;
+
+/** An LLM worker session's events, `sessions/<id>/events.jsonl` in its node's stage directory. */
+export const SESSION_FILES = { directory: 'sessions', events: 'events.jsonl' } as const;
+
 /** A node's sub-pipeline run directory, inside the node's stage directory. */
 export const SUBPIPELINE_DIRECTORY = 'subpipeline';
