@@ -29,8 +29,12 @@ export interface SnapshotBudget {
 
 const DEFAULT_SNAPSHOT_BUDGET: SnapshotBudget = { maxFiles: 20_000, maxBytes: 200 * 1024 * 1024 };
 
-/** Always left out, besides the workspace's own .gitignore files. */
-const ALWAYS_EXCLUDED = ['node_modules/', '.git/', '.attractor-runs/'];
+/**
+ * Always left out, besides the workspace's own .gitignore files. Secrets files (`.env`, `.env.*`
+ * at any depth) are never copied into a run directory, which is shared and inspected more freely
+ * than the workspace; being left out, a restore never touches them either.
+ */
+const ALWAYS_EXCLUDED = ['node_modules/', '.git/', '.attractor-runs/', '.env', '.env.*'];
 
 type FileChangeKind = 'added' | 'changed' | 'deleted';
 
