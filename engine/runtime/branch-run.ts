@@ -1,10 +1,11 @@
 import fs from 'node:fs';
-import { writeFileAtomic, writeJsonAtomic } from './atomic-write';
+import { writeFileAtomic } from './atomic-write';
 import type { RunState } from './state';
 import type { TraceRecord } from './events';
 import { RunDirectory } from './run-directory';
 import { runFile } from './run-layout';
 import { writeBranchMarker } from './run-markers';
+import { checkpointText } from './checkpoint-record';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
 
 /** A node boundary a branch starts from: the state then, and how many trace.jsonl lines held the records up to it. */
@@ -31,7 +32,7 @@ export function forkRunDirectory(parentRoot: string, target: string, from: Branc
   if (fs.existsSync(runFile(parentRoot, 'artifacts'))) fs.cpSync(runFile(parentRoot, 'artifacts'), runFile(target, 'artifacts'), { recursive: true });
   const fromNode = from.state.nextNodeId;
   writeBranchMarker(target, { parent_logs_root: parentRoot, from_step: from.state.step, from_node: fromNode, from_visit: (from.state.visits[fromNode] ?? 0) + 1, reason, created: new Date().toISOString() });
-  writeJsonAtomic(runFile(target, 'checkpoint'), { ...from.state, status: 'running' });
+  writeFileAtomic(runFile(target, 'checkpoint'), `${checkpointText({ ...from.state, status: 'running' })}\n`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { checkpointText, withoutReferenceFields } from './checkpoint-record';
 import { appendLineDurable, writeFileAtomic, writeJsonAtomic } from './atomic-write';
 import type { TraceRecord } from './events';
 import type { JournalContents, MutableRunState, StateDelta } from './journal';
@@ -221,14 +222,14 @@ export class RunDirectory {
     if (isRecord(manifest)) writeJsonAtomic(file, { ...manifest, usage_total: runUsageTotal(readTrace(this.root)) }, true);
   }
 
-  /** Writes the checkpoint snapshot (fsynced, atomic, one fixed temp name) and returns its JSON. */
+  /** Writes the checkpoint snapshot (fsynced, atomic, one fixed temp name) and returns the state's JSON (without the reference's fields). */
   writeCheckpoint(state: RunState): string {
     const json = JSON.stringify(state);
     const temp = `${this.checkpointPath}.tmp`;
     writing(this.checkpointPath, () => {
       const fd = fs.openSync(temp, 'w');
       try {
-        fs.writeSync(fd, `${json}\n`);
+        fs.writeSync(fd, `${checkpointText(state, json)}\n`);
         fs.fsyncSync(fd);
       } catch (error) {
         // The disk refused it: no empty or half temp file is left for a resume to stumble on.
@@ -391,7 +392,7 @@ function readCheckpointFile(file: string): RunState {
   }
   const threads = threadsFromCheckpoint(data.threads as Record<string, unknown>);
   if (!threads.ok) throw new CheckpointError(`checkpoint ${file} is corrupt: thread \`${threads.thread}\` is not a list of transcript messages`);
-  return { ...data, threads: threads.threads } as unknown as RunState;
+  return { ...withoutReferenceFields(data), threads: threads.threads } as unknown as RunState;
 }
 
 export function readTrace(root: string): TraceRecord[] {

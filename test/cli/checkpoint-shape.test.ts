@@ -60,3 +60,32 @@ describe('checkpoint shape (attractor resume)', () => {
     });
   }
 });
+
+describe('checkpoint fields the reference writes (canonical §5.3)', () => {
+  before(() => {
+    cli = bundledCli();
+  });
+
+  it('checkpoint.json holds timestamp, current_node and completed_nodes beside our fields, rewritten from the state at every write', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-shape-'));
+    fs.writeFileSync(path.join(dir, 'p.dot'), pipeline);
+    const logs = path.join(dir, 'logs');
+    assert.equal(attractor(dir, 'run', 'p.dot', '--logs-root', logs).status, 0);
+    const file = path.join(logs, 'checkpoint.json');
+    const ran = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(ran.completed_nodes, ran.completedNodes);
+    assert.deepEqual(ran.completed_nodes, ['start', 'a', 'b', 'done']);
+    assert.equal(ran.current_node, 'done', 'the last completed node');
+    assert.equal(ran.timestamp, ran.updatedAt);
+    assert.ok(!Number.isNaN(Date.parse(ran.timestamp as string)));
+
+    // A resume from a doctored state writes the fields anew: stale copies never survive.
+    Object.assign(ran, { status: 'running', nextNodeId: 'b', lastCompletedNodeId: 'a', completedNodes: ['start', 'a'], completed_nodes: ['stale'], current_node: 'stale' });
+    fs.writeFileSync(file, JSON.stringify(ran));
+    const resumed = attractor(dir, 'resume', logs);
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const after = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    assert.deepEqual([after.completed_nodes, after.current_node], [after.completedNodes, 'done']);
+    assert.equal(after.timestamp, after.updatedAt);
+  });
+});
