@@ -1,56 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { attractorSync as attractor } from './attractor-sync';
-import { bundledCli } from '../test-bundle';
-
-/** A file as undo must put it back: its kind, permission bits, and content or link target. */
-function fileState(file: string): string {
-  const stat = fs.lstatSync(file);
-  const mode = (stat.mode & 0o7777).toString(8);
-  return stat.isSymbolicLink() ? `link ${mode} -> ${fs.readlinkSync(file)}` : `file ${mode} ${fs.readFileSync(file, 'utf8')}`;
-}
-
-/**
- * `attempt` appends a line to log.txt and prints the count; `check` routes back to it until three
- * lines are there. The routing reads the context (`tool.last_line`) and the count reads the file, so
- * a branch that restored only one of them would take another path.
- */
-const pipeline = String.raw`digraph r {
-  start [shape=Mdiamond]
-  done [shape=Msquare]
-  attempt [shape=parallelogram, tool_command="echo try >> log.txt && wc -l < log.txt"]
-  check [shape=diamond]
-  never [shape=parallelogram, tool_command="echo never"]
-  start -> attempt -> check
-  check -> attempt [condition="context.tool.last_line=1"]
-  check -> attempt [condition="context.tool.last_line=2"]
-  check -> never [condition="context.tool.last_line=99"]
-  check -> done
-  never -> done
-}`;
-
-function ranWorkspace(env?: NodeJS.ProcessEnv): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-rerun-'));
-  fs.writeFileSync(path.join(dir, 'p.dot'), pipeline);
-  const run = attractor(dir, ['run', 'p.dot', '--logs-root', 'run'], env);
-  assert.equal(run.status, 0, run.stderr);
-  assert.equal(fs.readFileSync(path.join(dir, 'log.txt'), 'utf8'), 'try\ntry\ntry\n');
-  return dir;
-}
-
-interface Trace {
-  readonly records: readonly { readonly node_id: string; readonly tool_output?: string }[];
-}
-
-function tracedNodes(dir: string, run: string): string[] {
-  const trace = attractor(dir, ['trace', run, '--json']);
-  assert.equal(trace.status, 0, trace.stderr);
-  return (JSON.parse(trace.stdout) as Trace).records.map((r) => r.node_id);
-}
+import { ranWorkspace, tracedNodes } from './rerun-fixture';
 
 describe('attractor resume --from NODE[@visit] (CLI)', () => {
   it('starts a branch run before that visit with the files and the state of then, leaving the run intact', () => {
@@ -148,76 +103,5 @@ describe('attractor resume --from NODE[@visit] (CLI)', () => {
     // The state was restored (context: one line counted), the files were not: 3 + 1 lines, then done.
     assert.equal(fs.readFileSync(path.join(dir, 'log.txt'), 'utf8'), 'try\ntry\ntry\ntry\n');
     assert.deepEqual(tracedNodes(dir, 'run.branch-1'), ['start', 'attempt', 'check', 'attempt', 'check', 'done']);
-  });
-
-  it('never loses a change: files someone else changed make it refuse with the list; --discard-changes goes back; undo puts every byte, mode and link back', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-rerun-'));
-    fs.writeFileSync(path.join(dir, 'p.dot'), pipeline);
-    fs.writeFileSync(path.join(dir, 'old.txt'), 'kept by the run\n');
-    fs.writeFileSync(path.join(dir, 'readme.md'), 'mine\n');
-    assert.equal(attractor(dir, ['run', 'p.dot', '--logs-root', 'run']).status, 0);
-    const before = fs.readFileSync(path.join(dir, 'log.txt'), 'utf8');
-    // Someone else's work since: an edit, a new file (private), a new script, a link, a deletion.
-    fs.writeFileSync(path.join(dir, 'readme.md'), 'mine, edited by hand\n');
-    fs.writeFileSync(path.join(dir, 'notes.md'), 'my notes\n', { mode: 0o600 });
-    fs.chmodSync(path.join(dir, 'notes.md'), 0o600);
-    fs.writeFileSync(path.join(dir, 'tool.sh'), '#!/bin/sh\necho hi\n');
-    fs.chmodSync(path.join(dir, 'tool.sh'), 0o750);
-    fs.symlinkSync('notes.md', path.join(dir, 'latest'));
-    fs.rmSync(path.join(dir, 'old.txt'));
-    const listing = () => Object.fromEntries(fs.readdirSync(dir).filter((name) => !name.startsWith('run') && name !== '.attractor-runs').map((name) => [name, fileState(path.join(dir, name))]));
-    const mine = listing();
-
-    const refused = attractor(dir, ['resume', 'run', '--from', 'attempt@2']);
-    assert.equal(refused.status, 2, refused.stderr);
-    assert.match(refused.stderr, /holds 5 change\(s\) the run did not make since its last snapshot; going back would discard them:\n {2}A latest\n {2}A notes\.md\n {2}D old\.txt\n {2}M readme\.md\n {2}A tool\.sh\n/);
-    assert.match(refused.stderr, /--discard-changes/);
-    assert.deepEqual(listing(), mine, 'nothing was touched');
-    assert.equal(fs.existsSync(path.join(dir, 'run.branch-1')), false, 'a refusal makes no branch');
-
-    const discarded = attractor(dir, ['resume', 'run', '--from', 'attempt@2', '--discard-changes']);
-    assert.equal(discarded.status, 0, discarded.stderr);
-    assert.match(discarded.stderr, /discarding 5 change\(s\) the run did not make; `attractor undo .*run\.branch-1` brings back what it held/);
-    assert.equal(fs.existsSync(path.join(dir, 'notes.md')), false);
-    assert.equal(fs.readFileSync(path.join(dir, 'readme.md'), 'utf8'), 'mine\n');
-    assert.equal(fs.readFileSync(path.join(dir, 'old.txt'), 'utf8'), 'kept by the run\n');
-    const record = JSON.parse(fs.readFileSync(path.join(dir, 'run.branch-1', 'restore.json'), 'utf8')) as { replaced: string; restored: string; discarded: unknown[] };
-    assert.match(record.replaced, /^[0-9a-f]{40}$/);
-    assert.equal(record.discarded.length, 5);
-
-    const undo = attractor(dir, ['undo', 'run.branch-1']);
-    assert.equal(undo.status, 0, undo.stderr);
-    assert.deepEqual(listing(), { ...mine, 'log.txt': fileState(path.join(dir, 'log.txt')) });
-    assert.equal(fs.readFileSync(path.join(dir, 'log.txt'), 'utf8'), before, 'the run\'s own file is back as the restore found it');
-    const twice = attractor(dir, ['undo', 'run.branch-1']);
-    assert.equal(twice.status, 2);
-    assert.match(twice.stderr, /cannot undo: the restore of .* was already undone at /);
-    const notABranch = attractor(dir, ['undo', 'run']);
-    assert.equal(notABranch.status, 2);
-    assert.match(notABranch.stderr, /cannot undo: .*run has no restore to undo/);
-  });
-
-  it('undo is refused, with the reason, while the branch\'s engine is alive', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-rerun-'));
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-hold-'));
-    const hold = path.join(outside, 'hold');
-    const started = path.join(outside, 'started');
-    fs.writeFileSync(path.join(dir, 'p.dot'), `digraph h {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  write [shape=parallelogram, tool_command="echo one > out.txt"]\n  wait [shape=parallelogram, tool_command="if [ -e ${hold} ]; then touch ${started}; sleep 60; fi"]\n  start -> write -> wait -> done\n}\n`);
-    assert.equal(attractor(dir, ['run', 'p.dot', '--logs-root', 'run']).status, 0);
-    fs.writeFileSync(hold, '');
-    const branch = spawn(process.execPath, [bundledCli(), 'resume', 'run', '--from', 'write'], { cwd: dir, detached: true, stdio: 'ignore' });
-    try {
-      while (!fs.existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 50));
-      const refused = attractor(dir, ['undo', 'run.branch-1']);
-      assert.equal(refused.status, 2, refused.stderr);
-      assert.match(refused.stderr, /cannot undo: .*run\.branch-1 is in use by another engine \(pid \d+ on /);
-      assert.equal(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8'), 'one\n');
-    } finally {
-      process.kill(-(branch.pid as number), 'SIGKILL');
-    }
-    await new Promise((resolve) => branch.once('exit', resolve));
-    const undone = attractor(dir, ['undo', 'run.branch-1', '--json']);
-    assert.equal(undone.status, 0, undone.stderr);
-    assert.equal(JSON.parse(undone.stdout).status, 'undone');
   });
 });
