@@ -148,7 +148,7 @@ describe('fidelity=full replays the whole exchange', () => {
     const rewound = { ...checkpoint, status: 'running', nextNodeId: 'build', incomingEdge: { index: 1, from: 'plan', to: 'build' }, lastCompletedNodeId: 'plan', completedNodes: ['start', 'plan'], threads: { [threadKey]: planOnly } };
     fs.writeFileSync(checkpointFile, JSON.stringify(rewound));
     rig.server.script(geminiStream({ toolCalls: [{ id: 'call_c', name: 'report_outcome', arguments: { status: 'success' } }] }, { model }));
-    const resumed = await runCli(['resume', rig.logs, '--json'], cliGemini.env(rig.baseUrl));
+    const resumed = await runCli(['resume', rig.logs, '--cwd', rig.work, '--json'], cliGemini.env(rig.baseUrl));
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.deepEqual(signaturesSent(rig.server.requests.at(-1)!.body), own);
   });
@@ -190,7 +190,7 @@ describe('fidelity=full replays the whole exchange', () => {
     };
     fs.writeFileSync(checkpointFile, JSON.stringify(rewound));
     rig.server.script(cliChat.stream({ toolCalls: [{ id: 'call_c', name: 'report_outcome', arguments: { status: 'success' } }] }));
-    const resumed = await runCli(['resume', rig.logs, '--json'], cliChat.env(rig.baseUrl));
+    const resumed = await runCli(['resume', rig.logs, '--cwd', rig.work, '--json'], cliChat.env(rig.baseUrl));
     assert.equal(resumed.code, 0, resumed.stderr);
     const messages = rig.server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
     assert.deepEqual(messages.slice(1, 3), [{ role: 'user', content: 'Plan the work.' }, { role: 'assistant', content: 'Planning, the old way.' }]);
