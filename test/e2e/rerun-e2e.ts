@@ -85,6 +85,10 @@ async function main(): Promise<void> {
     await rerun.waitFor({ state: 'visible', timeout: 30_000 });
     await shot(page, '26-rerun-from-here');
     await rerun.click();
+    // log.txt was edited by hand since the run: the restore asks before it puts that aside.
+    const discard = page.locator('.monaco-dialog-box:has-text("change(s) the run did not make")');
+    await discard.waitFor({ timeout: 60_000 });
+    await discard.locator('.monaco-button:has-text("Restore anyway")').click();
     // The graph view shows the original run, so the branch is its second.
     const made = `${original}.branch-2`;
     assert.equal(await finished(page, made), 'success', readAttractorLog(vscode.userDataDir));
