@@ -43,10 +43,12 @@ export type StepOutcome =
  * human gate without an answer in `answers` ends the step with its question (id `gateId`): a main-walk
  * gate before it runs; a gate inside a fan-out branch or a sub-pipeline as it asks, cancelling the walk
  * back to its last boundary, so that the next step runs the node in flight again with the answer.
+ * `cancel` (Restate's cancel of the run) stops the walk as a local cancel does: the node's process
+ * groups are killed and the checkpoint settles `cancelled`.
  * A step that dies half-way is simply taken again: the engine's resume redoes the node in flight, and
  * a node already checkpointed is not run again.
  */
-export async function advanceRun(request: RunRequest, engine: StepEngine, gateId: string, answers: GateAnswers): Promise<StepOutcome> {
+export async function advanceRun(request: RunRequest, engine: StepEngine, gateId: string, answers: GateAnswers, cancel: AbortSignal): Promise<StepOutcome> {
   const contract = workingDirectoryProblem(request);
   if (contract) return { kind: 'refused', reason: contract };
   // Another engine still holds the run (an earlier attempt of this step, alive, or one on another host
@@ -67,7 +69,7 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   const events = new EventBus();
   events.on(writer.record);
   const step = new OneVisit(graph, answers, events, () => writer.close());
-  const options = { cwd: request.cwd, backend: engine.backend, interviewer: step.interviewer, events, signal: step.signal, runner: engine.runner, ...scope, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}), ...(engine.sandbox ? { sandbox: engine.sandbox } : {}) };
+  const options = { cwd: request.cwd, backend: engine.backend, interviewer: step.interviewer, events, signal: AbortSignal.any([step.signal, cancel]), runner: engine.runner, ...scope, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}), ...(engine.sandbox ? { sandbox: engine.sandbox } : {}) };
   const walk = pausingWalk((nodeId) => step.pauseBefore(nodeId));
   let result: RunResult | PausedRun;
   if (checkpoint.kind === 'none') {

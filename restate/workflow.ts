@@ -3,8 +3,7 @@ import { isRecord } from '../engine/model/json';
 import type { HumanQuestion } from '../engine/runtime/events';
 import type { Answer } from '../engine/runtime/interviewer';
 import { parseAnswer } from '../host/protocol/serve-api';
-import type { StepEngine } from './durable-step';
-import { advanceRun, cancelRun } from './durable-step';
+import { advanceRun, cancelRun, type StepEngine, type StepOutcome } from './durable-step';
 import type { GateAnswers } from './one-visit';
 import { parseRunRequest, type DurableRunResult } from '../host/restate/run-request';
 import { RESTATE_SERVICE } from '../host/restate/restate-address';
@@ -29,20 +28,28 @@ export function attractorWorkflow(engine: StepEngine) {
           throw new restate.TerminalError((error as Error).message, { errorCode: 400 });
         }
         ctx.set('invocation', ctx.request().id);
+        // The step this process walks now: a cancel stops it here, where its tools run.
+        const cancel = new AbortController();
+        let inFlight: Promise<StepOutcome> | undefined;
         try {
           // The answers of the gates met since the main walk's last boundary: the node in flight may ask several.
           let answers: GateAnswers = {};
           for (let step = 1; ; step++) {
             const given = answers;
-            const outcome = await ctx.run(`step ${step}`, () => advanceRun(request, engine, `gate-${step}`, given));
+            const outcome = await ctx.run(`step ${step}`, () => (inFlight = advanceRun(request, engine, `gate-${step}`, given, cancel.signal)));
             if (outcome.kind === 'finished') return outcome;
             if (outcome.kind === 'refused') throw new restate.TerminalError(outcome.reason, { errorCode: 422 });
             if (outcome.kind === 'advanced') answers = {};
             if (outcome.kind === 'gate') answers = { ...answers, [outcome.key]: [...(answers[outcome.key] ?? []), await awaitAnswer(ctx, outcome.question)] };
           }
         } catch (error) {
-          if (error instanceof restate.CancelledError) await ctx.run('cancel', () => cancelRun(request, engine));
-          throw error;
+          if (!(error instanceof restate.CancelledError)) throw error;
+          // Restate gives up on the step at once, but its walk goes on in this process until it is told:
+          // stopped, it kills the node's process groups and settles the checkpoint `cancelled`.
+          cancel.abort();
+          await inFlight?.catch(() => undefined);
+          await ctx.run('cancel', () => cancelRun(request, engine));
+          return { kind: 'finished', status: 'cancelled' };
         }
       },
       /** The gate the run waits at, or null. */

@@ -10,12 +10,23 @@ import { promisify } from 'node:util';
 import { DurableRunClient } from '../../host/restate/restate-client';
 import type { HumanQuestion } from '../../engine/runtime/events';
 import { loadCheckpoint, readTrace } from '../../engine/runtime/run-directory';
+import { recordedPidAlive } from '../processes';
 import { ensureTestBundle } from '../test-bundle';
 import type { Cluster } from './restate-cluster';
 import { startCluster } from './restate-cluster';
 import { GATED_PIPELINE } from './gated-pipeline';
 
 const exec = promisify(execFile);
+
+/** A tool that records its process and sleeps as long as the run's `delay` file says. */
+const LONG_TOOL = `digraph long {
+  start [shape=Mdiamond]
+  prepare [shape=parallelogram, tool_command="echo prepare >> steps.log"]
+  build [shape=parallelogram, tool_command="echo $$$$ > build.pid; sleep $$(cat delay); echo build >> steps.log"]
+  exit [shape=Msquare]
+  start -> prepare -> build -> exit
+}
+`;
 
 /** A gate inside a fan-out branch, and one inside a sub-pipeline (child.dot). */
 const NESTED = `digraph nested {
@@ -90,10 +101,39 @@ test("Restate's cancel ends a run waiting at its gate and leaves its directory c
   await openGate(client);
   const cancelled = await fetch(new URL(`invocations/${invocation}/cancel`, cluster.admin), { method: 'PATCH' });
   assert.ok(cancelled.ok, `cancel: ${cancelled.status} ${await cancelled.text()}`);
-  await assert.rejects(client.result(), /did not finish/);
+  assert.deepEqual(await client.result(), { kind: 'finished', status: 'cancelled' });
   const state = loadCheckpoint(logsRoot);
   assert.equal(state.status, 'cancelled');
   assert.deepEqual(state.completedNodes, ['start', 'prepare']);
+});
+
+test("a cancel while a tool node runs kills the tool at once and settles the run cancelled; attractor resume continues it", async () => {
+  const cwd = fs.mkdtempSync(path.join(dir, 'cancel-tool-'));
+  fs.writeFileSync(path.join(cwd, 'delay'), '30');
+  const client = new DurableRunClient(cluster.ingress, 'tool-cancel');
+  const logsRoot = path.join(cwd, '.attractor-runs', 'tool-cancel');
+  await client.submit({ source: LONG_TOOL, cwd, logsRoot, params: {} });
+  const pidFile = path.join(cwd, 'build.pid');
+  while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') await new Promise((resolve) => setTimeout(resolve, 100));
+  const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+  assert.ok(recordedPidAlive(pid, cwd), 'the tool runs');
+  await client.cancel();
+  const cancelledAt = performance.now();
+  while (recordedPidAlive(pid, cwd) && performance.now() - cancelledAt < 10_000) await new Promise((resolve) => setTimeout(resolve, 20));
+  const goneMs = performance.now() - cancelledAt;
+  console.log(`# the tool was gone ${Math.round(goneMs)} ms after the cancel was accepted`);
+  assert.ok(!recordedPidAlive(pid, cwd), 'the cancel killed the tool');
+  assert.ok(goneMs < 1500, `the tool was gone ${Math.round(goneMs)} ms after the cancel`);
+  assert.deepEqual(await client.result(), { kind: 'finished', status: 'cancelled' });
+  const state = loadCheckpoint(logsRoot);
+  assert.equal(state.status, 'cancelled');
+  assert.deepEqual(state.completedNodes, ['start', 'prepare']);
+  const events = fs.readFileSync(path.join(logsRoot, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; status?: string });
+  assert.deepEqual(events.filter((event) => event.type === 'run:end').map((event) => event.status), ['cancelled']);
+  fs.writeFileSync(path.join(cwd, 'delay'), '0');
+  await exec(process.execPath, [cli, 'resume', logsRoot, '--cwd', cwd]);
+  assert.equal(loadCheckpoint(logsRoot).status, 'success');
+  assert.equal(fs.readFileSync(path.join(cwd, 'steps.log'), 'utf8'), 'prepare\nbuild\n');
 });
 
 test('gates inside a fan-out branch and a sub-pipeline are durable promises too: each is asked once, and the run takes the answers', async () => {
