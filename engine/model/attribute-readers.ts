@@ -1,5 +1,6 @@
 import type { Attributes, Graph, GraphNode } from './graph';
 import { parseDuration } from './duration';
+import { isRetryPreset, retryPresets, type RetryPresetName } from './retry-presets';
 
 /** Anything with attributes: nodes, edges, graphs. */
 export interface HasAttributes {
@@ -22,10 +23,18 @@ function nonNegativeInt(text: string | undefined): number | undefined {
   return Number(text);
 }
 
-/** max_retries, else the graph's default_max_retries (or its legacy spelling), else 0. */
+/** The node's retry_policy preset (EXTENSIONS retry_policy), `standard` when it names none. */
+export function retryPreset(node: GraphNode): RetryPresetName {
+  const name = node.attributes.get('retry_policy')?.value.trim();
+  return isRetryPreset(name) ? name : 'standard';
+}
+
+/** max_retries, else its retry_policy's attempts less one, else the graph's default_max_retries (or its legacy spelling), else 0. */
 export function maxRetries(node: GraphNode, graph: Graph): number {
+  const preset = node.attributes.get('retry_policy')?.value.trim();
   return (
     nonNegativeInt(node.attributes.get('max_retries')?.value) ??
+    (isRetryPreset(preset) ? retryPresets[preset].maxAttempts - 1 : undefined) ??
     nonNegativeInt(graph.attributes.get('default_max_retries')?.value) ??
     nonNegativeInt(graph.attributes.get('default_max_retry')?.value) ??
     0

@@ -1,5 +1,6 @@
 import type { DurationUnit } from './duration';
 import { shapes, handlerTypes } from './handler-types';
+import { retryPresets } from './retry-presets';
 
 export type AttributeScope = 'graph' | 'node' | 'edge';
 
@@ -101,6 +102,7 @@ const attractorAttributes: readonly AttributeSpec[] = [
   { name: 'node_type', scopes: ['node'], type: { kind: 'enum', values: handlerTypes.map((t) => ({ value: t, doc: `The ${t} handler.` })), open: true }, doc: 'Internal spelling of `type`.', reference: 'EXTENSIONS type/node_type', aliasOf: 'type' },
   { name: 'prompt', scopes: ['node'], type: { kind: 'text' }, default: '', doc: 'The instruction for an LLM node (on a fan-in: the ranking question; on a manager loop: a description, as in the reference). `$goal`, `$param`, `${key}` and `$iteration` expand.', reference: 'canonical §2.6, §4.5', handlers: [...codergen, 'parallel.fan_in', ...manager] },
   { name: 'max_retries', scopes: ['node'], type: { kind: 'integer', min: 0 }, doc: 'Additional attempts after the first for RETRY outcomes, transient errors and must_write violations (a plain FAIL is never retried). Inherits default_max_retries.', reference: 'canonical §3.5; EXTENSIONS retry ladder' },
+  { name: 'retry_policy', scopes: ['node'], type: { kind: 'enum', values: Object.entries(retryPresets).map(([value, preset]) => ({ value, doc: preset.doc })) }, default: 'standard', doc: "A preset retry policy: its backoff between attempts, and its attempts unless max_retries says otherwise (without one, the node's retries are max_retries or default_max_retries).", reference: 'canonical §3.6; EXTENSIONS retry_policy' },
   { name: 'goal_gate', scopes: ['node'], type: { kind: 'boolean' }, default: 'false', doc: 'The run may only exit once this node has an explicit SUCCESS or PARTIAL_SUCCESS verdict (prose does not count).', reference: 'canonical §3.4; EXTENSIONS fail-closed goal gates' },
   { name: 'fidelity', scopes: ['node', 'edge'], type: { kind: 'enum', values: fidelityModes }, doc: 'How much run history the LLM session receives. On an edge, overrides the target node.', reference: 'canonical §5.4', handlers: codergen },
   { name: 'default_thread_id', scopes: ['graph'], type: { kind: 'string' }, doc: 'Thread for `full`-fidelity nodes that name none (node and edge `thread_id` win).', reference: 'reference ledger (canonical §5.4 "graph-level default thread")', handlers: codergen },

@@ -1,24 +1,6 @@
 import { ProviderError } from './backend';
 import type { Clock } from './clock';
-
-/**
- * Exponential backoff (canonical §3.6). `attempt` is 1-indexed: the delay before the second
- * execution is attempt 1. `jitter` spreads a delay by up to that fraction either way (0: none).
- */
-export interface Backoff {
-  readonly initialDelayMs: number;
-  readonly factor: number;
-  readonly maxDelayMs: number;
-  readonly jitter: number;
-}
-
-/** The node retry ladder's backoffs (§3.6): `standard` unless a node says otherwise. */
-export const backoffPresets = {
-  standard: { initialDelayMs: 200, factor: 2, maxDelayMs: 60_000, jitter: 0.5 },
-  aggressive: { initialDelayMs: 500, factor: 2, maxDelayMs: 60_000, jitter: 0.5 },
-  linear: { initialDelayMs: 500, factor: 1, maxDelayMs: 60_000, jitter: 0 },
-  patient: { initialDelayMs: 2000, factor: 3, maxDelayMs: 60_000, jitter: 0.5 },
-} as const satisfies Record<string, Backoff>;
+import type { Backoff } from '../model/retry-presets';
 
 /** A server's Retry-After longer than this is capped: a run does not sleep for an hour on one header. */
 export const maxRetryAfterMs = 120_000;

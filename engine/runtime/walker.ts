@@ -10,12 +10,13 @@ import type { EdgeIdentity, RunEvent, TraceRecord, WalkScope } from './events';
 import { resolveFidelity } from './fidelity';
 import type { Interviewer } from './interviewer';
 import { checkMustWrite, freshnessFloor } from './must-write';
-import { graphDurationMs, stringAttr, timeoutMs } from '../model/attribute-readers';
+import { graphDurationMs, retryPreset, stringAttr, timeoutMs } from '../model/attribute-readers';
 import type { Outcome } from './outcome';
 import { isSuccessful } from '../model/stage-status';
 import { runAttempt } from './attempt';
 import type { AttemptResult } from './retry-ladder';
-import { backoffPresets, delayForAttempt } from './retry-policy';
+import { delayForAttempt } from './retry-policy';
+import { retryPresets } from '../model/retry-presets';
 import { usageFields } from './usage';
 import type { RunDirectory } from './run-directory';
 import type { CommandSandbox } from './sandbox';
@@ -225,7 +226,7 @@ export class Walker {
         shared.emit({ type: 'node:attempt', scope, nodeId: effect.nodeId, attempt: effect.attempt });
         return;
       case 'retry-scheduled':
-        this.backoffMs = effect.retryAfterMs ?? delayForAttempt(effect.attempt, backoffPresets.standard, () => shared.clock.random());
+        this.backoffMs = effect.retryAfterMs ?? delayForAttempt(effect.attempt, retryPresets[retryPreset(this.graph.nodes.get(effect.nodeId) as GraphNode)].backoff, () => shared.clock.random());
         shared.emit({ type: 'node:retry', scope, nodeId: effect.nodeId, attempt: effect.attempt, delayMs: this.backoffMs, reason: effect.reason });
         return;
       case 'visit-recorded': {

@@ -1,62 +1,12 @@
 // Pipelines written for the reference engine (issue 14): one fixture per class in
 // test/fixtures/reference-corpus, each run through the `attractor` CLI process as a user would.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { before, describe, it } from 'node:test';
-import { bundledCli } from '../test-bundle';
-
-const corpus = path.resolve(import.meta.dirname, '../fixtures/reference-corpus');
-let cli = '';
-
-interface JsonDiagnostic {
-  rule: string;
-  code?: string;
-  severity: string;
-  message: string;
-  node_id?: string;
-  fix?: { title: string };
-}
-
-/** A private copy of the corpus to run in, so runs never write beside the fixtures. */
-function workspace(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-corpus-'));
-  fs.cpSync(corpus, dir, { recursive: true });
-  return dir;
-}
-
-function attractor(cwd: string, ...args: string[]) {
-  return attractorWith({}, cwd, ...args);
-}
-
-function attractorWith(env: NodeJS.ProcessEnv, cwd: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function diagnostics(command: 'lint' | 'validate', file: string): { status: number | null; diagnostics: JsonDiagnostic[] } {
-  const result = attractor(corpus, command, file, '--json');
-  assert.ok(result.status === 0 || result.status === 1, `${command} ${file} exited ${result.status}: ${result.stderr}`);
-  const last = result.stdout.trim().split('\n').pop() ?? '';
-  return { status: result.status, diagnostics: (JSON.parse(last) as { diagnostics: JsonDiagnostic[] }).diagnostics };
-}
-
-function named(found: readonly JsonDiagnostic[], rule: string): JsonDiagnostic[] {
-  return found.filter((d) => d.rule === rule || d.code === rule);
-}
-
-function run(cwd: string, file: string, ...extra: string[]) {
-  const result = attractor(cwd, 'run', file, '--logs-root', 'run', '--json', ...extra);
-  const last = result.stdout.trim().split('\n').pop() ?? '{}';
-  return { ...result, result: JSON.parse(last.startsWith('{') ? last : '{}') as { status?: string; failure_reason?: string | null } };
-}
+import { describe, it } from 'node:test';
+import { attractor, attractorWith, corpus, diagnostics, named, readJson, run, workspace } from './corpus-cli';
 
 describe('pipelines written for the reference bundle (CLI process)', () => {
-  before(() => {
-    cli = bundledCli();
-  });
 
   it('every fixture validates and lints without a crash, and the ones the reference admits are admitted', () => {
     // The rules this issue made precise or added fire in their own fixture and nowhere else in the corpus.
@@ -348,7 +298,3 @@ describe('pipelines written for the reference bundle (CLI process)', () => {
     assert.deepEqual(records('review')[0]?.failed_step, step);
   });
 });
-
-function readJson(...segments: string[]): Record<string, unknown> {
-  return JSON.parse(fs.readFileSync(path.join(...segments), 'utf8')) as Record<string, unknown>;
-}

@@ -1,0 +1,48 @@
+// Issue 27's smaller gaps, each through the `attractor` CLI process on a fixture of
+// test/fixtures/reference-corpus: what the canonical spec names and the reference engine does.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { diagnostics, named, run, workspace } from './corpus-cli';
+
+interface TraceRecord {
+  readonly node_id: string;
+  readonly status: string;
+  readonly attempt: number;
+  readonly duration_ms: number;
+}
+
+function trace(dir: string): TraceRecord[] {
+  return fs
+    .readFileSync(path.join(dir, 'run', 'trace.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as TraceRecord);
+}
+
+describe("the canonical spec's smaller features (CLI process)", () => {
+  it("retry_policy names §3.6's presets: their attempts, and their backoffs between them", () => {
+    const dir = workspace();
+    const ran = run(dir, 'backoff-presets.dot', '--scripted', 'backoff-presets.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    const byNode = new Map(trace(dir).map((record) => [record.node_id, record]));
+    const visit = (id: string) => byNode.get(id) as TraceRecord;
+    assert.equal(visit('once').attempt, 1, 'none: a single attempt');
+    assert.equal(visit('steady').attempt, 3, 'linear: three attempts');
+    assert.ok(visit('steady').duration_ms >= 500, `linear: two waits of 500 ms ±50 %, took ${visit('steady').duration_ms} ms`);
+    assert.equal(visit('eager').attempt, 2, 'an explicit max_retries counts the attempts');
+    assert.ok(visit('eager').duration_ms >= 250, `aggressive: 500 ms ±50 %, took ${visit('eager').duration_ms} ms`);
+    assert.equal(visit('slow').attempt, 2);
+    assert.ok(visit('slow').duration_ms >= 1000, `patient: 2 s ±50 %, took ${visit('slow').duration_ms} ms`);
+    assert.deepEqual(named(diagnostics('lint', 'backoff-presets.dot').diagnostics, 'unknown_attribute'), []);
+  });
+
+  it('lint knows the presets: an unknown retry_policy is flagged with the names it could be', () => {
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'typo.dot'), 'digraph t {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  a [prompt="x", retry_policy=patiant]\n  start -> a -> done\n}\n');
+    const found = diagnostics('lint', path.join(dir, 'typo.dot')).diagnostics.filter((d) => /retry_policy/.test(d.message));
+    assert.equal(found.length, 1, JSON.stringify(found));
+    assert.match(found[0]?.fix?.title ?? found[0]?.message ?? '', /patient/);
+  });
+});
