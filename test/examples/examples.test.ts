@@ -12,10 +12,6 @@ const examplesDir = path.join(root, 'examples');
 let cli = '';
 const dotFiles = fs.readdirSync(examplesDir).filter((f) => f.endsWith('.dot')).sort();
 
-/** The warnings an example carries on purpose (its header comment says why); everything else must be clean. */
-const deliberate: Readonly<Record<string, readonly string[]>> = {
-  'sub-pipeline-child.dot': ['acyclic_graph'],
-};
 const children = new Set(['sub-pipeline-child.dot']);
 /** Examples that need a real provider (API keys): linted here, never run offline. */
 const realModelOnly = new Set(['real-provider.dot']);
@@ -42,14 +38,14 @@ describe('examples', () => {
   });
 
   for (const file of dotFiles) {
-    it(`${file} is lint-clean apart from its deliberate warnings, and says what it shows`, () => {
+    it(`${file} is lint-clean and says what it shows`, () => {
       const full = path.join(examplesDir, file);
       const text = fs.readFileSync(full, 'utf8');
       assert.match(text, /^\/\/ \S/, 'starts with a comment header');
       const diagnostics = preparePipeline(text, { sourcePath: full, mode: 'lint' }).diagnostics;
       assert.deepEqual(
         diagnostics.map((d) => d.rule),
-        [...(deliberate[file] ?? [])],
+        [],
         diagnostics.map((d) => `${d.rule}: ${d.message}`).join('\n'),
       );
       if (!children.has(file) && !realModelOnly.has(file)) assert.ok(fs.existsSync(full.replace(/\.dot$/, '.scripted.json')), 'has a scripted run');
@@ -60,6 +56,11 @@ describe('examples', () => {
 describe('examples run offline with their scripts', () => {
   before(() => {
     cli = bundledCli();
+  });
+
+  it('every example passes `attractor lint --strict` (warnings fail it)', () => {
+    const lint = spawnSync(process.execPath, [cli, 'lint', '--strict', ...dotFiles], { cwd: examplesDir, encoding: 'utf8' });
+    assert.equal(lint.status, 0, lint.stdout + lint.stderr);
   });
 
   for (const file of dotFiles.filter((f) => !children.has(f) && !realModelOnly.has(f))) {
