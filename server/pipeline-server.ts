@@ -13,6 +13,10 @@ import { startSubmission } from './submission';
 import { submissionChecker, type SubmissionChecker } from './submission-checker';
 import { claimSocketPath } from './socket-path';
 import { refuseWebPages } from './web-pages';
+import { restoredRuns } from './restored-runs';
+import { resumeServed } from './resume-served';
+import { RunReader } from '../host/run-directory/run-reader';
+import { visitFiles } from './visit-files';
 
 export type ListenTarget = { readonly port: number; readonly host: string } | { readonly socket: string };
 
@@ -59,6 +63,9 @@ export class PipelineServer {
 
   constructor(private readonly options: PipelineServerOptions) {
     this.checker = options.checker ?? submissionChecker(undefined);
+    // Runs outlive the server: those an earlier one left under the logs root are served again.
+    const { launcher } = options;
+    if (launcher) for (const run of restoredRuns(launcher.logsRoot, launcher.attachLeaseMs)) this.runs.set(run.spec.id, run);
     this.server = http.createServer((request, response) => void this.handle(request, response));
   }
 
@@ -163,6 +170,19 @@ export class PipelineServer {
           if (!(await run.answer(qid, given))) throw new HttpError(404, `no pending question ${qid} in pipeline ${id}`);
           sendJson(res, 200, { answered: qid });
         });
+      case 'resume':
+        return only('POST', async (_req, res) => {
+          const { launcher } = this.options;
+          if (!launcher) throw new HttpError(405, 'this server follows one run; it resumes no others');
+          this.admit(launcher, res);
+          const resumed = await resumeServed(run, launcher);
+          this.runs.set(id, resumed);
+          sendJson(res, 202, resumed.summary());
+        });
+      case 'trace':
+        return only('GET', (_req, res) => sendJson(res, 200, { records: new RunReader(run.spec.logsRoot).trace() }));
+      case 'visit':
+        return only('GET', (_req, res, u) => sendJson(res, 200, visitFiles(run, u.searchParams)));
       case 'checkpoint':
         return only('GET', (_req, res) => sendJson(res, 200, latestCheckpoint(run)));
       case 'context':
@@ -203,18 +223,21 @@ export class PipelineServer {
   }
 
   private async submit(launcher: Launcher, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    const admitted = () => {
-      const running = [...this.runs.values()].filter((run) => run.status === 'running').length;
-      if (running < launcher.maxRunning) return;
-      response.setHeader('retry-after', '10');
-      throw new HttpError(503, `this server already runs ${running} pipeline(s), its limit (--max-runs); try again when one has finished`);
-    };
+    const admitted = () => this.admit(launcher, response);
     admitted();
     const submission = parseSubmission(await readJsonObject(request, this.options.maxBodyBytes));
     const { run, warnings } = await startSubmission(submission, launcher, this.checker, admitted);
     this.runs.set(run.spec.id, run);
     response.setHeader('location', `/pipelines/${run.spec.id}`);
     sendJson(response, 201, { ...run.summary(), warnings });
+  }
+
+  /** One more run may start (a submission, a resume); else 503 with Retry-After. */
+  private admit(launcher: Launcher, response: http.ServerResponse): void {
+    const running = [...this.runs.values()].filter((run) => run.status === 'running').length;
+    if (running < launcher.maxRunning) return;
+    response.setHeader('retry-after', '10');
+    throw new HttpError(503, `this server already runs ${running} pipeline(s), its limit (--max-runs); try again when one has finished`);
   }
 }
 

@@ -8,7 +8,9 @@ import { EventLog } from './event-log';
 import { HttpInterviewer } from './http-interviewer';
 import { RunHold } from './run-hold';
 import type { PendingQuestion, PipelineSummary } from '../host/protocol/serve-api';
-import type { RunStatus } from '../engine/runtime/run-status';
+import { runStatusWords } from '../engine/runtime/run-status';
+import type { TraceRecord } from '../engine/runtime/events';
+import type { ServedStatus } from '../host/protocol/serve-api';
 import type { NodeRunStatus } from '../host/protocol/webview';
 import { RunProjection } from '../host/view/run-projection';
 
@@ -23,6 +25,16 @@ export interface ServedRunSpec {
   readonly logsRoot: string;
   /** How long an attached debugger may send nothing before its breakpoints are dropped and the run let go. */
   readonly attachLeaseMs: number;
+  /** When the run was first submitted (default: now); a resumed or restored run keeps its own. */
+  readonly createdAt?: string;
+}
+
+/** How a run found in its directory at the server's start stands: it ended, or its engine went away mid-walk. */
+export interface RestoredEnd {
+  readonly status: ServedStatus;
+  readonly failureReason?: string;
+  readonly state: RunState;
+  readonly trace: readonly TraceRecord[];
 }
 
 /** How a run ended, as far as the server knows (a run walked elsewhere reports no final state). */
@@ -44,18 +56,18 @@ export interface RemoteWalk {
 /**
  * One pipeline the server runs: its event log, its pending questions and what the events say
  * about it (status, latest checkpoint, node progress). Everything here comes from the engine's
- * events and result, never from the run directory.
+ * events and result, except for a run of an earlier server (`restore`), read from its run directory.
  */
 export class ServedRun {
   readonly log = new EventLog();
   readonly interviewer = new HttpInterviewer();
-  readonly createdAt = new Date().toISOString();
+  readonly createdAt: string;
   private readonly abort = new AbortController();
   /** The run's controller: holds it where an attached debugger asks. */
   readonly hold = new RunHold(this.abort.signal, (held) => this.log.append({ type: 'hold', held }));
   /** Renewed by every debugger request (`renewLease`); lapsed, the debugger's hold on the run is let go. */
   private readonly lease: AttachLease;
-  private currentStatus: RunStatus = 'running';
+  private currentStatus: ServedStatus = 'running';
   private failureReason: string | undefined;
   private runId: string | undefined;
   private graphName: string | undefined;
@@ -72,6 +84,7 @@ export class ServedRun {
     readonly events = new EventBus(),
     private readonly remote?: RemoteWalk,
   ) {
+    this.createdAt = spec.createdAt ?? new Date().toISOString();
     this.lease = new AttachLease(spec.attachLeaseMs, () => this.leaseLapsed());
     this.events.on((event) => {
       this.observe(event);
@@ -94,7 +107,7 @@ export class ServedRun {
     return this.abort.signal;
   }
 
-  get status(): RunStatus {
+  get status(): ServedStatus {
     return this.currentStatus;
   }
 
@@ -152,6 +165,15 @@ export class ServedRun {
     );
   }
 
+  /** A run of an earlier server, as its run directory shows it: its last state and visits; its event stream is over. */
+  restore(end: RestoredEnd): void {
+    this.latestCheckpoint = { state: end.state };
+    this.runId = end.state.runId;
+    this.graphName = end.state.graphName;
+    this.projection.replay(end.trace, end.status === 'interrupted' ? runStatusWords.cancelled : runStatusWords[end.status]);
+    this.finish(end.status, end.failureReason);
+  }
+
   /** A debugger asked for something (breakpoints, a pause, a step, a release) or said it is still there. */
   renewLease(): void {
     this.lease.renew();
@@ -162,7 +184,7 @@ export class ServedRun {
     if (dropped) this.log.append({ type: 'lease:lapsed', periodMs: this.lease.periodMs, droppedBreakpoints: dropped.breakpoints, released: dropped.held });
   }
 
-  private finish(status: RunResult['status'], failureReason: string | undefined): void {
+  private finish(status: ServedStatus, failureReason: string | undefined): void {
     this.lease.end();
     this.currentStatus = status;
     this.failureReason = failureReason;

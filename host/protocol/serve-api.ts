@@ -83,10 +83,13 @@ export interface AttachLeaseState {
   readonly expiresAt: string | null;
 }
 
+/** A served run's status: the engine's, or `interrupted` — a run of an earlier server whose engine went away mid-walk (killed, crashed); resumable. */
+export type ServedStatus = RunStatus | 'interrupted';
+
 /** What `GET /pipelines/{id}` answers (and each entry of `GET /pipelines`). */
 export interface PipelineSummary {
   readonly id: string;
-  readonly status: RunStatus;
+  readonly status: ServedStatus;
   readonly failureReason?: string;
   readonly graphName: string | null;
   readonly runId: string | null;

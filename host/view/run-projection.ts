@@ -3,10 +3,10 @@
 // server fold events with `observe` and take the state when they send or draw it. It covers the walk
 // of the graph on screen: events from inside a sub-pipeline (another graph) are left out; parallel
 // branches run this graph's nodes and are included.
-import type { RunEvent } from '../../engine/runtime/events';
+import type { RunEvent, TraceRecord } from '../../engine/runtime/events';
 import { GraphStateTracker } from './graph-state';
 import type { HumanQuestion } from '../../engine/runtime/events';
-import type { ExtensionToWebviewMessage, GraphStateMessage, HumanGateMessage } from '../protocol/webview';
+import type { ExtensionToWebviewMessage, GraphStateMessage, HumanGateMessage, RunStatus } from '../protocol/webview';
 
 export class RunProjection {
   private readonly graph = new GraphStateTracker();
@@ -52,6 +52,11 @@ export class RunProjection {
   /** Folds an event into the graph state alone; true when it changed. */
   observe(event: RunEvent): boolean {
     return this.graph.apply(event);
+  }
+
+  /** The state a run's recorded visits leave: a run read from its directory, which ended (or stopped) as `runStatus`. */
+  replay(records: readonly TraceRecord[], runStatus: RunStatus): void {
+    this.graph.replay(records, runStatus);
   }
 
   /** A debugger pause or resume changes only the run status (and, paused at a node boundary, the active node). */

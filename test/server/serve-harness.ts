@@ -33,6 +33,8 @@ export interface Served {
   readonly url: string;
   readonly stderr: () => string;
   readonly stop: () => Promise<number | null>;
+  /** SIGKILL: the server goes away without cancelling anything, as a crash or an OOM kill does. */
+  readonly kill: () => Promise<void>;
 }
 
 export async function serve(cwd: string, ...args: string[]): Promise<Served> {
@@ -48,7 +50,8 @@ export async function serve(cwd: string, ...args: string[]): Promise<Served> {
     });
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stderr: () => stderr, stop: () => stop(child) };
+  const kill = () => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL'))));
+  return { url: `http://127.0.0.1:${port}`, stderr: () => stderr, stop: () => stop(child), kill };
 }
 
 function stop(child: ChildProcess): Promise<number | null> {
