@@ -1,4 +1,4 @@
-import { parseVisitTarget, visitChanges } from './visit-files';
+import { overBudgetLines, parseVisitTarget, visitChanges } from './visit-files';
 import { formatChange } from '../host/file-changes';
 import { RunReader } from '../host/run-directory/run-reader';
 
@@ -19,11 +19,12 @@ export function diffCommand(runDirectory: string, target: string, options: { jso
   if (!store || !files) throw new DiffUsageError(`${runDirectory} has no workspace snapshots for ${nodeId}@${chosen.visit} (snapshots were off for this run)`);
   const changes = visitChanges(store, chosen.record) ?? [];
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ node_id: nodeId, visit: chosen.visit, iteration: chosen.record.iteration, before: files.before, after: files.after, changes, diff: store.unifiedDiff(files.before, files.after) })}\n`);
+    process.stdout.write(`${JSON.stringify({ node_id: nodeId, visit: chosen.visit, iteration: chosen.record.iteration, before: files.before, after: files.after, changes, ...(files.over_budget ? { over_budget: files.over_budget } : {}), diff: store.unifiedDiff(files.before, files.after) })}\n`);
     return 0;
   }
   process.stdout.write(`${nodeId}@${chosen.visit} (iteration ${chosen.record.iteration}): ${changes.length === 0 ? 'no file changes' : `${changes.length} file(s) changed`}\n`);
   for (const change of changes) process.stdout.write(`  ${formatChange(change)}\n`);
+  for (const line of overBudgetLines(chosen.record)) process.stdout.write(`  ${line}\n`);
   if (changes.length > 0) process.stdout.write(`\n${store.unifiedDiff(files.before, files.after)}`);
   return 0;
 }

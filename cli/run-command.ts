@@ -19,7 +19,7 @@ import { chooseBackend, type BackendRequest } from '../host/backends';
 import { ATTACH_LEASE_SECONDS, DEFAULT_ATTACH_LEASE_SECONDS } from '../host/serve/serve-defaults';
 import type { ChangedElsewhere } from '../engine/runtime/rerun';
 import { branchFromVisit, undoBranchRestore } from '../engine/runtime/rerun';
-import { describeChangesElsewhere } from '../host/file-changes';
+import { describeChangesElsewhere, quotePath } from '../host/file-changes';
 import { parseVisitTarget } from './visit-files';
 import { RunReader } from '../host/run-directory/run-reader';
 import { describeRunEnd } from '../engine/runtime/run-status';
@@ -205,7 +205,11 @@ export async function resumeCommand(runDirectory: string, options: ResumeCommand
   if (branch.kind === 'changed-elsewhere') return changedElsewhere(branch, '--discard-changes', options.json);
   process.stderr.write(`resuming from before ${branch.nodeId}@${branch.visit} (step ${branch.step}) in a new branch run: ${branch.directory}\n`);
   if (branch.workspaceNotRestored) process.stderr.write(`warning: the working directory was NOT restored (${branch.workspaceNotRestored}); time travel falls back to the run's state only, the files are as they are now\n`);
-  if (branch.restore) process.stderr.write(`the working directory was put back as it was then${branch.restore.discarded.length > 0 ? `, discarding ${branch.restore.discarded.length} change(s) the run did not make` : ''}; \`attractor undo ${branch.directory}\` brings back what it held\n`);
+  if (branch.restore) {
+    const { discarded, overBudget = [] } = branch.restore;
+    const leftAlone = overBudget.length > 0 ? `; past the snapshot budget, left as it is: ${overBudget.map(quotePath).join(', ')}` : '';
+    process.stderr.write(`the working directory was put back as it was then${discarded.length > 0 ? `, discarding ${discarded.length} change(s) the run did not make` : ''}; \`attractor undo ${branch.directory}\` brings back what it held${leftAlone}\n`);
+  }
   return report(await resumeRun(branch.directory, resumeOptions), new RunReader(branch.directory).pipelineCopy, options.json);
 }
 

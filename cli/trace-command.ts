@@ -2,7 +2,7 @@ import path from 'node:path';
 import { formatDuration } from '../engine/model/duration';
 import type { TraceRecord } from '../engine/runtime/events';
 import { formatRunUsage, runUsageTotal } from '../engine/runtime/usage';
-import { visitChanges } from './visit-files';
+import { overBudgetLines, visitChanges } from './visit-files';
 import { formatChange } from '../host/file-changes';
 import { RunReader } from '../host/run-directory/run-reader';
 
@@ -34,6 +34,7 @@ export function traceCommand(runDirectory: string, options: { json?: boolean; fi
       const node = r.visit ? `${r.node_id} #${r.visit}` : r.node_id;
       process.stdout.write(`  ${node.padEnd(24)} ${r.status.padEnd(16)} ${formatDuration(r.duration_ms).padStart(8)}${retries}${label}${scope}\n`);
       for (const change of changesOf(r) ?? []) process.stdout.write(`      ${formatChange(change)}\n`);
+      if (store) for (const line of overBudgetLines(r)) process.stdout.write(`      ${line}\n`);
     }
   }
   process.stdout.write(`total: ${formatRunUsage(runUsageTotal(records))}\n`);

@@ -6,7 +6,7 @@ import type { FileChange } from '../engine/runtime/workspace-snapshot';
  * control bytes. Non-ASCII text stays readable (git's core.quotePath=false), except the C1 control
  * characters, which some terminals obey too. For text output only: --json prints names exactly.
  */
-function quotePath(name: string): string {
+export function quotePath(name: string): string {
   if (!NEEDS_QUOTING.test(name)) return name;
   let quoted = '"';
   for (const char of name) quoted += escapeChar(char);

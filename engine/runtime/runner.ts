@@ -28,7 +28,8 @@ import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
 import { WorkspaceSnapshotter } from './workspace-snapshotter';
-import type { SnapshotBudget } from './workspace-snapshot';
+import type { SnapshotBudget } from './workspace-budget';
+import { snapshotBudgetOf } from './workspace-budget';
 import type { WalkInput } from './walk-step';
 import type { WalkState } from './walk-state';
 import { freshWalkState, positionOf, walkStateFrom } from './walk-state';
@@ -60,7 +61,7 @@ export interface RunOptions {
   readonly defaultMaxParallel?: number;
   /** Who started the run, stamped into the manifest. */
   readonly runner?: RunnerIdentity;
-  /** Budget of the per-visit workspace snapshots, or false to take none. */
+  /** Budget of the per-visit workspace snapshots (default: the graph's), or false to take none. */
   readonly workspaceSnapshots?: SnapshotBudget | false;
   /** The files the run may load: sub-pipelines, manager children, schemas (default: any). A server confines its runs to its roots. */
   readonly files?: FileScope;
@@ -146,7 +147,7 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
     });
   }
   const graphHash = hashSource(options.source);
-  const snapshotter = new WorkspaceSnapshotter(directory.root, options.cwd, options.workspaceSnapshots, (message) => events.emit({ type: 'warning', message }));
+  const snapshotter = new WorkspaceSnapshotter(directory.root, options.cwd, options.workspaceSnapshots ?? snapshotBudgetOf(graph.attributes), (message) => events.emit({ type: 'warning', message }));
   // The live state, viewed as a RunState without copying it: only a compaction or a consumer of the
   // checkpoint event serialises it whole.
   const view = (status: RunState['status'], failureReason?: string): RunState => ({

@@ -3,8 +3,11 @@ import path from 'node:path';
 import { StatFingerprint } from './workspace-fingerprint';
 import { ChangeWatch } from './workspace-watch';
 import { runFile } from './run-layout';
+import { writeJsonAtomic } from './atomic-write';
 import type { GitTarget } from './hardened-git';
 import { checkedObjectId, runGit } from './hardened-git';
+import type { LeftOut, SnapshotBudget } from './workspace-budget';
+import { BudgetAccount, DEFAULT_SNAPSHOT_BUDGET, excludeRule } from './workspace-budget';
 
 /**
  * Content-addressed snapshots of a run's working directory, one per node visit, in a private git
@@ -20,14 +23,9 @@ export type SnapshotId = string;
 export interface VisitFiles {
   readonly before: SnapshotId;
   readonly after: SnapshotId;
+  /** Paths the visit left that went past the snapshot budget: in no snapshot from `after` on (a directory ends in '/'). */
+  readonly over_budget?: readonly string[];
 }
-
-export interface SnapshotBudget {
-  readonly maxFiles: number;
-  readonly maxBytes: number;
-}
-
-const DEFAULT_SNAPSHOT_BUDGET: SnapshotBudget = { maxFiles: 20_000, maxBytes: 200 * 1024 * 1024 };
 
 /**
  * Always left out, besides the workspace's own .gitignore files. Secrets files (`.env`, `.env.*`
@@ -35,6 +33,9 @@ const DEFAULT_SNAPSHOT_BUDGET: SnapshotBudget = { maxFiles: 20_000, maxBytes: 20
  * than the workspace; being left out, a restore never touches them either.
  */
 const ALWAYS_EXCLUDED = ['node_modules/', '.git/', '.attractor-runs/', '.env', '.env.*'];
+
+/** In a store's `info/`: the paths its snapshots left out past the budget (a JSON array). */
+export const OVER_BUDGET_FILE = 'over-budget.json';
 
 type FileChangeKind = 'added' | 'changed' | 'deleted';
 
@@ -45,9 +46,12 @@ export interface FileChange {
 
 export type OpenedStore = { readonly kind: 'open'; readonly store: WorkspaceStore } | { readonly kind: 'unavailable'; readonly reason: string };
 
-/** The store of a run directory, bound to the workspace `cwd`; created (and checked against the budget) on first use. */
+/**
+ * The store of a run directory, bound to the workspace `cwd`; created on first use. A new store is
+ * refused for a workspace over the budget; an existing one counts what its last snapshot holds.
+ */
 export function openWorkspaceStore(runDirectory: string, cwd: string, budget: SnapshotBudget = DEFAULT_SNAPSHOT_BUDGET): OpenedStore {
-  const store = new WorkspaceStore(runFile(runDirectory, 'workspaceStore'), cwd);
+  const store = new WorkspaceStore(runFile(runDirectory, 'workspaceStore'), cwd, budget);
   const fresh = !fs.existsSync(path.join(store.storeDir, 'HEAD'));
   // A store that could not be set up leaves nothing behind that looks like one.
   const unavailable = (reason: string): OpenedStore => {
@@ -57,8 +61,8 @@ export function openWorkspaceStore(runDirectory: string, cwd: string, budget: Sn
   try {
     if (!fs.statSync(store.cwd).isDirectory()) return unavailable(`${store.cwd} is not a directory`);
     store.initialize(runDirectory);
-    const over = fresh ? store.overBudget(budget) : undefined;
-    if (over) return unavailable(over);
+    const over = store.countBudget(fresh);
+    if (over && fresh) return unavailable(over);
   } catch (error) {
     return unavailable((error as Error).message);
   }
@@ -120,10 +124,38 @@ export class WorkspaceStore extends StoredSnapshots {
   private latest: { readonly id: SnapshotId; readonly fingerprint: StatFingerprint; readonly vouched: boolean } | undefined;
   /** Listens for changes between node boundaries, once takeAtBoundary is used; close() ends it. */
   private watch: ChangeWatch | undefined;
+  private readonly account: BudgetAccount;
+  /** What the last take() stopped snapshotting, past the budget. */
+  private leftOutByLastTake: readonly LeftOut[] = [];
 
-  constructor(storeDir: string, cwd: string) {
+  constructor(storeDir: string, cwd: string, budget: SnapshotBudget = DEFAULT_SNAPSHOT_BUDGET) {
     super(storeDir);
     this.cwd = path.resolve(cwd);
+    this.account = new BudgetAccount(budget, this.cwd);
+  }
+
+  get budget(): SnapshotBudget {
+    return this.account.budget;
+  }
+
+  /** What the last snapshot stopped holding because it went past the budget (nothing when it held everything). */
+  get leftOut(): readonly LeftOut[] {
+    return this.leftOutByLastTake;
+  }
+
+  /** Where the paths left out past the budget are kept, so that no later snapshot (nor a branch's) reads them. */
+  private get overBudgetFile(): string {
+    return path.join(this.storeDir, 'info', OVER_BUDGET_FILE);
+  }
+
+  /** Every path a snapshot of this store left out past the budget (a directory ends in '/'). */
+  overBudgetPaths(): string[] {
+    try {
+      const paths: unknown = JSON.parse(fs.readFileSync(this.overBudgetFile, 'utf8'));
+      return Array.isArray(paths) ? paths.filter((p): p is string => typeof p === 'string') : [];
+    } catch {
+      return [];
+    }
   }
 
   /** Where the ignore rules of the store live (besides the workspace's .gitignore files). */
@@ -137,20 +169,18 @@ export class WorkspaceStore extends StoredSnapshots {
     for (const sub of ['objects', 'refs', 'info']) fs.mkdirSync(path.join(this.storeDir, sub), { recursive: true });
     const head = path.join(this.storeDir, 'HEAD');
     if (!fs.existsSync(head)) fs.writeFileSync(head, 'ref: refs/heads/main\n');
-    const excludes = [...ALWAYS_EXCLUDED, ...runDirectoryExcludes(this.cwd, runDirectory)];
+    const overBudget = this.overBudgetPaths().flatMap((file) => excludeRule(file) ?? []);
+    const excludes = [...ALWAYS_EXCLUDED, ...runDirectoryExcludes(this.cwd, runDirectory), ...overBudget];
     fs.writeFileSync(this.excludesFile, excludes.map((line) => `${line}\n`).join(''));
   }
 
-  /** Why the workspace is too large to snapshot, or undefined when it fits. */
-  overBudget(budget: SnapshotBudget): string | undefined {
-    const files = this.git(['ls-files', '-z', '--others', '--cached', '--exclude-standard']).split('\0').filter(Boolean);
-    if (files.length > budget.maxFiles) return `the workspace ${this.cwd} has ${files.length} files, more than the snapshot budget of ${budget.maxFiles}`;
-    let bytes = 0;
-    for (const file of files) {
-      bytes += fs.lstatSync(path.join(this.cwd, file), { throwIfNoEntry: false })?.size ?? 0;
-      if (bytes > budget.maxBytes) return `the workspace ${this.cwd} holds more than the snapshot budget of ${Math.round(budget.maxBytes / 1024 / 1024)} MB`;
-    }
-    return undefined;
+  /**
+   * Counts against the budget what the snapshots hold: the whole workspace for a new store, what the
+   * last snapshot held (git's index) for one in use. Why that is over the budget, or undefined.
+   */
+  countBudget(whole: boolean): string | undefined {
+    const files = this.git(['ls-files', '-z', '--cached', ...(whole ? ['--others', '--exclude-standard'] : [])]).split('\0').filter(Boolean);
+    return this.account.countAll(files);
   }
 
   /**
@@ -158,6 +188,7 @@ export class WorkspaceStore extends StoredSnapshots {
    * nothing since the last snapshot was confirmed, that snapshot is returned without a stat pass.
    */
   async takeAtBoundary(): Promise<SnapshotId> {
+    this.leftOutByLastTake = [];
     this.watch ??= new ChangeWatch();
     const quiet = await this.watch.quiet();
     const latest = this.latest;
@@ -167,6 +198,7 @@ export class WorkspaceStore extends StoredSnapshots {
 
   /** Records the workspace as it is now; unchanged files are neither read nor stored again. */
   take(): SnapshotId {
+    this.leftOutByLastTake = [];
     const latest = this.latest;
     if (latest) {
       this.watch?.follow(latest.fingerprint);
@@ -179,6 +211,7 @@ export class WorkspaceStore extends StoredSnapshots {
     // Out of git's index, so that add reads them again.
     if (disguised.length > 0) this.git(['update-index', '--force-remove', '-z', '--stdin'], disguised.map((file) => `${file}\0`).join(''));
     const startedMs = Date.now();
+    this.admitChanges();
     this.git(['add', '--all']);
     const id = this.git(['write-tree']).trim();
     // Untracked entries too (the workspace's own .gitignore'd ones), so the directories they sit
@@ -186,6 +219,22 @@ export class WorkspaceStore extends StoredSnapshots {
     const listing = this.git(['ls-files', '-z', '--cached', '--others', '--directory', `--exclude-from=${this.excludesFile}`]).split('\0').filter(Boolean);
     this.latest = { id, fingerprint: StatFingerprint.capture(this.cwd, listing, startedMs), vouched: false };
     return id;
+  }
+
+  /**
+   * Counts what `git add` is about to read against the budget, before it reads a byte: what would
+   * take the snapshots past it is left out of this snapshot and every later one (and a branch's).
+   */
+  private admitChanges(): void {
+    const changed = this.git(['ls-files', '-z', '--modified', '--others', '--exclude-standard']).split('\0').filter(Boolean);
+    const leftOut = this.account.admit(changed);
+    this.leftOutByLastTake = leftOut;
+    if (leftOut.length === 0) return;
+    // A file the last snapshot held that grew past the budget: out of git's index, so add passes it by.
+    const files = leftOut.filter((unit) => !unit.path.endsWith('/'));
+    if (files.length > 0) this.git(['update-index', '--force-remove', '-z', '--stdin'], files.map((unit) => `${unit.path}\0`).join(''));
+    writeJsonAtomic(this.overBudgetFile, [...this.overBudgetPaths(), ...leftOut.map((unit) => unit.path)]);
+    fs.appendFileSync(this.excludesFile, leftOut.map((unit) => `${excludeRule(unit.path) ?? ''}\n`).join(''));
   }
 
   /** Stops listening for changes (takeAtBoundary starts again). */

@@ -1,10 +1,14 @@
-import type { SnapshotBudget, SnapshotId, VisitFiles, WorkspaceStore } from './workspace-snapshot';
+import type { SnapshotId, VisitFiles, WorkspaceStore } from './workspace-snapshot';
 import { openWorkspaceStore } from './workspace-snapshot';
+import type { LeftOut, SnapshotBudget } from './workspace-budget';
+import { describeBudget } from './workspace-budget';
+import { formatBytes } from '../model/bytes';
 
 /**
  * A run's use of its workspace store: one snapshot when the walk starts, one after every node of
  * the main walk. When snapshots cannot be taken (no git, too large, a git failure) the run goes on
- * without them, and says so once.
+ * without them, and says so once. A path a node leaves that takes the snapshots past their budget
+ * is left out of them from then on, with a warning naming it.
  */
 export class WorkspaceSnapshotter {
   private store: WorkspaceStore | undefined;
@@ -25,6 +29,7 @@ export class WorkspaceSnapshotter {
     this.store = opened.store;
     try {
       this.latest = this.store.take();
+      this.leftOut();
     } catch (error) {
       this.stop(error);
     }
@@ -45,7 +50,18 @@ export class WorkspaceSnapshotter {
       this.stop(error);
     }
     this.latest = after;
-    return before && after ? { before, after } : undefined;
+    const leftOut = after ? this.leftOut() : [];
+    return before && after ? { before, after, ...(leftOut.length > 0 ? { over_budget: leftOut } : {}) } : undefined;
+  }
+
+  /** The paths the last snapshot left out past the budget, warned about. */
+  private leftOut(): string[] {
+    const store = this.store;
+    const units = store?.leftOut ?? [];
+    if (!store || units.length === 0) return [];
+    const named = units.map(describeLeftOut).join(', ');
+    this.warn(`past the snapshot budget (${describeBudget(store.budget)}; graph attributes snapshot_max_files, snapshot_max_bytes): ${named} ${units.length === 1 ? 'is' : 'are'} no longer snapshotted; time travel and undo leave ${units.length === 1 ? 'it' : 'them'} as ${units.length === 1 ? 'it is' : 'they are'}`);
+    return units.map((unit) => unit.path);
   }
 
   /** The run is over: no more listening for changes. */
@@ -58,4 +74,8 @@ export class WorkspaceSnapshotter {
     this.store = undefined;
     this.warn(`workspace snapshots stopped: ${(error as Error).message}; time travel will not restore files from here on`);
   }
+}
+
+function describeLeftOut(unit: LeftOut): string {
+  return unit.path.endsWith('/') ? `${unit.path} (${unit.files} files, ${formatBytes(unit.bytes)})` : `${unit.path} (${formatBytes(unit.bytes)})`;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { writeJsonAtomic } from './atomic-write';
 import { isRecord } from '../model/json';
 import type { FileChange, SnapshotId, WorkspaceStore } from './workspace-snapshot';
-import { openWorkspaceStore } from './workspace-snapshot';
+import { OVER_BUDGET_FILE, openWorkspaceStore } from './workspace-snapshot';
 import { runFile } from './run-layout';
 
 /**
@@ -23,6 +23,8 @@ export interface RestoreRecord {
   readonly modes: Readonly<Record<string, number>>;
   /** Changes someone other than the run had made, discarded on request; `replaced` holds them. */
   readonly discarded: readonly FileChange[];
+  /** Paths past the snapshot budget, in no snapshot: left as they were (a directory ends in '/'). */
+  readonly overBudget?: readonly string[];
   readonly at: string;
   /** Set by undo: when, and the working directory it replaced in turn. */
   readonly undone?: { readonly at: string; readonly replaced: SnapshotId };
@@ -72,8 +74,11 @@ export function prepareTravel(parentRunDirectory: string, branchRunDirectory: st
   const opened = openWorkspaceStore(branchRunDirectory, request.cwd);
   if (opened.kind === 'unavailable') return { kind: 'not-restored', reason: opened.reason };
   const { store } = opened;
+  const overBudget = store.overBudgetPaths();
   const changesNow = () => store.changes(request.lastSnapshot ?? snapshot, store.take());
   try {
+    const overwritten = overwrittenPastBudget(store, snapshot, overBudget);
+    if (overwritten) return { kind: 'not-restored', reason: `${overwritten} went past the snapshot budget after that point, so no snapshot holds it as it is now; restoring would overwrite it with the older version and undo could not bring it back` };
     const changes = changesNow();
     if (changes.length > 0 && !request.discardChanges) return { kind: 'changed-elsewhere', cwd: store.cwd, changes };
   } catch (error) {
@@ -88,7 +93,7 @@ export function prepareTravel(parentRunDirectory: string, branchRunDirectory: st
         const discarded = store.changes(request.lastSnapshot ?? snapshot, replaced);
         const modes = unusualModes(store, replaced);
         store.checkout(snapshot);
-        const record: RestoreRecord = { cwd: store.cwd, replaced, restored: snapshot, modes, discarded, at: new Date().toISOString() };
+        const record: RestoreRecord = { cwd: store.cwd, replaced, restored: snapshot, modes, discarded, ...(overBudget.length > 0 ? { overBudget } : {}), at: new Date().toISOString() };
         writeJsonAtomic(path.join(branchRunDirectory, RECORD_FILE), record, true);
         return { kind: 'restored', record };
       } catch (error) {
@@ -156,6 +161,16 @@ function readRestoreRecord(branchRunDirectory: string): RestoreRecord | string {
   return data as unknown as RestoreRecord;
 }
 
+/**
+ * A path past the budget that `snapshot` holds (from before it went past) and the working directory
+ * holds too: a checkout would write the old version over it.
+ */
+function overwrittenPastBudget(store: WorkspaceStore, snapshot: SnapshotId, overBudget: readonly string[]): string | undefined {
+  if (overBudget.length === 0) return undefined;
+  const held = (file: string) => overBudget.some((out) => (out.endsWith('/') ? file.startsWith(out) : file === out));
+  return store.filesOf(snapshot).find((file) => held(file.path) && fs.existsSync(path.join(store.cwd, file.path)))?.path;
+}
+
 /** Files of `snapshot` whose permission bits are not the 644 or 755 git would write back. */
 function unusualModes(store: WorkspaceStore, snapshot: SnapshotId): Record<string, number> {
   const modes: Record<string, number> = {};
@@ -194,6 +209,12 @@ function inheritWorkspaceStore(parentRunDirectory: string, branchRunDirectory: s
   const info = path.join(runFile(branchRunDirectory, 'workspaceStore'), 'objects', 'info');
   fs.mkdirSync(info, { recursive: true });
   fs.writeFileSync(path.join(info, 'alternates'), [...parentAlternates, parentObjects].map((line) => `${line}\n`).join(''));
+  // What the parent's snapshots left out past the budget stays out of the branch's.
+  const overBudget = path.join(runFile(parentRunDirectory, 'workspaceStore'), 'info', OVER_BUDGET_FILE);
+  if (!fs.existsSync(overBudget)) return;
+  const branchInfo = path.join(runFile(branchRunDirectory, 'workspaceStore'), 'info');
+  fs.mkdirSync(branchInfo, { recursive: true });
+  fs.copyFileSync(overBudget, path.join(branchInfo, OVER_BUDGET_FILE));
 }
 
 function readLines(file: string): string[] {
