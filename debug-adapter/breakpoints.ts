@@ -5,7 +5,8 @@ import type { GraphEdge } from '../engine/model/graph';
 import { conditionHolds, interpolateLogMessage, parseContextExpression } from './context-expression';
 import type { HitCondition } from './hit-condition';
 import { parseHitCondition } from './hit-condition';
-import type { BreakTarget, SourceCatalog } from '../host/source-catalog';
+import type { BreakTarget } from '../host/break-targets';
+import type { SourceCatalog } from '../host/source-catalog';
 
 export interface BreakpointRequest {
   /** Zero-based. */

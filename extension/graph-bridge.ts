@@ -2,9 +2,6 @@
 // Pure: the panel controller forwards what these return.
 import path from 'node:path';
 import type { CustomEventBodies } from '../host/protocol/debug';
-import type { Graph } from '../engine/model/graph';
-import type { LineIndex } from '../engine/model/source';
-import { breakTargets } from '../host/source-catalog';
 import type { ExtensionToWebviewMessage } from '../host/protocol/webview';
 
 /** The graph-view messages one DAP custom event calls for (none for events of another program). */
@@ -36,25 +33,6 @@ export function messagesForDebugEvent(event: string, body: unknown, program: str
   }
 }
 
-/** Which nodes and edges carry a breakpoint, given the zero-based lines breakpoints sit on. */
-export function breakpointsOnGraph(graph: Graph, lineIndex: LineIndex, lines: Iterable<number>): { nodes: string[]; edges: number[] } {
-  const targets = breakTargets(graph, lineIndex);
-  const nodes = new Set<string>();
-  const edges = new Set<number>();
-  for (const line of lines) {
-    const target = targets.get(line);
-    if (target?.kind === 'node') nodes.add(target.nodeId);
-    else if (target) for (const index of target.edgeIndices) edges.add(index);
-  }
-  return { nodes: [...nodes], edges: [...edges] };
-}
-
 function samePath(a: string, b: string): boolean {
   return path.resolve(a) === path.resolve(b);
-}
-
-/** The node whose statement is on `line` (zero-based), where a stopped stack frame points. */
-export function nodeAtLine(graph: Graph, lineIndex: LineIndex, line: number): string | undefined {
-  const target = breakTargets(graph, lineIndex).get(line);
-  return target?.kind === 'node' ? target.nodeId : undefined;
 }

@@ -2,17 +2,15 @@
 // attached (a debug session, a local run, or a run directory opened from disk).
 import crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { parseDot } from '../engine';
 import { renderWebviewHtml } from '../host/view/page-html';
 import type { GateReply } from '../engine';
 import { parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage, type WireRange } from '../host/protocol/webview';
 import { rerunTarget, visitArtifactsMessage } from '../host/run-files';
 import { pickAttachmentFiles } from './gate-attachments';
 import type { GateView } from './gate-prompt';
-import { breakpointsOnGraph } from './graph-bridge';
 import type { ExtensionSettings } from './settings';
 import { openVisitFileDiff } from './snapshot-diff';
-import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
+import type { PipelineQueries } from './pipeline-queries';
 
 export type GateResponder = (answer: GateReply) => void;
 
@@ -29,6 +27,8 @@ export class GraphPanel implements vscode.Disposable, GateView {
   /** Stops whatever feeds the attached run (a remote run's event stream) when another replaces it. */
   private detachRun: (() => void) | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** Counts breakpoint questions to the language server: only the latest answer is shown. */
+  private breakpointsAsked = 0;
   private readonly visibility = new vscode.EventEmitter<boolean>();
   /** Fires when the graph view comes into sight or leaves it (another tab in its group, closed). */
   readonly onDidChangeVisible = this.visibility.event;
@@ -37,16 +37,17 @@ export class GraphPanel implements vscode.Disposable, GateView {
     private readonly extensionUri: vscode.Uri,
     private readonly settings: () => ExtensionSettings,
     private readonly log: vscode.LogOutputChannel,
+    private readonly queries: PipelineQueries,
   ) {
     this.subscriptions.push(
       this.visibility,
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (this.documentUri && event.document.uri.toString() === this.documentUri.toString()) {
           this.sendDocument(event.document);
-          this.sendBreakpoints();
+          void this.sendBreakpoints();
         }
       }),
-      vscode.debug.onDidChangeBreakpoints(() => this.sendBreakpoints()),
+      vscode.debug.onDidChangeBreakpoints(() => void this.sendBreakpoints()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('attractor.graph.layoutEngine')) this.post({ type: 'settings', layoutEngine: this.settings().layoutEngine });
       }),
@@ -75,7 +76,7 @@ export class GraphPanel implements vscode.Disposable, GateView {
     this.panel.title = `Graph: ${document.uri.path.split('/').pop() ?? ''}`;
     if (this.ready) {
       this.sendDocument(document);
-      this.sendBreakpoints();
+      void this.sendBreakpoints();
     }
   }
 
@@ -220,7 +221,7 @@ export class GraphPanel implements vscode.Disposable, GateView {
     this.post({ type: 'settings', layoutEngine: this.settings().layoutEngine });
     if (this.documentUri) {
       this.sendDocument(await vscode.workspace.openTextDocument(this.documentUri));
-      this.sendBreakpoints();
+      void this.sendBreakpoints();
     }
     if (this.lastGraphState) this.post(this.lastGraphState);
     if (this.lastSelection) this.post(this.lastSelection);
@@ -234,24 +235,17 @@ export class GraphPanel implements vscode.Disposable, GateView {
     if (this.ready) void this.panel?.webview.postMessage({ type: 'document', uri: document.uri.toString(), version: document.version, text: document.getText() } satisfies ExtensionToWebviewMessage);
   }
 
-  private sendBreakpoints(): void {
+  /** The breakpoints of the shown pipeline as the graph marks them: the language server says which statement each line is. */
+  private async sendBreakpoints(): Promise<void> {
     if (!this.ready || !this.documentUri) return;
-    const uri = this.documentUri.toString();
-    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri);
-    const { graph, lineIndex } = parseDot(document?.getText() ?? readIfFile(this.documentUri) ?? '', {});
-    if (!graph) return;
+    const uri = this.documentUri;
     const lines = vscode.debug.breakpoints
-      .filter((bp): bp is vscode.SourceBreakpoint => bp instanceof vscode.SourceBreakpoint && bp.enabled && bp.location.uri.toString() === uri)
+      .filter((bp): bp is vscode.SourceBreakpoint => bp instanceof vscode.SourceBreakpoint && bp.enabled && bp.location.uri.toString() === uri.toString())
       .map((bp) => bp.location.range.start.line);
-    void this.panel?.webview.postMessage({ type: 'breakpoints', ...breakpointsOnGraph(graph, lineIndex, lines) } satisfies ExtensionToWebviewMessage);
-  }
-}
-
-function readIfFile(uri: vscode.Uri): string | undefined {
-  try {
-    return uri.scheme === 'file' ? readFileChecked(uri.fsPath, READ_LIMITS.pipeline) : undefined;
-  } catch {
-    return undefined;
+    const asked = ++this.breakpointsAsked;
+    const targets = lines.length === 0 ? { nodes: [], edges: [] } : await this.queries.breakpointTargets(uri, lines);
+    if (!targets || asked !== this.breakpointsAsked || !this.ready) return;
+    void this.panel?.webview.postMessage({ type: 'breakpoints', ...targets } satisfies ExtensionToWebviewMessage);
   }
 }
 

@@ -23,7 +23,8 @@ import { runStatusWords } from '../engine/runtime/run-status';
 import { confirmedWorkingDirectory } from './time-travel-prompts';
 import type { VisitTarget } from '../engine/runtime/rerun';
 import { RunsTreeProvider } from './runs-view';
-import { routeHoverAt } from './lm/route-hover';
+import { routeHover } from './lm/route-hover';
+import { PipelineQueries } from './pipeline-queries';
 import { llmBackend, llmBackendFactory, setApiKeyCommand, type LlmAccess } from './secrets';
 import { askedModelConsent } from './lm/model-consent';
 import { readSettings, type ExtensionSettings } from './settings';
@@ -37,12 +38,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const activateStarted = performance.now();
   const log = vscode.window.createOutputChannel('Attractor', { log: true });
   const settings = (): ExtensionSettings => readSettings((key) => vscode.workspace.getConfiguration('attractor').get(key));
-  const panel = new GraphPanel(context.extensionUri, settings, log);
+  const languageClient = startLanguageClient(context, log);
+  const queries = new PipelineQueries(languageClient.catch(() => undefined), log);
+  const panel = new GraphPanel(context.extensionUri, settings, log, queries);
   const statusBar = new RunStatusBar();
   // "Open example pipeline" copies the examples here, so the demo's tool steps never write into the user's workspace.
   const examples = vscode.Uri.joinPath(context.globalStorageUri, 'examples');
   const llmAccess: LlmAccess = { secrets: context.secrets, consent: askedModelConsent(context.globalState) };
-  const runs = new RunCoordinator(panel, statusBar, log, llmAccess, settings, examples.fsPath);
+  const runs = new RunCoordinator(panel, statusBar, log, llmAccess, settings, examples.fsPath, queries);
   const runRoots = (): string[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => path.resolve(folder.uri.fsPath, settings().runDirectory));
   const remote = new RemoteServer(context.secrets, panel, log);
   const runsTree = new RunsTreeProvider(runRoots, remote);
@@ -199,7 +202,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Beside the language server's hover: where an LLM node would run needs the editor's models and the stored keys.
     vscode.languages.registerHoverProvider({ language: LANGUAGE_ID }, {
       provideHover: async (document, position) => {
-        const text = routeHoverAt(document.getText(), position.line, position.character, await llmBackend(llmAccess, settings()));
+        const node = await queries.nodeAt(document.uri, position);
+        const text = node ? routeHover(node, await llmBackend(llmAccess, settings())) : undefined;
         return text ? new vscode.Hover(new vscode.MarkdownString(text)) : undefined;
       },
     }),
@@ -213,7 +217,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
 
   void remote.restore();
-  client = await startLanguageClient(context, log);
+  client = await languageClient;
 
   const memory = process.memoryUsage();
   const mb = (bytes: number): string => (bytes / 1048576).toFixed(1);

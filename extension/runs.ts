@@ -6,9 +6,10 @@ import * as vscode from 'vscode';
 import { DEBUG_TYPE, runDefaults, type AnswerGateArguments, type AttractorLaunchArguments, type CustomEventBodies } from '../host/protocol/debug';
 import type { BackendFactory } from '../host/backends';
 import type { Answer, HumanQuestion } from '../engine';
-import { launchPipelineFile, parseDot } from '../engine';
+import { launchPipelineFile } from '../engine';
 import { askGate, askInVsCode } from './gate-prompt';
-import { messagesForDebugEvent, nodeAtLine } from './graph-bridge';
+import { messagesForDebugEvent } from './graph-bridge';
+import type { PipelineQueries } from './pipeline-queries';
 import type { GraphPanel } from './graph-panel';
 import { localRunServices, runLocally } from './local-run';
 import type { PipelineRunner } from './chat/run-tool';
@@ -38,6 +39,7 @@ export class RunCoordinator implements vscode.Disposable {
     private readonly settings: () => ExtensionSettings,
     /** Where "Open example pipeline" keeps its copies (see ResolveContext.examplesDirectory). */
     private readonly examplesDirectory: string,
+    private readonly queries: PipelineQueries,
   ) {
     this.subscriptions.push(
       this.onRunsChanged,
@@ -230,9 +232,8 @@ export class RunCoordinator implements vscode.Disposable {
       // VS Code's remote hosts (code-server) hand sources back as URIs, the desktop as paths.
       const stoppedIn = file && /^[a-z][\w+.-]*:\/\//i.test(file) ? vscode.Uri.parse(file).path : file;
       if (!frame || !shown || stoppedIn !== shown.path) return;
-      const document = await vscode.workspace.openTextDocument(shown);
-      const { graph, lineIndex } = parseDot(document.getText(), { sourcePath: shown.fsPath });
-      const nodeId = graph ? nodeAtLine(graph, lineIndex, frame.line - 1) : undefined;
+      // The node whose statement is on the frame's line (DAP lines count from 1), as the language server parsed it.
+      const nodeId = (await this.queries.breakpointTargets(shown, [frame.line - 1]))?.nodes[0];
       if (nodeId) this.panel.post({ type: 'selectNode', nodeId });
     } catch (error) {
       this.log.warn(`could not read the stopped frame: ${String(error)}`);

@@ -1,16 +1,14 @@
 import path from 'node:path';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
-import type { Graph, GraphEdge } from '../engine/model/graph';
+import type { Graph } from '../engine/model/graph';
 import { attributeValue } from '../engine/model/graph';
 import type { LineIndex, SourceSpan } from '../engine/model/source';
+import { breakTargets, type BreakTarget } from './break-targets';
 import { parseDot } from '../engine/parse/dot-parser';
 import { resolveDotFile } from '../engine/runtime/runner';
 
 /** Node attributes that name a child pipeline file. */
 const CHILD_PIPELINE_KEYS = ['dot_file', 'stack.child_dotfile'] as const;
-
-/** A line of a .dot file a breakpoint can bind to: a node statement or an edge statement. */
-export type BreakTarget = { readonly kind: 'node'; readonly nodeId: string; readonly line: number } | { readonly kind: 'edges'; readonly edgeIndices: readonly number[]; readonly line: number };
 
 export type LoadedSource = { readonly ok: true; readonly graph: Graph; readonly lineIndex: LineIndex; readonly targets: ReadonlyMap<number, BreakTarget> } | { readonly ok: false; readonly message: string };
 
@@ -101,36 +99,4 @@ function parseFile(file: string): LoadedSource {
     return { ok: false, message: `${path.basename(file)} does not parse${first ? ` (line ${(first.range?.start.line ?? 0) + 1}: ${first.message})` : ''}; breakpoints bind once it does` };
   }
   return { ok: true, graph: parsed.graph, lineIndex: parsed.lineIndex, targets: breakTargets(parsed.graph, parsed.lineIndex) };
-}
-
-/**
- * Node statements win over edge statements that share a line; an edge chain is one target. A
- * continuation line of a multi-line statement belongs to that statement, unless another starts there.
- */
-export function breakTargets(graph: Graph, lineIndex: LineIndex): Map<number, BreakTarget> {
-  const targets = new Map<number, BreakTarget>();
-  const edgesByLine = new Map<number, GraphEdge[]>();
-  for (const edge of graph.edges) {
-    const line = lineIndex.positionAt(edge.range.start).line;
-    edgesByLine.set(line, [...(edgesByLine.get(line) ?? []), edge]);
-  }
-  const statements: { readonly range: SourceSpan; readonly target: BreakTarget }[] = [];
-  for (const [line, edges] of edgesByLine) {
-    const target: BreakTarget = { kind: 'edges', edgeIndices: edges.map((e) => e.index), line };
-    targets.set(line, target);
-    for (const edge of edges) statements.push({ range: edge.range, target });
-  }
-  for (const node of graph.nodes.values()) {
-    for (const declaration of node.declarations) {
-      const line = lineIndex.positionAt(declaration.start).line;
-      const target: BreakTarget = { kind: 'node', nodeId: node.id, line };
-      targets.set(line, target);
-      statements.push({ range: declaration, target });
-    }
-  }
-  for (const { range, target } of statements) {
-    const { start, end } = lineIndex.rangeOf(range);
-    for (let line = start.line + 1; line <= end.line; line++) if (!targets.has(line)) targets.set(line, { ...target, line });
-  }
-  return targets;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Connection, InitializeParams, InitializeResult } from 'vscode-languageserver';
-import { CodeActionKind, DidChangeWatchedFilesNotification, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
+import { CodeActionKind, DidChangeWatchedFilesNotification, ErrorCodes, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
 import type { DocumentAnalysis, DocumentView } from './analysis/document-analysis';
 import { pastParseLimits } from './analysis/document-analysis';
 import type { Checker } from './analysis/checker';
@@ -18,6 +18,9 @@ import { documentLinks } from './features/links';
 import { definition, documentHighlights, prepareRename, references, rename } from './features/navigation';
 import { semanticTokens, semanticTokensLegend } from './features/semantic-tokens';
 import { documentSymbols } from './features/symbols';
+import { breakpointTargets, breakpointTargetsOnDisk, nodeAt } from './features/pipeline-queries';
+import { BREAKPOINT_TARGETS_METHOD, NODE_AT_METHOD, parseBreakpointTargetsParams, parseNodeAtParams } from '../host/protocol/language-server';
+import type { CheckResult } from '../host/protocol/guards';
 
 interface ServerInitializationOptions {
   /** URI of the rules page (docs/rules.md of the installed extension); `#<rule>` is appended. */
@@ -151,6 +154,23 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
   connection.onDocumentLinks(({ textDocument }) => withView(textDocument.uri, [], (analysis) => documentLinks(analysis, workspaceRoot)));
   connection.onCodeAction(({ textDocument, context }) => withView(textDocument.uri, [], (analysis) => codeActions(analysis, context.diagnostics)));
   connection.onDocumentFormatting(({ textDocument, options }) => withAnalysis(textDocument.uri, [], (analysis) => formatDocument(analysis, options)));
+
+  // The extension's own questions (host/protocol/language-server.ts), from the same analysis.
+  const checked = <T>(result: CheckResult<T>): T => {
+    if (!result.ok) throw new ResponseError(ErrorCodes.InvalidParams, result.error);
+    return result.value;
+  };
+  connection.onRequest(BREAKPOINT_TARGETS_METHOD, async (raw: unknown) => {
+    const { textDocument, lines } = checked(parseBreakpointTargetsParams(raw));
+    if (!store.isOpen(textDocument.uri)) return breakpointTargetsOnDisk(textDocument.uri, lines);
+    const analysis = await withAnalysis(textDocument.uri, undefined, (found) => found);
+    return analysis ? breakpointTargets(analysis, lines) : null;
+  });
+  connection.onRequest(NODE_AT_METHOD, async (raw: unknown) => {
+    const params = checked(parseNodeAtParams(raw));
+    const analysis = await withAnalysis(params.textDocument.uri, undefined, (found) => found);
+    return analysis ? nodeAt(analysis, offsetIn(analysis, params)) : null;
+  });
 
   connection.listen();
 }

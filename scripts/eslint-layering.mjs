@@ -11,6 +11,9 @@
 //   Only the extension imports vscode. The graph view's page (webview/) runs in a browser: no Node module,
 //   and of host/ only the browser-safe host/protocol/ and host/view/ (esbuild's browser build of
 //   webview/main.ts also fails on a Node module reached through them).
+// The extension host parses no pipeline the editor shows: it asks the language server, which holds the
+// parse (host/protocol/language-server.ts). Only its chat tools, which lint drafts and files no editor
+// opened, import the engine's parser (engine/parse/, engine/prepare, or parseDot/preparePipeline).
 // Product code never imports test/, bench/ or scripts/.
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -26,6 +29,12 @@ const nodeBuiltins = new Set(builtinModules);
 /** The engine's folders that read a pipeline, and those that run one. */
 const engineFrontEnd = new Set(['model', 'parse', 'conditions', 'transform', 'validate', 'io']);
 const engineRuntime = new Set(['runtime', 'handlers', 'llm']);
+
+/** The engine's parser, as modules and as names the engine's entry module exports. */
+const parserModules = ['engine/parse/', 'engine/prepare'];
+const parserNames = new Set(['parseDot', 'preparePipeline']);
+const parsesNothing = (from) => from.startsWith('extension/') && !from.startsWith('extension/chat/');
+const parserMessage = 'the extension host parses no pipeline: it asks the language server (host/protocol/language-server.ts)';
 
 /** Repository-relative path with forward slashes. */
 function repoPath(file) {
@@ -64,6 +73,7 @@ function violation(from, imported) {
     if (imported.kind === 'node' && isBrowserSafeHost(from)) return `${from} also runs in the graph view's page: it never imports the Node module ${imported.name}`;
     return undefined;
   }
+  if (imported.kind === 'local' && parsesNothing(from) && parserModules.some((module) => imported.path.startsWith(module))) return parserMessage;
   if (imported.kind === 'local' && faces.has(imported.layer) && imported.layer !== layer && !isEntryModule(imported)) {
     return `a face never imports another face's modules: ${layer}/ may load ${imported.layer}/index.ts, nothing else of it`;
   }
@@ -85,9 +95,25 @@ const importsRule = {
       const message = violation(from, target(context.filename, source.value));
       if (message) context.report({ node, message: `${message} (imports '${source.value}')` });
     };
+    /** `import { parseDot } from '../engine'`: the parser by name, through the engine's entry module. */
+    const checkNames = (node) => {
+      if (!parsesNothing(from) || typeof node.source?.value !== 'string') return;
+      const imported = target(context.filename, node.source.value);
+      if (imported.kind !== 'local' || imported.layer !== 'engine' || parserModules.some((module) => imported.path.startsWith(module))) return;
+      for (const specifier of node.specifiers ?? []) {
+        const name = specifier.type === 'ImportSpecifier' ? specifier.imported.name : specifier.type === 'ExportSpecifier' ? specifier.local.name : undefined;
+        if (parserNames.has(name)) context.report({ node: specifier, message: `${parserMessage} (imports ${name} from '${node.source.value}')` });
+      }
+    };
     return {
-      ImportDeclaration: (node) => check(node, node.source),
-      ExportNamedDeclaration: (node) => check(node, node.source),
+      ImportDeclaration: (node) => {
+        check(node, node.source);
+        checkNames(node);
+      },
+      ExportNamedDeclaration: (node) => {
+        check(node, node.source);
+        checkNames(node);
+      },
       ExportAllDeclaration: (node) => check(node, node.source),
       ImportExpression: (node) => check(node, node.source),
       CallExpression: (node) => {

@@ -1,21 +1,11 @@
 // DAP custom events → graph-view messages (validated by the webview's own checks), answers back.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseDot } from '../../engine/parse/dot-parser';
-import { breakpointsOnGraph, messagesForDebugEvent, nodeAtLine } from '../../extension/graph-bridge';
+import { messagesForDebugEvent } from '../../extension/graph-bridge';
 import { parseAnswerGateArguments } from '../../host/protocol/debug';
 import { parseExtensionMessage, parseWebviewMessage } from '../../host/protocol/webview';
 
 const program = '/ws/review.dot';
-const source = `digraph g {
-  start [shape=Mdiamond]
-  work  [prompt="do it"]
-  gate  [shape=hexagon]
-  done  [shape=Msquare]
-  start -> work -> gate
-  gate -> done [label="[Y] Yes"]
-  gate -> work [label="[N] No"]
-}`;
 
 test('graphState, traceHistory, traceEntry, humanGate and humanGateClosed events become valid graph-view messages', () => {
   const events: Array<[string, unknown]> = [
@@ -46,11 +36,4 @@ test('one answer shape end to end: what the graph view sends, the answerGate req
     assert.deepEqual(parseAnswerGateArguments({ gateId: fromView.value.gateId, answer: fromView.value.answer }), { ok: true, value: { gateId: 'g1', answer } });
   }
   assert.equal(parseAnswerGateArguments({ gateId: 'g1', answer: { kind: 'option', choice: 'Y', attachments: ['relative.md'] } }).ok, false);
-});
-
-test('breakpoint lines map to the nodes and edges the graph view marks; a stopped frame line to its node', () => {
-  const { graph, lineIndex } = parseDot(source, {});
-  assert.deepEqual(breakpointsOnGraph(graph!, lineIndex, [2, 5, 6, 0]), { nodes: ['work'], edges: [0, 1, 2] });
-  assert.equal(nodeAtLine(graph!, lineIndex, 3), 'gate');
-  assert.equal(nodeAtLine(graph!, lineIndex, 5), undefined);
 });

@@ -32,6 +32,9 @@ const wrong: Array<[file: string, source: string, reason: RegExp]> = [
   ['restate/bad.ts', "import { parseAnswer } from '../server/requests';\nexport const x = parseAnswer;\n", /a face never imports another face's modules/],
   ['debug-adapter/bad.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n", /only extension\/ imports vscode/],
   ['extension/bad.ts', "import { testDist } from '../test/test-bundle';\nexport const x = testDist;\n", /never imports test\//],
+  ['extension/bad.ts', "import { launchPipelineFile, parseDot } from '../engine';\nexport const x = [launchPipelineFile, parseDot];\n", /the extension host parses no pipeline: it asks the language server .*parseDot/],
+  ['extension/lm/bad.ts', "import { preparePipeline } from '../../engine/prepare';\nexport const x = preparePipeline;\n", /the extension host parses no pipeline/],
+  ['extension/bad.ts', "import { parseDot } from '../engine/parse/dot-parser';\nexport const x = parseDot;\n", /the extension host parses no pipeline/],
 ];
 
 for (const [file, source, reason] of wrong) {
@@ -47,6 +50,7 @@ const allowed: Array<[file: string, source: string]> = [
   ['engine/validate/ok.ts', "import { boolAttr } from '../model/attribute-readers';\nimport { parseCondition } from '../conditions/condition';\nexport const x = [boolAttr, parseCondition];\n"],
   ['host/ok.ts', "import fs from 'node:fs';\nimport { runPipeline } from '../engine';\nimport { RunProjection } from './view/run-projection';\nexport const x = [fs, runPipeline, RunProjection];\n"],
   ['extension/ok.ts', "import * as vscode from 'vscode';\nimport { AttractorDebugSession } from '../debug-adapter';\nimport { RunProjection } from '../host/view/run-projection';\nexport const x = [vscode, AttractorDebugSession, RunProjection];\n"],
+  ['extension/chat/ok.ts', "import { preparePipeline } from '../../engine/prepare';\nimport { launchPipelineFile } from '../../engine';\nexport const x = [preparePipeline, launchPipelineFile];\n"],
   ['cli/ok.ts', "import { PipelineServer } from '../server';\nimport { serveWorker } from '../restate/index';\nexport const x = [PipelineServer, serveWorker];\n"],
   ['debug-adapter/ok.ts', "import { parseDot } from '../engine/parse/dot-parser';\nimport { runPipeline } from '../engine';\nexport const x = [parseDot, runPipeline];\n"],
   ['webview/ok.ts', "import { parseDot } from '../engine/parse/dot-parser';\nimport { layoutSvg } from './graphviz';\nimport { parseExtensionMessage } from '../host/protocol/webview';\nexport const x = [parseDot, layoutSvg, parseExtensionMessage];\n"],

@@ -3,5 +3,5 @@ export { runLocally } from '../../../extension/local-run';
 export { llmBackendFactory } from '../../../extension/secrets';
 export { SECRET_LLM_BACKEND } from '../../../extension/debug-configuration';
 export { llmBackend } from '../../../extension/secrets';
-export { routeHoverAt } from '../../../extension/lm/route-hover';
+export { routeHover } from '../../../extension/lm/route-hover';
 export { askedModelConsent } from '../../../extension/lm/model-consent';

@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { before, beforeEach, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { runLocally as RunLocally, LocalRunOutcome } from '../../../extension/local-run';
 import type { llmBackend as LlmBackendOf, llmBackendFactory as LlmBackendFactory } from '../../../extension/secrets';
-import type { routeHoverAt as RouteHoverAt } from '../../../extension/lm/route-hover';
+import type { routeHover as RouteHover } from '../../../extension/lm/route-hover';
+import { NODE_AT_METHOD, parseNodeAtResult } from '../../../host/protocol/language-server';
+import { ensureTestBundle, fixtureUri, LspClient } from '../../language-server/lsp-client';
 import type { askedModelConsent as AskedModelConsent, ModelConsent } from '../../../extension/lm/model-consent';
 import { defaultSettings, type ExtensionSettings } from '../../../extension/settings';
 import { bundleWithFakeVscode } from '../fake-vscode-bundle';
@@ -19,7 +21,7 @@ interface Bundle {
   runLocally: typeof RunLocally;
   llmBackendFactory: typeof LlmBackendFactory;
   llmBackend: typeof LlmBackendOf;
-  routeHoverAt: typeof RouteHoverAt;
+  routeHover: typeof RouteHover;
   askedModelConsent: typeof AskedModelConsent;
   SECRET_LLM_BACKEND: string;
 }
@@ -180,9 +182,20 @@ describe('LLM nodes on VS Code language models', () => {
   odd [prompt="x", llm_model="gemini-2.5-pro"]
   start -> work -> review -> odd -> done
 }`;
+    // The node under the pointer comes from the language server (attractor/nodeAt), as in the editor.
+    const uri = fixtureUri('route-hover.dot');
+    let server: LspClient;
+    before(async () => {
+      ensureTestBundle();
+      server = await LspClient.start();
+      await server.open(uri, styled);
+    });
+    after(async () => server.stop());
     const hover = async (nodeId: string, secrets: never = noKeys, settings: ExtensionSettings = defaultSettings): Promise<string | undefined> => {
       const line = styled.split('\n').findIndex((text) => text.trimStart().startsWith(`${nodeId} `));
-      return bundle.routeHoverAt(styled, line, 3, await bundle.llmBackend({ secrets, consent: allowed }, settings));
+      const node = parseNodeAtResult(await server.connection.sendRequest(NODE_AT_METHOD, { textDocument: { uri }, position: { line, character: 3 } }));
+      assert.ok(node.ok, node.ok ? '' : node.error);
+      return bundle.routeHover(node.value, await bundle.llmBackend({ secrets, consent: allowed }, settings));
     };
 
     it('with no key: the editor\'s model, chosen as a launch chooses it (model stylesheet included); no match says why', async () => {
