@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { isLoopback, loadOrCreateToken, PipelineServer, Roots, submissionChecker, type Launcher } from '../server';
+import { connectionsWithin, isLoopback, loadOrCreateToken, openFileLimit, PipelineServer, Roots, submissionChecker, type Launcher } from '../server';
 import { ingressUrl } from '../host/restate/restate-address';
 import { ATTACH_LEASE_SECONDS } from '../host/serve/serve-defaults';
 import type { ExecutionOptions } from './run-command';
@@ -16,6 +16,7 @@ export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
   readonly tokenFile?: string;
   readonly maxBody: string;
   readonly maxRuns: string;
+  readonly maxConnections?: string;
   readonly attachLease: string;
   /** Restate's ingress (`restate://HOST:PORT`): the workers walk the runs. */
   readonly on?: string;
@@ -27,6 +28,7 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
   const port = integerOption('--port', options.port, 0, 65_535);
   const maxBodyBytes = integerOption('--max-body', options.maxBody, 1, 1024 ** 3);
   const maxRunning = integerOption('--max-runs', options.maxRuns, 1, 10_000);
+  const maxConnections = connectionLimit(options.maxConnections, maxRunning);
   const attachLeaseMs = secondsOption('--attach-lease', options.attachLease, ATTACH_LEASE_SECONDS.min, ATTACH_LEASE_SECONDS.max);
   const roots = new Roots(options.root?.length ? options.root : [process.cwd()]);
   const walkers = options.on === undefined ? walkHere(options, env) : onRestate(options, options.on);
@@ -39,6 +41,7 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
     launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), walkers, maxRunning, attachLeaseMs },
     ...(token ? { token } : {}),
     maxBodyBytes,
+    maxConnections,
   });
   const url = await server.listen({ port, host: options.host });
   process.stdout.write(`attractor serve: listening on ${url} (roots: ${roots.dirs.join(', ')})${walkers.kind === 'restate' ? `, runs go to Restate at ${walkers.ingress.host}` : ''}\n`);
@@ -48,6 +51,15 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
   });
   await server.close();
   return 0;
+}
+
+/** `--max-connections`, or what the process's open-file limit leaves beside the runs (said when that is little). */
+function connectionLimit(given: string | undefined, maxRunning: number): number {
+  if (given !== undefined) return integerOption('--max-connections', given, 1, 1_000_000);
+  const limit = openFileLimit();
+  const { cap, short } = connectionsWithin(limit, maxRunning);
+  if (short) process.stderr.write(`attractor serve: the open-file limit (${limit}) leaves little room beside ${maxRunning} runs: at most ${cap} connections; raise \`ulimit -n\` or lower --max-runs\n`);
+  return cap;
 }
 
 /** A served run's commands are confined, all of them, network allowed: the submitter is not the operator. */

@@ -1,12 +1,14 @@
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { writeFileAtomicAsync } from '../engine/runtime/atomic-write';
 import type { ServedEvent } from '../host/protocol/serve-api';
 
 /** An event with its position in the run's stream: the SSE `id`, 1 for the first event. */
 export class LoggedEvent {
-  private json: string | undefined;
-
   constructor(
     readonly id: number,
     readonly event: ServedEvent,
+    private json?: string,
   ) {}
 
   /** The event as JSON, serialised once however many clients follow (a checkpoint carries the whole run state). */
@@ -16,23 +18,28 @@ export class LoggedEvent {
   }
 }
 
-type Follower = (entry: LoggedEvent) => void;
+/** Takes one event; a promise when the taker wants no more until it settles (a client reading slowly). */
+type Follower = (entry: LoggedEvent) => Promise<void> | undefined;
 
 /**
- * Every event of one run, kept for the server's lifetime so that a client reconnecting with
- * `Last-Event-ID` receives exactly the events it missed.
+ * Every event of one run, so that a client reconnecting with `Last-Event-ID` receives exactly the
+ * events it missed. Held in memory while the run goes on; once it has ended and `store` has written
+ * them to a file (one event's JSON a line, line N the event with id N), they are read back from
+ * there: a server's memory does not grow with the runs it has finished.
  */
 export class EventLog {
-  private readonly entries: LoggedEvent[] = [];
+  private entries: LoggedEvent[] = [];
+  private count = 0;
+  private file: string | undefined;
   private readonly followers = new Set<Follower>();
   private readonly closeListeners = new Set<() => void>();
   private closed = false;
 
   append(event: ServedEvent): void {
     if (this.closed) return;
-    const entry = new LoggedEvent(this.entries.length + 1, event);
+    const entry = new LoggedEvent(++this.count, event);
     this.entries.push(entry);
-    for (const follower of [...this.followers]) follower(entry);
+    for (const follower of [...this.followers]) void follower(entry);
   }
 
   /** No event follows; open streams end once they have sent what they hold. */
@@ -44,12 +51,29 @@ export class EventLog {
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.count;
   }
 
-  /** Events after `lastId`, then every new one as it comes; `onClose` once the log is closed. Returns the unsubscribe. */
+  /**
+   * Writes the closed log's events to `file` (atomically) and lets go of them. A write that fails
+   * (a full disk) keeps them in memory; the error is returned for the server to tell.
+   */
+  async store(file: string): Promise<Error | undefined> {
+    if (!this.closed) throw new Error('only a closed event log is stored');
+    try {
+      await writeFileAtomicAsync(file, lines(this.entries));
+    } catch (error) {
+      return error as Error;
+    }
+    this.file = file;
+    this.entries = [];
+    return undefined;
+  }
+
+  /** Events after `lastId`, then every new one as it comes; `onClose` once the log is closed (and, stored, read to its end). Returns the unsubscribe. */
   follow(lastId: number, follower: Follower, onClose: () => void): () => void {
-    for (const entry of this.entries.slice(Math.max(0, lastId))) follower(entry);
+    if (this.file !== undefined) return readStored(this.file, lastId, follower, onClose);
+    for (const entry of this.entries.slice(Math.max(0, lastId))) void follower(entry);
     if (this.closed) {
       onClose();
       return () => undefined;
@@ -61,4 +85,29 @@ export class EventLog {
       this.closeListeners.delete(onClose);
     };
   }
+}
+
+function* lines(entries: readonly LoggedEvent[]): Generator<string> {
+  for (const entry of entries) yield `${entry.data}\n`;
+}
+
+/** A stored log's events after `lastId`, read line by line as fast as the follower takes them. */
+function readStored(file: string, lastId: number, follower: Follower, onClose: () => void): () => void {
+  const stop = new AbortController();
+  void (async () => {
+    const lines = readline.createInterface({ input: fs.createReadStream(file, { signal: stop.signal }), crlfDelay: Infinity });
+    let id = 0;
+    try {
+      for await (const line of lines) {
+        if (++id <= lastId) continue;
+        await follower(new LoggedEvent(id, JSON.parse(line) as ServedEvent, line));
+        if (stop.signal.aborted) return;
+      }
+    } catch {
+      // The follower went away (the read was aborted), or the file did.
+      if (stop.signal.aborted) return;
+    }
+    onClose();
+  })();
+  return () => stop.abort();
 }

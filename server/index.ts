@@ -1,5 +1,6 @@
 // The HTTP server face (`attractor serve`, `attractor run --serve`): what the CLI starts it with.
 export { loadOrCreateToken, isLoopback } from './bearer-token';
+export { connectionsWithin, openFileLimit } from './connection-cap';
 export { PipelineServer, type Launcher, type ListenTarget } from './pipeline-server';
 export { Roots } from './roots';
 export { launchServedFile } from './serve-one-run';

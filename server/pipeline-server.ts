@@ -12,6 +12,8 @@ import type { ServedRun } from './served-run';
 import { startSubmission } from './submission';
 import { submissionChecker, type SubmissionChecker } from './submission-checker';
 import { claimSocketPath } from './socket-path';
+import { runFile } from '../engine/runtime/run-layout';
+import { ConnectionCap, connectionsWithin, openFileLimit } from './connection-cap';
 import { refuseWebPages } from './web-pages';
 import { restoredRuns } from './restored-runs';
 import { resumeServed } from './resume-served';
@@ -48,10 +50,19 @@ export interface PipelineServerOptions {
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   readonly token?: string;
   readonly maxBodyBytes: number;
+  /** Clients connected at once (default: what the open-file limit leaves beside the runs' needs). */
+  readonly maxConnections?: number;
 }
 
 /** An SSE comment this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
+
+/**
+ * A connection that has not sent its request's headers this long is closed (with 408), an idle
+ * keep-alive connection sooner, a request whose body is still arriving later; once a request is in,
+ * its answer (an SSE stream) takes as long as it takes.
+ */
+const TIMEOUTS = { headersTimeout: 20_000, keepAliveTimeout: 5_000, requestTimeout: 120_000, connectionsCheckingInterval: 2_000 } as const;
 
 type Route = (request: http.IncomingMessage, response: http.ServerResponse, url: URL) => Promise<void> | void;
 
@@ -60,13 +71,17 @@ export class PipelineServer {
   private readonly runs = new Map<string, ServedRun>();
   private readonly server: http.Server;
   private readonly checker: SubmissionChecker;
+  private readonly connections: ConnectionCap;
+  /** The finished runs' event logs being written to their run directories. */
+  private readonly storing = new Set<Promise<void>>();
 
   constructor(private readonly options: PipelineServerOptions) {
     this.checker = options.checker ?? submissionChecker(undefined);
     // Runs outlive the server: those an earlier one left under the logs root are served again.
     const { launcher } = options;
     if (launcher) for (const run of restoredRuns(launcher.logsRoot, launcher.attachLeaseMs)) this.runs.set(run.spec.id, run);
-    this.server = http.createServer((request, response) => void this.handle(request, response));
+    this.server = http.createServer(TIMEOUTS, (request, response) => void this.handle(request, response));
+    this.connections = new ConnectionCap(this.server, options.maxConnections ?? connectionsWithin(openFileLimit(), launcher?.maxRunning ?? 1).cap);
   }
 
   /** A TCP port on `host`, or a Unix socket path; resolves to the URL clients use. */
@@ -92,6 +107,7 @@ export class PipelineServer {
   /** Cancels every pipeline running here and waits for each to write its last checkpoint (runs on Restate go on), then stops listening. */
   async close(): Promise<void> {
     await Promise.all([...this.runs.values()].filter((run) => run.status === 'running').map((run) => run.letGo()));
+    await Promise.all(this.storing);
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     await this.checker.close();
@@ -99,6 +115,12 @@ export class PipelineServer {
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     try {
+      const overCap = this.connections.refusal(request.socket);
+      if (overCap !== undefined) {
+        response.setHeader('retry-after', '5');
+        response.setHeader('connection', 'close');
+        throw new HttpError(503, overCap);
+      }
       if (this.options.token !== undefined && !carriesToken(request.headers.authorization, this.options.token)) {
         response.setHeader('www-authenticate', 'Bearer');
         throw new HttpError(401, 'this server requires Authorization: Bearer <token>');
@@ -177,6 +199,7 @@ export class PipelineServer {
           this.admit(launcher, res);
           const resumed = await resumeServed(run, launcher);
           this.runs.set(id, resumed);
+          this.storeWhenFinished(resumed);
           sendJson(res, 202, resumed.summary());
         });
       case 'trace':
@@ -228,6 +251,7 @@ export class PipelineServer {
     const submission = parseSubmission(await readJsonObject(request, this.options.maxBodyBytes));
     const { run, warnings } = await startSubmission(submission, launcher, this.checker, admitted);
     this.runs.set(run.spec.id, run);
+    this.storeWhenFinished(run);
     response.setHeader('location', `/pipelines/${run.spec.id}`);
     sendJson(response, 201, { ...run.summary(), warnings });
   }
@@ -238,6 +262,17 @@ export class PipelineServer {
     if (running < launcher.maxRunning) return;
     response.setHeader('retry-after', '10');
     throw new HttpError(503, `this server already runs ${running} pipeline(s), its limit (--max-runs); try again when one has finished`);
+  }
+
+  /** A finished run's events go to its run directory: what the server holds does not grow with the runs it has served. */
+  private storeWhenFinished(run: ServedRun): void {
+    const stored = run.finished
+      .then(() => run.log.store(runFile(run.spec.logsRoot, 'servedEvents')))
+      .then((failed) => {
+        if (failed) process.stderr.write(`attractor serve: pipeline ${run.spec.id}'s events stay in memory: ${failed.message}\n`);
+      })
+      .finally(() => this.storing.delete(stored));
+    this.storing.add(stored);
   }
 }
 
@@ -265,7 +300,8 @@ function streamEvents(run: ServedRun, request: http.IncomingMessage, response: h
   const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
   const unfollow = run.log.follow(
     lastId,
-    (entry) => response.write(`id: ${entry.id}\nevent: ${entry.event.type}\ndata: ${entry.data}\n\n`),
+    // A stored log is read as fast as the client takes it; a live one as fast as the run goes.
+    (entry) => (response.write(`id: ${entry.id}\nevent: ${entry.event.type}\ndata: ${entry.data}\n\n`) ? undefined : drained(response)),
     () => {
       clearInterval(heartbeat);
       response.end();
@@ -274,6 +310,19 @@ function streamEvents(run: ServedRun, request: http.IncomingMessage, response: h
   response.once('close', () => {
     clearInterval(heartbeat);
     unfollow();
+  });
+}
+
+/** Settles once the response has room again, or is gone. */
+function drained(response: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
   });
 }
 

@@ -28,6 +28,19 @@ export function writeFileAtomic(file: string, content: string | Uint8Array, dura
   });
 }
 
+/** writeFileAtomic for content that comes in pieces (a long log), written without holding the event loop; not fsynced. */
+export async function writeFileAtomicAsync(file: string, pieces: Iterable<string>): Promise<void> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${++counter}.tmp`;
+  try {
+    await fs.promises.writeFile(temp, pieces);
+    await fs.promises.rename(temp, file);
+  } catch (error) {
+    await fs.promises.rm(temp, { force: true });
+    throw error;
+  }
+}
+
 export function writeJsonAtomic(file: string, value: unknown, durable = false, indent = 2): void {
   writeFileAtomic(file, `${JSON.stringify(value, null, indent)}\n`, durable);
 }

@@ -18,6 +18,8 @@ export const RUN_FILES = {
   branch: 'branch.json',
   /** The run's id on the `attractor serve` that walks it. */
   served: 'served.json',
+  /** A finished run of `attractor serve`: its SSE stream's events, one a line (line N is event id N). */
+  servedEvents: 'served-events.jsonl',
   /** A run on Restate: its events as one engine would have emitted them. */
   events: 'events.jsonl',
   lock: 'engine.lock',

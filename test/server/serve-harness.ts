@@ -32,13 +32,29 @@ export interface Served {
   /** http://127.0.0.1:PORT, whatever the bind address. */
   readonly url: string;
   readonly stderr: () => string;
+  /** False once the process has exited. */
+  readonly alive: () => boolean;
   readonly stop: () => Promise<number | null>;
   /** SIGKILL: the server goes away without cancelling anything, as a crash or an OOM kill does. */
   readonly kill: () => Promise<void>;
 }
 
 export async function serve(cwd: string, ...args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [bundledCli(), 'serve', '--port', '0', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  return serveWith(cwd, {}, ...args);
+}
+
+/** How the server's process is started besides its arguments. */
+export interface ServeProcess {
+  /** Node's own flags, e.g. `--max-old-space-size=40`. */
+  readonly nodeFlags?: readonly string[];
+  /** The process's open-file limit (`ulimit -n`, soft and hard). */
+  readonly openFiles?: number;
+}
+
+export async function serveWith(cwd: string, how: ServeProcess, ...args: string[]): Promise<Served> {
+  const node = [process.execPath, ...(how.nodeFlags ?? []), bundledCli(), 'serve', '--port', '0', ...args];
+  const [command, ...argv] = how.openFiles === undefined ? node : ['/bin/sh', '-c', `ulimit -n ${how.openFiles} && exec "$@"`, 'sh', ...node];
+  const child = spawn(command!, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await new Promise<string>((resolve, reject) => {
@@ -51,7 +67,7 @@ export async function serve(cwd: string, ...args: string[]): Promise<Served> {
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
   });
   const kill = () => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL'))));
-  return { url: `http://127.0.0.1:${port}`, stderr: () => stderr, stop: () => stop(child), kill };
+  return { url: `http://127.0.0.1:${port}`, stderr: () => stderr, alive: () => child.exitCode === null && child.signalCode === null, stop: () => stop(child), kill };
 }
 
 function stop(child: ChildProcess): Promise<number | null> {
@@ -112,6 +128,9 @@ export function readEvents(url: string, options: { lastEventId?: number; until?:
         }
       });
       response.on('end', () => resolve(events));
+      // The server went away mid-stream.
+      response.on('error', reject);
+      response.on('close', () => response.complete || reject(new Error(`the event stream was cut after ${events.length} event(s)`)));
     });
     request.on('error', reject);
   });

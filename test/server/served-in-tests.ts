@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { bundledCli } from '../test-bundle';
-import { call, serve, type Served } from './serve-harness';
+import { call, serveWith, type Served, type ServeProcess } from './serve-harness';
 
 /** A fresh directory (its real path) holding `files`: name → text. */
 export function workspaceWith(prefix: string, files: Readonly<Record<string, string>>): string {
@@ -23,7 +23,12 @@ after(async () => {
 
 /** `attractor serve` in `cwd`, stopped when the test file ends. */
 export async function started(cwd: string, ...args: string[]): Promise<Served> {
-  const server = await serve(cwd, ...args);
+  return startedWith(cwd, {}, ...args);
+}
+
+/** `attractor serve` in `cwd`, its process started as `how` says, stopped when the test file ends. */
+export async function startedWith(cwd: string, how: ServeProcess, ...args: string[]): Promise<Served> {
+  const server = await serveWith(cwd, how, ...args);
   running.push(server);
   return server;
 }
