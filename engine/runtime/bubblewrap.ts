@@ -75,6 +75,8 @@ function hide(secret: string): Mount[] {
  */
 function realPaths(files: readonly string[]): string[] {
   return files.flatMap((file) => {
+    // Most of the secrets listed are absent: asked without building an exception for each, on every command.
+    if (!fs.existsSync(file)) return [];
     try {
       return [fs.realpathSync(file)];
     } catch {
