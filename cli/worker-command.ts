@@ -53,8 +53,9 @@ function adminUrl(text: string): URL {
 
 /**
  * Runs this same command under the Node 24 binary that the checkout's scripts/ensure-node24.sh
- * installs once, and exits as it does; the child is in this process's group, so a signal to the
- * group (or a machine going down) stops both.
+ * installs once, and exits as it does. The two are one worker: SIGINT and SIGTERM are forwarded, and
+ * the child gets SIGKILL when this process dies however it dies (`setpriv --pdeathsig`, util-linux's
+ * PR_SET_PDEATHSIG launcher), so a worker killed by its pid never leaves the real one serving.
  */
 async function rerunUnderNode24(env: NodeJS.ProcessEnv): Promise<number> {
   const script = findUp(__dirname, path.join('scripts', 'ensure-node24.sh'));
@@ -62,7 +63,10 @@ async function rerunUnderNode24(env: NodeJS.ProcessEnv): Promise<number> {
     throw new Error(`attractor worker needs Node ${SDK_NODE_MAJOR} or later (the Restate SDK uses Promise.withResolvers), and this is Node ${process.versions.node}: run it with Node ${SDK_NODE_MAJOR}+ (e.g. npx -p node@24 node dist/cli.js worker …)`);
   }
   const node24 = execFileSync(script, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-  const child = spawn(node24, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
+  const argv = [node24, ...process.execArgv, ...process.argv.slice(1)];
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((file) => fs.existsSync(file));
+  const [file = node24, ...args] = setpriv ? [setpriv, '--pdeathsig', 'KILL', '--', ...argv] : argv;
+  const child = spawn(file, args, { stdio: 'inherit', env });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);

@@ -47,3 +47,31 @@ export function processesOfGroup(group: number): number[] {
 export function groupIsAlive(group: number): boolean {
   return fs.readdirSync('/proc').some((entry) => /^\d+$/.test(entry) && procStat(Number(entry))?.group === group && isAlive(Number(entry)));
 }
+
+/** The running children of `pid`, with their command lines. */
+export function childrenOf(pid: number): { readonly pid: number; readonly command: string }[] {
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry) || !isAlive(Number(entry))) return [];
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) return [];
+      return [{ pid: Number(entry), command: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ') }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * Kills the group guard of the engine `pid` (the shell that kills the engine's command groups when
+ * the engine dies), as a machine's processes can die in any order: what the engine left running is
+ * then for the next engine's reaping alone. Rejects when the engine keeps no guard.
+ */
+export async function killGroupGuard(pid: number): Promise<void> {
+  // Just spawned, the guard may not have exec'd bash yet.
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    const guard = childrenOf(pid).find((child) => child.command.startsWith('bash -c declare -A g'));
+    if (guard) return void process.kill(guard.pid, 'SIGKILL');
+  }
+  throw new Error(`the engine ${pid} keeps no group guard: its children are ${JSON.stringify(childrenOf(pid))}`);
+}

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Confinement } from './bubblewrap';
 import { bwrapArguments } from './bubblewrap';
+import { groupGuard } from './group-guard';
 import { currentProcessGroupRecords } from './process-records';
 
 export interface ProcessResult {
@@ -34,7 +35,8 @@ const killGraceMs = 2000;
 /**
  * Runs `bash -c command` as the leader of its own process group, so a timeout or cancel kills
  * everything it started (`process.kill(-pid)`), not just the shell; whatever the command left
- * running in its group when it exits goes with it. Used by tool nodes, the agent's shell tool and
+ * running in its group when it exits goes with it, and the engine's group guard kills the group if
+ * the engine dies first. Used by tool nodes, the agent's shell tool and
  * tool hooks alike. A confined command runs under bwrap, which stays in the group (no
  * --new-session) and takes its whole process namespace down with it.
  */
@@ -49,7 +51,10 @@ export function runShellCommand(command: string, options: ProcessOptions): Promi
     const child = spawn(file, args, { cwd: options.cwd, env, detached: true, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     // Recorded in the run directory (when inside a run) so the next engine there can reap an orphan.
     const records = currentProcessGroupRecords();
-    if (child.pid !== undefined) records?.started(child.pid);
+    if (child.pid !== undefined) {
+      records?.started(child.pid);
+      groupGuard.started(child.pid);
+    }
     const stdout = new CappedBuffer(options.outputCapBytes);
     const stderr = new CappedBuffer(options.outputCapBytes);
     let timedOut = false;
@@ -90,7 +95,10 @@ export function runShellCommand(command: string, options: ProcessOptions): Promi
       options.signal.removeEventListener('abort', onAbort);
       // Whatever the shell left running in its group goes with it.
       killGroup('SIGKILL');
-      if (child.pid !== undefined) records?.ended(child.pid);
+      if (child.pid !== undefined) {
+        records?.ended(child.pid);
+        groupGuard.ended(child.pid);
+      }
       if (killTimer) clearTimeout(killTimer);
       resolve({ exitCode, signal, stdout: stdout.text(), stderr: stderr.text(), timedOut, cancelled, truncated: stdout.truncated || stderr.truncated });
     };

@@ -18,6 +18,8 @@ export interface Cluster {
   /** Restate's admin API. */
   readonly admin: URL;
   readonly workers: readonly ClusterProcess[];
+  /** Starts one more worker on `port` (a killed worker's, say), registered as the others are; resolves once it serves. */
+  startWorker(name: string, port: number): Promise<ClusterProcess>;
   stop(): void;
 }
 
@@ -28,11 +30,15 @@ interface ClusterProcess {
   output(): string;
   /** kill -9 of its whole process group, as a machine dying does. */
   kill9(): void;
+  /** kill -9 of its own pid alone, as an OOM kill or a crashed Node does: what it started must go with it. */
+  killPid9(): void;
+  readonly port?: number;
   /** The processes of its group now (a worker and the Node 24 child it re-runs itself under). */
   pids(): number[];
 }
 
-export async function startCluster(cli: string, dir: string, workerCount: number): Promise<Cluster> {
+/** `workerArgs`: more options for every `attractor worker` (e.g. `--sandbox off`). */
+export async function startCluster(cli: string, dir: string, workerCount: number, workerArgs: readonly string[] = []): Promise<Cluster> {
   const restateServer = execFileSync(path.join(root, 'scripts', 'ensure-restate-server.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const [fabric, ingress, admin, pgsql, ...workerPorts] = await freePorts(4 + workerCount);
   const processes: ClusterProcess[] = [];
@@ -51,9 +57,15 @@ export async function startCluster(cli: string, dir: string, workerCount: number
     await waitFor(async () => (await fetch(`http://127.0.0.1:${admin}/health`).catch(() => undefined))?.ok === true, restate, 'restate-server to answer /health');
     balancer = await startTcpBalancer(workerPorts);
     const advertised = `http://127.0.0.1:${balancer.port}`;
-    const workers = workerPorts.map((port, i) => launch(processes, `worker${i + 1}`, process.execPath, [cli, 'worker', '--restate', `http://127.0.0.1:${admin}`, '--port', String(port), '--advertise', advertised], dir, {}));
-    for (const worker of workers) await waitFor(() => worker.output().includes('attractor worker: serving'), worker, `${worker.name} to register`);
-    return { on: `restate://127.0.0.1:${ingress}`, ingress: new URL(`http://127.0.0.1:${ingress}/`), admin: new URL(`http://127.0.0.1:${admin}/`), workers, stop };
+    const launchWorker = (name: string, port: number) => ({ ...launch(processes, name, process.execPath, [cli, 'worker', '--restate', `http://127.0.0.1:${admin}`, '--port', String(port), '--advertise', advertised, ...workerArgs], dir, {}), port });
+    const serving = async (worker: ClusterProcess) => {
+      await waitFor(() => worker.output().includes('attractor worker: serving'), worker, `${worker.name} to register`);
+      return worker;
+    };
+    const workers = workerPorts.map((port, i) => launchWorker(`worker${i + 1}`, port));
+    for (const worker of workers) await serving(worker);
+    const startWorker = (name: string, port: number) => serving(launchWorker(name, port));
+    return { on: `restate://127.0.0.1:${ingress}`, ingress: new URL(`http://127.0.0.1:${ingress}/`), admin: new URL(`http://127.0.0.1:${admin}/`), workers, startWorker, stop };
   } catch (error) {
     stop();
     throw error;
@@ -71,6 +83,7 @@ function launch(processes: ClusterProcess[], name: string, command: string, args
     child,
     output: () => output,
     pids: () => (child.pid === undefined ? [] : processesOfGroup(child.pid)),
+    killPid9: () => child.kill('SIGKILL'),
     kill9: () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');

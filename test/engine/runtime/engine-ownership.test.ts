@@ -9,7 +9,7 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { FakeHttpServer } from '../../llm/fakes/fake-http-server';
 import { chatStream } from '../../llm/fakes/openai-wire';
-import { groupIsAlive } from '../../processes';
+import { groupIsAlive, killGroupGuard } from '../../processes';
 import { bundledCli } from '../../test-bundle';
 import { tempDir } from './harness';
 
@@ -116,6 +116,7 @@ describe('run directory ownership', () => {
     const { cwd, logsRoot } = workspace({ 'pipeline.dot': parent, 'child.dot': pipeline.replace('digraph owned', 'digraph child') });
     const killed = start(cwd, logsRoot, 300);
     const group = await waitForSleeper(cwd);
+    await killGroupGuard(killed.pid as number);
     process.kill(-(killed.pid as number), 'SIGKILL');
     await exitOf(killed);
     assert.ok(groupIsAlive(group), "the sub-pipeline's tool outlived the killed engine");
@@ -140,6 +141,7 @@ describe('run directory ownership', () => {
       server.script(chatStream({ toolCalls: [{ name: 'shell', arguments: { command: 'sleep 300' } }] }));
       const killed = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--sandbox', 'off'], { cwd, env, detached: true, stdio: 'ignore' });
       const group = await waitForSleeper(cwd);
+      await killGroupGuard(killed.pid as number);
       process.kill(-(killed.pid as number), 'SIGKILL');
       await exitOf(killed);
       assert.ok(groupIsAlive(group), "the agent's shell command outlived the killed engine");

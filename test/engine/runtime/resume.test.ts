@@ -8,7 +8,7 @@ import { AutoApproveInterviewer } from '../../../engine/runtime/interviewer';
 import { resumeRun } from '../../../engine/runtime/launch';
 import { ScriptedBackend } from '../../../engine/runtime/scripted';
 import { readTrace } from '../../../engine/runtime/run-directory';
-import { groupIsAlive } from '../../processes';
+import { groupIsAlive, killGroupGuard } from '../../processes';
 import { bundledCli } from '../../test-bundle';
 import { recordedGroup, runDot, tempDir } from './harness';
 
@@ -95,6 +95,8 @@ describe('checkpoint and resume', () => {
     const child = spawn(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot, '--param', 'nap=300', '--sandbox', 'off'], { cwd, detached: true, stdio: 'ignore' });
     await waitFor(path.join(cwd, 'started.marker'));
     const orphanGroup = await recordedGroup(logsRoot);
+    // The engine's group guard would kill the tool with the engine (worker-death.test.ts).
+    await killGroupGuard(child.pid as number);
     process.kill(-(child.pid as number), 'SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     assert.ok(groupIsAlive(orphanGroup), "the tool's own process group outlives the killed engine");
