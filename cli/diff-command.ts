@@ -16,7 +16,8 @@ export function diffCommand(runDirectory: string, target: string, options: { jso
   if (!chosen) throw new DiffUsageError(`${nodeId} was visited ${visits.length} time(s); there is no visit ${visit ?? ''}`);
   const store = reader.store();
   const { files } = chosen.record;
-  if (!store || !files) throw new DiffUsageError(`${runDirectory} has no workspace snapshots for ${nodeId}@${chosen.visit} (snapshots were off for this run)`);
+  if (!store) throw new DiffUsageError(`${runDirectory} has no workspace snapshots (snapshots were off for this run)`);
+  if (!files) throw new DiffUsageError(`${runDirectory} has no workspace snapshots for ${nodeId}@${chosen.visit} (snapshots had stopped or could not be taken then: the run's warnings say why)`);
   const changes = visitChanges(store, chosen.record) ?? [];
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ node_id: nodeId, visit: chosen.visit, iteration: chosen.record.iteration, before: files.before, after: files.after, changes, ...(files.over_budget ? { over_budget: files.over_budget } : {}), diff: store.unifiedDiff(files.before, files.after) })}\n`);

@@ -163,6 +163,14 @@ export class WorkspaceStore extends StoredSnapshots {
     return path.join(this.storeDir, 'info', 'exclude');
   }
 
+  /**
+   * Removes the index lock that a git killed with its engine left (`git add` in flight): every later
+   * snapshot would fail on it. Only for the engine that holds the run lock, whose predecessor is dead.
+   */
+  clearStaleIndexLock(): void {
+    fs.rmSync(path.join(this.storeDir, 'index.lock'), { force: true });
+  }
+
   /** Idempotent: the object store and the excludes (the run directory itself when it lies inside the workspace). */
   initialize(runDirectory: string): void {
     // The layout of a bare repository, so older readers still take it for one; its config is never read.

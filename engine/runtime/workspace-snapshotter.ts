@@ -27,6 +27,8 @@ export class WorkspaceSnapshotter {
       return;
     }
     this.store = opened.store;
+    // The runner holds the run lock: an index lock there is a dead engine's git's.
+    this.store.clearStaleIndexLock();
     try {
       this.latest = this.store.take();
       this.leftOut();
