@@ -6,7 +6,8 @@
 import { attributeSpec } from '../../engine/model/attributes';
 import { parseStylesheet } from '../../engine/transform/stylesheet';
 import type { Outline } from '../syntax/outline';
-import { forEachSetting, NODE_ID } from '../syntax/outline';
+import { forEachSetting } from '../syntax/outline';
+import { NODE_ID } from '../syntax/outline-rows';
 import { tokenValue, valueSpan } from '../syntax/scanner';
 import { documentSpan, tokenContent } from '../syntax/string-content';
 

@@ -10,7 +10,7 @@ import type { Attribute } from '../../engine/model/graph';
 import type { RecordWindow } from '../syntax/incremental-outline';
 import { rereadBy } from '../syntax/incremental-outline';
 import type { Outline } from '../syntax/outline';
-import { ASSIGNMENT, BLOCK, EDGE, EDGE_LIST, ENTRY, GRAPH_DEFAULTS, IN_SUBGRAPH, LIST, NODE_DEFAULTS, NODE_ID, NODE_LIST } from '../syntax/outline';
+import { ASSIGNMENT, BLOCK, EDGE, EDGE_LIST, ENTRY, GRAPH_DEFAULTS, IN_SUBGRAPH, LIST, NODE_DEFAULTS, NODE_ID, NODE_LIST } from '../syntax/outline-rows';
 import { deriveClass } from '../../engine/parse/graph-builder';
 import { STRING } from '../syntax/scanner';
 import type { Flow, FlowNode } from './context-keys';

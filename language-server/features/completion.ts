@@ -10,7 +10,7 @@ import type { OutlineFlow } from '../analysis/outline-flow';
 import { edgesFrom, nodesNamed, outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
 import type { Outline } from '../syntax/outline';
-import { ENTRY } from '../syntax/outline';
+import { ENTRY } from '../syntax/outline-rows';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
 import { findVariables } from '../../engine/transform/variables';

@@ -1,7 +1,9 @@
 /** What the cursor is on, in editor terms: the question completion and hover answer first. */
 import type { AttributeScope } from '../../engine/model/attributes';
-import type { AttributeList, Outline } from '../syntax/outline';
-import { ASSIGNMENT, BLOCK, listAt, tokenAt, tokenBefore } from '../syntax/outline';
+import type { Outline } from '../syntax/outline';
+import type { AttributeList } from '../syntax/outline-rows';
+import { listAt, tokenAt, tokenBefore } from '../syntax/outline';
+import { ASSIGNMENT, BLOCK } from '../syntax/outline-rows';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';
 

@@ -2,7 +2,7 @@
 import type { FoldingRange } from 'vscode-languageserver';
 import { FoldingRangeKind } from 'vscode-languageserver';
 import type { DocumentView } from '../analysis/document-analysis';
-import { BLOCK, LIST } from '../syntax/outline';
+import { BLOCK, LIST } from '../syntax/outline-rows';
 import { COMMENT, HTML, STRING } from '../syntax/scanner';
 
 export function foldingRanges(analysis: DocumentView): FoldingRange[] {

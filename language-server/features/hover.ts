@@ -11,7 +11,7 @@ import type { DocumentView } from '../analysis/document-analysis';
 import { nodeOccurrences, occurrenceAt } from '../analysis/node-occurrences';
 import { outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
-import type { AttributeEntry } from '../syntax/outline';
+import type { AttributeEntry } from '../syntax/outline-rows';
 import { listAt } from '../syntax/outline';
 import type { Token } from '../syntax/scanner';
 import { tokenValue } from '../syntax/scanner';

@@ -5,8 +5,8 @@ import { resolveHandlerType } from '../../engine/model/handler-types';
 import type { DocumentView } from '../analysis/document-analysis';
 import { outlineFlow } from '../analysis/outline-flow';
 import { offsetsToRange } from '../lsp-convert';
-import type { Block } from '../syntax/outline';
-import { LIST, NODE_ID } from '../syntax/outline';
+import type { Block } from '../syntax/outline-rows';
+import { LIST, NODE_ID } from '../syntax/outline-rows';
 import { tokenValue } from '../syntax/scanner';
 
 interface NodeStatement {

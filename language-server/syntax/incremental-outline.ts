@@ -9,8 +9,10 @@
  */
 import { IntList } from './int-list';
 import type { Outline as OutlineType } from './outline';
-import { ASSIGNMENT, BLOCK, buildOutline, LIST, NODE_ID, emptyStatementState, firstOpenString, MARK_FIELDS, MARK_ROOT, Outline, readStatements, TABLE_FIELDS, TABLES, tableViews } from './outline';
-import type { StatementState } from './outline';
+import { buildOutline, Outline } from './outline';
+import { ASSIGNMENT, BLOCK, LIST, NODE_ID, MARK_FIELDS, MARK_ROOT, TABLE_FIELDS, TABLES } from './outline-rows';
+import { emptyStatementState, firstOpenString, readStatements, tableViews } from './statement-reader';
+import type { StatementState } from './statement-reader';
 import { scanInto, TOKEN_FIELDS } from './scanner';
 
 /** One replaced span: `[start, oldEnd)` of the previous text became `[start, newEnd)` of the new one. */
