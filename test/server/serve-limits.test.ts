@@ -58,7 +58,7 @@ describe('attractor serve: one client cannot stall the others', () => {
     assert.deepEqual(order, ['list', 'submission'], 'the list was answered while the submission was validated');
   });
 
-  it('caps its connections below its open-file limit: a client over the cap gets 503, connected clients are served, tools still start', async () => {
+  it('caps its connections below its open-file limit: a client over the cap gets 503, connected clients are served, tools still start, a silent client is let go', async () => {
     const dir = workspaceWith('attractor-serve-fds-', {});
     const { url, alive } = await startedWith(dir, { openFiles: 256 }, '--max-runs', '2');
     const id = await submit(url, { dot: gateThenTool });
@@ -70,6 +70,8 @@ describe('attractor serve: one client cannot stall the others', () => {
     const followed = readEvents(eventsUrl);
     const answer = heldPost(`${url}/pipelines/${id}/questions/${encodeURIComponent(qid)}/answer`, { choice: 'G' });
     await answer.headersSent;
+    // And one that connected and says nothing: the server lets it go, whenever that is.
+    const silent = heardBeforeClosed(url);
 
     // More followers than the server has file descriptors, then idle connections that say nothing.
     const flood = await Promise.all(Array.from({ length: 300 }, () => getAlone(eventsUrl)));
@@ -93,6 +95,7 @@ describe('attractor serve: one client cannot stall the others', () => {
     assert.ok(served.length > 0 && served.length < flood.length, `${served.length} of ${flood.length} followers were taken in`);
     for (const body of served) assert.match(await body, /event: run:end\n/);
     for (const socket of idle) socket.destroy();
+    assert.match(await silent, /^HTTP\/1\.1 408 /);
     assert.ok(alive());
   });
 
@@ -190,6 +193,19 @@ function getAlone(url: string): Promise<Alone> {
       resolve({ status: response.statusCode ?? 0, body: new Promise((ended) => response.on('close', () => ended(text))) });
     });
     request.on('error', (error) => resolve({ error }));
+  });
+}
+
+/** Connects and sends nothing; resolves with what the server said by the time it closed the connection. */
+function heardBeforeClosed(url: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    let heard = '';
+    const socket = net.connect(Number(port), hostname);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (heard += chunk));
+    socket.on('error', () => undefined);
+    socket.once('close', () => resolve(heard));
   });
 }
 
