@@ -70,6 +70,13 @@ export class EventLog {
     return undefined;
   }
 
+  /** A closed log whose events an earlier server stored in `file`, `count` of them (see `storedEvents`). */
+  adopt(file: string, count: number): void {
+    if (!this.closed || this.count > 0) throw new Error('only a closed, empty event log adopts a stored one');
+    this.file = file;
+    this.count = count;
+  }
+
   /** Events after `lastId`, then every new one as it comes; `onClose` once the log is closed (and, stored, read to its end). Returns the unsubscribe. */
   follow(lastId: number, follower: Follower, onClose: () => void): () => void {
     if (this.file !== undefined) return readStored(this.file, lastId, follower, onClose);
@@ -84,6 +91,41 @@ export class EventLog {
       this.followers.delete(follower);
       this.closeListeners.delete(onClose);
     };
+  }
+}
+
+/** A run's last event (`run:end`) is small: it is looked for in the file's last bytes. */
+const TAIL_BYTES = 64 * 1024;
+
+/**
+ * How many events a stored log holds, and its last one (a finished run's `run:end`); undefined when
+ * there is no such file or it does not end with a whole, small event.
+ */
+export function storedEvents(file: string): { readonly count: number; readonly last: ServedEvent } | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const chunk = Buffer.alloc(Math.min(size, 1 << 20));
+    let count = 0;
+    for (let position = 0, read; position < size && (read = fs.readSync(fd, chunk, 0, chunk.length, position)) > 0; position += read) {
+      for (let at = chunk.indexOf(0x0a); at >= 0 && at < read; at = chunk.indexOf(0x0a, at + 1)) count++;
+    }
+    const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
+    fs.readSync(fd, tail, 0, tail.length, size - tail.length);
+    const text = tail.toString('utf8');
+    if (!text.endsWith('\n')) return undefined;
+    const from = text.lastIndexOf('\n', text.length - 2);
+    if (from < 0 && size > tail.length) return undefined;
+    return { count, last: JSON.parse(text.slice(from + 1, -1)) as ServedEvent };
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

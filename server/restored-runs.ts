@@ -4,10 +4,13 @@ import { listRuns } from '../host/run-directory/run-catalog';
 import { RunReader } from '../host/run-directory/run-reader';
 import type { RunSummary } from '../host/run-directory/run-summary';
 import { ServedRun } from './served-run';
+import { storedEvents } from './event-log';
+import { runFile } from '../engine/runtime/run-layout';
 
 /**
  * The runs an earlier server left under `logsRoot`, oldest first, as their run directories show
- * them: ended (success, fail, cancelled) or interrupted (the server went away mid-walk). A run
+ * them: ended (success, fail, cancelled; with the events that server stored) or interrupted (the
+ * server went away mid-walk). A run
  * another live engine walks is its engine's, and a directory that cannot be read is no run to
  * serve: both are left out.
  */
@@ -41,5 +44,9 @@ function restoredRun(summary: RunSummary, attachLeaseMs: number): ServedRun | un
     createdAt: state.startedAt,
   });
   run.restore({ status: summary.status, ...(summary.failureReason ? { failureReason: summary.failureReason } : {}), state, trace: reader.trace() });
+  // The events the server that walked it stored when it ended; not those of an earlier walk of a run resumed since.
+  const file = runFile(summary.directory, 'servedEvents');
+  const stored = storedEvents(file);
+  if (stored?.last.type === 'run:end' && stored.last.status === summary.status) run.log.adopt(file, stored.count);
   return run;
 }

@@ -58,7 +58,11 @@ describe('attractor serve: runs outlive the server', () => {
     assert.equal(visit.body.nodeId, 'work');
     assert.match(JSON.stringify(visit.body), /worked\.txt/, "the visit's file changes come from the run directory");
     assert.equal((await call(`${second.url}/pipelines/${done}/visit?iteration=0&node=a%20b`)).status, 400);
-    assert.equal((await readEvents(`${second.url}/pipelines/${done}/events`)).length, 0, "a restored run's stream is over");
+    // The first server stored the ended run's events in its run directory: the stream is the same, after a Last-Event-ID too.
+    assert.deepEqual(await readEvents(`${second.url}/pipelines/${done}/events`), ended);
+    assert.deepEqual(await readEvents(`${second.url}/pipelines/${done}/events`, { lastEventId: 5 }), ended.slice(5));
+    assert.equal((await call(`${second.url}/pipelines/${done}`)).body.lastEventId, ended.length);
+    assert.equal((await readEvents(`${second.url}/pipelines/${waiting}/events`)).length, 0, "an interrupted run's events lived in the server that was killed");
 
     assert.equal((await call(`${second.url}/pipelines/${done}/resume`, { body: {} })).status, 409, 'a finished run does not resume');
     const resumed = await call(`${second.url}/pipelines/${waiting}/resume`, { body: {} });
