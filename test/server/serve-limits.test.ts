@@ -99,6 +99,20 @@ describe('attractor serve: one client cannot stall the others', () => {
     assert.ok(alive());
   });
 
+  it('takes --max-connections as given, and says so at start when the open-file limit leaves little room', async () => {
+    const dir = workspaceWith('attractor-serve-cap-', {});
+    const { url, stderr } = await startedWith(dir, { openFiles: 100 }, '--max-runs', '8');
+    assert.match(stderr(), /open-file limit \(100\) leaves little room beside 8 runs: at most \d+ connections/);
+    const capped = await started(dir, '--max-connections', '2');
+    const held = [heardBeforeClosed(capped.url), heardBeforeClosed(capped.url)];
+    const refused = await refusedWhileFull(`${capped.url}/pipelines`);
+    assert.equal(refused.refusal.status, 503, JSON.stringify(refused.refusal.body));
+    assert.match(String(refused.refusal.body.error), /holds 2 connections/);
+    assert.equal((await call(`${url}/pipelines`)).status, 200, 'the server with little room still serves');
+    await capped.stop();
+    await Promise.all(held);
+  });
+
   it('keeps its memory bounded however many runs finish, and replays a finished run from its run directory', async () => {
     const dir = workspaceWith('attractor-serve-memory-', {});
     // Today's server keeps every event of every run: this heap held about 20 of these runs.
