@@ -81,8 +81,8 @@ async function quickPickAnswer(gate: HumanGateMessage, token: vscode.Cancellatio
   const attached = (files: string[]) => (files.length > 0 ? { attachments: files } : {});
   if (gate.options.length > 0) {
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { key: string }>();
-    pick.items = gate.options.map((option) => ({ label: optionCaption(option), description: `→ ${option.to}`, key: option.key }));
-    pick.placeholder = gate.question;
+    pick.items = gate.options.map((option) => ({ label: optionCaption(option), description: option.to === '' ? 'the node fails' : `→ ${option.to}`, key: option.key }));
+    pick.placeholder = gate.questionType === undefined ? gate.question : `${gate.question} (${gate.questionType === 'yes_no' ? 'yes or no' : 'confirm to go on'})`;
     pick.ignoreFocusOut = true;
     const attachments = offerAttachments(pick, title);
     const picked = await untilAccepted(pick, token, () => pick.selectedItems[0]);

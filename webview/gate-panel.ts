@@ -6,6 +6,10 @@ import { el } from './dom';
 import type { GateReply } from '../engine/runtime/interviewer';
 import type { HumanGateMessage } from '../host/protocol/webview';
 
+/** How each question type (canonical §6.2) reads above its buttons, and names its button group. */
+const questionKindHint = { yes_no: 'Answer yes or no.', confirmation: 'Confirm to go on; No fails this step.' } as const;
+const questionKindLabel = { multiple_choice: 'Answers', yes_no: 'Yes or no', confirmation: 'Confirm' } as const;
+
 export class GatePanel {
   readonly root = el('section', { class: 'gate-panel', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'gate-question', hidden: true });
   private gate: HumanGateMessage | undefined;
@@ -25,12 +29,16 @@ export class GatePanel {
     this.answered = false;
     this.attachments = [];
     if (this.root.hidden) this.returnFocus = document.activeElement;
+    const type = gate.questionType ?? 'multiple_choice';
     const buttons = gate.options.map((option) => {
-      const button = el('button', { type: 'button', class: 'gate-option', 'aria-keyshortcuts': option.key, 'data-key': option.key, title: `Go to ${option.to}` }, [optionCaption(option)]);
+      const title = option.to === '' ? 'The node fails' : `Go to ${option.to}`;
+      const button = el('button', { type: 'button', class: 'gate-option', 'aria-keyshortcuts': option.key, 'data-key': option.key, title }, [optionCaption(option)]);
       button.addEventListener('click', () => this.send({ kind: 'option', choice: option.key }));
       return button;
     });
-    const children: Node[] = [el('h2', { id: 'gate-question' }, [gate.question]), el('div', { class: 'gate-options', role: 'group', 'aria-label': 'Answers' }, buttons)];
+    const children: Node[] = [el('h2', { id: 'gate-question' }, [gate.question])];
+    if (type !== 'multiple_choice') children.push(el('p', { class: 'gate-kind muted' }, [questionKindHint[type]]));
+    children.push(el('div', { class: `gate-options gate-${type}`, role: 'group', 'aria-label': questionKindLabel[type] }, buttons));
     if (gate.freeform) children.push(this.freeformForm());
     children.push(this.attachmentsControl(gate.gateId));
     if (gate.defaultChoice !== undefined) {

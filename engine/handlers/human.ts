@@ -1,8 +1,9 @@
 import { acceleratorKey, optionCaption } from '../model/accelerator';
-import type { Graph, GraphNode } from '../model/graph';
+import type { Graph, GraphEdge, GraphNode } from '../model/graph';
+import { edgeCaption, questionTypeOf, yesNoEdges, type QuestionType } from '../model/question-types';
 import { outgoingEdges } from '../model/graph';
 import type { RunContext } from '../runtime/context';
-import { normalizeLabel } from '../runtime/edge-selection';
+import { normalizeLabel, selectEdge } from '../runtime/edge-selection';
 import { expandPrompt } from '../runtime/expand';
 import type { HumanOption, HumanQuestion } from '../runtime/events';
 import type { Answer } from '../runtime/interviewer';
@@ -21,24 +22,42 @@ export function matchOption(choice: string, options: readonly HumanOption[]): Hu
 
 /**
  * The question a gate node asks: its `prompt`, else its `label` (the reference's order; the spec
- * names only the label), expanded like a prompt; its outgoing edges are the options.
+ * names only the label), expanded like a prompt. Its options: the outgoing edges (multiple choice);
+ * the yes and the no edge (yes_no); or Yes and No, each shown going where the walk would go after
+ * a success or a failure (confirmation).
  */
 export function gateQuestion(graph: Graph, node: GraphNode, id: string, context: RunContext): HumanQuestion {
-  const options: HumanOption[] = outgoingEdges(graph, node.id).map((edge) => {
-    const label = edge.attributes.get('label')?.value || edge.to;
-    return { key: acceleratorKey(label), label, to: edge.to };
-  });
+  const type = questionTypeOf(node);
   const timeout = timeoutMs(node);
   const defaultChoice = stringAttr(node, 'human.default_choice');
   return {
     id,
     nodeId: node.id,
+    type,
     text: expandPrompt(stringAttr(node, 'prompt') ?? stringAttr(node, 'label') ?? 'Select an option:', graph, context),
-    options,
+    options: gateOptions(graph, node, type, context),
     freeform: boolAttr(node, 'human.freeform'),
     ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
     ...(defaultChoice ? { defaultChoice } : {}),
   };
+}
+
+function gateOptions(graph: Graph, node: GraphNode, type: QuestionType, context: RunContext): HumanOption[] {
+  const edges = outgoingEdges(graph, node.id);
+  const option = (edge: GraphEdge): HumanOption => ({ key: acceleratorKey(edgeCaption(edge)), label: edgeCaption(edge), to: edge.to });
+  if (type === 'multiple_choice') return edges.map(option);
+  if (type === 'yes_no') {
+    const pair = yesNoEdges(edges);
+    return pair ? [option(pair.yes), option(pair.no)] : [];
+  }
+  const after = (status: 'success' | 'fail'): string => {
+    const selection = selectEdge({ edges, outcome: { status, isExplicit: true }, lookup: (key) => context.get(key), nodes: graph.nodes });
+    return selection.kind === 'edge' ? selection.edge.to : '';
+  };
+  return [
+    { key: 'Y', label: 'Yes', to: after('success') },
+    { key: 'N', label: 'No', to: after('fail') },
+  ];
 }
 
 /**
@@ -49,7 +68,10 @@ export const humanHandler: Handler = {
   async execute({ node, context, services, signal }) {
     // Unique per visit: a node completes at most once per position in an iteration's walk.
     const question = gateQuestion(services.graph, node, `${services.runId}/${services.iteration}/${services.completedNodes.length}/${node.id}`, context);
-    if (question.options.length === 0) return { status: 'fail', isExplicit: false, failureReason: `human gate ${node.id} has no outgoing edges to offer` };
+    if (question.options.length === 0) {
+      const offer = question.type === 'yes_no' ? 'a yes edge and a no edge' : 'outgoing edges';
+      return { status: 'fail', isExplicit: false, failureReason: `human gate ${node.id} has no ${offer} to offer` };
+    }
     services.emit({ type: 'human:question', scope: services.scope, nodeId: node.id, question });
     const answer = await askWithTimeout(services.interviewer.ask.bind(services.interviewer), question, signal);
     services.emit({ type: 'human:answer', scope: services.scope, nodeId: node.id, answer: describeAnswer(answer) });
@@ -85,14 +107,22 @@ function describeAnswer(answer: Answer): string {
   }
 }
 
-function selected(option: HumanOption, extra: Record<string, unknown> = {}): Outcome {
-  return {
-    status: 'success',
-    isExplicit: true,
-    suggestedNextIds: [option.to],
-    contextUpdates: { 'human.gate.selected': option.key, 'human.gate.label': option.label, ...extra },
-    notes: `human selected ${option.label}`,
-  };
+/** Canonical §6.3's YES and NO answer a yes_no or confirmation question whatever its labels say. */
+function yesNoValue(question: HumanQuestion, choice: string): string {
+  if (question.type === 'multiple_choice') return choice;
+  const value = choice.trim().toLowerCase();
+  return value === 'yes' ? 'Y' : value === 'no' ? 'N' : choice;
+}
+
+function selected(question: HumanQuestion, option: HumanOption, extra: Record<string, unknown> = {}): Outcome {
+  const contextUpdates = { 'human.gate.selected': option.key, 'human.gate.label': option.label, ...extra };
+  // A confirmation routes as any node does: yes is a success, no a failure.
+  if (question.type === 'confirmation') {
+    return option.key === 'Y'
+      ? { status: 'success', isExplicit: true, contextUpdates, notes: 'the human confirmed' }
+      : { status: 'fail', isExplicit: true, contextUpdates, failureReason: 'the human did not confirm' };
+  }
+  return { status: 'success', isExplicit: true, suggestedNextIds: [option.to], contextUpdates, notes: `human selected ${option.label}` };
 }
 
 function outcomeForAnswer(answer: Answer, question: HumanQuestion): Outcome {
@@ -100,23 +130,23 @@ function outcomeForAnswer(answer: Answer, question: HumanQuestion): Outcome {
   switch (answer.kind) {
     case 'timeout': {
       const fallback = question.defaultChoice ? matchOption(question.defaultChoice, question.options) : undefined;
-      if (fallback) return selected(fallback, { 'human.gate.timed_out': true });
+      if (fallback) return selected(question, fallback, { 'human.gate.timed_out': true });
       return { status: 'retry', isExplicit: false, failureReason: 'human gate timed out and has no usable human.default_choice' };
     }
     case 'skipped':
       return { status: 'fail', isExplicit: true, failureReason: 'the human skipped the gate' };
     case 'freeform': {
       if (!question.freeform) {
-        const option = matchOption(answer.text, question.options);
-        if (option) return selected(option, attachments);
+        const option = matchOption(yesNoValue(question, answer.text), question.options);
+        if (option) return selected(question, option, attachments);
         return { status: 'fail', isExplicit: true, failureReason: `answer "${answer.text}" matches no option (${question.options.map((o) => o.label).join(', ')})` };
       }
-      const option = matchOption(answer.text, question.options) ?? (question.options[0] as HumanOption);
-      return selected(option, { 'human.gate.answer': answer.text, ...attachments });
+      const option = matchOption(yesNoValue(question, answer.text), question.options) ?? (question.options[0] as HumanOption);
+      return selected(question, option, { 'human.gate.answer': answer.text, ...attachments });
     }
     case 'option': {
-      const option = matchOption(answer.choice, question.options);
-      if (option) return selected(option, attachments);
+      const option = matchOption(yesNoValue(question, answer.choice), question.options);
+      if (option) return selected(question, option, attachments);
       return { status: 'fail', isExplicit: true, failureReason: `answer "${answer.choice}" matches no option (${question.options.map(optionCaption).join(', ')})` };
     }
   }

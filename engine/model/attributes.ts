@@ -1,6 +1,7 @@
 import type { DurationUnit } from './duration';
 import { shapes, handlerTypes } from './handler-types';
 import { retryPresets } from './retry-presets';
+import { questionTypes } from './question-types';
 
 export type AttributeScope = 'graph' | 'node' | 'edge';
 
@@ -133,6 +134,7 @@ const attractorAttributes: readonly AttributeSpec[] = [
   { name: 'quorum', scopes: ['node'], type: { kind: 'number', min: 0, max: 1 }, default: '0.5', doc: 'Fraction of branches that must succeed (strictly more than it) for join_policy=quorum.', reference: 'EXTENSIONS join policies', handlers: parallel },
   { name: 'error_policy', scopes: ['node'], type: { kind: 'enum', values: [{ value: 'continue', doc: 'Failed branches count as failures; the others run on (the default).' }, { value: 'fail_fast', doc: 'The first failed branch cancels the rest and fails the fan-out.' }, { value: 'ignore', doc: 'Failed branches are left out of the join.' }] }, default: 'continue', doc: 'How branch failures affect the join.', reference: 'EXTENSIONS join policies', handlers: parallel },
   { name: 'human.default_choice', scopes: ['node'], type: { kind: 'string' }, doc: 'The choice (target id, key or label) taken when the gate times out.', reference: 'canonical §4.6, §6.5', handlers: human },
+  { name: 'human.question_type', scopes: ['node'], type: { kind: 'enum', values: questionTypes }, default: 'multiple_choice', doc: "The gate's question type (canonical §6.2): multiple_choice, yes_no or confirmation; `human.freeform` adds a free-text answer to any.", reference: 'canonical §6.2; EXTENSIONS R6 question types', handlers: human },
   { name: 'human.freeform', scopes: ['node'], type: { kind: 'boolean' }, default: 'false', doc: 'Also accept a free-text answer, stored in human.gate.answer.', reference: 'EXTENSIONS freeform human gates', handlers: human },
   { name: 'manager.poll_interval', scopes: ['node'], type: { kind: 'duration', bareUnit: 's' }, default: '0s', doc: 'Wait between two sprints of the child (with the `wait` action); a bare number is seconds.', reference: 'canonical §4.11; reference default 0s', handlers: manager },
   { name: 'manager.max_cycles', scopes: ['node'], type: { kind: 'integer', min: 1 }, default: '1000', doc: 'Most sprints (child runs) before the manager fails.', reference: 'canonical §4.11', handlers: manager },

@@ -6,6 +6,7 @@ import type { FailedStep } from './failed-step';
 import type { RunState } from './state';
 import type { RunEnd } from './run-status';
 import type { VisitFiles } from './workspace-snapshot';
+import type { QuestionType } from '../model/question-types';
 
 type Phase = 'parse' | 'transform' | 'validate' | 'initialize' | 'execute' | 'finalize';
 
@@ -93,6 +94,8 @@ export interface HumanQuestion {
   readonly id: string;
   readonly text: string;
   readonly nodeId: string;
+  /** Canonical §6.2: yes_no and confirmation offer two options keyed Y and N. */
+  readonly type: QuestionType;
   readonly options: readonly HumanOption[];
   readonly freeform: boolean;
   readonly timeoutMs?: number;

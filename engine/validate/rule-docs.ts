@@ -229,6 +229,13 @@ export const ruleDocs: Readonly<Record<string, RuleDoc>> = {
     fix: 'For the shell\'s process id write `$$$$` (the quick fix); for a `$` followed by a pipeline value write `$$${key}`; for bash\'s own variable keep `$${name}` and rename it if it clashes with a pipeline variable.',
     example: { bad: 'tool_command="mktemp /tmp/run.$$"', good: 'tool_command="mktemp /tmp/run.$$$$"' },
   },
+  question_type_edges: {
+    severity: 'error',
+    source: 'ours (canonical §6.2 YES_NO)',
+    catches: 'A human gate with `human.question_type=yes_no` whose outgoing edges are not exactly one yes edge (its label keyed `Y`: `[Y] Deploy`, `Yes`) and one no edge (keyed `N`): an answer could not pick an edge.',
+    fix: 'Label the two edges `[Y] …` and `[N] …`, or ask a multiple_choice question.',
+    example: { bad: 'ask [shape=hexagon, "human.question_type"=yes_no]\nask -> deploy [label="Go"]', good: 'ask -> deploy [label="[Y] Yes"]\nask -> wait [label="[N] No"]' },
+  },
 };
 
 /** Diagnostics that come from the parser, the transforms or the CLI rather than from a rule. */

@@ -4,7 +4,7 @@ import { pipeHidesStatusRule, tokenGateLiesRule } from './rules/commands';
 import { contextKeyUnwrittenRule, outcomeValueRule } from './rules/data-flow';
 import { ambiguousCommandVariableRule } from './rules/command-variables';
 import { dollarEscapeRule } from './rules/dollar-escape';
-import { dotFileExistsRule, folderRequiresDotFileRule, mustWritePlacementRule, promptOnLlmNodesRule, toolCommandRequiresToolHandlerRule } from './rules/handlers';
+import { dotFileExistsRule, folderRequiresDotFileRule, mustWritePlacementRule, promptOnLlmNodesRule, questionTypeEdgesRule, toolCommandRequiresToolHandlerRule } from './rules/handlers';
 import { deadConditionalEdgeRule, failRoutedToExitRule, goalGateHasRetryRule, retryTargetExistsRule, staleLabelCollisionRule } from './rules/routing';
 import { edgeTargetExistsRule, exitNoOutgoingRule, reachabilityRule, startNoIncomingRule, startNodeRule, terminalNodeRule } from './rules/structure';
 import { conditionSyntaxRule, stylesheetSyntaxRule } from './rules/syntax';
@@ -48,4 +48,5 @@ export const builtinRules: readonly LintRule[] = [
   contextKeyUnwrittenRule,
   ambiguousCommandVariableRule,
   dollarEscapeRule,
+  questionTypeEdgesRule,
 ];

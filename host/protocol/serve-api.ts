@@ -2,6 +2,8 @@
 // The server parses request bodies with the checks below; its clients (host/serve/serve-client.ts)
 // read the answers as these types.
 import { isRecord } from '../../engine/model/json';
+import { questionTypeValues } from '../../engine/model/question-types';
+import { boolean, count, list, object, oneOf, text, type Check, type CheckResult } from './guards';
 import type { HumanQuestion, RunEvent } from '../../engine/runtime/events';
 import type { Answer } from '../../engine/runtime/interviewer';
 import type { Outcome } from '../../engine/runtime/outcome';
@@ -73,6 +75,24 @@ export type ServedEvent = RunEvent | HoldEvent | LeaseLapsedEvent;
 /** A human gate's question as the server holds it until answered. */
 export interface PendingQuestion extends HumanQuestion {
   readonly askedAt: string;
+}
+
+const pendingQuestion: Check<PendingQuestion> = object(
+  {
+    id: text(10_000),
+    nodeId: text(10_000),
+    type: oneOf(questionTypeValues),
+    text: text(),
+    options: list(object({ key: text(100), label: text(100_000), to: text(10_000) }), 1000),
+    freeform: boolean,
+    askedAt: text(100),
+  },
+  { timeoutMs: count, defaultChoice: text(100_000) },
+);
+
+/** `GET …/questions`'s list as a client receives it: every question checked, the first problem named by its path. */
+export function parsePendingQuestions(body: unknown): CheckResult<readonly PendingQuestion[]> {
+  return list(pendingQuestion, 10_000)(body, 'questions');
 }
 
 /** How an attached debugger's lease stands, as `GET /pipelines/{id}` reports it. */

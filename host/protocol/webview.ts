@@ -3,6 +3,7 @@
 import { stageStatuses } from '../../engine/model/stage-status';
 import { runStatusWordList } from '../../engine/runtime/run-status';
 import type { GateReply } from '../../engine/runtime/interviewer';
+import { questionTypeValues } from '../../engine/model/question-types';
 import { boolean, count, dictionary, finiteNumber, list, nullable, object, oneOf, orUnknown, tagged, text, type Check, type CheckResult, type Infer } from './guards';
 
 const id = text(10_000);
@@ -84,7 +85,7 @@ const extensionMessages = {
    * workspace, absent when it was not snapshotted. `artifacts`: what it put in the artifact store.
    */
   visitArtifacts: object({ iteration: count, nodeId: id }, { visit: count, prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000), artifacts: list(visitArtifact, 1000) }),
-  humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count }),
+  humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count, questionType: oneOf(questionTypeValues) }),
   humanGateClosed: object({ gateId: id }),
   /** Files the person picked (in the extension's open dialog) to attach to a gate's answer. */
   gateAttachments: object({ gateId: id, files: list(text(10_000), 100) }),

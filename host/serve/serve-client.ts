@@ -5,7 +5,7 @@ import https from 'node:https';
 import { isRecord } from '../../engine/model/json';
 import type { ContextValues } from '../../engine/runtime/context';
 import type { GateReply } from '../../engine/runtime/interviewer';
-import { answerBody, type HoldBreakpoints, type PendingQuestion, type PipelineSummary, type ReleaseMode, type ServedEvent } from '../protocol/serve-api';
+import { answerBody, parsePendingQuestions, type HoldBreakpoints, type PendingQuestion, type PipelineSummary, type ReleaseMode, type ServedEvent } from '../protocol/serve-api';
 import { SseReader } from './sse-reader';
 
 /** Where a server listens: `http(s)://host:port` or `unix:/path/to.sock`; the token when it requires one. */
@@ -75,8 +75,9 @@ export class ServeClient {
 
   async questions(id: string): Promise<PendingQuestion[]> {
     const body = await this.json('GET', `${pipelinePath(id)}/questions`);
-    if (!Array.isArray(body.questions)) throw new ServeRequestError(502, 'GET …/questions answered without a "questions" list');
-    return body.questions as PendingQuestion[];
+    const parsed = parsePendingQuestions(body.questions);
+    if (!parsed.ok) throw new ServeRequestError(502, `GET …/questions answered a malformed list: ${parsed.error}`);
+    return [...parsed.value];
   }
 
   /** A person's answer (a timeout is the gate's own doing, never sent); rejects with status 404 when the question no longer waits (answered elsewhere, timed out, run over). */

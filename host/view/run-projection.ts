@@ -79,6 +79,7 @@ export function humanGateMessage(question: HumanQuestion): HumanGateMessage {
     question: question.text,
     options: question.options,
     freeform: question.freeform,
+    ...(question.type !== 'multiple_choice' ? { questionType: question.type } : {}),
     ...(question.defaultChoice !== undefined ? { defaultChoice: question.defaultChoice } : {}),
     ...(question.timeoutMs !== undefined ? { timeoutMs: question.timeoutMs } : {}),
   };

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { diagnostics, named, run, workspace } from './corpus-cli';
+import { diagnostics, named, readJson, run, workspace } from './corpus-cli';
 
 interface TraceRecord {
   readonly node_id: string;
@@ -44,5 +44,27 @@ describe("the canonical spec's smaller features (CLI process)", () => {
     const found = diagnostics('lint', path.join(dir, 'typo.dot')).diagnostics.filter((d) => /retry_policy/.test(d.message));
     assert.equal(found.length, 1, JSON.stringify(found));
     assert.match(found[0]?.fix?.title ?? found[0]?.message ?? '', /patient/);
+  });
+
+  it('human gates ask YES_NO and CONFIRMATION questions: yes/no pick an edge; a confirmation goes on, or fails when declined', () => {
+    const dir = workspace();
+    const ran = run(dir, 'question-types.dot', '--scripted', 'question-types.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'deployed.txt'), 'utf8'), 'shipped\n');
+    assert.equal(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'held\n');
+    const byNode = new Map(trace(dir).map((record) => [record.node_id, record]));
+    assert.equal(byNode.get('publish')?.status, 'fail', 'a declined confirmation is a failure');
+    const deploy = readJson(dir, 'run', 'deploy', 'status.json');
+    assert.equal((deploy.context_updates as Record<string, unknown>)['human.gate.selected'], 'Y');
+    assert.deepEqual(named(diagnostics('lint', 'question-types.dot').diagnostics, 'attribute_value'), []);
+  });
+
+  it('a yes_no gate needs one yes edge and one no edge: anything else is refused before the run', () => {
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'half.dot'), 'digraph t {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  ask [shape=hexagon, label="Go?", "human.question_type"=yes_no]\n  start -> ask\n  ask -> done [label="[G] Go"]\n}\n');
+    const found = named(diagnostics('validate', path.join(dir, 'half.dot')).diagnostics, 'question_type_edges');
+    assert.equal(found.length, 1, JSON.stringify(found));
+    assert.equal(found[0]?.severity, 'error');
+    assert.match(found[0]?.message ?? '', /yes.*no/i);
   });
 });

@@ -102,4 +102,16 @@ describe('asking a human gate', () => {
     view.setVisible(true);
     assert.equal(openInputs().length, 0, 'nothing asks after the gate closed');
   });
+
+  it('a confirmation gate (canonical §6.2) asks Yes or No in the quick pick, saying where each goes and that No fails the node', async () => {
+    const view = new FakeGraphView(false);
+    const confirm: HumanGateMessage = { ...gate, question: 'Publish?', questionType: 'confirmation', options: [{ key: 'Y', label: 'Yes', to: 'notes' }, { key: 'N', label: 'No', to: '' }] };
+    const answer = askGate(view, confirm, new AbortController().signal);
+    const [pick] = openInputs();
+    assert.ok(pick, 'the quick pick asks');
+    assert.equal(pick.placeholder, 'Publish? (confirm to go on)');
+    assert.deepEqual(pick.items.map((item) => [item.label, item.description]), [['[Y] Yes', '→ notes'], ['[N] No', 'the node fails']]);
+    pick.accept('[N] No');
+    assert.deepEqual(await answer, { kind: 'option', choice: 'N' });
+  });
 });

@@ -32,7 +32,40 @@ async function followAnswering(client: ServeClient, id: string, answers: string[
   return events;
 }
 
+const yesNo = `digraph yes_no {
+  start [shape=Mdiamond]
+  ask [shape=hexagon, label="Deploy?", "human.question_type"=yes_no]
+  ship [shape=parallelogram, tool_command="echo shipped > answer.txt"]
+  keep [shape=parallelogram, tool_command="echo kept > answer.txt"]
+  done [shape=Msquare]
+  start -> ask
+  ask -> ship [label="[Y] Yes"]
+  ask -> keep [label="[N] No"]
+  ship -> done
+  keep -> done
+}`;
+
 describe('ServeClient against attractor serve', () => {
+  it('a yes/no question (canonical §6.2) reaches the client checked, with its type and Y/N options; "no" answers it over HTTP', async () => {
+    const dir = workspaceWith('attractor-serve-yes-no-', { 'yes-no.dot': yesNo });
+    const { url } = await started(dir);
+    const client = new ServeClient({ url });
+    const id = await submit(url, { path: 'yes-no.dot' });
+    let pending = await client.questions(id);
+    for (let tries = 0; pending.length === 0 && tries < 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      pending = await client.questions(id);
+    }
+    const [question] = pending;
+    assert.equal(question?.type, 'yes_no');
+    assert.deepEqual(question?.options.map((option) => [option.key, option.to]), [['Y', 'ship'], ['N', 'keep']]);
+    const answered = await fetch(`${url}/pipelines/${id}/questions/${encodeURIComponent(question?.id ?? '')}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ choice: 'no' }) });
+    assert.equal(answered.status, 200);
+    for (let tries = 0; (await client.get(id)).status === 'running' && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.equal((await client.get(id)).status, 'success');
+    assert.equal(fs.readFileSync(path.join(dir, 'answer.txt'), 'utf8'), 'kept\n');
+  });
+
   it('lists runs, reads a run\'s source, follows it to its end and answers its gates', async () => {
     const dir = workspace();
     const { url } = await started(dir);

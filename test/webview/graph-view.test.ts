@@ -289,6 +289,21 @@ test('beside the editor (500 px) the toolbar and the run status are whole and in
   assert.ok(layout.filesBelowTable, "the selected visit's files follow the table");
 });
 
+test('yes/no and confirmation gates (canonical §6.2) say what they ask; a declined confirmation says the node fails', async () => {
+  const view = await openExample();
+  await view.send({ type: 'humanGate', gateId: 'c1', nodeId: 'review', question: 'Publish?', freeform: false, questionType: 'confirmation', options: [{ key: 'Y', label: 'Yes', to: 'done' }, { key: 'N', label: 'No', to: '' }] });
+  await view.page.waitForSelector('.gate-panel:not([hidden])');
+  assert.equal(await view.page.textContent('.gate-kind'), 'Confirm to go on; No fails this step.');
+  assert.equal(await view.page.getAttribute('.gate-options', 'aria-label'), 'Confirm');
+  assert.deepEqual(await view.page.$$eval('.gate-option', (buttons) => buttons.map((b) => [b.textContent, b.getAttribute('title')])), [['[Y] Yes', 'Go to done'], ['[N] No', 'The node fails']]);
+  await view.page.keyboard.press('n');
+  assert.deepEqual(await view.waitForPost((m) => m.type === 'answerGate'), { type: 'answerGate', gateId: 'c1', answer: { kind: 'option', choice: 'N' } });
+  await view.send({ type: 'humanGateClosed', gateId: 'c1' });
+  await view.send({ type: 'humanGate', gateId: 'y1', question: 'Deploy?', freeform: false, questionType: 'yes_no', options: [{ key: 'Y', label: '[Y] Yes', to: 'ship' }, { key: 'N', label: '[N] No', to: 'keep' }] });
+  await view.page.waitForSelector('.gate-options.gate-yes_no');
+  assert.equal(await view.page.textContent('.gate-kind'), 'Answer yes or no.');
+});
+
 test('a human gate round-trips an answer by button, by accelerator key and as free text', async () => {
   const view = await openExample();
   const gate = {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { SpanDiagnostic, SpanFix } from '../../model/diagnostics';
-import type { GraphNode } from '../../model/graph';
+import { outgoingEdges, type GraphNode } from '../../model/graph';
+import { edgeCaption, questionTypeOf, yesNoEdges } from '../../model/question-types';
 import { isBuiltinHandlerType } from '../../model/handler-types';
 import type { LineIndex } from '../../model/source';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
@@ -134,6 +135,28 @@ export const dotFileExistsRule: LintRule = {
         message: refusal ? `${attribute.key} "${value}" cannot be loaded: ${refusal}.` : `${attribute.key} "${value}" does not exist (looked for ${file}): paths resolve beside this .dot file.`,
         ...ownerOf(written),
         ...(range ? { range } : {}),
+      };
+    }
+  },
+};
+
+/** Ours: a yes_no gate (canonical §6.2 YES_NO) needs its two answers as edges, else no answer can route. */
+export const questionTypeEdgesRule: LintRule = {
+  name: 'question_type_edges',
+  tier: 'validate',
+  *check(context): Iterable<SpanDiagnostic> {
+    const { handlerOf } = analyze(context);
+    for (const node of context.graph.nodes.values()) {
+      if (handlerOf(node) !== 'wait.human' || questionTypeOf(node) !== 'yes_no') continue;
+      const edges = outgoingEdges(context.graph, node.id);
+      if (yesNoEdges(edges)) continue;
+      const attribute = node.attributes.get('human.question_type');
+      yield {
+        rule: 'question_type_edges',
+        severity: 'error',
+        message: `\`${node.id}\` asks a yes/no question, so it needs exactly two outgoing edges, one labelled yes (\`[Y] …\`) and one no (\`[N] …\`); it has ${edges.length === 0 ? 'none' : edges.map((edge) => `"${edgeCaption(edge)}"`).join(', ')}.`,
+        nodeId: node.id,
+        range: (attribute && attributeRangeOf(attribute)) ?? node.idRange,
       };
     }
   },

@@ -15,6 +15,7 @@ function question(nodeId: string, freeform = false): HumanQuestion {
   return {
     id: `q-${nodeId}`,
     nodeId,
+    type: 'multiple_choice',
     text: `Ship ${nodeId}?`,
     options: [
       { key: 'Y', label: '[Y] Yes, ship it', to: 'ship' },

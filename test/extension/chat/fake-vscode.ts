@@ -114,8 +114,8 @@ export class FakeQuickInput {
   placeholder: string | undefined;
   prompt: string | undefined;
   value = '';
-  items: { label: string; key?: string }[] = [];
-  selectedItems: { label: string; key?: string }[] = [];
+  items: { label: string; description?: string; key?: string }[] = [];
+  selectedItems: { label: string; description?: string; key?: string }[] = [];
   buttons: unknown[] = [];
   ignoreFocusOut = false;
   visible = false;

@@ -33,6 +33,7 @@ test('every extension message type has a validator that accepts its documented s
     { type: 'humanGate', gateId: 'g', question: 'q', freeform: false, options: [{ key: 'Y', label: 'Yes', to: 'b' }], defaultChoice: 'Y', timeoutMs: 30000 },
     { type: 'traceEntries', replace: true, entries: [{ iteration: 1, node_id: 'b', status: 'fail', duration_ms: 2, ts: 't', is_explicit: false, preferred_label: '', attempt: 3, scope: 'main>branch:fan:b1', failure_reason: 'exit 1', forced_edge: { from: 'b', to: 'c' } }] },
     { type: 'humanGateClosed', gateId: 'g' },
+    { type: 'humanGate', gateId: 'c', question: 'Publish?', freeform: false, questionType: 'confirmation', options: [{ key: 'Y', label: 'Yes', to: 'notes' }, { key: 'N', label: 'No', to: '' }] },
     { type: 'gateAttachments', gateId: 'g', files: ['/ws/notes.md'] },
     { type: 'selectNode', nodeId: null },
     { type: 'breakpoints', nodes: ['a'], edges: [0, 3] },
@@ -52,6 +53,7 @@ test('malformed messages are rejected with the path of the first problem', () =>
     [{ type: 'traceEntries', replace: true, entries: [{ iteration: 0, node_id: 'a', status: 'success', duration_ms: Number.NaN, ts: 't', is_explicit: true }] }, /^entries\[0\]\.duration_ms: expected a finite number/],
     [{ type: 'humanGate', gateId: 'g', question: 'q', freeform: false, options: [{ key: 'Y', label: 'Yes' }] }, /^options\[0\]\.to: expected a string, got undefined/],
     [{ type: 'settings', layoutEngine: 'nop' }, /^layoutEngine: expected one of dot/],
+    [{ type: 'humanGate', gateId: 'g', question: 'q', freeform: false, questionType: 'maybe', options: [{ key: 'Y', label: 'Yes', to: 'b' }] }, /^questionType: expected one of multiple_choice, yes_no, confirmation/],
   ];
   for (const [message, error] of cases) {
     const result = parseExtensionMessage(message);
