@@ -38,7 +38,7 @@ export type StepOutcome =
   | { readonly kind: 'refused'; readonly reason: string };
 
 /**
- * One node visit of a run, from its run directory on the shared file system: starts the run when its
+ * One node visit of the run `runId` (its workflow's key, which the engine takes as its own run id), from its run directory on the shared file system: starts the run when its
  * directory holds none yet, else resumes it from its checkpoint, and pauses at the next boundary. A
  * human gate without an answer in `answers` ends the step with its question (id `gateId`): a main-walk
  * gate before it runs; a gate inside a fan-out branch or a sub-pipeline as it asks, cancelling the walk
@@ -48,7 +48,7 @@ export type StepOutcome =
  * A step that dies half-way is simply taken again: the engine's resume redoes the node in flight, and
  * a node already checkpointed is not run again.
  */
-export async function advanceRun(request: RunRequest, engine: StepEngine, gateId: string, answers: GateAnswers, cancel: AbortSignal): Promise<StepOutcome> {
+export async function advanceRun(runId: string, request: RunRequest, engine: StepEngine, gateId: string, answers: GateAnswers, cancel: AbortSignal): Promise<StepOutcome> {
   const contract = workingDirectoryProblem(request);
   if (contract) return { kind: 'refused', reason: contract };
   // Another engine still holds the run (an earlier attempt of this step, alive, or one on another host
@@ -75,7 +75,7 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   if (checkpoint.kind === 'none') {
     const admission = admitPipeline(request.source, { ...options, logsRoot: request.logsRoot, params: request.params, ...(request.sourcePath ? { sourcePath: request.sourcePath } : {}) });
     if (admission.kind === 'refused') return { kind: 'refused', reason: admission.reason };
-    result = await runAdmittedWith({ ...options, graph: admission.graph, source: request.source, cwd: request.cwd, logsRoot: request.logsRoot, params: request.params }, walk);
+    result = await runAdmittedWith({ ...options, graph: admission.graph, source: request.source, cwd: request.cwd, logsRoot: request.logsRoot, params: request.params, runId }, walk);
   } else {
     const launched = await resumeRunWith(request.logsRoot, options, walk);
     if (launched.kind === 'refused') return { kind: 'refused', reason: launched.reason };
@@ -84,7 +84,7 @@ export async function advanceRun(request: RunRequest, engine: StepEngine, gateId
   const gate = step.openGate();
   if (gate) {
     const question = gate.kind === 'main' ? gateQuestion(graph, gate.node, gateId, new RunContext(result.state.context)) : { ...gate.question, id: gateId };
-    writer.append({ type: 'human:question', scope: gate.kind === 'main' ? MAIN_SCOPE : gate.scope, nodeId: question.nodeId, question });
+    writer.appendQuestion({ type: 'human:question', scope: gate.kind === 'main' ? MAIN_SCOPE : gate.scope, nodeId: question.nodeId, question });
     return { kind: 'gate', question, key: gate.key };
   }
   if (result.status !== 'paused') return { kind: 'finished', status: result.status, ...(result.failureReason ? { failureReason: result.failureReason } : {}) };

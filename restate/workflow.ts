@@ -1,5 +1,7 @@
 import * as restate from '@restatedev/restate-sdk';
+import { isStartNode } from '../engine/model/handler-types';
 import { isRecord } from '../engine/model/json';
+import { parseDot } from '../engine/parse/dot-parser';
 import type { HumanQuestion } from '../engine/runtime/events';
 import type { Answer } from '../engine/runtime/interviewer';
 import { parseAnswer } from '../host/protocol/serve-api';
@@ -34,13 +36,24 @@ export function attractorWorkflow(engine: StepEngine) {
         try {
           // The answers of the gates met since the main walk's last boundary: the node in flight may ask several.
           let answers: GateAnswers = {};
+          // Each step is named in Restate's journal (and UI) for the node visit it runs: `build@2`.
+          const visits = new Map<string, number>();
+          const visit = (node: string): string => `${node}@${visits.set(node, (visits.get(node) ?? 0) + 1).get(node)}`;
+          let name = visit(startNodeId(request.source));
           for (let step = 1; ; step++) {
             const given = answers;
-            const outcome = await ctx.run(`step ${step}`, () => (inFlight = advanceRun(request, engine, `gate-${step}`, given, cancel.signal)));
+            const outcome = await ctx.run(name, () => (inFlight = advanceRun(ctx.key, request, engine, `gate-${step}`, given, cancel.signal)));
             if (outcome.kind === 'finished') return outcome;
             if (outcome.kind === 'refused') throw new restate.TerminalError(outcome.reason, { errorCode: 422 });
-            if (outcome.kind === 'advanced') answers = {};
-            if (outcome.kind === 'gate') answers = { ...answers, [outcome.key]: [...(answers[outcome.key] ?? []), await awaitAnswer(ctx, outcome.question)] };
+            if (outcome.kind === 'advanced') {
+              answers = {};
+              name = visit(outcome.at);
+            }
+            if (outcome.kind === 'gate') {
+              answers = { ...answers, [outcome.key]: [...(answers[outcome.key] ?? []), await awaitAnswer(ctx, outcome.question)] };
+              // The same visit again, with the answer.
+              name = `${name.replace(/ \(answered.*$/, '')} (answered ${outcome.question.nodeId})`;
+            }
           }
         } catch (error) {
           if (!(error instanceof restate.CancelledError)) throw error;
@@ -89,6 +102,12 @@ async function awaitAnswer(ctx: restate.WorkflowContext, question: HumanQuestion
   }
   ctx.clear('gate');
   return answer;
+}
+
+/** The start node's id, from the submitted source alone (so the same on every replay of the journal). */
+function startNodeId(source: string): string {
+  const graph = parseDot(source).graph;
+  return [...(graph?.nodes.values() ?? [])].find(isStartNode)?.id ?? 'start';
 }
 
 function parseGateAnswer(input: unknown): { gate: string; answer: Answer } {

@@ -39,6 +39,8 @@ export function launchServed(run: ServedRun, checked: CheckedSubmission, options
       source,
       cwd,
       logsRoot,
+      // One id for the run: the server's, in the engine's checkpoint and events too.
+      runId: run.spec.id,
       params: options.params,
       backend: options.backend,
       interviewer: options.interviewer ? new FirstAnswerInterviewer([options.interviewer, run.interviewer]) : run.interviewer,

@@ -47,6 +47,8 @@ export interface RunOptions {
   readonly source: string;
   readonly cwd: string;
   readonly logsRoot: string;
+  /** The run's id when its launcher named it (a server's run id, a Restate workflow's key); else one is made up. */
+  readonly runId?: string;
   readonly params?: Readonly<Record<string, string>>;
   readonly backend: CodergenBackend;
   readonly interviewer: Interviewer;
@@ -119,7 +121,7 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
   const directory = new RunDirectory(path.resolve(options.logsRoot));
   const { graph } = options;
   const resumed = options.resume;
-  const runId = resumed?.runId ?? `${graph.name || 'pipeline'}-${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}`;
+  const runId = resumed?.runId ?? options.runId ?? `${graph.name || 'pipeline'}-${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}`;
   const startedAt = resumed?.startedAt ?? new Date(clock.now()).toISOString();
   const monoStart = clock.monotonic();
   const elapsedBefore = resumed?.elapsedBeforeMs ?? 0;

@@ -33,8 +33,16 @@ export class StepEventsWriter {
     this.closed = true;
   }
 
-  /** Appends `event` whatever the filters say (the step's own gate question). */
-  append(event: RunEvent): void {
+  /**
+   * Appends the step's own gate question, once: a step retried after it wrote the question (its worker
+   * died before Restate journaled the step) asks the same durable promise, under the same id.
+   */
+  appendQuestion(event: Extract<RunEvent, { type: 'human:question' }>): void {
+    if (!this.asked(event.question.id)) this.append(event);
+  }
+
+  /** Appends `event` whatever the filters say. */
+  private append(event: RunEvent): void {
     if (!this.started) {
       this.started = true;
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
@@ -42,6 +50,17 @@ export class StepEventsWriter {
       if (!endsWithNewline(this.file)) fs.appendFileSync(this.file, '\n');
     }
     fs.appendFileSync(this.file, `${JSON.stringify(event)}\n`);
+  }
+
+  private asked(questionId: string): boolean {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch {
+      return false;
+    }
+    const id = JSON.stringify(questionId);
+    return text.split('\n').some((line) => line.includes(id) && line.startsWith('{"type":"human:question"') && (JSON.parse(line) as { question?: { id?: string } }).question?.id === questionId);
   }
 }
 

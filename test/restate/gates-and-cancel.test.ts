@@ -89,6 +89,13 @@ test('attractor answer answers the gate a run on Restate waits at, and the run t
   await openGate(client);
   await exec(process.execPath, [cli, 'answer', '--on', cluster.on, runId, 'N']);
   assert.deepEqual(await client.result(), { kind: 'finished', status: 'success' });
+  // One id: Restate's workflow key is the engine's run id and names the run directory.
+  assert.equal(loadCheckpoint(path.join(cwd, '.attractor-runs', runId)).runId, runId);
+  // Restate's journal names each step by the node visit it ran.
+  const query = await fetch(new URL('query', cluster.admin), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: `SELECT j.name FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = '${runId}' AND i.target_handler_name = 'run' AND j.entry_type = 'Command: Run' ORDER BY j.index` }) });
+  assert.ok(query.ok, `${query.status} ${await query.clone().text()}`);
+  const { rows } = (await query.json()) as { rows: { name: string }[] };
+  assert.deepEqual(rows.map((row) => row.name), ['start@1', 'prepare@1', 'review@1', 'review@1 (answered review)']);
   assert.equal(fs.readFileSync(path.join(cwd, 'steps.log'), 'utf8'), 'prepare\n');
   await assert.rejects(exec(process.execPath, [cli, 'answer', '--on', cluster.on, runId, 'Y']), /waits at no gate/);
 });

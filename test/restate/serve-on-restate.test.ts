@@ -115,6 +115,8 @@ test('VS Code follows a run that the workers walk and answers its gate through t
 
   const summary = await client.get(id);
   assert.equal(summary.status, 'success');
+  // One id: the server's is Restate's workflow key, the engine's run id and the run directory's name.
+  assert.equal(summary.runId, id);
   assert.equal(summary.graphName, 'gated');
   assert.equal(summary.logsRoot, path.join(shared, '.attractor-runs', id));
   const checkpoint = (await call(`${server.url}/pipelines/${id}/checkpoint`)).body as { status: string; completedNodes: string[] };
