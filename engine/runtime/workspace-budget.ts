@@ -30,96 +30,111 @@ export interface LeftOut {
   readonly bytes: number;
 }
 
-/** Sizes of what one change proposes, by path: undefined for a file gone. */
-type Proposal = Map<string, number | undefined>;
+/** One path of git's listing: whether the last snapshot holds it, and whether this snapshot would add or change it. */
+export interface ListedPath {
+  readonly path: string;
+  readonly held: boolean;
+  readonly changed: boolean;
+}
+
+/** At most this much more than the last count: what a snapshot may add without a listing from git. */
+export interface Growth {
+  readonly files: number;
+  readonly bytes: number;
+}
 
 /**
- * What the snapshots hold, counted against the budget for the whole run: the size of every file
- * the last snapshot holds. The one accounting of the budget: counted whole when a store opens,
- * then by what each snapshot adds, changes or deletes, before git reads a byte of it. What would
- * take the snapshots past the budget is left out, largest first (a new directory as a whole), and
- * the rest is counted.
+ * What the snapshots hold, counted against the budget for the whole run. The one accounting of the
+ * budget: a count of git's listing (every path the next snapshot would hold, one lstat each, nothing
+ * read) when a store opens and whenever a snapshot might go past the budget; in between, an upper
+ * bound that grows by what each snapshot may have added (StatFingerprint.growthBound, no child
+ * process). When a count finds the snapshot past the budget, what was added or changed is left out,
+ * largest first (a new directory as a whole), until the rest fits.
  */
 export class BudgetAccount {
-  private readonly sizes = new Map<string, number>();
-  private bytes = 0;
+  /** At least as many files and bytes as the last snapshot holds. */
+  private bound: Growth = { files: 0, bytes: 0 };
 
   constructor(
     readonly budget: SnapshotBudget,
     private readonly cwd: string,
   ) {}
 
-  /** Counts `files` (workspace-relative) as what the snapshots hold; why that is over the budget, or undefined. */
-  countAll(files: readonly string[]): string | undefined {
-    this.sizes.clear();
-    this.bytes = 0;
-    for (const file of files) this.set(file, this.sizeOf(file));
-    if (this.sizes.size > this.budget.maxFiles) return `the workspace ${this.cwd} has ${this.sizes.size} files, more than the snapshot budget of ${this.budget.maxFiles}`;
-    if (this.bytes > this.budget.maxBytes) return `the workspace ${this.cwd} holds more than the snapshot budget of ${formatBytes(this.budget.maxBytes)}`;
+  /** The room left under the budget, by the bound. */
+  get room(): Growth {
+    return { files: this.budget.maxFiles - this.bound.files, bytes: this.budget.maxBytes - this.bound.bytes };
+  }
+
+  /** Counts `listing` as what the snapshots hold; why that is over the budget, or undefined. */
+  countAll(listing: readonly ListedPath[]): string | undefined {
+    const { files, bytes } = this.measure(listing);
+    this.bound = { files: files.size, bytes };
+    if (files.size > this.budget.maxFiles) return `the workspace ${this.cwd} has ${files.size} files, more than the snapshot budget of ${this.budget.maxFiles}`;
+    if (bytes > this.budget.maxBytes) return `the workspace ${this.cwd} holds more than the snapshot budget of ${formatBytes(this.budget.maxBytes)}`;
     return undefined;
   }
 
-  /**
-   * `changed`: the paths a snapshot would add, change or delete (git ls-files --modified --others).
-   * Counts those that fit; returns those that would take the snapshots past the budget.
-   */
-  admit(changed: readonly string[]): LeftOut[] {
-    const proposal: Proposal = new Map(changed.map((file) => [file, this.sizeOf(file)]));
+  /** True when a snapshot adding at most `growth` stays within the budget; it is then counted so. */
+  admitGrowth(growth: Growth | undefined): boolean {
+    const room = this.room;
+    if (!growth || growth.files > room.files || growth.bytes > room.bytes) return false;
+    this.bound = { files: this.bound.files + growth.files, bytes: this.bound.bytes + growth.bytes };
+    return true;
+  }
+
+  /** Counts `listing` (what the next snapshot would hold); returns what must be left out for the rest to fit. */
+  admit(listing: readonly ListedPath[]): LeftOut[] {
+    const { files, bytes } = this.measure(listing);
+    let total = { files: files.size, bytes };
     const leftOut: LeftOut[] = [];
-    if (!this.fits(proposal)) {
-      const units = this.units(proposal).sort((a, b) => b.bytes - a.bytes || b.files - a.files || (a.path < b.path ? -1 : 1));
-      for (const unit of units) {
-        if (this.fits(proposal)) break;
-        for (const file of unit.members) proposal.set(file, undefined);
-        leftOut.push({ path: unit.path, files: unit.files, bytes: unit.bytes });
+    const over = () => total.files > this.budget.maxFiles || total.bytes > this.budget.maxBytes;
+    if (over()) {
+      for (const unit of units(listing, files).sort((a, b) => b.bytes - a.bytes || b.files - a.files || (a.path < b.path ? -1 : 1))) {
+        if (!over()) break;
+        total = { files: total.files - unit.files, bytes: total.bytes - unit.bytes };
+        leftOut.push(unit);
       }
     }
-    for (const [file, size] of proposal) this.set(file, size);
+    this.bound = total;
     return leftOut;
   }
 
-  private fits(proposal: Proposal): boolean {
-    let files = this.sizes.size;
-    let bytes = this.bytes;
-    for (const [file, size] of proposal) {
-      const old = this.sizes.get(file);
-      files += (size === undefined ? 0 : 1) - (old === undefined ? 0 : 1);
-      bytes += (size ?? 0) - (old ?? 0);
+  /** The size of every listed path that is there now. */
+  private measure(listing: readonly ListedPath[]): { files: Map<string, number>; bytes: number } {
+    const files = new Map<string, number>();
+    let bytes = 0;
+    for (const { path: file } of listing) {
+      const size = fs.lstatSync(path.join(this.cwd, file), { throwIfNoEntry: false })?.size;
+      if (size === undefined || files.has(file)) continue;
+      files.set(file, size);
+      bytes += size;
     }
-    return files <= this.budget.maxFiles && bytes <= this.budget.maxBytes;
+    return { files, bytes };
   }
+}
 
-  /**
-   * What may be left out, each adding files or bytes: a file, or the top directory of new files
-   * that holds no snapshotted file (`out/` for everything a node wrote under a new `out/`).
-   */
-  private units(proposal: Proposal): { path: string; files: number; bytes: number; readonly members: string[] }[] {
-    const held = new Set<string>();
-    for (const file of this.sizes.keys()) for (let dir = path.posix.dirname(file); dir !== '.' && !held.has(dir); dir = path.posix.dirname(dir)) held.add(dir);
-    const units = new Map<string, { path: string; files: number; bytes: number; readonly members: string[] }>();
-    for (const [file, size] of proposal) {
-      const old = this.sizes.get(file);
-      if (size === undefined || (old !== undefined && size <= old)) continue;
-      const key = old === undefined ? newTop(file, held) : file;
-      if (excludeRule(key) === undefined) continue;
-      let unit = units.get(key);
-      if (!unit) units.set(key, (unit = { path: key, files: 0, bytes: 0, members: [] }));
-      unit.files += 1;
-      unit.bytes += size - (old ?? 0);
-      unit.members.push(file);
-    }
-    return [...units.values()];
+/**
+ * What may be left out: each file the snapshot would add or change, but new files under a
+ * directory that holds no file of the last snapshot go as that directory's topmost such one (`out/`
+ * for everything a node wrote under a new `out/`).
+ */
+function units(listing: readonly ListedPath[], sizes: ReadonlyMap<string, number>): LeftOut[] {
+  const held = new Set<string>();
+  for (const entry of listing) {
+    if (entry.held) for (let dir = path.posix.dirname(entry.path); dir !== '.' && !held.has(dir); dir = path.posix.dirname(dir)) held.add(dir);
   }
-
-  private set(file: string, size: number | undefined): void {
-    this.bytes += (size ?? 0) - (this.sizes.get(file) ?? 0);
-    if (size === undefined) this.sizes.delete(file);
-    else this.sizes.set(file, size);
+  const found = new Map<string, { path: string; files: number; bytes: number }>();
+  for (const entry of listing) {
+    const size = sizes.get(entry.path);
+    if (!entry.changed || size === undefined) continue;
+    const key = entry.held ? entry.path : newTop(entry.path, held);
+    if (excludeRule(key) === undefined) continue;
+    let unit = found.get(key);
+    if (!unit) found.set(key, (unit = { path: key, files: 0, bytes: 0 }));
+    unit.files += 1;
+    unit.bytes += size;
   }
-
-  private sizeOf(file: string): number | undefined {
-    return fs.lstatSync(path.join(this.cwd, file), { throwIfNoEntry: false })?.size;
-  }
+  return [...found.values()];
 }
 
 /** `file` itself, or (ending in '/') its topmost directory that holds no file the snapshots hold. */

@@ -34,6 +34,9 @@ export class StatFingerprint {
     readonly hardLinked: boolean,
   ) {}
 
+  /** The paths as a set, made the first time growthBound asks. */
+  private known: Set<string> | undefined;
+
   /** Vouches for nothing: the next snapshot asks git. */
   private static readonly untrusted = new StatFingerprint([], [], new Float64Array(0), new Set(), [], false);
 
@@ -67,6 +70,52 @@ export class StatFingerprint {
       paths.push(absolute);
     }
     return new StatFingerprint(paths, [...watched], stats, racy, directories, hardLinked);
+  }
+
+  /**
+   * At most how many files and bytes a snapshot taken now may add to the one this fingerprint
+   * describes, without a child process: what each file it saw grew by, and every entry it did not
+   * see in a directory whose stat changed, walked whole but for what `neverSnapshotted` names
+   * (workspace-relative). Ignore rules are not read, so it errs high; it stops counting once past
+   * `limit`. Undefined when it cannot tell: no paths, or a `.gitignore` changed (its rules may now
+   * take in files this fingerprint never saw).
+   */
+  growthBound(neverSnapshotted: (relative: string, directory: boolean) => boolean, limit: { readonly files: number; readonly bytes: number }): { files: number; bytes: number } | undefined {
+    if (this.paths.length === 0) return undefined;
+    const known = (this.known ??= new Set(this.paths));
+    const grown = { files: 0, bytes: 0, rulesChanged: false };
+    const past = () => grown.rulesChanged || grown.files > limit.files || grown.bytes > limit.bytes;
+    const count = (relative: string, size: number, newFile: boolean): void => {
+      grown.files += newFile ? 1 : 0;
+      grown.bytes += size;
+      grown.rulesChanged ||= path.posix.basename(relative) === '.gitignore';
+    };
+    // The entries of a directory this fingerprint did not see, each walked whole.
+    const unseenIn = (directory: string, relative: string): void => {
+      for (const name of readEntries(directory)) {
+        const absolute = path.join(directory, name);
+        if (!known.has(absolute)) walk(absolute, relative === '' ? name : `${relative}/${name}`);
+      }
+    };
+    const walk = (absolute: string, relative: string): void => {
+      const stat = fs.lstatSync(absolute, LSTAT_OPTIONS);
+      if (!stat || past() || neverSnapshotted(relative, stat.isDirectory())) return;
+      if (stat.isDirectory()) unseenIn(absolute, relative);
+      else count(relative, stat.size, true);
+    };
+    for (let i = 0; i < this.paths.length && !past(); i++) {
+      const absolute = this.paths[i] ?? '';
+      const stat = fs.lstatSync(absolute, LSTAT_OPTIONS);
+      if (!stat || matches(this.stats, i, stat)) continue;
+      const relative = this.relativePaths[i] ?? '';
+      const at = i * FIELDS;
+      const size = this.stats[at + 2] ?? Number.NaN;
+      const wasDirectory = ((this.stats[at] ?? 0) & fs.constants.S_IFMT) === fs.constants.S_IFDIR;
+      if (Number.isNaN(size) || stat.isDirectory() !== wasDirectory) walk(absolute, relative);
+      else if (stat.isDirectory()) unseenIn(absolute, relative);
+      else count(relative, Math.max(0, stat.size - size), false);
+    }
+    return grown.rulesChanged ? undefined : { files: grown.files, bytes: grown.bytes };
   }
 
   /** True when the workspace's path still names the directory this fingerprint saw (one lstat). */
@@ -107,6 +156,14 @@ export class StatFingerprint {
 }
 
 const LSTAT_OPTIONS = { throwIfNoEntry: false } as const;
+
+function readEntries(directory: string): string[] {
+  try {
+    return fs.readdirSync(directory);
+  } catch {
+    return [];
+  }
+}
 
 function realDirectory(root: string): string | undefined {
   try {

@@ -6,7 +6,7 @@ import { runFile } from './run-layout';
 import { writeJsonAtomic } from './atomic-write';
 import type { GitTarget } from './hardened-git';
 import { checkedObjectId, runGit } from './hardened-git';
-import type { LeftOut, SnapshotBudget } from './workspace-budget';
+import type { LeftOut, ListedPath, SnapshotBudget } from './workspace-budget';
 import { BudgetAccount, DEFAULT_SNAPSHOT_BUDGET, excludeRule } from './workspace-budget';
 
 /**
@@ -33,6 +33,7 @@ export interface VisitFiles {
  * than the workspace; being left out, a restore never touches them either.
  */
 const ALWAYS_EXCLUDED = ['node_modules/', '.git/', '.attractor-runs/', '.env', '.env.*'];
+const NEVER_SNAPSHOTTED_NAMES = new Set(['node_modules', '.git', '.attractor-runs']);
 
 /** In a store's `info/`: the paths its snapshots left out past the budget (a JSON array). */
 export const OVER_BUDGET_FILE = 'over-budget.json';
@@ -125,6 +126,10 @@ export class WorkspaceStore extends StoredSnapshots {
   /** Listens for changes between node boundaries, once takeAtBoundary is used; close() ends it. */
   private watch: ChangeWatch | undefined;
   private readonly account: BudgetAccount;
+  /** The run directory (set by initialize): never snapshotted. */
+  private runDirectory: string | undefined;
+  /** The paths left out past the budget so far. */
+  private overBudget: string[] = [];
   /** What the last take() stopped snapshotting, past the budget. */
   private leftOutByLastTake: readonly LeftOut[] = [];
 
@@ -177,9 +182,11 @@ export class WorkspaceStore extends StoredSnapshots {
     for (const sub of ['objects', 'refs', 'info']) fs.mkdirSync(path.join(this.storeDir, sub), { recursive: true });
     const head = path.join(this.storeDir, 'HEAD');
     if (!fs.existsSync(head)) fs.writeFileSync(head, 'ref: refs/heads/main\n');
-    const overBudget = this.overBudgetPaths().flatMap((file) => excludeRule(file) ?? []);
-    const excludes = [...ALWAYS_EXCLUDED, ...runDirectoryExcludes(this.cwd, runDirectory), ...overBudget];
+    const overBudget = this.overBudgetPaths();
+    const excludes = [...ALWAYS_EXCLUDED, ...runDirectoryExcludes(this.cwd, runDirectory), ...overBudget.flatMap((file) => excludeRule(file) ?? [])];
     fs.writeFileSync(this.excludesFile, excludes.map((line) => `${line}\n`).join(''));
+    this.runDirectory = runDirectory;
+    this.overBudget = overBudget;
   }
 
   /**
@@ -187,8 +194,32 @@ export class WorkspaceStore extends StoredSnapshots {
    * last snapshot held (git's index) for one in use. Why that is over the budget, or undefined.
    */
   countBudget(whole: boolean): string | undefined {
-    const files = this.git(['ls-files', '-z', '--cached', ...(whole ? ['--others', '--exclude-standard'] : [])]).split('\0').filter(Boolean);
-    return this.account.countAll(files);
+    return this.account.countAll(this.listed(whole ? ['--cached', '--others', '--exclude-standard'] : ['--cached']));
+  }
+
+  /** git's listing with what each path is to the last snapshot (`-t`: H held, C changed, ? new). */
+  private listed(args: readonly string[]): ListedPath[] {
+    const byPath = new Map<string, { held: boolean; changed: boolean }>();
+    for (const entry of this.git(['ls-files', '-z', '-t', ...args]).split('\0')) {
+      if (entry.length < 3) continue;
+      const tag = entry[0];
+      const file = entry.slice(2);
+      const seen = byPath.get(file) ?? { held: false, changed: false };
+      byPath.set(file, { held: seen.held || tag !== '?', changed: seen.changed || tag === 'C' || tag === '?' });
+    }
+    return [...byPath].map(([file, what]) => ({ path: file, ...what }));
+  }
+
+  /** True for a workspace-relative path no snapshot holds whatever the ignore rules say (the bound of a snapshot's growth passes it by). */
+  private neverSnapshotted(relative: string, directory: boolean): boolean {
+    const segments = relative.split('/');
+    const name = segments.at(-1) ?? '';
+    if (segments.slice(0, -1).some((segment) => NEVER_SNAPSHOTTED_NAMES.has(segment)) || (directory && NEVER_SNAPSHOTTED_NAMES.has(name)) || /^\.env(\..*)?$/.test(name)) return true;
+    if (this.overBudget.some((out) => relative === out || (out.endsWith('/') && `${relative}/`.startsWith(out)))) return true;
+    const run = this.runDirectory ? path.relative(this.cwd, path.resolve(this.runDirectory)).split(path.sep).join('/') : '..';
+    if (run === '' || run.startsWith('..')) return false;
+    const root = run.replace(/(\.(branch|restart)-\d+)+$/, '');
+    return relative.startsWith(root) && /^(\.(branch|restart)-\d+)*(\/|$)/.test(relative.slice(root.length));
   }
 
   /**
@@ -219,7 +250,9 @@ export class WorkspaceStore extends StoredSnapshots {
     // Out of git's index, so that add reads them again.
     if (disguised.length > 0) this.git(['update-index', '--force-remove', '-z', '--stdin'], disguised.map((file) => `${file}\0`).join(''));
     const startedMs = Date.now();
-    this.admitChanges();
+    // Within the budget by the bound (no child process) unless it may be past it: then git's listing counts.
+    const growth = latest?.fingerprint.growthBound((relative, directory) => this.neverSnapshotted(relative, directory), this.account.room);
+    if (!this.account.admitGrowth(growth)) this.admitChanges();
     this.git(['add', '--all']);
     const id = this.git(['write-tree']).trim();
     // Untracked entries too (the workspace's own .gitignore'd ones), so the directories they sit
@@ -234,14 +267,14 @@ export class WorkspaceStore extends StoredSnapshots {
    * take the snapshots past it is left out of this snapshot and every later one (and a branch's).
    */
   private admitChanges(): void {
-    const changed = this.git(['ls-files', '-z', '--modified', '--others', '--exclude-standard']).split('\0').filter(Boolean);
-    const leftOut = this.account.admit(changed);
+    const leftOut = this.account.admit(this.listed(['--cached', '--modified', '--others', '--exclude-standard']));
     this.leftOutByLastTake = leftOut;
     if (leftOut.length === 0) return;
     // A file the last snapshot held that grew past the budget: out of git's index, so add passes it by.
     const files = leftOut.filter((unit) => !unit.path.endsWith('/'));
     if (files.length > 0) this.git(['update-index', '--force-remove', '-z', '--stdin'], files.map((unit) => `${unit.path}\0`).join(''));
-    writeJsonAtomic(this.overBudgetFile, [...this.overBudgetPaths(), ...leftOut.map((unit) => unit.path)]);
+    this.overBudget = [...this.overBudget, ...leftOut.map((unit) => unit.path)];
+    writeJsonAtomic(this.overBudgetFile, this.overBudget);
     fs.appendFileSync(this.excludesFile, leftOut.map((unit) => `${excludeRule(unit.path) ?? ''}\n`).join(''));
   }
 

@@ -98,4 +98,30 @@ describe('the snapshot budget over a whole run (CLI)', () => {
     assert.deepEqual(gen?.file_changes, [{ kind: 'added', path: 'kept.txt' }]);
     assert.deepEqual(gen?.files?.over_budget, ['out/']);
   });
+  it('the budget is reached step by step: each snapshot is counted, a file that grows past it is left out (not listed as deleted), and no restore writes an older version over it', () => {
+    const { dir, stderr } = ran(String.raw`digraph budget {
+  snapshot_max_bytes=100000
+  start [shape=Mdiamond]
+  done [shape=Msquare]
+  n1 [shape=parallelogram, tool_command="head -c 30000 /dev/urandom > a1.bin"]
+  n2 [shape=parallelogram, tool_command="head -c 30000 /dev/urandom > a2.bin"]
+  n3 [shape=parallelogram, tool_command="head -c 30000 /dev/urandom >> a1.bin"]
+  n4 [shape=parallelogram, tool_command="head -c 30000 /dev/urandom > a3.bin"]
+  n5 [shape=parallelogram, tool_command="head -c 30000 /dev/urandom >> a1.bin"]
+  start -> n1 -> n2 -> n3 -> n4 -> n5 -> done
+}`);
+    assert.match(stderr, /: a3\.bin \(29 KiB\) is no longer snapshotted/);
+    assert.match(stderr, /: a1\.bin \(88 KiB\) is no longer snapshotted/);
+    const records = visits(dir);
+    const of = (id: string) => records.find((r) => r.node_id === id);
+    assert.deepEqual(of('n3')?.file_changes, [{ kind: 'changed', path: 'a1.bin' }]);
+    assert.equal(of('n3')?.files?.over_budget, undefined);
+    assert.deepEqual([of('n4')?.file_changes, of('n4')?.files?.over_budget], [[], ['a3.bin']]);
+    assert.deepEqual([of('n5')?.file_changes, of('n5')?.files?.over_budget], [[], ['a1.bin']]);
+
+    // Back to before n5: that snapshot holds a1.bin at 60,000 bytes; the 90,000 now are in none.
+    const back = attractor(dir, ['resume', 'run', '--from', 'n5']);
+    assert.match(back.stderr, /the working directory was NOT restored \(a1\.bin went past the snapshot budget after that point/);
+    assert.equal(fs.statSync(path.join(dir, 'a1.bin')).size, 120_000, 'untouched by the restore; n5 ran again');
+  });
 });
