@@ -11,7 +11,7 @@ import type { HumanQuestion } from '../../engine/runtime/events';
 import { StepEventsWriter } from '../../host/restate/run-events-file';
 import { RunEventsTail } from '../../host/restate/run-events-tail';
 
-const question = (id: string): HumanQuestion => ({ id, nodeId: 'review', text: 'Ship it?', options: [{ key: 'Y', label: 'Yes', to: 'ship' }], freeform: false });
+const question = (id: string): HumanQuestion => ({ id, nodeId: 'review', text: 'Ship it?', type: 'multiple_choice', options: [{ key: 'Y', label: 'Yes', to: 'ship' }], freeform: false });
 
 test("a retried step's gate question reaches the events file once; the next gate's is written", () => {
   const logsRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-step-events-'));
