@@ -252,7 +252,7 @@ export class WorkspaceStore extends StoredSnapshots {
     const startedMs = Date.now();
     // Within the budget by the bound (no child process) unless it may be past it: then git's listing counts.
     const growth = latest?.fingerprint.growthBound((relative, directory) => this.neverSnapshotted(relative, directory), this.account.room);
-    if (!this.account.admitGrowth(growth)) this.admitChanges();
+    if (!this.account.admitGrowth(growth)) this.admitChanges(disguised);
     this.git(['add', '--all']);
     const id = this.git(['write-tree']).trim();
     // Untracked entries too (the workspace's own .gitignore'd ones), so the directories they sit
@@ -266,8 +266,11 @@ export class WorkspaceStore extends StoredSnapshots {
    * Counts what `git add` is about to read against the budget, before it reads a byte: what would
    * take the snapshots past it is left out of this snapshot and every later one (and a branch's).
    */
-  private admitChanges(): void {
-    const leftOut = this.account.admit(this.listed(['--cached', '--modified', '--others', '--exclude-standard']));
+  private admitChanges(disguised: readonly string[]): void {
+    // Taken out of the index only to be read again: the last snapshot holds them, they are no new growth to leave out.
+    const reread = new Set(disguised);
+    const listing = this.listed(['--cached', '--modified', '--others', '--exclude-standard']).map((entry) => (reread.has(entry.path) ? { ...entry, held: true, changed: false } : entry));
+    const leftOut = this.account.admit(listing);
     this.leftOutByLastTake = leftOut;
     if (leftOut.length === 0) return;
     // A file the last snapshot held that grew past the budget: out of git's index, so add passes it by.

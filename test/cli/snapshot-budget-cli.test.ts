@@ -124,4 +124,20 @@ describe('the snapshot budget over a whole run (CLI)', () => {
     assert.match(back.stderr, /the working directory was NOT restored \(a1\.bin went past the snapshot budget after that point/);
     assert.equal(fs.statSync(path.join(dir, 'a1.bin')).size, 120_000, 'untouched by the restore; n5 ran again');
   });
+  it('a file the .gitignore kept out and a node lets in is counted before git reads it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-budget-'));
+    fs.writeFileSync(path.join(dir, '.gitignore'), 'big.bin\n');
+    fs.writeFileSync(path.join(dir, 'big.bin'), Buffer.alloc(3_000_000, 7));
+    fs.writeFileSync(path.join(dir, 'p.dot'), String.raw`digraph budget {
+  snapshot_max_bytes=100000
+  start [shape=Mdiamond]
+  done [shape=Msquare]
+  unignore [shape=parallelogram, tool_command="echo '# nothing ignored' > .gitignore"]
+  start -> unignore -> done
+}`);
+    const run = attractor(dir, ['run', 'p.dot', '--logs-root', 'run']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /: big\.bin \(2\.9 MiB\) is no longer snapshotted/);
+    assert.deepEqual(visits(dir).find((r) => r.node_id === 'unignore')?.files?.over_budget, ['big.bin']);
+  });
 });
