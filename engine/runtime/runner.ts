@@ -240,7 +240,7 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
         exitSemantics: true,
         ...(pauseBefore ? { pauseBefore } : {}),
         onBoundary: () => checkpoint(),
-        onInput: (input) => inputs.push(journaled(input)),
+        onInput: (input) => inputs.push(journaled(input, (key, value) => artifacts.externalize(key, value, currentNode(state)))),
         snapshotVisit: () => snapshotter.visit(),
         elapsedMs: () => elapsedBefore + (clock.monotonic() - monoStart),
       },
@@ -296,11 +296,24 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
   return { status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), logsRoot: directory.root, runId, state: finalState };
 }
 
-/** An input as the journal keeps it: an LLM node's full response is in its stage directory, not needed to replay the walk. */
-function journaled(input: WalkInput): WalkInput {
-  if (input.type !== 'attempted' || input.result.kind !== 'outcome' || input.result.outcome.responseText === undefined) return input;
-  const { responseText: _response, ...outcome } = input.result.outcome;
-  return { ...input, result: { kind: 'outcome', outcome } };
+/**
+ * An input as the journal keeps it: an LLM node's full response is in its stage directory, not
+ * needed to replay the walk; a large context value (an outcome's update, a controller's edit) is
+ * the artifact reference the checkpoint holds for it (`externalize`), not the value whole.
+ */
+function journaled(input: WalkInput, externalize: (key: string, value: unknown) => unknown): WalkInput {
+  const stored = (values: Readonly<Record<string, unknown>>): Record<string, unknown> => Object.fromEntries(Object.entries(values).map(([key, value]) => [key, externalize(key, value)]));
+  const edits = input.edits && { ...input.edits, set: stored(input.edits.set) };
+  const withEdits = edits ? { ...input, edits } : input;
+  if (withEdits.type !== 'attempted' || withEdits.result.kind !== 'outcome') return withEdits;
+  const { responseText: _response, ...outcome } = withEdits.result.outcome;
+  return { ...withEdits, result: { kind: 'outcome', outcome: outcome.contextUpdates ? { ...outcome, contextUpdates: stored(outcome.contextUpdates) } : outcome } };
+}
+
+/** The node whose artifacts a value becomes (as RunContext names them). */
+function currentNode(state: WalkState): string | undefined {
+  const node = state.context.get('current_node');
+  return typeof node === 'string' ? node : undefined;
 }
 
 /** A paused run's checkpoint stays `running` at the boundary it paused at: resumable, not finished. */

@@ -77,6 +77,11 @@ function replay(graph: Graph, logsRoot: string): Replayed {
   return { phase, effects, inputs };
 }
 
+/** Every input a run directory's journal records, in order. */
+function recordWalkInputs(logsRoot: string): WalkInput[] {
+  return recordedWalk(logsRoot)?.records.flatMap((record) => record.inputs ?? []) ?? [];
+}
+
 function visited(effects: readonly WalkEffect[]): string[] {
   return effects.flatMap((effect) => (effect.type === 'visit-recorded' || effect.type === 'exit-reached' ? [effect.nodeId] : []));
 }
@@ -107,6 +112,33 @@ describe('replaying a recorded walk through the pure step', () => {
     assert.ok(replayed.inputs.some((input) => input.type === 'must-write-checked' && !input.check.ok), 'a must_write check routed a retry');
     assert.ok(replayed.effects.some((effect) => effect.type === 'iteration-started'), 'the run restarted its loop');
     assert.ok(replayed.effects.some((effect) => effect.type === 'jumped'), 'a failure jumped to its retry_target');
+  });
+
+  it('keeps a large context value out of the journal: its inputs hold the artifact reference the checkpoint holds', async () => {
+    const notes = `${'release notes '.repeat(25_000)}end`;
+    const large = `digraph large {
+  start [shape=Mdiamond]
+  done [shape=Msquare]
+  write [prompt="write the notes"]
+  ship [shape=parallelogram, tool_command="echo shipped"]
+  start -> write
+  write -> ship [condition="context.verdict=ship"]
+  write -> done [condition="context.verdict!=ship"]
+  ship -> done
+}`;
+    const run = await runDot(large, { script: { llm: { write: [{ report_outcome: { status: 'success', context_updates: { notes, verdict: 'ship' } } }] } } });
+    assert.equal(run.result.status, 'success', run.result.failureReason);
+    const journal = fs.readFileSync(path.join(run.result.logsRoot, 'boundaries.jsonl'), 'utf8');
+    assert.ok(!journal.includes('release notes release notes'), 'the value is not in the journal');
+    assert.ok(journal.length < notes.length, `the journal holds ${journal.length} characters for a ${notes.length}-character value`);
+    const reference = run.result.state.context.notes as { $artifact?: string; path?: string };
+    assert.ok(reference.$artifact && reference.path, 'the checkpoint holds an artifact reference');
+    assert.equal(JSON.parse(fs.readFileSync(path.join(run.result.logsRoot, reference.path), 'utf8')), notes, 'the artifact holds the value whole');
+    const recorded = recordWalkInputs(run.result.logsRoot).flatMap((input) => (input.type === 'attempted' && input.result.kind === 'outcome' && input.result.outcome.contextUpdates?.notes !== undefined ? [input.result.outcome.contextUpdates.notes] : []));
+    assert.deepEqual(recorded, [reference], 'the journal records the reference the checkpoint holds');
+
+    const replayed = replay(preparePipeline(large).graph as Graph, run.result.logsRoot);
+    assert.deepEqual(visited(replayed.effects), ['start', 'write', 'ship', 'done']);
   });
 
   it('replays a journal recorded earlier: no shell, no handler, the same path and states', () => {
