@@ -44,6 +44,12 @@ export function consoleLines(event: RunEvent): ConsoleLine[] {
       return [{ category: 'console', text: `── iteration ${event.iteration} ──\n` }];
     case 'human:answer':
       return [{ category: 'console', text: `human answered ${event.answer}\n`, node: event }];
+    case 'human:timeout':
+      return [{ category: 'important', text: `⏱ no answer in ${formatDuration(event.durationMs)}: ${event.defaultChoice === undefined ? 'no default to take' : `took the default ${event.defaultChoice}`}\n`, node: event }];
+    case 'parallel:branch:start':
+      return [{ category: 'console', text: `⑂ branch ${event.branch} started\n`, node: event }];
+    case 'parallel:branch:end':
+      return [{ category: event.success ? 'console' : 'stderr', text: `⑂ branch ${event.branch} ${mark[event.status] ?? '?'} ${event.status} in ${formatDuration(event.durationMs)}\n`, node: event }];
     case 'warning':
       return [{ category: 'important', text: `warning: ${event.message}\n` }];
     case 'run:end':

@@ -73,9 +73,15 @@ export const humanHandler: Handler = {
       return { status: 'fail', isExplicit: false, failureReason: `human gate ${node.id} has no ${offer} to offer` };
     }
     services.emit({ type: 'human:question', scope: services.scope, nodeId: node.id, question });
+    const asked = services.clock.monotonic();
     const answer = await askWithTimeout(services.interviewer.ask.bind(services.interviewer), question, signal);
+    const outcome = outcomeForAnswer(answer, question);
+    if (answer.kind === 'timeout') {
+      const taken = outcome.contextUpdates?.['human.gate.timed_out'] === true ? outcome.contextUpdates['human.gate.selected'] : undefined;
+      services.emit({ type: 'human:timeout', scope: services.scope, nodeId: node.id, questionId: question.id, durationMs: services.clock.monotonic() - asked, ...(typeof taken === 'string' ? { defaultChoice: taken } : {}) });
+    }
     services.emit({ type: 'human:answer', scope: services.scope, nodeId: node.id, answer: describeAnswer(answer) });
-    return outcomeForAnswer(answer, question);
+    return outcome;
   },
 };
 

@@ -91,6 +91,8 @@ function runBranches(node: GraphNode, targets: readonly string[], stopAt: Readon
       active++;
       const target = targets[index] as string;
       const canceller = cancellers[index] as AbortController;
+      const began = services.clock.monotonic();
+      services.emit({ type: 'parallel:branch:start', scope: services.scope, nodeId: node.id, branch: target, index });
       services
         .runBranch(target, context.clone(), stopAt, `${node.id}:${target}`, AbortSignal.any([signal, canceller.signal]))
         .then(
@@ -100,6 +102,8 @@ function runBranches(node: GraphNode, targets: readonly string[], stopAt: Readon
         .then((settlement) => {
           active--;
           settlements[index] = settlement;
+          const status = settlement.kind === 'finished' ? settlement.result.outcome.status : settlement.kind === 'cancelled' ? 'skipped' : 'fail';
+          services.emit({ type: 'parallel:branch:end', scope: services.scope, nodeId: node.id, branch: target, index, durationMs: services.clock.monotonic() - began, status, success: isSuccessful(status) });
           if (!decision && settlement.kind !== 'cancelled') {
             const ok = settlement.kind === 'finished' && isSuccessful(settlement.result.outcome.status);
             if (ok) succeeded++;

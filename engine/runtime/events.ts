@@ -82,6 +82,12 @@ export type RunEvent =
   | { readonly type: 'human:answer'; readonly scope: WalkScope; readonly nodeId: string; readonly answer: string }
   | { readonly type: 'parallel:start'; readonly scope: WalkScope; readonly nodeId: string; readonly branches: readonly string[] }
   | { readonly type: 'parallel:end'; readonly scope: WalkScope; readonly nodeId: string; readonly succeeded: number; readonly failed: number }
+  /** Canonical §9.6 ParallelBranchStarted: `branch` is the branch's first node (its id in parallel.results), `index` its edge's position. */
+  | { readonly type: 'parallel:branch:start'; readonly scope: WalkScope; readonly nodeId: string; readonly branch: string; readonly index: number }
+  /** Canonical §9.6 ParallelBranchCompleted; `status` is skipped for a branch the decided join cancelled. */
+  | { readonly type: 'parallel:branch:end'; readonly scope: WalkScope; readonly nodeId: string; readonly branch: string; readonly index: number; readonly durationMs: number; readonly status: StageStatus; readonly success: boolean }
+  /** Canonical §9.6 InterviewTimeout: the gate's timeout fired; `defaultChoice` is the option key taken, absent when none was. */
+  | { readonly type: 'human:timeout'; readonly scope: WalkScope; readonly nodeId: string; readonly questionId: string; readonly durationMs: number; readonly defaultChoice?: string }
   | { readonly type: 'warning'; readonly message: string; readonly nodeId?: string };
 
 export interface HumanOption {

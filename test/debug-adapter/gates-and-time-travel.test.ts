@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { CustomEventBodies, HumanGateEventBody } from '../../host/protocol/debug';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
+import { branchAndTimeout } from '../fixtures/branch-and-timeout';
 import { ensureTestBundle, cliRun, conformanceCases, fixtures, launch, lineOf, scopeValues, scriptedArgs, sessionPool, topFrame, traceOf, workspace, workspaceWith } from './harness';
 
 const { start: session, stopAll } = sessionPool();
@@ -60,6 +61,22 @@ describe('debug adapter: human gates', () => {
     assert.deepEqual(atReview, ['human answered R\n', '✓ success', 'human answered Approve\n', '✓ success']);
     const status = JSON.parse(fs.readFileSync(path.join(dir, '.run', 'review', 'status.json'), 'utf8')) as { context_updates: Record<string, unknown> };
     assert.deepEqual(status.context_updates['human.gate.attachments'], [notes]);
+  });
+});
+
+describe('debug adapter: branch and interview-timeout events', () => {
+  before(ensureTestBundle);
+  after(stopAll);
+
+  it("the Debug Console shows each branch's start and verdict, and a gate's timeout taking its default", async () => {
+    const dir = workspaceWith({ 'pipeline.dot': branchAndTimeout, 'case.json': '{}' });
+    const s = await session();
+    await launch(s, scriptedArgs(dir));
+    const exited = await s.events.next<DebugProtocol.ExitedEvent>('exited');
+    assert.equal(exited.body.exitCode, 0);
+    const lines = s.events.bodies<DebugProtocol.OutputEvent['body']>('output').map((o) => o.output.replace(/^Attractor: /, '').replace(/ in [\d.]+ ?m?s\n$/, '\n'));
+    assert.deepEqual(lines.filter((line) => line.startsWith('⑂')).sort(), ['⑂ branch left started\n', '⑂ branch left ✓ success\n', '⑂ branch right started\n', '⑂ branch right ✗ fail\n']);
+    assert.deepEqual(lines.filter((line) => line.startsWith('⏱')).map((line) => line.replace(/in \S+:/, 'in T:')), ['⏱ no answer in T: took the default S\n']);
   });
 });
 

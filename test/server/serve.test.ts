@@ -7,6 +7,7 @@ import { bundledCli } from '../test-bundle';
 import type { SseEvent } from './serve-harness';
 import { call, gated, rawCall, readEvents } from './serve-harness';
 import { workspaceWith, started } from './served-in-tests';
+import { branchAndTimeout } from '../fixtures/branch-and-timeout';
 
 const slow = `digraph slow {
   start [shape=Mdiamond]
@@ -20,6 +21,24 @@ function workspace(): string {
 }
 
 describe('attractor serve (HTTP, canonical §9.5)', () => {
+  it("streams canonical §9.6's per-branch parallel events and a gate's interview timeout as SSE", async () => {
+    const dir = workspaceWith('attractor-serve-branches-', { 'branches.dot': branchAndTimeout });
+    const { url } = await started(dir);
+    const submitted = await call(`${url}/pipelines`, { body: { path: 'branches.dot' } });
+    const events = await readEvents(`${url}/pipelines/${submitted.body.id as string}/events`);
+    assert.equal(events.at(-1)?.data.status, 'success');
+    const branch = (type: string) => events.filter((event) => event.type === type).map((event) => event.data);
+    assert.deepEqual(branch('parallel:branch:start').map((data) => [data.nodeId, data.branch, data.index]).sort(), [['fan', 'left', 0], ['fan', 'right', 1]]);
+    const ended = branch('parallel:branch:end').map((data) => [data.branch, data.status, data.success, typeof data.durationMs]).sort();
+    assert.deepEqual(ended, [['left', 'success', true, 'number'], ['right', 'fail', false, 'number']]);
+    const [timeout, ...more] = branch('human:timeout');
+    assert.deepEqual(more, []);
+    assert.equal(timeout?.nodeId, 'gate');
+    assert.equal(timeout?.defaultChoice, 'S');
+    assert.ok((timeout?.durationMs as number) >= 900, `waited ${String(timeout?.durationMs)} ms`);
+    assert.equal(fs.readFileSync(path.join(dir, 'shipped.txt'), 'utf8'), 'shipped\n');
+  });
+
   it('streams a run as SSE, resumes the stream after Last-Event-ID, and takes a human gate answer over HTTP', async () => {
     const dir = workspace();
     const { url } = await started(dir);
