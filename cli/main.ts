@@ -105,6 +105,7 @@ const commands: CommandSpec[] = [
       { name: 'host', value: '<address>', description: 'address to bind', default: '127.0.0.1' },
       { name: 'port', value: '<n>', description: 'port of the worker (0: any free one)', default: '9080' },
       { name: 'advertise', value: '<url>', description: 'the URL Restate reaches the workers at, e.g. a load balancer in front of several (default: http://HOST:PORT)' },
+      { name: 'identity-key', value: '<publickeyv1_…>', description: "Restate's request identity public key: requests not signed with its private key are refused (repeatable, for a key rotation; scripts/restate-identity-key.mjs derives it from the PEM)", repeatable: true },
       ...executionOptions('scripted LLM answers for every run (human gates are answered through Restate)'),
     ],
     action: async (_, options) => (await import('./worker-command')).workerCommand(as(options), environment),

@@ -12,6 +12,8 @@ export interface WorkerCommandOptions extends ExecutionOptions {
   readonly host: string;
   /** The URL Restate reaches the workers at (a load balancer in front of several); default http://HOST:PORT. */
   readonly advertise?: string;
+  /** Restate's request identity public keys (`publickeyv1_…`): the worker then refuses unsigned requests. */
+  readonly identityKey?: string[];
 }
 
 /** The Restate SDK needs Node ≥ 22 (Promise.withResolvers); the rest of the CLI runs on Node 20. */
@@ -24,7 +26,9 @@ export async function workerCommand(options: WorkerCommandOptions, env: NodeJS.P
   const admin = adminUrl(options.restate);
   const { backend, runner, defaultMaxParallel, sandbox } = execution(options, env);
   const { serveWorker } = await import('../restate');
-  const worker = await serveWorker({ backend, runner, sandbox, ...(defaultMaxParallel !== undefined ? { defaultMaxParallel } : {}) }, { host: options.host, port });
+  const identityKeys = options.identityKey ?? [];
+  for (const key of identityKeys) if (!/^publickeyv1_[1-9A-HJ-NP-Za-km-z]+$/.test(key)) throw new Error(`--identity-key expects Restate's publickeyv1_… form, got "${key}"`);
+  const worker = await serveWorker({ backend, runner, sandbox, ...(defaultMaxParallel !== undefined ? { defaultMaxParallel } : {}) }, { host: options.host, port }, identityKeys);
   const advertised = options.advertise ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${worker.port}`;
   try {
     await worker.register(admin, advertised);
@@ -32,7 +36,7 @@ export async function workerCommand(options: WorkerCommandOptions, env: NodeJS.P
     await worker.close();
     throw error;
   }
-  process.stderr.write(`attractor worker: serving the attractor workflow on ${options.host}:${worker.port}, registered with ${admin.origin} as ${advertised}\n`);
+  process.stderr.write(`attractor worker: serving the attractor workflow on ${options.host}:${worker.port}, registered with ${admin.origin} as ${advertised}${identityKeys.length > 0 ? `, accepting only requests signed by ${identityKeys.length} identity key(s)` : ''}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

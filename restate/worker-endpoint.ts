@@ -11,9 +11,13 @@ export interface ServedWorker {
   close(): Promise<void>;
 }
 
-/** The engine's workflow on an HTTP/2 endpoint (Restate's service protocol), bound to host:port. */
-export async function serveWorker(engine: StepEngine, at: { readonly host: string; readonly port: number }): Promise<ServedWorker> {
+/**
+ * The engine's workflow on an HTTP/2 endpoint (Restate's service protocol), bound to host:port. With
+ * `identityKeys` (Restate's request identity public keys) a request not signed by one is refused.
+ */
+export async function serveWorker(engine: StepEngine, at: { readonly host: string; readonly port: number }, identityKeys: readonly string[] = []): Promise<ServedWorker> {
   const endpoint = restate.endpoint().bind(attractorWorkflow(engine));
+  if (identityKeys.length > 0) endpoint.withIdentityV1(...identityKeys);
   const server = http2.createServer(endpoint.http2Handler());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -37,8 +37,16 @@ interface ClusterProcess {
   pids(): number[];
 }
 
-/** `workerArgs`: more options for every `attractor worker` (e.g. `--sandbox off`). */
-export async function startCluster(cli: string, dir: string, workerCount: number, workerArgs: readonly string[] = []): Promise<Cluster> {
+export interface ClusterOptions {
+  /** More options for every `attractor worker` (e.g. `--sandbox off`). */
+  readonly workerArgs?: readonly string[];
+  /** More environment for restate-server (e.g. its request identity key). */
+  readonly restateEnv?: Readonly<Record<string, string>>;
+  /** The balancer in front of the workers' ports (default: tcp-balancer.ts). */
+  readonly balance?: (workerPorts: readonly number[]) => Promise<TcpBalancer>;
+}
+
+export async function startCluster(cli: string, dir: string, workerCount: number, { workerArgs = [], restateEnv = {}, balance = startTcpBalancer }: ClusterOptions = {}): Promise<Cluster> {
   const restateServer = execFileSync(path.join(root, 'scripts', 'ensure-restate-server.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const [fabric, ingress, admin, pgsql, ...workerPorts] = await freePorts(4 + workerCount);
   const processes: ClusterProcess[] = [];
@@ -53,9 +61,10 @@ export async function startCluster(cli: string, dir: string, workerCount: number
       RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingress}`,
       RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${admin}`,
       RESTATE_ADMIN__QUERY_ENGINE__PGSQL_BIND_ADDRESS: `127.0.0.1:${pgsql}`,
+      ...restateEnv,
     });
     await waitFor(async () => (await fetch(`http://127.0.0.1:${admin}/health`).catch(() => undefined))?.ok === true, restate, 'restate-server to answer /health');
-    balancer = await startTcpBalancer(workerPorts);
+    balancer = await balance(workerPorts);
     const advertised = `http://127.0.0.1:${balancer.port}`;
     const launchWorker = (name: string, port: number) => ({ ...launch(processes, name, process.execPath, [cli, 'worker', '--restate', `http://127.0.0.1:${admin}`, '--port', String(port), '--advertise', advertised, ...workerArgs], dir, {}), port });
     const serving = async (worker: ClusterProcess) => {
@@ -105,7 +114,7 @@ async function waitFor(ready: () => boolean | Promise<boolean>, owner: ClusterPr
   }
 }
 
-async function freePorts(count: number): Promise<number[]> {
+export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
       const server = net.createServer();

@@ -28,7 +28,7 @@ let cluster: Cluster;
 before(async () => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-restate-death-')));
   // Unconfined tools: a confined one (bwrap --die-with-parent) would die with its engine anyway.
-  cluster = await startCluster(path.join(ensureTestBundle(), 'cli.js'), dir, 2, ['--sandbox', 'off']);
+  cluster = await startCluster(path.join(ensureTestBundle(), 'cli.js'), dir, 2, { workerArgs: ['--sandbox', 'off'] });
 });
 after(() => {
   cluster?.stop();
