@@ -440,7 +440,11 @@ export class LocalRunTarget implements RunTarget {
     return {
       after: () => {
         this.events.output({ category: 'important', text: `${reason}: continuing from before ${boundary.state.nextNodeId} (step ${boundary.state.step}) in a new branch ${target}\n` });
-        if (workspace.kind === 'restored') this.events.view('workspaceRestored', { branch: target, cwd: workspace.record.cwd, discarded: workspace.record.discarded.length });
+        if (workspace.kind === 'restored') {
+          const overBudget = workspace.record.overBudget ?? [];
+          if (overBudget.length > 0) this.events.output({ category: 'important', text: `${reason}: left as it is, past the snapshot budget (in no snapshot): ${overBudget.join(', ')}\n` });
+          this.events.view('workspaceRestored', { branch: target, cwd: workspace.record.cwd, discarded: workspace.record.discarded.length, overBudget });
+        }
         else this.events.output({ category: 'important', text: `${reason}: the working directory was NOT restored (${workspace.reason}); the files are as the run left them\n` });
         this.startRun({ kind: 'resume', directory: target, entryStop: landing, ...(parent ? { branch: { parent: parent.history, from: boundary } } : {}) });
       },

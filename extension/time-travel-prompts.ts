@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { loadCheckpoint } from '../engine/runtime/run-directory';
 import type { Branched, ChangedElsewhere, VisitTarget } from '../engine/runtime/rerun';
 import { branchFromVisit, undoBranchRestore } from '../engine/runtime/rerun';
-import { describeChangesElsewhere } from '../host/file-changes';
+import { describeChangesElsewhere, quotePath } from '../host/file-changes';
 import type { CustomEventBodies } from '../host/protocol/debug';
 import { DISCARD_CHANGES_ARGUMENT } from '../host/protocol/debug';
 
@@ -55,7 +55,7 @@ export async function branchWithConsent(runDirectory: string, target: VisitTarge
     return undefined;
   }
   log.info(`re-run of ${runDirectory} from before ${branch.nodeId}@${branch.visit} (step ${branch.step}) in the branch ${branch.directory}`);
-  if (branch.restore) void offerUndo(branch.directory, branch.restore.cwd, branch.restore.discarded.length);
+  if (branch.restore) void offerUndo(branch.directory, branch.restore.cwd, branch.restore.discarded.length, branch.restore.overBudget ?? []);
   if (branch.workspaceNotRestored) {
     log.warn(`the working directory was NOT restored: ${branch.workspaceNotRestored}`);
     void vscode.window.showWarningMessage(`Attractor: the working directory was NOT restored (${branch.workspaceNotRestored}); the branch starts from the run's state only.`);
@@ -70,7 +70,7 @@ export async function onTravelEvent(session: Pick<vscode.DebugSession, 'customRe
     if (await confirmDiscard(refusal, 'Going back')) await session.customRequest(refusal.command, { ...refusal.arguments, [DISCARD_CHANGES_ARGUMENT]: true });
   } else if (event === 'workspaceRestored') {
     const restored = body as CustomEventBodies['workspaceRestored'];
-    await offerUndo(restored.branch, restored.cwd, restored.discarded);
+    await offerUndo(restored.branch, restored.cwd, restored.discarded, restored.overBudget);
   }
 }
 
@@ -85,9 +85,10 @@ async function confirmDiscard(refusal: Pick<ChangedElsewhere, 'cwd' | 'changes'>
 }
 
 /** After a restore: a notification whose Undo puts the working directory back (refused while the branch runs). */
-async function offerUndo(branch: string, cwd: string, discarded: number): Promise<void> {
+async function offerUndo(branch: string, cwd: string, discarded: number, overBudget: readonly string[]): Promise<void> {
   const lost = discarded > 0 ? `, over ${discarded} change(s) the run did not make` : '';
-  const choice = await vscode.window.showInformationMessage(`Attractor: ${cwd} was put back as it was then${lost}. Undo brings back what it held (once the branch run has ended).`, UNDO);
+  const leftAlone = overBudget.length > 0 ? ` Left as it is, past the snapshot budget: ${overBudget.map(quotePath).join(', ')}.` : '';
+  const choice = await vscode.window.showInformationMessage(`Attractor: ${cwd} was put back as it was then${lost}.${leftAlone} Undo brings back what it held (once the branch run has ended).`, UNDO);
   if (choice !== UNDO) return;
   let undone = await undoBranchRestore(branch);
   if (undone.kind === 'changed-elsewhere' && (await confirmDiscard(undone, 'Undo'))) undone = await undoBranchRestore(branch, { discardChanges: true });

@@ -123,6 +123,8 @@ interface WorkspaceRestoredEventBody {
   readonly cwd: string;
   /** How many changes the run did not make were discarded (with `discardChanges`). */
   readonly discarded: number;
+  /** Paths past the snapshot budget, in no snapshot: left as they were (a directory ends in '/'). */
+  readonly overBudget: readonly string[];
 }
 
 /** Set in a time-travel request's arguments to go back over changes the run did not make. */

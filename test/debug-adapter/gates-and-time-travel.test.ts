@@ -374,7 +374,7 @@ describe('debug adapter: time travel restores the working directory', () => {
     assert.ok(!fs.existsSync(path.join(dir, 'notes.md')));
     assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'draft\n');
     const restored = (await s.events.next('workspaceRestored')).body as CustomEventBodies['workspaceRestored'];
-    assert.deepEqual(restored, { branch: path.join(dir, '.run.branch-1'), cwd: dir, discarded: 1 });
+    assert.deepEqual(restored, { branch: path.join(dir, '.run.branch-1'), cwd: dir, discarded: 1, overBudget: [] });
 
     const whileAlive = cliRun(['undo', restored.branch], dir);
     assert.equal(whileAlive.status, 2);
@@ -385,5 +385,25 @@ describe('debug adapter: time travel restores the working directory', () => {
     assert.equal(undone.status, 0, undone.stderr);
     assert.equal(fs.readFileSync(path.join(dir, 'notes.md'), 'utf8'), 'written while the run was paused\n');
     assert.equal(fs.readFileSync(path.join(dir, 'work.txt'), 'utf8'), 'draft\nattempt\n');
+  });
+  it('a travel past a file over the snapshot budget leaves it as it is and says so, in the Debug Console and the workspaceRestored event', async () => {
+    const dir = workspaceWith({
+      'script.json': '{}',
+      'pipeline.dot': 'digraph g {\n  snapshot_max_bytes=100000\n  start [shape=Mdiamond]\n  big [shape=parallelogram, tool_command="head -c 3000000 /dev/urandom > big.bin"]\n  note [shape=parallelogram, tool_command="echo x > note.txt"]\n  done [shape=Msquare]\n  start -> big -> note -> done\n}\n',
+    });
+    const program = path.join(dir, 'pipeline.dot');
+    const s = await session();
+    await launch(s, scriptedArgs(dir), { breakpoints: { [program]: [{ line: lineOf(program, 'note [shape') }] } });
+    await s.events.next('stopped');
+    await s.client.stepBackRequest({ threadId: 1 });
+    await s.events.next('stopped');
+    assert.equal((await topFrame(s)).name, 'big');
+    const restored = (await s.events.next('workspaceRestored')).body as CustomEventBodies['workspaceRestored'];
+    assert.deepEqual(restored.overBudget, ['big.bin']);
+    assert.equal(fs.statSync(path.join(dir, 'big.bin')).size, 3_000_000, 'left as it is');
+    const said = s.events.bodies<DebugProtocol.OutputEvent['body']>('output').map((o) => o.output);
+    assert.ok(said.some((line) => /left as it is, past the snapshot budget \(in no snapshot\): big\.bin/.test(line)), said.join(''));
+    await s.client.terminateRequest({});
+    await s.events.next('terminated');
   });
 });

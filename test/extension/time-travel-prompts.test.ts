@@ -79,6 +79,19 @@ describe('time travel in VS Code (fake vscode)', () => {
     assert.equal(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8'), 'one\ntwo\n');
   });
 
+  it('the notification after a restore names what it left as it is, past the snapshot budget', async () => {
+    const dir = tempWorkspace({ 'p.dot': 'digraph t {\n  snapshot_max_bytes=100000\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  big [shape=parallelogram, tool_command="head -c 3000000 /dev/urandom > big.bin"]\n  again [shape=parallelogram, tool_command="echo two >> out.txt"]\n  start -> big -> again -> done\n}' });
+    state.workspaceRoot = dir;
+    assert.equal(attractor(dir, ['run', 'p.dot', '--logs-root', 'run']).status, 0);
+    state.shownMessages = [];
+    state.messageAnswers = [undefined];
+    const made = await prompts.branchWithConsent(path.join(dir, 'run'), { nodeId: 'big' }, log);
+    assert.equal(made?.branch.directory, path.join(dir, 'run.branch-1'));
+    await until(() => state.shownMessages?.some((m) => m.items.includes('Undo')) === true);
+    assert.match(state.shownMessages.find((m) => m.items.includes('Undo'))?.message ?? '', /was put back as it was then\. Left as it is, past the snapshot budget: big\.bin\. Undo brings back/);
+    assert.equal(fs.statSync(path.join(dir, 'big.bin')).size, 3_000_000);
+  });
+
   it('a run that worked outside the open workspace goes back there only once the person confirms it', async () => {
     const dir = ranInWorkspace();
     state.workspaceRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-other-ws-'));
