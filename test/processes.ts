@@ -49,7 +49,7 @@ export function groupIsAlive(group: number): boolean {
 }
 
 /** The running children of `pid`, with their command lines. */
-export function childrenOf(pid: number): { readonly pid: number; readonly command: string }[] {
+function childrenOf(pid: number): { readonly pid: number; readonly command: string }[] {
   return fs.readdirSync('/proc').flatMap((entry) => {
     if (!/^\d+$/.test(entry) || !isAlive(Number(entry))) return [];
     try {
