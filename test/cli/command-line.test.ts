@@ -14,7 +14,7 @@ const attractor = (...args: string[]) => attractorSync(repo, args);
 
 describe('attractor command line', () => {
   it('prints its version and help on stdout with exit 0', () => {
-    assert.deepEqual(attractor('--version'), { status: 0, stdout: '0.1.0\n', stderr: '' });
+    assert.deepEqual(attractor('--version'), { status: 0, signal: null, stdout: '0.1.0\n', stderr: '' });
     const help = attractor('--help');
     assert.equal(help.status, 0);
     for (const command of ['run', 'resume', 'serve', 'worker', 'answer', 'trace', 'diff', 'doctor', 'lint', 'validate']) assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
