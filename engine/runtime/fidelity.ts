@@ -52,7 +52,7 @@ export interface PreambleInput {
   readonly context: ContextValues;
 }
 
-/** Approximate character budgets (≈4 characters a token) for the summary modes. */
+/** Approximate character budgets (≈4 characters a token) for the summary modes: canonical §5.4's ~600, ~1500 and ~3000 tokens. */
 const summaryBudget: Partial<Record<FidelityMode, number>> = { 'summary:low': 2400, 'summary:medium': 6000, 'summary:high': 12000 };
 
 const hiddenKeyPrefixes = ['internal.', 'feedback.channel.', 'graph.', 'parallel.results'];
@@ -63,18 +63,80 @@ function visibleContext(context: ContextValues): Array<[string, string]> {
     .map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]);
 }
 
+const oneLine = (text: string, max: number) => text.replace(/\s+/g, ' ').trim().slice(0, max);
+const listed = (lines: readonly string[], empty: string) => (lines.length > 0 ? lines : [empty]);
+
+function contextLines(input: PreambleInput, max: number, without: readonly string[] = []): string[] {
+  return visibleContext(input.context)
+    .filter(([key]) => !without.includes(key))
+    .map(([key, value]) => `- ${key}: ${oneLine(value, max)}`);
+}
+
+function lastResponse(input: PreambleInput, max: number): string[] {
+  const text = input.context['last_response'];
+  return typeof text === 'string' && text.trim() !== '' ? ['Last response:', `  ${oneLine(text, max)}`, ''] : [];
+}
+
+/**
+ * What each fresh-session mode carries below the goal and run (canonical §5.4's table): compact a
+ * bullet list of stages and key values; summary:low only counts and stage names; summary:medium the
+ * stages' outcomes, the last response and the active context; summary:high adds each stage's failure
+ * and the whole context state, each value at more length.
+ */
+const sections: Readonly<Record<'compact' | 'summary:low' | 'summary:medium' | 'summary:high', (input: PreambleInput) => string[]>> = {
+  compact: (input) => [
+    'Completed stages:',
+    ...listed(input.completed.map((id) => {
+      const record = input.outcomes[id];
+      const detail = record?.failureReason ?? record?.notes ?? '';
+      return `- ${id}: ${record?.status ?? 'done'}${detail ? ` — ${oneLine(detail, 120)}` : ''}`;
+    }), '- (none yet)'),
+    '',
+    'Context:',
+    ...listed(contextLines(input, 120), '- (empty)'),
+  ],
+  'summary:low': (input) => {
+    const statuses = input.completed.map((id) => input.outcomes[id]?.status ?? 'success');
+    const succeeded = statuses.filter((status) => status === 'success' || status === 'partial_success').length;
+    const failed = statuses.filter((status) => status === 'fail').length;
+    return input.completed.length === 0
+      ? ['Progress: no stage has completed yet.']
+      : [`Progress: ${succeeded} of ${input.completed.length} stages succeeded, ${failed} failed.`, `Stages: ${input.completed.join(', ')}`];
+  },
+  'summary:medium': (input) => [
+    'Stage outcomes:',
+    ...listed(input.completed.map((id) => {
+      const record = input.outcomes[id];
+      return `- ${id}: ${record?.status ?? 'done'}${record?.notes ? ` — ${oneLine(record.notes, 300)}` : ''}`;
+    }), '- (none yet)'),
+    '',
+    ...lastResponse(input, 600),
+    'Active context:',
+    ...listed(contextLines(input, 300, ['last_response']), '- (empty)'),
+  ],
+  'summary:high': (input) => [
+    'Detailed stage outcomes:',
+    ...listed(input.completed.flatMap((id) => {
+      const record = input.outcomes[id];
+      return [
+        `- ${id}: ${record?.status ?? 'done'}${record?.preferredLabel ? ` [${record.preferredLabel}]` : ''}`,
+        ...(record?.notes ? [`    Notes: ${oneLine(record.notes, 600)}`] : []),
+        ...(record?.failureReason ? [`    Failure: ${oneLine(record.failureReason, 600)}`] : []),
+      ];
+    }), '- (none yet)'),
+    '',
+    ...lastResponse(input, 2000),
+    'Full context state:',
+    ...listed(contextLines(input, 1000, ['last_response']), '- (empty)'),
+  ],
+};
+
 /** The context carried into a fresh session (canonical §5.4); `full` carries a transcript instead. */
 export function buildPreamble(mode: FidelityMode, input: PreambleInput): string {
   if (mode === 'full') return '';
   const header = [`Pipeline goal: ${input.goal || '(none)'}`, `Run: ${input.runId}`];
   if (mode === 'truncate') return header.join('\n');
-  const stageLines = input.completed.map((id) => {
-    const record = input.outcomes[id];
-    const detail = record?.failureReason ?? record?.notes ?? '';
-    return `- ${id}: ${record?.status ?? 'done'}${detail ? ` — ${detail.replace(/\s+/g, ' ').slice(0, mode === 'compact' ? 120 : 400)}` : ''}`;
-  });
-  const contextLines = visibleContext(input.context).map(([key, value]) => `- ${key}: ${value.replace(/\s+/g, ' ').slice(0, mode === 'compact' ? 120 : 600)}`);
-  const text = [...header, '', 'Completed stages:', ...(stageLines.length ? stageLines : ['- (none yet)']), '', 'Context:', ...(contextLines.length ? contextLines : ['- (empty)'])].join('\n');
+  const text = [...header, '', ...sections[mode](input)].join('\n');
   const budget = summaryBudget[mode] ?? 4000;
   return text.length > budget ? `${text.slice(0, budget)}\n…(summary truncated to the ${mode} budget)` : text;
 }

@@ -67,4 +67,37 @@ describe("the canonical spec's smaller features (CLI process)", () => {
     assert.equal(found[0]?.severity, 'error');
     assert.match(found[0]?.message ?? '', /yes.*no/i);
   });
+
+  it("fidelity's summary modes carry what canonical §5.4 says: low counts, medium adds outcomes and context, high adds failures and updates", () => {
+    const dir = workspace();
+    const ran = run(dir, 'fidelity-modes.dot', '--scripted', 'fidelity-modes.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    const prompt = (node: string) => fs.readFileSync(path.join(dir, 'run', node, 'prompt.md'), 'utf8');
+    const truncate = prompt('t');
+    assert.match(truncate, /ship the widget/);
+    assert.doesNotMatch(truncate, /measure|widget_size/, 'truncate: only the goal and the run');
+
+    const compact = prompt('c');
+    assert.match(compact, /- measure: success/);
+    assert.match(compact, /- lint: fail/);
+    assert.match(compact, /widget_size: 42/);
+
+    const low = prompt('low');
+    assert.match(low, /Progress: 5 of 6 stages succeeded, 1 failed\./);
+    assert.match(low, /Stages: start, measure, lint, draft, t, c/);
+    assert.doesNotMatch(low, /widget_size|lint broke|Notes drafted/, 'low: counts and names, no values');
+
+    const medium = prompt('medium');
+    assert.match(medium, /- measure: success — tool completed/);
+    assert.match(medium, /Last response:\n {2}ok\n/);
+    assert.match(medium, /- draft: success — Notes drafted: the widget is 42 wide\./);
+    assert.match(medium, /widget_size: 42/);
+    assert.doesNotMatch(medium, /lint broke/, 'medium: outcomes without failure detail');
+
+    const high = prompt('high');
+    assert.match(high, /- lint: fail\n\s+Failure: tool command failed \(exit code 2\): lint broke/);
+    assert.match(high, /widget_size: 42/);
+    assert.match(high, /Last response:/);
+    for (const [name, text] of [['low', low], ['medium', medium], ['high', high]] as const) assert.ok(text.length < { low: 2400, medium: 6000, high: 12000 }[name] + 200, `${name} within its budget`);
+  });
 });
