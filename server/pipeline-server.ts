@@ -73,7 +73,7 @@ export class PipelineServer {
   private readonly checker: SubmissionChecker;
   private readonly connections: ConnectionCap;
   /** The finished runs' event logs being written to their run directories. */
-  private readonly storing = new Set<Promise<void>>();
+  private readonly storing = new Set<Promise<Error | undefined>>();
 
   constructor(private readonly options: PipelineServerOptions) {
     this.checker = options.checker ?? submissionChecker(undefined);
@@ -266,13 +266,14 @@ export class PipelineServer {
 
   /** A finished run's events go to its run directory: what the server holds does not grow with the runs it has served. */
   private storeWhenFinished(run: ServedRun): void {
-    const stored = run.finished
-      .then(() => run.log.store(runFile(run.spec.logsRoot, 'servedEvents')))
-      .then((failed) => {
-        if (failed) process.stderr.write(`attractor serve: pipeline ${run.spec.id}'s events stay in memory: ${failed.message}\n`);
-      })
-      .finally(() => this.storing.delete(stored));
-    this.storing.add(stored);
+    // Counted from the run's end, not before: `close` waits for the writes begun, never for a run on Restate that goes on.
+    void run.finished.then(async () => {
+      const stored = run.log.store(runFile(run.spec.logsRoot, 'servedEvents'));
+      this.storing.add(stored);
+      const failed = await stored;
+      this.storing.delete(stored);
+      if (failed) process.stderr.write(`attractor serve: pipeline ${run.spec.id}'s events stay in memory: ${failed.message}\n`);
+    });
   }
 }
 

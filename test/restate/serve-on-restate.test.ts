@@ -165,3 +165,15 @@ test('a pipeline with errors is refused before it reaches Restate; the server re
   assert.match(refused.body.error as string, /error\(s\); it was not submitted/);
   await assert.rejects(serve(shared, '--on', cluster.on, '--scripted', 'answers.json'), /give --scripted to `attractor worker`/);
 });
+
+test('a server that stops lets go of the runs on Restate (they go on) and exits 0', async () => {
+  const other = await serve(shared, '--on', cluster.on);
+  const cwd = fs.mkdtempSync(path.join(shared, 'run-'));
+  const reply = await call(`${other.url}/pipelines`, { body: { path: path.join(shared, 'gated.dot'), cwd } });
+  assert.equal(reply.status, 201, JSON.stringify(reply.body));
+  await readEvents(`${other.url}/pipelines/${reply.body.id as string}/events`, { until: (event) => event.type === 'human:question' });
+  // A server waiting on a run it no longer follows would never exit.
+  const exited = await Promise.race([other.stop(), new Promise((resolve) => setTimeout(() => resolve('still running after 120 s'), 120_000).unref())]);
+  if (exited !== 0) await other.kill();
+  assert.equal(exited, 0);
+});
