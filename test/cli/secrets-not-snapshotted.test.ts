@@ -8,17 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { attractorSync as attractor } from './attractor-sync';
+import { toolChain } from '../fixtures/tool-pipelines';
 
 const SECRET = 'sk-not-for-the-snapshot-4242';
 
 // The secret itself is only in the secrets files (the pipeline file is snapshotted like any other).
-const pipeline = `digraph secrets {
-  start [shape=Mdiamond]
-  done [shape=Msquare]
-  work [shape=parallelogram, tool_command="echo result > out.txt && cp .env api/.env.production && echo ROTATED=1 >> .env"]
-  more [shape=parallelogram, tool_command="echo again >> out.txt"]
-  start -> work -> more -> done
-}`;
+const pipeline = toolChain('secrets', { work: 'echo result > out.txt && cp .env api/.env.production && echo ROTATED=1 >> .env', more: 'echo again >> out.txt' });
 
 /** Every object the run's store holds, as text. */
 function storeContents(store: string): string {

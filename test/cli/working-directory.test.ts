@@ -10,15 +10,10 @@ import { attractorSync as attractor } from './attractor-sync';
 import { bundledCli } from '../test-bundle';
 import { call } from '../server/serve-harness';
 import { started, workspaceWith } from '../server/served-in-tests';
+import { toolChain } from '../fixtures/tool-pipelines';
 
 /** `slow` waits while the file `hold` (outside the workspace) exists. */
-const holding = (hold: string) => `digraph h {
-  start [shape=Mdiamond]
-  done [shape=Msquare]
-  write [shape=parallelogram, tool_command="echo mine >> log.txt"]
-  slow [shape=parallelogram, tool_command="while [ -e ${hold} ]; do sleep 0.1; done"]
-  start -> write -> slow -> done
-}`;
+const holding = (hold: string) => toolChain('h', { write: 'echo mine >> log.txt', slow: `while [ -e ${hold} ]; do sleep 0.1; done` });
 
 async function until(condition: () => boolean): Promise<void> {
   const deadline = Date.now() + 30_000;

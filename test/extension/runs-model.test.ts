@@ -13,6 +13,7 @@ import { listRuns, RunCatalog } from '../../host/run-directory/run-catalog';
 import { branchFromVisit } from '../../engine/runtime/rerun';
 import { call, gated, serve } from '../server/serve-harness';
 import { runDot } from '../engine/runtime/harness';
+import { twoAttempts } from '../fixtures/tool-pipelines';
 
 test('a finished run reads as succeeded with its iteration and duration; broken and foreign directories are handled', async () => {
   const run = await runDot('digraph r { start [shape=Mdiamond]; a [prompt="x"]; done [shape=Msquare]; start -> a -> done }', { script: { llm: { a: [{ text: 'ok' }] } } });
@@ -108,17 +109,10 @@ test('a run\'s usage follows its growing trace, and a trace unchanged since the 
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** `attempt` runs twice: `check` fails until log.txt has two lines. */
-const twoAttempts = `digraph twice {
-  start [shape=Mdiamond]; done [shape=Msquare]
-  attempt [shape=parallelogram, tool_command="echo try >> log.txt"]
-  check [shape=parallelogram, tool_command="test $(wc -l < log.txt) -ge 2"]
-  start -> attempt -> check -> done [condition="outcome=success"]
-  check -> attempt [condition="outcome=fail"]
-}`;
+
 
 test('time travel: branches hang under the run they branched from, named by where they branched, however deep', async () => {
-  const run = await runDot(twoAttempts);
+  const run = await runDot(twoAttempts('twice'));
   const original = run.result.logsRoot;
   const first = await branchFromVisit(original, { nodeId: 'attempt', visit: 2 }, { cwd: path.dirname(original) });
   if (first.kind !== 'branched') return assert.fail(JSON.stringify(first));

@@ -12,14 +12,9 @@ import { attractorSync as attractor } from '../cli/attractor-sync';
 import { bundleWithFakeVscode } from './fake-vscode-bundle';
 import type { FakeVscodeState } from './chat/fake-vscode';
 import { repoRoot, tempWorkspace } from './chat/chat-fakes';
+import { toolChain } from '../fixtures/tool-pipelines';
 
-const pipeline = `digraph t {
-  start [shape=Mdiamond]
-  done [shape=Msquare]
-  write [shape=parallelogram, tool_command="echo one > out.txt"]
-  again [shape=parallelogram, tool_command="echo two >> out.txt"]
-  start -> write -> again -> done
-}`;
+const pipeline = toolChain('t', { write: 'echo one > out.txt', again: 'echo two >> out.txt' });
 
 const log = { info: () => undefined, warn: () => undefined } as unknown as Parameters<typeof Prompts.branchWithConsent>[2];
 

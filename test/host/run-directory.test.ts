@@ -7,15 +7,9 @@ import { branchFromVisit } from '../../engine/runtime/rerun';
 import { RunReader } from '../../host/run-directory/run-reader';
 import { summarizeRun } from '../../host/run-directory/run-summary';
 import { runDot } from '../engine/runtime/harness';
+import { twoAttempts } from '../fixtures/tool-pipelines';
 
-/** `attempt` runs twice: `check` fails until log.txt has two lines. */
-const retried = `digraph r {
-  start [shape=Mdiamond]; done [shape=Msquare]
-  attempt [shape=parallelogram, tool_command="echo try >> log.txt"]
-  check [shape=parallelogram, tool_command="test $(wc -l < log.txt) -ge 2"]
-  start -> attempt -> check -> done [condition="outcome=success"]
-  check -> attempt [condition="outcome=fail"]
-}`;
+const retried = twoAttempts('r');
 
 test('a finished run reads as its summary, its numbered visits and each visit\'s records and snapshots', async () => {
   const run = await runDot(retried);

@@ -8,16 +8,10 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { BREAKPOINT_TARGETS_METHOD, NODE_AT_METHOD, parseBreakpointTargetsResult, parseNodeAtResult } from '../../host/protocol/language-server';
 import { reviewPipeline } from '../fixtures/review-pipeline';
+import { styledLlmPipeline } from '../fixtures/styled-llm-pipeline';
 import { ensureTestBundle, fixtureUri, LspClient, positionOf } from './lsp-client';
 
-const styled = `digraph work {
-  graph [model_stylesheet="#review { llm_model: claude-sonnet-4-5; }"]
-  start [shape=Mdiamond]
-  done [shape=Msquare]
-  work [prompt="Write hello.txt.", llm_model="gpt-4.1"]
-  review [prompt="Review it."]
-  start -> work -> review -> done
-}`;
+const styled = styledLlmPipeline;
 
 describe('attractor/breakpointTargets and attractor/nodeAt (language server over stdio)', () => {
   let client: LspClient;

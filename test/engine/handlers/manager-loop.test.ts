@@ -2,14 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Harness } from '../runtime/harness';
 import { instantClock, recordedProcessAlive, runDot } from '../runtime/harness';
+import { toolChain } from '../../fixtures/tool-pipelines';
 
-const finishingChild = `digraph child {
-  start [shape=Mdiamond]
-  done [shape=Msquare]
-  a [shape=parallelogram, tool_command="echo a >> a.txt"]
-  b [shape=parallelogram, tool_command="echo b > b.txt"]
-  start -> a -> b -> done
-}`;
+const finishingChild = toolChain('child', { a: 'echo a >> a.txt', b: 'echo b > b.txt' });
 
 /** Fails its first `n - 1` sprints (counted in sprints.txt), succeeds from the n-th. */
 function childSucceedingAt(n: number): string {

@@ -16,6 +16,7 @@ import { bundleWithFakeVscode } from '../fake-vscode-bundle';
 import type { ScriptedReply } from '../../e2e/scripted-lm-extension/script';
 import type { FakeVscodeState, ScriptedChatModel } from '../chat/fake-vscode';
 import { repoRoot } from '../chat/chat-fakes';
+import { styledLlmPipeline } from '../../fixtures/styled-llm-pipeline';
 
 interface Bundle {
   runLocally: typeof RunLocally;
@@ -173,15 +174,7 @@ describe('LLM nodes on VS Code language models', () => {
 
   describe('the hover on an LLM node names where it would run', () => {
     const keyed = { get: async (key: string) => (key === 'attractor.apiKey.anthropic' ? 'sk-ant-test' : undefined) } as never;
-    const styled = `digraph work {
-  graph [model_stylesheet="#review { llm_model: claude-sonnet-4-5; }"]
-  start [shape=Mdiamond]
-  done [shape=Msquare]
-  work [prompt="Write hello.txt.", llm_model="gpt-4.1"]
-  review [prompt="Review it."]
-  odd [prompt="x", llm_model="gemini-2.5-pro"]
-  start -> work -> review -> odd -> done
-}`;
+    const styled = styledLlmPipeline;
     // The node under the pointer comes from the language server (attractor/nodeAt), as in the editor.
     const uri = fixtureUri('route-hover.dot');
     let server: LspClient;
