@@ -34,6 +34,7 @@ function executionOptions(scripted: string, sandbox = 'auto: the agent\'s shell 
   ];
 }
 
+const handlersOption: OptionSpec = { name: 'handlers', value: '<module>', description: 'a JavaScript module whose `handlers` export maps handler types (or shapes) to custom handlers; repeatable', repeatable: true };
 const json = (description: string): OptionSpec => ({ name: 'json', description });
 const pipelineFiles = { name: 'files', description: '.dot files', variadic: true } as const;
 const runDirectory = { name: 'run-dir', description: 'the run directory' };
@@ -48,6 +49,7 @@ const commands: CommandSpec[] = [
       { name: 'cwd', value: '<dir>', description: 'working directory for tools and agents (default: the current directory)' },
       { name: 'logs-root', value: '<dir>', description: 'run directory (default: <cwd>/.attractor-runs/<name>-<time>)' },
       ...executionOptions('scripted LLM answers and human answers (conformance case.json format)'),
+      handlersOption,
       json('print {"status","failure_reason","logs_root"} as the last stdout line'),
       { name: 'serve', value: '<port|socket>', description: 'also follow this run over the `attractor serve` API, on 127.0.0.1:PORT or a Unix socket (its URL goes to stderr)' },
       { name: 'attach-lease', value: '<seconds>', description: `with --serve: an attached debugger silent this long is gone; its breakpoints are dropped and the run goes on (default: ${DEFAULT_ATTACH_LEASE_SECONDS})` },
@@ -63,6 +65,7 @@ const commands: CommandSpec[] = [
     arguments: [runDirectory],
     options: [
       ...executionOptions('scripted answers, as for run'),
+      handlersOption,
       { name: 'cwd', value: '<dir>', description: 'the working directory the run worked in (default: the current directory); a run never continues in another' },
       { name: 'from', value: '<node>', description: 'NODE or NODE@N: a new branch run from before that visit (its state and working directory then); the run itself is left as it is' },
       { name: 'discard-changes', description: 'with --from: go back even over files changed by someone other than the run (`attractor undo` brings them back)' },

@@ -23,10 +23,12 @@ import { describeChangesElsewhere, quotePath } from '../host/file-changes';
 import { parseVisitTarget } from './visit-files';
 import { RunReader } from '../host/run-directory/run-reader';
 import { describeRunEnd } from '../engine/runtime/run-status';
+import { loadCustomHandlers } from './custom-handlers';
 
 /** What `run` and `resume` share: the backend and the run-level defaults. */
 export interface ExecutionOptions {
   readonly scripted?: string;
+  readonly handlers?: string[];
   readonly json?: boolean;
   readonly defaultModel?: string;
   readonly defaultProvider?: string;
@@ -172,7 +174,8 @@ export async function runCommand(file: string, options: RunCommandOptions, env: 
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const logsRoot = path.resolve(options.logsRoot ?? path.join(cwd, '.attractor-runs', `${path.basename(file, '.dot')}-${stamp}`));
   const { interviewer, ...backend } = execution(options, env);
-  const launch = { cwd, logsRoot, params: parseParams(options.param), ...backend, events, signal: withCancellation().signal };
+  const handlers = await loadCustomHandlers(options.handlers ?? []);
+  const launch = { cwd, logsRoot, params: parseParams(options.param), ...backend, ...(handlers ? { handlers } : {}), events, signal: withCancellation().signal };
   if (options.serve === undefined) {
     if (options.attachLease !== undefined) throw new UsageError('--attach-lease is for a run followed with --serve');
     return report(await launchPipelineFile(file, { ...launch, interviewer }), file, options.json);
@@ -196,7 +199,8 @@ export async function resumeCommand(runDirectory: string, options: ResumeCommand
   events.on(warningPrinter);
   // The run continues only in the working directory named here (the current one by default), never in one its run directory names.
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const resumeOptions = { ...execution(options, env), events, signal: withCancellation().signal, cwd };
+  const handlers = await loadCustomHandlers(options.handlers ?? []);
+  const resumeOptions = { ...execution(options, env), ...(handlers ? { handlers } : {}), events, signal: withCancellation().signal, cwd };
   const pipelineFile = new RunReader(runDirectory).pipelineCopy;
   if (options.discardChanges && options.from === undefined) throw new UsageError('--discard-changes is for resume --from (time travel)');
   if (options.from === undefined) return report(await resumeRun(path.resolve(runDirectory), resumeOptions), pipelineFile, options.json);

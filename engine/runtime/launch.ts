@@ -70,14 +70,14 @@ function runLocked<R>(options: RunOptions, warnings: readonly Diagnostic[], walk
 
 export type Admission = Exclude<LaunchResult, { kind: 'ran' }> | { readonly kind: 'admitted'; readonly graph: Graph; readonly warnings: readonly Diagnostic[] };
 
-export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'cwd' | 'params' | 'files' | 'sandbox'> {
+export interface AdmissionOptions extends Pick<LaunchOptions, 'events' | 'backend' | 'logsRoot' | 'cwd' | 'params' | 'files' | 'sandbox' | 'handlers'> {
   /** Where the source lives (sub-pipelines and prompt files resolve from it); absent for inline DOT. */
   readonly sourcePath?: string;
 }
 
 /** The checks before a fresh run, with their phase events: it validates, its backend can serve it and its sandbox runs, its run directory is free. */
 export function admitPipeline(source: string, options: AdmissionOptions): Admission {
-  return admitPrepared(preparePipeline(source, { ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}), ...(options.params ? { params: options.params } : {}), ...(options.files ? { files: options.files } : {}), mode: 'validate' }), options);
+  return admitPrepared(preparePipeline(source, { ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}), ...(options.params ? { params: options.params } : {}), ...(options.files ? { files: options.files } : {}), ...(options.handlers ? { customHandlerTypes: options.handlers.types() } : {}), mode: 'validate' }), options);
 }
 
 /**

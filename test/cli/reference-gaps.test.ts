@@ -100,4 +100,37 @@ describe("the canonical spec's smaller features (CLI process)", () => {
     assert.match(high, /Last response:/);
     for (const [name, text] of [['low', low], ['medium', medium], ['high', high]] as const) assert.ok(text.length < { low: 2400, medium: 6000, high: 12000 }[name] + 200, `${name} within its budget`);
   });
+
+  it('attractor run --handlers MODULE registers the custom handlers a module exports, by type or by shape', () => {
+    const dir = workspace();
+    fs.writeFileSync(
+      path.join(dir, 'stamp-handlers.mjs'),
+      `import fs from 'node:fs';
+import path from 'node:path';
+export const handlers = {
+  stamp: {
+    async execute({ node, context, services }) {
+      fs.writeFileSync(path.join(services.cwd, 'stamped.txt'), node.id + ' for ' + context.get('graph.goal') + '\\n');
+      return { status: 'success', isExplicit: true, notes: 'stamped', contextUpdates: { 'stamp.by': node.id } };
+    },
+  },
+  hexagon: { async execute() { return { status: 'success', isExplicit: true, suggestedNextIds: ['done'] }; } },
+};
+`,
+    );
+    fs.writeFileSync(
+      path.join(dir, 'custom.dot'),
+      'digraph custom {\n  graph [goal="ship"]\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  mark [type="stamp"]\n  show [shape=parallelogram, tool_command="echo ${context.stamp.by} > shown.txt"]\n  ask [shape=hexagon, label="Never asked"]\n  start -> mark -> show -> ask\n  ask -> done [label="[D] Done"]\n}\n',
+    );
+    const ran = run(dir, 'custom.dot', '--handlers', 'stamp-handlers.mjs');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'stamped.txt'), 'utf8'), 'mark for ship\n');
+    assert.equal(fs.readFileSync(path.join(dir, 'shown.txt'), 'utf8'), 'mark\n');
+    assert.doesNotMatch(ran.stderr, /type_known/, 'a registered type is known to validation');
+
+    fs.writeFileSync(path.join(dir, 'empty.mjs'), 'export const handlers = { broken: { run() {} } };\n');
+    const refused = run(dir, 'custom.dot', '--handlers', 'empty.mjs');
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /empty\.mjs: handler "broken" has no execute function/);
+  });
 });
