@@ -6,7 +6,9 @@ import type { SandboxRequest } from '../engine/model/sandbox-setting';
 import { carriesToken } from './bearer-token';
 import { renderRunSvg } from './graph-svg';
 import { readJsonObject, sendError, sendJson } from './http-io';
-import { HttpError, parseAnswer, parseBreakpoints, parseSubmission } from '../host/protocol/serve-api';
+import { HttpError, parseAnswer, parseBreakpoints, parseSubmission, type ReleaseMode } from '../host/protocol/serve-api';
+import { matchRoute, type OperationId } from '../host/protocol/serve-routes';
+import { openApiDocument } from '../host/protocol/openapi';
 import type { Roots } from './roots';
 import type { ServedRun } from './served-run';
 import { startSubmission } from './submission';
@@ -65,6 +67,16 @@ const HEARTBEAT_MS = 15_000;
 const TIMEOUTS = { headersTimeout: 20_000, keepAliveTimeout: 5_000, requestTimeout: 120_000, connectionsCheckingInterval: 2_000 } as const;
 
 type Route = (request: http.IncomingMessage, response: http.ServerResponse, url: URL) => Promise<void> | void;
+
+interface RouteCall {
+  readonly request: http.IncomingMessage;
+  readonly response: http.ServerResponse;
+  readonly url: URL;
+  /** The route's path parameters (`id`, `qid`), percent-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+}
+
+type Handler = (call: RouteCall) => Promise<void> | void;
 
 /** Canonical §9.5: the engine as an HTTP service. Runs live in this process; their run directories are written as by `attractor run`. */
 export class PipelineServer {
@@ -147,103 +159,100 @@ export class PipelineServer {
     } catch {
       throw new HttpError(400, `malformed path ${url.pathname}`);
     }
-    const [collection, id, action, qid, answer] = segments;
-    if (collection !== 'pipelines' || segments.length > 5) throw new HttpError(404, `no such endpoint: ${url.pathname}`);
     const method = request.method ?? 'GET';
-    const only = (allowed: string, route: Route): Route => {
-      if (method !== allowed) throw new HttpError(405, `${url.pathname} accepts ${allowed}, not ${method}`);
-      return route;
-    };
-    if (id === undefined) {
-      if (method !== 'POST') return only('GET', (_req, res) => sendJson(res, 200, { pipelines: [...this.runs.values()].map((run) => run.summary()) }));
-      const { launcher } = this.options;
-      if (!launcher) throw new HttpError(405, 'this server follows one run; it starts no others');
-      return (req, res) => this.submit(launcher, req, res);
-    }
+    const matched = matchRoute(method, segments);
+    if (matched.kind === 'none') throw new HttpError(404, `no such endpoint: ${url.pathname}`);
+    if (matched.kind === 'method') throw new HttpError(405, `${url.pathname} accepts ${matched.allowed.join(', ')}, not ${method}`);
+    const handle = this.handlers[matched.operation];
+    return (req, res, u) => handle({ request: req, response: res, url: u, params: matched.params });
+  }
+
+  /** The run a route's `{id}` names; 404 when this server has none by that id. */
+  private runOf(params: Readonly<Record<string, string>>): ServedRun {
+    const id = params.id ?? '';
     const run = this.runs.get(id);
     if (!run) throw new HttpError(404, `no pipeline ${id}`);
-    if (qid !== undefined && action !== 'questions') throw new HttpError(404, `no such endpoint: ${url.pathname}`);
-    switch (action) {
-      case undefined:
-        return only('GET', (_req, res) => sendJson(res, 200, run.summary()));
-      case 'events':
-        return only('GET', (req, res, u) => streamEvents(run, req, res, u));
-      case 'cancel':
-        return only('POST', (_req, res) => {
-          if (!run.cancel()) throw new HttpError(409, `pipeline ${id} already finished (${run.status})`);
-          sendJson(res, 202, run.summary());
-        });
-      case 'graph':
-        return only('GET', async (_req, res) => {
-          const svg = await renderRunSvg(run.spec.source, run.spec.sourcePath, run.nodeProgress);
-          res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-store' });
-          res.end(svg);
-        });
-      case 'source':
-        return only('GET', (_req, res) => {
-          res.writeHead(200, { 'content-type': 'text/vnd.graphviz; charset=utf-8', 'cache-control': 'no-store' });
-          res.end(run.spec.source);
-        });
-      case 'questions':
-        if (qid === undefined) return only('GET', (_req, res) => sendJson(res, 200, { questions: run.pendingQuestions() }));
-        if (answer !== 'answer') throw new HttpError(404, `no such endpoint: ${url.pathname}`);
-        return only('POST', async (req, res) => {
-          const given = parseAnswer(await readJsonObject(req, this.options.maxBodyBytes));
-          if (!(await run.answer(qid, given))) throw new HttpError(404, `no pending question ${qid} in pipeline ${id}`);
-          sendJson(res, 200, { answered: qid });
-        });
-      case 'resume':
-        return only('POST', async (_req, res) => {
-          const { launcher } = this.options;
-          if (!launcher) throw new HttpError(405, 'this server follows one run; it resumes no others');
-          this.admit(launcher, res);
-          const resumed = await resumeServed(run, launcher);
-          this.runs.set(id, resumed);
-          this.storeWhenFinished(resumed);
-          sendJson(res, 202, resumed.summary());
-        });
-      case 'trace':
-        return only('GET', (_req, res) => sendJson(res, 200, { records: new RunReader(run.spec.logsRoot).trace() }));
-      case 'visit':
-        return only('GET', (_req, res, u) => sendJson(res, 200, visitFiles(run, u.searchParams)));
-      case 'checkpoint':
-        return only('GET', (_req, res) => sendJson(res, 200, latestCheckpoint(run)));
-      case 'context':
-        // Held, the boundary's live context (edits of the node that just finished included) is the current one.
-        return only('GET', (_req, res) => sendJson(res, 200, run.hold.heldContext ?? latestCheckpoint(run).context));
-      case 'breakpoints':
-        return only('PUT', async (req, res) => {
-          const breakpoints = parseBreakpoints(await readJsonObject(req, this.options.maxBodyBytes));
-          refuseUnholdable(run);
-          run.renewLease();
-          run.hold.setBreakpoints(breakpoints);
-          sendJson(res, 200, run.summary());
-        });
-      case 'lease':
-        return only('POST', (_req, res) => {
-          refuseFinished(run);
-          run.renewLease();
-          sendJson(res, 200, run.summary());
-        });
-      case 'pause':
-        return only('POST', (_req, res) => {
-          refuseUnholdable(run);
-          run.renewLease();
-          run.hold.pause();
-          sendJson(res, 202, run.summary());
-        });
-      case 'continue':
-      case 'step':
-        return only('POST', (_req, res) => {
-          refuseUnholdable(run);
-          run.renewLease();
-          if (!run.hold.release(action === 'step' ? 'step' : 'run')) throw new HttpError(409, `pipeline ${id} is not held (pause it, or set breakpoints)`);
-          sendJson(res, 200, run.summary());
-        });
-      default:
-        throw new HttpError(404, `no such endpoint: ${url.pathname}`);
-    }
+    return run;
   }
+
+  private launcherFor(what: string): Launcher {
+    const { launcher } = this.options;
+    if (!launcher) throw new HttpError(405, `this server follows one run; it ${what} no others`);
+    return launcher;
+  }
+
+  /** What each row of the route table (host/protocol/serve-routes.ts) does: one handler per row, no other route. */
+  private readonly handlers: Readonly<Record<OperationId, Handler>> = {
+    listPipelines: ({ response }) => sendJson(response, 200, { pipelines: [...this.runs.values()].map((run) => run.summary()) }),
+    submitPipeline: ({ request, response }) => this.submit(this.launcherFor('starts'), request, response),
+    getPipeline: ({ response, params }) => sendJson(response, 200, this.runOf(params).summary()),
+    pipelineEvents: ({ request, response, url, params }) => streamEvents(this.runOf(params), request, response, url),
+    cancelPipeline: ({ response, params }) => {
+      const run = this.runOf(params);
+      if (!run.cancel()) throw new HttpError(409, `pipeline ${run.spec.id} already finished (${run.status})`);
+      sendJson(response, 202, run.summary());
+    },
+    resumePipeline: async ({ response, params }) => {
+      const run = this.runOf(params);
+      const launcher = this.launcherFor('resumes');
+      this.admit(launcher, response);
+      const resumed = await resumeServed(run, launcher);
+      this.runs.set(run.spec.id, resumed);
+      this.storeWhenFinished(resumed);
+      sendJson(response, 202, resumed.summary());
+    },
+    pipelineSource: ({ response, params }) => {
+      const run = this.runOf(params);
+      response.writeHead(200, { 'content-type': 'text/vnd.graphviz; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(run.spec.source);
+    },
+    pipelineGraph: async ({ response, params }) => {
+      const run = this.runOf(params);
+      const svg = await renderRunSvg(run.spec.source, run.spec.sourcePath, run.nodeProgress);
+      response.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(svg);
+    },
+    pipelineTrace: ({ response, params }) => sendJson(response, 200, { records: new RunReader(this.runOf(params).spec.logsRoot).trace() }),
+    pipelineVisit: ({ response, url, params }) => sendJson(response, 200, visitFiles(this.runOf(params), url.searchParams)),
+    pipelineQuestions: ({ response, params }) => sendJson(response, 200, { questions: this.runOf(params).pendingQuestions() }),
+    answerQuestion: async ({ request, response, params }) => {
+      const run = this.runOf(params);
+      const qid = params.qid ?? '';
+      const given = parseAnswer(await readJsonObject(request, this.options.maxBodyBytes));
+      if (!(await run.answer(qid, given))) throw new HttpError(404, `no pending question ${qid} in pipeline ${run.spec.id}`);
+      sendJson(response, 200, { answered: qid });
+    },
+    pipelineCheckpoint: ({ response, params }) => sendJson(response, 200, latestCheckpoint(this.runOf(params))),
+    // Held, the boundary's live context (edits of the node that just finished included) is the current one.
+    pipelineContext: ({ response, params }) => {
+      const run = this.runOf(params);
+      sendJson(response, 200, run.hold.heldContext ?? latestCheckpoint(run).context);
+    },
+    setBreakpoints: async ({ request, response, params }) => {
+      const run = this.runOf(params);
+      const breakpoints = parseBreakpoints(await readJsonObject(request, this.options.maxBodyBytes));
+      refuseUnholdable(run);
+      run.renewLease();
+      run.hold.setBreakpoints(breakpoints);
+      sendJson(response, 200, run.summary());
+    },
+    renewLease: ({ response, params }) => {
+      const run = this.runOf(params);
+      refuseFinished(run);
+      run.renewLease();
+      sendJson(response, 200, run.summary());
+    },
+    pausePipeline: ({ response, params }) => {
+      const run = this.runOf(params);
+      refuseUnholdable(run);
+      run.renewLease();
+      run.hold.pause();
+      sendJson(response, 202, run.summary());
+    },
+    continuePipeline: ({ response, params }) => release(this.runOf(params), 'run', response),
+    stepPipeline: ({ response, params }) => release(this.runOf(params), 'step', response),
+    openApi: ({ response }) => sendJson(response, 200, openApiDocument()),
+  };
 
   private async submit(launcher: Launcher, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const admitted = () => this.admit(launcher, response);
@@ -275,6 +284,14 @@ export class PipelineServer {
       if (failed) process.stderr.write(`attractor serve: pipeline ${run.spec.id}'s events stay in memory: ${failed.message}\n`);
     });
   }
+}
+
+/** Lets a held run go on, freely or to its next node; 409 when nothing holds it. */
+function release(run: ServedRun, mode: ReleaseMode, response: http.ServerResponse): void {
+  refuseUnholdable(run);
+  run.renewLease();
+  if (!run.hold.release(mode)) throw new HttpError(409, `pipeline ${run.spec.id} is not held (pause it, or set breakpoints)`);
+  sendJson(response, 200, run.summary());
 }
 
 function refuseFinished(run: ServedRun): void {

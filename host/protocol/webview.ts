@@ -28,7 +28,7 @@ const takenEdge = object({ index: count, status: oneOf(stageStatuses) }, { trave
 export type TakenEdge = Infer<typeof takenEdge>;
 
 /** One `trace.jsonl` record (ledger: trace.jsonl descent curve), field names as the file spells them. */
-const traceEntry = object(
+export const traceEntry = object(
   {
     iteration: count,
     node_id: id,
@@ -66,6 +66,13 @@ export type WireFileChange = Infer<typeof fileChange>;
 const visitArtifact = object({ id: text(200), name: text(10_000), sizeBytes: count, path: text(10_000), preview: text(100_000) });
 export type WireArtifact = Infer<typeof visitArtifact>;
 
+/**
+ * The files of one visit (`visit`: the K-th of its node in the iteration, absent for the first);
+ * a missing file is absent rather than empty. `fileChanges`: what the visit did to the
+ * workspace, absent when it was not snapshotted. `artifacts`: what it put in the artifact store.
+ */
+export const visitFiles = object({ iteration: count, nodeId: id }, { visit: count, prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000), artifacts: list(visitArtifact, 1000) });
+
 const extensionMessages = {
   document: object({ uri: text(10_000), version: count, text: text() }),
   graphState: object(
@@ -79,12 +86,7 @@ const extensionMessages = {
   ),
   /** `replace` starts over (a new run, or a finished run opened from disk); otherwise entries append. */
   traceEntries: object({ entries: list(traceEntry), replace: boolean }),
-  /**
-   * The files of one visit (`visit`: the K-th of its node in the iteration, absent for the first);
-   * a missing file is absent rather than empty. `fileChanges`: what the visit did to the
-   * workspace, absent when it was not snapshotted. `artifacts`: what it put in the artifact store.
-   */
-  visitArtifacts: object({ iteration: count, nodeId: id }, { visit: count, prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000), artifacts: list(visitArtifact, 1000) }),
+  visitArtifacts: visitFiles,
   humanGate: object({ gateId: id, question: label, options: list(gateOption, 1000), freeform: boolean }, { nodeId: id, defaultChoice: label, timeoutMs: count, questionType: oneOf(questionTypeValues) }),
   humanGateClosed: object({ gateId: id }),
   /** Files the person picked (in the extension's open dialog) to attach to a gate's answer. */

@@ -5,8 +5,10 @@ import https from 'node:https';
 import { isRecord } from '../../engine/model/json';
 import type { ContextValues } from '../../engine/runtime/context';
 import type { GateReply } from '../../engine/runtime/interviewer';
-import { answerBody, parsePendingQuestions, type HoldBreakpoints, type PendingQuestion, type PipelineSummary, type ReleaseMode, type ServedEvent } from '../protocol/serve-api';
+import { answerBody, type HoldBreakpoints, type PendingQuestion, type PipelineSummary, type ReleaseMode, type ServedEvent } from '../protocol/serve-api';
 import { SseReader } from './sse-reader';
+import type { Check } from '../protocol/guards';
+import { contextValues, pipelineList, pipelineSummary, questionList } from '../protocol/serve-schemas';
 
 /** Where a server listens: `http(s)://host:port` or `unix:/path/to.sock`; the token when it requires one. */
 export interface ServerConnection {
@@ -55,9 +57,7 @@ export class ServeClient {
   }
 
   async list(): Promise<PipelineSummary[]> {
-    const body = await this.json('GET', '/pipelines');
-    if (!Array.isArray(body.pipelines)) throw new ServeRequestError(502, 'GET /pipelines answered without a "pipelines" list');
-    return body.pipelines.map(asSummary);
+    return [...checked(pipelineList, await this.json('GET', '/pipelines'), 'GET /pipelines').pipelines];
   }
 
   async get(id: string): Promise<PipelineSummary> {
@@ -74,10 +74,7 @@ export class ServeClient {
   }
 
   async questions(id: string): Promise<PendingQuestion[]> {
-    const body = await this.json('GET', `${pipelinePath(id)}/questions`);
-    const parsed = parsePendingQuestions(body.questions);
-    if (!parsed.ok) throw new ServeRequestError(502, `GET …/questions answered a malformed list: ${parsed.error}`);
-    return [...parsed.value];
+    return [...checked(questionList, await this.json('GET', `${pipelinePath(id)}/questions`), 'GET …/questions').questions];
   }
 
   /** A person's answer (a timeout is the gate's own doing, never sent); rejects with status 404 when the question no longer waits (answered elsewhere, timed out, run over). */
@@ -107,7 +104,7 @@ export class ServeClient {
 
   /** The run's context: the held boundary's while held, else the latest checkpoint's. */
   async context(id: string): Promise<ContextValues> {
-    return this.json('GET', `${pipelinePath(id)}/context`);
+    return checked(contextValues, await this.json('GET', `${pipelinePath(id)}/context`), 'GET …/context');
   }
 
   /**
@@ -240,8 +237,14 @@ function refusal(status: number, text: string): ServeRequestError {
 }
 
 function asSummary(value: unknown): PipelineSummary {
-  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.status !== 'string') throw new ServeRequestError(502, `not a pipeline summary: ${JSON.stringify(value).slice(0, 80)}`);
-  return value as unknown as PipelineSummary;
+  return checked(pipelineSummary, value, 'a pipeline summary');
+}
+
+/** An answer as the contract says it is (serve-schemas.ts, the checks the server's document is made of); 502 otherwise. */
+function checked<T>(check: Check<T>, value: unknown, what: string): T {
+  const result = check(value, '');
+  if (!result.ok) throw new ServeRequestError(502, `${what}: the server's answer does not fit the API (${result.error})`);
+  return result.value;
 }
 
 function streamedEvent(id: string | undefined, data: string): StreamedEvent {

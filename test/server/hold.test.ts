@@ -110,10 +110,10 @@ describe('attractor serve: holding a run for an attached debugger (EXTENSIONS AT
       ['not JSON', { method: 'PUT', rawBody: '{"nodes": [' }, 400, /not valid JSON/],
       ['not an object', { method: 'PUT', rawBody: '["build"]' }, 400, /JSON object/],
       ['unknown field', { method: 'PUT', body: { nodes: ['build'], when: 'now' } }, 400, /unknown field\(s\): when/],
-      ['a node not an id', { method: 'PUT', body: { nodes: ['build; rm -rf /'] } }, 400, /"nodes" must be a list of node ids/],
-      ['an edge without its end', { method: 'PUT', body: { edges: [{ from: 'build' }] } }, 400, /"edges\[0\]": "from" and "to" must be node ids/],
+      ['a node not an id', { method: 'PUT', body: { nodes: ['build; rm -rf /'] } }, 400, /nodes\[0\]: expected a node id/],
+      ['an edge without its end', { method: 'PUT', body: { edges: [{ from: 'build' }] } }, 400, /edges\[0\]\.to: expected a node id/],
       ['an edge with extra fields', { method: 'PUT', body: { edges: [{ from: 'build', to: 'check', label: 'x' }] } }, 400, /unknown field\(s\): label/],
-      ['edges not a list', { method: 'PUT', body: { edges: 'build->check' } }, 400, /"edges" must be a list/],
+      ['edges not a list', { method: 'PUT', body: { edges: 'build->check' } }, 400, /edges: expected an array/],
       ['not PUT', { body: { nodes: ['build'] } }, 405, /accepts PUT, not POST/],
     ];
     for (const [what, init, status, message] of refusals) {

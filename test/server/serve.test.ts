@@ -175,7 +175,7 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
       ['not JSON content', { rawBody: 'path=gated.dot', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, /application\/json/],
       ['both dot and path', { body: { dot: gated, path: 'gated.dot' } }, 400, /exactly one of "dot"/],
       ['unknown field', { body: { path: 'gated.dot', cmd: 'rm -rf /' } }, 400, /unknown field\(s\): cmd/],
-      ['a param not a string', { body: { path: 'gated.dot', params: { n: 1 } } }, 400, /"params.n" must be a string/],
+      ['a param not a string', { body: { path: 'gated.dot', params: { n: 1 } } }, 400, /params\.n: expected a string/],
       ['invalid pipeline', { body: { dot: 'digraph t { a -> b }' } }, 422, /error\(s\); the pipeline was not started/],
     ];
     for (const [what, init, status, message] of refusals) {

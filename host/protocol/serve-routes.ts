@@ -1,0 +1,108 @@
+// Every route of `attractor serve`, in one table: the server dispatches through it (a request that
+// matches no row is 404, a row with another method 405), and GET /openapi.json is generated from it.
+// Bodies and answers are the contract's checks (serve-schemas.ts).
+import { count, matching, type Check } from './guards';
+import * as schemas from './serve-schemas';
+
+type Method = 'GET' | 'POST' | 'PUT';
+
+/** An answer of a route: JSON checked by `json`, or another media type described in words. */
+type Reply = { readonly description: string; readonly json: Check<unknown> } | { readonly description: string; readonly media: string };
+
+export interface Operation {
+  readonly method: Method;
+  /** `/pipelines/{id}/…`: a `{name}` segment is one path parameter (percent-encoded). */
+  readonly path: string;
+  readonly summary: string;
+  readonly query?: Readonly<Record<string, { readonly check: Check<unknown>; readonly description: string; readonly required?: boolean }>>;
+  readonly body?: Check<unknown>;
+  readonly replies: Readonly<Record<number, Reply>>;
+}
+
+const summary = { description: 'the run', json: schemas.pipelineSummary } as const;
+const debugged = (what: string): Operation => ({ method: 'POST', path: '', summary: what, replies: { 200: summary } });
+
+export const serveRoutes = {
+  listPipelines: { method: 'GET', path: '/pipelines', summary: 'Every run of this server (earlier servers\' runs under its logs root included)', replies: { 200: { description: 'the runs, oldest first', json: schemas.pipelineList } } },
+  submitPipeline: {
+    method: 'POST',
+    path: '/pipelines',
+    summary: 'Start a pipeline: exactly one of `dot` or `path` (under a root); `params`, `cwd` (default: the first root)',
+    body: schemas.submissionBody,
+    replies: { 201: { description: 'the run started', json: schemas.submitted }, 422: { description: 'the pipeline does not validate (`diagnostics`)', json: schemas.refusal }, 503: { description: '--max-runs pipelines already run (Retry-After)', json: schemas.refusal } },
+  },
+  getPipeline: { method: 'GET', path: '/pipelines/{id}', summary: 'A run\'s status', replies: { 200: summary } },
+  pipelineEvents: {
+    method: 'GET',
+    path: '/pipelines/{id}/events',
+    summary: 'The run\'s events as Server-Sent Events (`id`: its number, `event`: its type, `data`: the event as JSON), after Last-Event-ID; ends after run:end',
+    query: { lastEventId: { check: count, description: 'resume after this event (for clients that cannot set Last-Event-ID)' } },
+    replies: { 200: { description: 'the event stream', media: 'text/event-stream' } },
+  },
+  cancelPipeline: { method: 'POST', path: '/pipelines/{id}/cancel', summary: 'Cancel a running run (it stays resumable)', replies: { 202: summary, 409: { description: 'already finished', json: schemas.refusal } } },
+  resumePipeline: {
+    method: 'POST',
+    path: '/pipelines/{id}/resume',
+    summary: 'Walk an interrupted or cancelled run on from its last checkpoint (attractor resume\'s checks)',
+    replies: { 202: summary, 409: { description: 'not resumable, or refused (the reason)', json: schemas.refusal }, 503: { description: '--max-runs pipelines already run', json: schemas.refusal } },
+  },
+  pipelineSource: { method: 'GET', path: '/pipelines/{id}/source', summary: 'The DOT source the run walks', replies: { 200: { description: 'DOT', media: 'text/vnd.graphviz' } } },
+  pipelineGraph: { method: 'GET', path: '/pipelines/{id}/graph', summary: 'The graph drawn as the graph view draws it, nodes filled by status', replies: { 200: { description: 'SVG', media: 'image/svg+xml' } } },
+  pipelineTrace: { method: 'GET', path: '/pipelines/{id}/trace', summary: 'The run\'s trace.jsonl: one record per visit', replies: { 200: { description: 'the records', json: schemas.traceRecords } } },
+  pipelineVisit: {
+    method: 'GET',
+    path: '/pipelines/{id}/visit',
+    summary: 'One main-walk visit: its records, the files it changed, the artifacts it stored',
+    query: {
+      iteration: { check: count, description: 'the iteration (from 0)', required: true },
+      node: { check: matching(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a node id'), description: 'the node id', required: true },
+      visit: { check: count, description: 'the visit of the node within the iteration, from 1 (default 1)' },
+    },
+    replies: { 200: { description: 'the visit', json: schemas.visitRecords } },
+  },
+  pipelineQuestions: { method: 'GET', path: '/pipelines/{id}/questions', summary: 'The human gates waiting for an answer', replies: { 200: { description: 'the questions', json: schemas.questionList } } },
+  answerQuestion: {
+    method: 'POST',
+    path: '/pipelines/{id}/questions/{qid}/answer',
+    summary: 'Answer a gate: exactly one of `choice` (key, label or target), `text`, `skipped: true`',
+    body: schemas.answerRequest,
+    replies: { 200: { description: 'answered', json: schemas.answered }, 404: { description: 'no such question waits (answered elsewhere, timed out)', json: schemas.refusal } },
+  },
+  pipelineCheckpoint: { method: 'GET', path: '/pipelines/{id}/checkpoint', summary: 'The latest checkpoint (the final state once the run ended)', replies: { 200: { description: 'the run state', json: schemas.checkpointState } } },
+  pipelineContext: { method: 'GET', path: '/pipelines/{id}/context', summary: 'The run\'s context (the held boundary\'s while a debugger holds it)', replies: { 200: { description: 'context values', json: schemas.contextValues } } },
+  setBreakpoints: { method: 'PUT', path: '/pipelines/{id}/breakpoints', summary: 'Hold the main walk before these nodes and edges', body: schemas.breakpointsBody, replies: { 200: summary } },
+  renewLease: { ...debugged('The attached debugger is still there'), path: '/pipelines/{id}/lease' },
+  pausePipeline: { ...debugged('Hold at the next node'), path: '/pipelines/{id}/pause', replies: { 202: summary } },
+  continuePipeline: { ...debugged('Let a held run go on'), path: '/pipelines/{id}/continue' },
+  stepPipeline: { ...debugged('Let a held run go on to its next node'), path: '/pipelines/{id}/step' },
+  openApi: { method: 'GET', path: '/openapi.json', summary: 'This document', replies: { 200: { description: 'OpenAPI 3.1', media: 'application/json' } } },
+} as const satisfies Record<string, Operation>;
+
+export type OperationId = keyof typeof serveRoutes;
+
+export type RouteMatch = { readonly kind: 'found'; readonly operation: OperationId; readonly params: Readonly<Record<string, string>> } | { readonly kind: 'method'; readonly allowed: readonly Method[] } | { readonly kind: 'none' };
+
+/** The row of the table a request names; `segments` are the path's, percent-decoded. */
+export function matchRoute(method: string, segments: readonly string[]): RouteMatch {
+  const allowed: Method[] = [];
+  for (const [operation, route] of Object.entries(serveRoutes) as Array<[OperationId, Operation]>) {
+    const params = matchPath(route.path, segments);
+    if (!params) continue;
+    if (route.method === method) return { kind: 'found', operation, params };
+    allowed.push(route.method);
+  }
+  return allowed.length > 0 ? { kind: 'method', allowed } : { kind: 'none' };
+}
+
+function matchPath(template: string, segments: readonly string[]): Record<string, string> | undefined {
+  const parts = template.split('/').filter(Boolean);
+  if (parts.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [i, part] of parts.entries()) {
+    const segment = segments[i] as string;
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    if (name) params[name] = segment;
+    else if (part !== segment) return undefined;
+  }
+  return params;
+}

@@ -1,0 +1,99 @@
+// What the routes of `attractor serve` take and answer, as checks: the server validates request
+// bodies with them, its clients (host/serve/serve-client.ts) check the answers with them, and
+// GET /openapi.json describes both with the JSON Schema each check carries (guards.ts).
+import { questionTypeValues } from '../../engine/model/question-types';
+import { stageStatuses } from '../../engine/model/stage-status';
+import { runStatuses } from '../../engine/runtime/run-status';
+import { anyJson, boolean, count, dictionary, finiteNumber, list, literal, matching, nullable, object, oneOf, tagged, text, type Infer } from './guards';
+import { traceEntry, visitFiles } from './webview';
+
+const name = text(10_000);
+const words = text(1_000_000);
+/** A submitted source or parameter: as long as the server's --max-body lets it be. */
+const source = text(1024 ** 3);
+const timestamp = text(100);
+/** More breakpoints than any pipeline needs is a malformed request, not a debugging session. */
+export const MAX_BREAKPOINTS = 1000;
+const nodeId = matching(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a node id');
+const edgeEnds = object({ from: nodeId, to: nodeId }, {}, { closed: true });
+
+/** Where a debugger attached over HTTP wants the run held: nodes (before they run) and edges (before they are taken). */
+const holdBreakpoints = object({ nodes: list(nodeId, MAX_BREAKPOINTS), edges: list(edgeEnds, MAX_BREAKPOINTS) });
+
+/** The last node of the main walk that finished, as a held run reports it. */
+const heldOutcome = object({ nodeId: name, status: oneOf(stageStatuses), preferredLabel: nullable(words), notes: nullable(words), failureReason: nullable(words) });
+
+const heldCommon = { reason: oneOf(['breakpoint', 'step', 'pause'] as const), iteration: count, since: timestamp, lastOutcome: nullable(heldOutcome) };
+/** The run stands still: before node `nodeId` runs, or before it takes `edge` out of the node that just finished. */
+const heldState = tagged(
+  {
+    node: object({ ...heldCommon, nodeId: name, step: count, visit: count }),
+    edge: object({ ...heldCommon, nodeId: name, edge: object({ index: count, from: name, to: name }) }),
+  },
+  'kind',
+);
+
+/** How an attached debugger's lease stands. */
+const attachLeaseState = object({ periodMs: count, expiresAt: nullable(timestamp) });
+
+/** A served run's status: the engine's, or `interrupted` — a run of an earlier server whose engine went away mid-walk (killed, crashed); resumable. */
+const servedStatuses = [...runStatuses, 'interrupted'] as const;
+
+const summaryFields = {
+  id: name,
+  status: oneOf(servedStatuses),
+  graphName: nullable(name),
+  runId: nullable(name),
+  logsRoot: name,
+  cwd: name,
+  sourcePath: nullable(name),
+  createdAt: timestamp,
+  currentNodes: list(name),
+  completedNodes: list(name),
+  iteration: count,
+  pendingQuestions: count,
+  /** The id of the latest event: where a client's event stream would resume. */
+  lastEventId: count,
+  /** Where an attached debugger holds the run; null while it runs (or is over). */
+  held: nullable(heldState),
+  breakpoints: holdBreakpoints,
+  /** The attached debugger's lease: its requests renew it; once it lapses the run is let go. */
+  attachLease: attachLeaseState,
+};
+/** What `GET /pipelines/{id}` answers (and each entry of `GET /pipelines`). */
+export const pipelineSummary = object(summaryFields, { failureReason: words });
+/** `POST /pipelines`' 201: the new run, and what validation warned about. */
+export const submitted = object(summaryFields, { failureReason: words, warnings: list(anyJson) });
+export const pipelineList = object({ pipelines: list(pipelineSummary) });
+
+/** A human gate's question as the server holds it until answered. */
+const pendingQuestion = object(
+  { id: name, nodeId: name, type: oneOf(questionTypeValues), text: words, options: list(object({ key: text(100), label: words, to: name }), 1000), freeform: boolean, askedAt: timestamp },
+  { timeoutMs: count, defaultChoice: words },
+);
+export const questionList = object({ questions: list(pendingQuestion, 10_000) });
+
+/** `POST /pipelines`: exactly one of `dot` (the source) or `path` (a .dot file under a root). */
+export const submissionBody = object({}, { dot: source, path: name, params: dictionary(source), cwd: name }, { closed: true });
+/** `POST …/answer`: exactly one of them. */
+export const answerRequest = object({}, { choice: words, text: source, skipped: literal(true) }, { closed: true });
+/** `PUT …/breakpoints`: each list optional; replaces the run's set. */
+export const breakpointsBody = object({}, { nodes: list(nodeId, MAX_BREAKPOINTS), edges: list(edgeEnds, MAX_BREAKPOINTS) }, { closed: true });
+
+export const answered = object({ answered: name });
+export const traceRecords = object({ records: list(traceEntry) });
+/** One visit's records, file changes and artifacts (the trace panel's `visitArtifacts` without its type). */
+export const visitRecords = visitFiles;
+/** A run's context values, or its checkpoint: opaque JSON to a client. */
+export const contextValues = dictionary(anyJson);
+export const checkpointState = object({ status: oneOf(runStatuses), runId: name, graphName: name, cwd: name, iteration: count, completedNodes: list(name) });
+/** Every refusal: `{"error": why}`, sometimes with more (a 422's `diagnostics`). */
+export const refusal = object({ error: words }, { diagnostics: list(anyJson) });
+
+export type PipelineSummary = Infer<typeof pipelineSummary>;
+export type PendingQuestion = Infer<typeof pendingQuestion>;
+export type HeldState = Infer<typeof heldState>;
+export type HeldOutcome = Infer<typeof heldOutcome>;
+export type HoldBreakpoints = Infer<typeof holdBreakpoints>;
+export type AttachLeaseState = Infer<typeof attachLeaseState>;
+export type ServedStatus = (typeof servedStatuses)[number];
