@@ -4,7 +4,7 @@
 import { questionTypeValues } from '../../engine/model/question-types';
 import { stageStatuses } from '../../engine/model/stage-status';
 import { runStatuses } from '../../engine/runtime/run-status';
-import { anyJson, boolean, count, dictionary, finiteNumber, list, literal, matching, nullable, object, oneOf, tagged, text, type Infer } from './guards';
+import { anyJson, boolean, count, dictionary, list, literal, matching, nullable, object, oneOf, tagged, text, type Infer } from './guards';
 import { traceEntry, visitFiles } from './webview';
 
 const name = text(10_000);
