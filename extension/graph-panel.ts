@@ -71,7 +71,9 @@ export class GraphPanel implements vscode.Disposable, GateView {
       this.panel = this.createPanel();
       if (this.panel.visible) this.visibility.fire(true);
     } else {
-      this.panel.reveal(vscode.ViewColumn.Beside, options.preserveFocus ?? true);
+      // Where it already is: "beside" the active group would move it (into a new group when it is
+      // itself the active one), and a moved graph view is gone from where the person left it.
+      this.panel.reveal(undefined, options.preserveFocus ?? true);
     }
     this.panel.title = `Graph: ${document.uri.path.split('/').pop() ?? ''}`;
     if (this.ready) {

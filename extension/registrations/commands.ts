@@ -21,7 +21,7 @@ export function register(ctx: Ctx): void {
   ctx.command('attractor.stopRun', () => runs.stopLocalRun());
   ctx.command('attractor.resumeRun', async (directory) => {
     if (!requireTrust()) return;
-    const runDir = typeof directory === 'string' ? directory : await pickRun(ctx, 'Resume run…', isResumable);
+    const runDir = runDirectoryOf(directory) ?? (await pickRun(ctx, 'Resume run…', isResumable));
     if (!runDir) return;
     const cwd = await confirmedWorkingDirectory(runDir);
     if (cwd === undefined) return;

@@ -131,8 +131,8 @@ export async function openFile(page: Page, name: string, expectText: string): Pr
   await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
   await page.keyboard.type(name);
   // Wait for the search to list the file: recently opened files are listed before it answers.
-  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`);
-  await page.keyboard.press('Enter');
+  // Clicked, not Enter: the highlighted row may still be a recently opened file (a run's snapshot file).
+  await page.locator(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`).first().click();
   await page.waitForSelector(`.monaco-editor .view-lines:has-text("${expectText}")`);
 }
 

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { OVERLAPS_FILE, overlappingFanOut } from '../fixtures/overlapping-fan-out';
-import { allowEditorModels, clickRunLens, debugConsoleLines, frameWith, goToLine, inCodeServer, openFile, readAttractorLog, runCommand, runScenarios, type Scenarios, shot, waitFor, waitForNotification } from './code-server';
+import { allowEditorModels, chooseFromContextMenu, clickRunLens, debugConsoleLines, frameWith, goToLine, inCodeServer, openFile, readAttractorLog, runCommand, runScenarios, type Scenarios, shot, waitFor, waitForNotification } from './code-server';
 import type { LmScript } from './scripted-lm-extension/script';
 import { packageScriptedLm } from './scripted-lm-vsix';
 
@@ -344,10 +344,29 @@ async function debugging(): Promise<void> {
     await pick.waitFor({ state: 'detached', timeout: 30_000 });
     await page.waitForSelector('.debug-toolbar', { state: 'hidden', timeout: 30_000 });
 
-    // 4. Resume run…: the graph view shows the whole history at the gate, which asks again.
-    await runCommand(page, 'Attractor: Resume run');
-    await page.click('.quick-input-list .monaco-list-row:has-text("human")');
+    // 4. Only the graph view open (every editor closed), Resume run… from the Runs view's menu:
+    // the run resumes without asking which run again, and the graph view stays where it was, once,
+    // showing the whole history at the gate, which asks again there.
+    await runCommand(page, 'Attractor: Show graph');
+    await page.locator('.tab:has-text("Graph: human-review.dot")').waitFor({ timeout: 30_000 });
+    const editorTabs = page.locator('.tab:not(:has-text("Graph:"))');
+    for (let left = await editorTabs.count(), tries = 0; left > 0 && tries < 10; left = await editorTabs.count(), tries++) {
+      await editorTabs.first().dispatchEvent('auxclick', { button: 1 });
+      await page.waitForFunction((before) => document.querySelectorAll('.tab:not([aria-label^="Graph:"])').length < before, left, { timeout: 10_000 }).catch(() => undefined);
+    }
+    assert.deepEqual(await page.locator('.tab').allInnerTexts(), ['Graph: human-review.dot']);
+    await page.keyboard.press('Control+Shift+D');
+    await page.waitForSelector('.pane-header:has-text("Attractor Runs")');
+    const runRow = page.locator('.pane:has(.pane-header:has-text("Attractor Runs")) .monaco-list-row:has-text("human")').first();
+    if (!(await runRow.isVisible())) await page.click('.pane-header:has-text("Attractor Runs")');
+    await runRow.waitFor({ timeout: 30_000 });
+    await chooseFromContextMenu(page, runRow, 'Resume run');
     const graph = await frameWith(page, '.gate-panel:not([hidden])', 60_000);
+    assert.equal(await page.locator('.quick-input-list .monaco-list-row:has-text("human-review-")').count(), 0, 'the run the menu was opened on resumes: no run picker');
+    await page.waitForSelector('.debug-call-stack .monaco-list-row:has-text("review")', { timeout: 30_000 });
+    await page.waitForTimeout(2_000); // the stop opens the pipeline's editor: the graph view must outlive it
+    assert.equal(await page.locator('.tab:has-text("Graph: human-review.dot")').count(), 1, 'one graph view, still open');
+    assert.equal(await page.locator('.quick-input-widget:not([style*="display: none"]):has-text("Publish these release notes?")').count(), 0, 'the gate asks in the graph view, in sight');
     assert.deepEqual(await traceNodes(graph), ['start', 'draft', 'review', 'note', 'draft']);
     assert.match(await graph.locator('.trace-summary').innerText(), /5 visits/);
     await shot(page, '14-resume-shows-history');
