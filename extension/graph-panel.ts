@@ -175,7 +175,7 @@ export class GraphPanel implements vscode.Disposable, GateView {
       case 'revealNode':
       case 'revealEdge':
       case 'revealRange':
-        await revealInEditor(message.uri, message.range);
+        await revealInEditor(message.uri, message.range, this.panel?.viewColumn);
         return;
       case 'toggleBreakpoint':
         toggleBreakpoint(vscode.Uri.parse(message.uri), message.target.range);
@@ -255,12 +255,14 @@ function toRange(range: WireRange): vscode.Range {
   return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }
 
-async function revealInEditor(uri: string, range: WireRange): Promise<void> {
+async function revealInEditor(uri: string, range: WireRange, graphColumn: vscode.ViewColumn | undefined): Promise<void> {
   const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
   const target = toRange(range);
-  // Reveal in the editor group that already shows the file, not in the graph's column.
+  // Reveal in the editor group that already shows the file, never over the graph view itself
+  // (when it is alone in the first group, the file opens beside it).
   const visible = vscode.window.visibleTextEditors.find((editor) => editor.document.uri.toString() === document.uri.toString());
-  await vscode.window.showTextDocument(document, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, selection: target, preserveFocus: false });
+  const column = visible?.viewColumn ?? (graphColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One);
+  await vscode.window.showTextDocument(document, { viewColumn: column, selection: target, preserveFocus: false });
 }
 
 /** Through the debug API, so the breakpoint shows in the Breakpoints view and the gutter like any other. */
