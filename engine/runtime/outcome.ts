@@ -37,4 +37,6 @@ export interface Outcome {
    * routes": the walk takes the node's retry target or ends.
    */
   readonly continueAt?: string;
+  /** The handler finished without writing any status (an LLM node that answered nothing): `auto_status` makes it a SUCCESS (canonical §2.6). */
+  readonly statusMissing?: true;
 }

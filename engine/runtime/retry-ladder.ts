@@ -114,8 +114,9 @@ function partial(outcome: Outcome, rung: LadderRung): Outcome {
  */
 export function applyOverrides(node: GraphNode, outcome: Outcome): { readonly outcome: Outcome } | { readonly pending: PendingCheck } {
   let result = outcome;
-  if (result.status === 'skipped' && boolAttr(node, 'auto_status')) {
-    result = { ...result, status: 'success', isExplicit: false, notes: 'auto-status: handler completed without writing status' };
+  if ((result.status === 'skipped' || result.statusMissing) && boolAttr(node, 'auto_status')) {
+    const { failureReason: _none, failedStep: _step, ...rest } = result;
+    result = { ...rest, status: 'success', isExplicit: false, notes: 'auto-status: handler completed without writing status' };
   }
   if (result.status === 'fail' && boolAttr(node, 'continue_on_fail')) {
     result = { ...result, status: 'partial_success', isExplicit: false, notes: `continue_on_fail: ${result.failureReason ?? 'failed'}` };

@@ -28,7 +28,7 @@ export function outcomeFromResult(result: CodergenResult, goalGate: boolean): Ou
   }
 
   const trimmed = text.trim();
-  if (!trimmed) return { status: 'fail', isExplicit: false, failureReason: 'the agent returned an empty response', ...session };
+  if (!trimmed) return { status: 'fail', isExplicit: false, failureReason: 'the agent returned an empty response', statusMissing: true, ...session };
 
   const recovered = recoverJsonVerdict(trimmed);
   if (recovered) return { ...recovered, ...responseText, ...session };

@@ -133,4 +133,16 @@ export const handlers = {
     assert.equal(refused.status, 2);
     assert.match(refused.stderr, /empty\.mjs: handler "broken" has no execute function/);
   });
+
+  it('auto_status: a node whose handler wrote no status (an empty answer, a skip) succeeds with the auto-status note; without it the empty answer fails', () => {
+    const dir = workspace();
+    const ran = run(dir, 'auto-status.dot', '--scripted', 'auto-status.json');
+    assert.equal(ran.result.status, 'success', `${ran.stdout}\n${ran.stderr}`);
+    assert.equal(fs.readFileSync(path.join(dir, 'reached.txt'), 'utf8'), 'reached\n');
+    const status = (node: string) => readJson(dir, 'run', node, 'status.json');
+    assert.equal(status('quiet').outcome, 'success');
+    assert.equal(status('quiet').notes, 'auto-status: handler completed without writing status');
+    assert.equal(status('mute').outcome, 'fail');
+    assert.equal(status('needs').outcome, 'success');
+  });
 });
