@@ -1,12 +1,13 @@
 // Document text → sanitised SVG element, through our own parser and a render DOT built from the
-// model, laid out in the layout worker. A graph too large to lay out whole (by size, or because its
-// layout overflowed the worker's stack) is shown as the neighbourhood of one node instead.
+// model, laid out in the layout worker. A graph too large to lay out whole (by size, because its
+// layout overflowed the worker's stack, missed the layout deadline or was cancelled) is shown as the
+// neighbourhood of one node instead.
 // Failures come back as a located diagnostic, never as an exception.
 import type { Diagnostic } from '../engine/model/diagnostics';
 import type { Graph } from '../engine/model/graph';
 import type { LineIndex } from '../engine/model/source';
 import { parseDot } from '../engine/parse/dot-parser';
-import type { LayoutClient } from './layout-client';
+import { LAYOUT_DEADLINE_MS, type LayoutClient } from './layout-client';
 import { focusNode, neighbourhood } from './neighbourhood';
 import type { LayoutEngine } from '../host/protocol/webview';
 import { buildRenderDot, type ElementRef } from '../engine/model/render-dot';
@@ -17,10 +18,13 @@ export const WHOLE_GRAPH_MAX_NODES = 2000;
 /** The size of that neighbourhood: a layout of well under a second. */
 const NEIGHBOURHOOD_NODES = 300;
 
+/** Why the picture shows a neighbourhood rather than the whole graph. */
+type NeighbourhoodReason = 'size' | 'stack' | 'deadline' | 'cancelled';
+
 /** What the picture shows of the graph. */
 export type ViewScope =
   | { readonly kind: 'whole' }
-  | { readonly kind: 'neighbourhood'; readonly focus: string; readonly shown: ReadonlySet<string>; readonly total: number; readonly reason: 'size' | 'stack' };
+  | { readonly kind: 'neighbourhood'; readonly focus: string; readonly shown: ReadonlySet<string>; readonly total: number; readonly reason: NeighbourhoodReason };
 
 export type RenderResult =
   | { readonly kind: 'rendered'; readonly graph: Graph; readonly lineIndex: LineIndex; readonly svg: SVGSVGElement; readonly refs: ReadonlyMap<string, ElementRef>; readonly scope: ViewScope }
@@ -34,6 +38,8 @@ export interface RenderRequest {
   /** The node a neighbourhood centres on (the active or selected node); the start node when absent. */
   readonly focus: string | undefined;
   readonly layout: LayoutClient;
+  /** The whole graph of this text already missed the deadline or was cancelled: lay out the neighbourhood at once. */
+  readonly fallback: 'deadline' | 'cancelled' | undefined;
   /** Called as Graphviz starts, with the number of nodes it lays out. */
   readonly onLayoutStart: (nodes: number) => void;
 }
@@ -45,14 +51,16 @@ export async function renderDocument(request: RenderRequest): Promise<RenderResu
     const diagnostic = parsed.diagnostics.find((d) => d.severity === 'error') ?? { rule: 'syntax', severity: 'error', message: 'The document has no graph.' };
     return { kind: 'error', diagnostic };
   }
-  const neighbourhoodScope = (reason: 'size' | 'stack'): ViewScope => {
+  const neighbourhoodScope = (reason: NeighbourhoodReason): ViewScope => {
     const focus = focusNode(graph, request.focus) ?? '';
     return { kind: 'neighbourhood', focus, shown: neighbourhood(graph, focus, NEIGHBOURHOOD_NODES), total: graph.nodes.size, reason };
   };
-  let scope = graph.nodes.size > WHOLE_GRAPH_MAX_NODES ? neighbourhoodScope('size') : { kind: 'whole' as const };
+  const first = graph.nodes.size > WHOLE_GRAPH_MAX_NODES ? 'size' : request.fallback;
+  let scope = first ? neighbourhoodScope(first) : { kind: 'whole' as const };
   let result = await layOut(graph, scope, request);
-  if (result.kind === 'stack-overflow' && scope.kind === 'whole') {
-    scope = neighbourhoodScope('stack');
+  const fallback = FALLBACKS[result.kind];
+  if (fallback && scope.kind === 'whole') {
+    scope = neighbourhoodScope(fallback);
     result = await layOut(graph, scope, request);
   }
   switch (result.kind) {
@@ -63,13 +71,21 @@ export async function renderDocument(request: RenderRequest): Promise<RenderResu
     case 'stack-overflow':
     case 'failed':
       return { kind: 'error', diagnostic: { rule: 'layout', severity: 'error', message: `Graphviz could not lay out the graph: ${result.message}` } };
+    case 'timed-out':
+      return { kind: 'error', diagnostic: { rule: 'layout', severity: 'error', message: `Graphviz did not lay out the graph within ${LAYOUT_DEADLINE_MS / 1000} s.` } };
+    case 'cancelled':
+      return { kind: 'error', diagnostic: { rule: 'layout', severity: 'error', message: 'The layout was cancelled.' } };
   }
 }
+
+/** The whole-graph layouts that give way to a neighbourhood, and why. */
+const FALLBACKS: Partial<Record<LayoutResult['kind'], NeighbourhoodReason>> = { 'stack-overflow': 'stack', 'timed-out': 'deadline', cancelled: 'cancelled' };
 
 type LayoutResult =
   | { readonly kind: 'rendered'; readonly svg: SVGSVGElement; readonly refs: ReadonlyMap<string, ElementRef> }
   | { readonly kind: 'failed' | 'stack-overflow'; readonly message: string }
-  | { readonly kind: 'superseded' };
+  | { readonly kind: 'superseded' }
+  | { readonly kind: 'timed-out' | 'cancelled' };
 
 async function layOut(graph: Graph, scope: ViewScope, request: RenderRequest): Promise<LayoutResult> {
   const shown = scope.kind === 'neighbourhood' ? scope.shown : undefined;
@@ -79,6 +95,9 @@ async function layOut(graph: Graph, scope: ViewScope, request: RenderRequest): P
   switch (outcome.kind) {
     case 'superseded':
       return outcome;
+    case 'timed-out':
+    case 'cancelled':
+      return { kind: outcome.kind };
     case 'failed':
       return { kind: outcome.stackOverflow ? 'stack-overflow' : 'failed', message: outcome.message };
     case 'laid-out':

@@ -1,13 +1,20 @@
 // The page's side of the layout worker. One layout at a time: a newer request ends the worker that
 // is still laying out an older one (its result would be stale), and the next request starts a fresh one.
+// A layout that misses its deadline, or that the user cancels, ends its worker the same way.
 import type { LayoutReply, LayoutRequest } from './layout-messages';
 import { layoutWorkerSource } from './layout-worker-source';
 import type { LayoutEngine } from '../host/protocol/webview';
 
+/** How long one layout may take: WASM Graphviz can take minutes on a 1,000-node graph with many crossings. */
+export const LAYOUT_DEADLINE_MS = 5000;
+
 export type LayoutOutcome =
   | { readonly kind: 'laid-out'; readonly svg: string }
   | { readonly kind: 'failed'; readonly message: string; readonly stackOverflow: boolean }
-  | { readonly kind: 'superseded' };
+  | { readonly kind: 'superseded' }
+  /** Graphviz did not finish within LAYOUT_DEADLINE_MS. */
+  | { readonly kind: 'timed-out' }
+  | { readonly kind: 'cancelled' };
 
 interface Pending {
   readonly id: number;
@@ -25,9 +32,21 @@ export class LayoutClient {
     const worker = (this.worker ??= this.startWorker());
     const request: LayoutRequest = { id: ++this.nextId, dot, engine };
     return new Promise((settle) => {
-      this.pending = { id: request.id, settle };
+      const deadline = setTimeout(() => this.stop({ kind: 'timed-out' }), LAYOUT_DEADLINE_MS);
+      this.pending = {
+        id: request.id,
+        settle: (outcome) => {
+          clearTimeout(deadline);
+          settle(outcome);
+        },
+      };
       worker.postMessage(request);
     });
+  }
+
+  /** Ends the layout in progress, if any: it settles as cancelled. */
+  cancel(): void {
+    if (this.pending) this.stop({ kind: 'cancelled' });
   }
 
   private startWorker(): Worker {

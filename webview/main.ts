@@ -35,7 +35,9 @@ let scope: ViewScope = { kind: 'whole' };
 /** The node a graph too large to lay out whole is shown around: the active node, else the last selected one. */
 let focus: string | undefined;
 const layout = new LayoutClient();
-const layoutStatus = new LayoutStatus();
+const layoutStatus = new LayoutStatus(() => layout.cancel());
+/** The text whose whole graph missed the layout deadline or was cancelled: its renders lay out a neighbourhood at once. */
+let gaveUpWhole: { readonly text: string; readonly reason: 'deadline' | 'cancelled' } | undefined;
 let renderSequence = 0;
 let renderTimer: ReturnType<typeof setTimeout> | undefined;
 let lastRenderMs = 0;
@@ -177,15 +179,17 @@ function scheduleRender(): void {
 }
 
 async function render(): Promise<void> {
-  if (documentText === undefined) return;
+  const text = documentText;
+  if (text === undefined) return;
   const sequence = ++renderSequence;
   const version = documentVersion;
   const started = performance.now();
   const result = await renderDocument({
-    text: documentText,
+    text,
     engine,
     focus,
     layout,
+    fallback: gaveUpWhole?.text === text ? gaveUpWhole.reason : undefined,
     onLayoutStart: (nodes) => {
       layoutStatus.layingOut(nodes);
       document.body.dataset.renderState = 'laying-out';
@@ -197,6 +201,7 @@ async function render(): Promise<void> {
     graph = result.graph;
     lineIndex = result.lineIndex;
     scope = result.scope;
+    if (scope.kind === 'neighbourhood' && (scope.reason === 'deadline' || scope.reason === 'cancelled')) gaveUpWhole = { text, reason: scope.reason };
     graphView.show(result.svg, result.refs);
     banner.hide();
     tracePanel.setGateNodes(new Set([...result.graph.nodes.values()].filter((node) => node.attributes.get('goal_gate')?.value === 'true').map((node) => node.id)));

@@ -18,3 +18,33 @@ export function generatePipeline(nodeCount: number): string {
   lines.push('}');
   return lines.join('\n');
 }
+
+/**
+ * A chain of `chainLength` stages from the start node, then a random DAG (seeded, so the same every
+ * run) of the remaining stages with retry edges back: its crossings keep WASM Graphviz busy for
+ * minutes, while the chain's neighbourhood of the start node lays out in about a second.
+ */
+export function generateTangledPipeline(nodeCount: number, chainLength: number, seed = 1): string {
+  let state = seed;
+  // mulberry32
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const stages = nodeCount - 2;
+  const lines = ['digraph tangled {', '  start [shape=Mdiamond]', '  exit [shape=Msquare]'];
+  for (let i = 0; i < stages; i++) lines.push(`  n${i} [shape=box, label="Stage ${i}"]`);
+  lines.push('  start -> n0');
+  for (let i = 1; i < chainLength; i++) lines.push(`  n${i - 1} -> n${i}`);
+  // A stage of the tangle, before `i`, counting the chain's last stage as its root.
+  const earlier = (i: number) => `n${chainLength - 1 + Math.floor(random() * (i - chainLength + 1))}`;
+  for (let i = chainLength; i < stages; i++) {
+    lines.push(`  ${earlier(i)} -> n${i}`);
+    if (random() < 0.5) lines.push(`  ${earlier(i)} -> n${i}`);
+    if (random() < 0.2) lines.push(`  n${i} -> ${earlier(i)} [label="retry"]`);
+  }
+  lines.push(`  n${stages - 1} -> exit`, '}');
+  return lines.join('\n');
+}
