@@ -6,7 +6,7 @@ import { layoutWorkerSource } from './layout-worker-source';
 import type { LayoutEngine } from '../host/protocol/webview';
 
 /** How long one layout may take: WASM Graphviz can take minutes on a 1,000-node graph with many crossings. */
-export const LAYOUT_DEADLINE_MS = 5000;
+export const LAYOUT_DEADLINE_MS = 10_000;
 
 export type LayoutOutcome =
   | { readonly kind: 'laid-out'; readonly svg: string }
