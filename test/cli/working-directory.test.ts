@@ -56,7 +56,8 @@ describe('one live engine per working directory', () => {
     fs.writeFileSync(hold, '');
     const root = workspaceWith('attractor-serve-workdir-', { 'p.dot': holding(hold) });
     fs.mkdirSync(path.join(root, 'other'));
-    const server = await started(root, '--root', root);
+    // Unconfined, as above: serve confines every command, and a confined tool would not see the hold file.
+    const server = await started(root, '--root', root, '--sandbox', 'off');
     try {
       const first = await call(`${server.url}/pipelines`, { body: { path: 'p.dot' } });
       assert.equal(first.status, 201, JSON.stringify(first.body));
