@@ -111,7 +111,8 @@ test('VS Code follows a run that the workers walk and answers its gate through t
   assert.equal(breakpoints.status, 409);
   assert.match(breakpoints.body.error, /runs on Restate's workers/);
   assert.match(graph, /<svg/);
-  assert.deepEqual(context, atGate.context);
+  // The client's checked record has no prototype (a key named __proto__ stays a key): compared by its entries.
+  assert.deepEqual({ ...(context as object) }, atGate.context);
 
   const summary = await client.get(id);
   assert.equal(summary.status, 'success');
