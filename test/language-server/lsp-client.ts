@@ -40,9 +40,12 @@ export class LspClient {
     });
   }
 
-  /** `server` is the bundled server unless a test installs one elsewhere (the packaged layout). */
-  static async start(initializationOptions: Record<string, unknown> = { diagnosticsDelayMs: 20 }, server = serverPath, execArgv: readonly string[] = []): Promise<LspClient> {
-    const child = spawn(process.execPath, [...execArgv, server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  /**
+   * `server` is the bundled server unless a test installs one elsewhere (the packaged layout);
+   * `node` runs it (the benches start dot-language-support's server under Node 24).
+   */
+  static async start(initializationOptions: Record<string, unknown> = { diagnosticsDelayMs: 20 }, server = serverPath, execArgv: readonly string[] = [], node = process.execPath): Promise<LspClient> {
+    const child = spawn(node, [...execArgv, server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout as NodeJS.ReadableStream), new StreamMessageWriter(child.stdin as NodeJS.WritableStream));
     connection.listen();
     const client = new LspClient(child, connection);
