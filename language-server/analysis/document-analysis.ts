@@ -62,15 +62,24 @@ export class LocalModel implements PipelineModel, ModelGraphs {
     readonly parsed: Graph,
     readonly graph: Graph,
     readonly provenance: ModelProvenance,
-    readonly nodeDetails: NodeDetails = nodeDetailsOf(graph),
+    private readonly details: { value?: NodeDetails } = {},
   ) {}
+
+  /**
+   * Read when first asked, not as the check ends: the checker worker posts a check's diagnostics
+   * before it reads its model's node details (a handler resolved for every node).
+   */
+  get nodeDetails(): NodeDetails {
+    this.details.value ??= nodeDetailsOf(this.graph);
+    return this.details.value;
+  }
 
   graphs(): Promise<ModelGraphs> {
     return Promise.resolve(this);
   }
 
   as(provenance: ModelProvenance): LocalModel {
-    return new LocalModel(this.parsed, this.graph, provenance, this.nodeDetails);
+    return new LocalModel(this.parsed, this.graph, provenance, this.details);
   }
 }
 

@@ -4,14 +4,14 @@ export class Debouncer {
 
   constructor(private readonly delayMs: number) {}
 
-  schedule(key: string, run: () => void, delayMs = this.delayMs): void {
+  schedule(key: string, run: () => void): void {
     this.cancel(key);
     this.timers.set(
       key,
       setTimeout(() => {
         this.timers.delete(key);
         run();
-      }, delayMs),
+      }, this.delayMs),
     );
   }
 

@@ -35,8 +35,10 @@ export class DiagnosticPublisher {
     this.debouncer = new Debouncer(options.delayMs);
   }
 
+  /** A document just opened is checked at once: its check is on its way to the worker before any request about it is read. */
   opened(uri: string): void {
-    this.debouncer.schedule(uri, () => this.runSafely(uri), 0);
+    this.debouncer.cancel(uri);
+    this.runSafely(uri);
     this.scheduleParentsOf(uri);
   }
 
