@@ -1,4 +1,4 @@
-import { DEFAULT_ATTACH_LEASE_SECONDS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT } from '../host/serve/serve-defaults';
+import { DEFAULT_ATTACH_LEASE_SECONDS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_QUEUED, DEFAULT_MAX_RUNS, DEFAULT_SERVE_PORT } from '../host/serve/serve-defaults';
 import { parseCommandLine, type CommandSpec, type OptionSpec, type OptionValues } from './command-line';
 import { takeCredentials } from './credentials';
 
@@ -91,7 +91,8 @@ const commands: CommandSpec[] = [
       { name: 'logs-root', value: '<dir>', description: 'where run directories go, one per run (default: <first root>/.attractor-runs)' },
       { name: 'token-file', value: '<file>', description: 'require the bearer token in FILE, generated there (mode 0600) when missing; implied by a non-loopback bind (default file: ~/.config/attractor/serve-token)' },
       { name: 'max-body', value: '<bytes>', description: 'largest request body accepted', default: String(DEFAULT_MAX_BODY_BYTES) },
-      { name: 'max-runs', value: '<n>', description: 'pipelines running at once; more submissions are refused (503)', default: DEFAULT_MAX_RUNS },
+      { name: 'max-runs', value: '<n>', description: 'pipelines running at once (a run waiting at a human gate does not count); more submissions wait in a queue', default: DEFAULT_MAX_RUNS },
+      { name: 'max-queued', value: '<n>', description: 'submissions that may wait for a running slot; more are refused (503)', default: DEFAULT_MAX_QUEUED },
       { name: 'max-connections', value: '<n>', description: "clients connected at once; more are refused (503) (default: what the open-file limit leaves beside --max-runs runs' commands)" },
       { name: 'attach-lease', value: '<seconds>', description: 'an attached debugger silent this long is gone: its breakpoints are dropped and its run goes on', default: DEFAULT_ATTACH_LEASE_SECONDS },
       { name: 'on', value: '<restate://host:port>', description: "submit every run to `attractor worker`s through Restate's ingress instead of walking it here; --root and --logs-root must be on a file system every worker shares" },

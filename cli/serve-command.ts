@@ -16,6 +16,7 @@ export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
   readonly tokenFile?: string;
   readonly maxBody: string;
   readonly maxRuns: string;
+  readonly maxQueued: string;
   readonly maxConnections?: string;
   readonly attachLease: string;
   /** Restate's ingress (`restate://HOST:PORT`): the workers walk the runs. */
@@ -28,6 +29,7 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
   const port = integerOption('--port', options.port, 0, 65_535);
   const maxBodyBytes = integerOption('--max-body', options.maxBody, 1, 1024 ** 3);
   const maxRunning = integerOption('--max-runs', options.maxRuns, 1, 10_000);
+  const maxQueued = integerOption('--max-queued', options.maxQueued, 0, 100_000);
   const maxConnections = connectionLimit(options.maxConnections, maxRunning);
   const attachLeaseMs = secondsOption('--attach-lease', options.attachLease, ATTACH_LEASE_SECONDS.min, ATTACH_LEASE_SECONDS.max);
   const roots = new Roots(options.root?.length ? options.root : [process.cwd()]);
@@ -38,7 +40,7 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
   const server = new PipelineServer({
     // The worker's bundle lies beside this one (dist/).
     checker: submissionChecker(path.join(__dirname, 'serve-validation-worker.js')),
-    launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), walkers, maxRunning, attachLeaseMs },
+    launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), walkers, maxRunning, maxQueued, attachLeaseMs },
     ...(token ? { token } : {}),
     maxBodyBytes,
     maxConnections,

@@ -40,11 +40,12 @@ export function remoteRunLabel(run: PipelineSummary): string {
   return run.graphName ?? run.id;
 }
 
-/** "running · iteration 2 · at gate · 1 question waiting", "success", "fail: reason". */
+/** "running · iteration 2 · at gate · 1 question waiting", "queued · waiting for a slot (#2)", "success", "fail: reason". */
 export function describeRemoteRun(run: PipelineSummary): string {
   const parts: string[] = [run.status === 'fail' && run.failureReason ? `fail: ${run.failureReason}` : run.status];
   if (run.iteration > 0) parts.push(`iteration ${run.iteration}`);
   if (run.status === 'running' && run.currentNodes.length > 0) parts.push(`at ${run.currentNodes.join(', ')}`);
   if (run.pendingQuestions > 0) parts.push(`${run.pendingQuestions} question${run.pendingQuestions === 1 ? '' : 's'} waiting`);
+  if (run.queuePosition !== null) parts.push(`waiting for a slot (${run.queuePosition === 1 ? 'next' : `#${run.queuePosition}`})`);
   return parts.join(' · ');
 }

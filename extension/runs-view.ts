@@ -130,9 +130,9 @@ function remoteRunItem(run: PipelineSummary): vscode.TreeItem {
   const item = new vscode.TreeItem(remoteRunLabel(run), vscode.TreeItemCollapsibleState.None);
   item.description = describeRemoteRun(run);
   item.tooltip = new vscode.MarkdownString([`**${run.id}**`, run.sourcePath ? `pipeline: \`${run.sourcePath}\`` : '', `run directory (on the server): \`${run.logsRoot}\``, `started ${run.createdAt}`].filter(Boolean).join('\n\n'));
-  const icon = { running: run.pendingQuestions > 0 ? 'question' : 'sync~spin', success: 'pass', fail: 'error', cancelled: 'circle-slash', interrupted: STATUS_ICONS.interrupted } as const;
+  const icon = { running: run.pendingQuestions > 0 ? 'question' : 'sync~spin', success: 'pass', fail: 'error', cancelled: 'circle-slash', interrupted: STATUS_ICONS.interrupted, queued: 'watch' } as const;
   item.iconPath = new vscode.ThemeIcon(icon[run.status]);
-  item.contextValue = run.status === 'running' ? 'attractorRemoteRun.running' : 'attractorRemoteRun';
+  item.contextValue = run.status === 'running' || run.status === 'queued' ? 'attractorRemoteRun.running' : 'attractorRemoteRun';
   item.command = { command: 'attractor.openRemoteRun', title: 'Follow run', arguments: [run.id] };
   item.id = `remote:${run.id}`;
   return item;

@@ -10,8 +10,9 @@ import { HttpError, parseAnswer, parseBreakpoints, parseSubmission, type Release
 import { matchRoute, type OperationId } from '../host/protocol/serve-routes';
 import { openApiDocument } from '../host/protocol/openapi';
 import type { Roots } from './roots';
-import type { ServedRun } from './served-run';
-import { startSubmission } from './submission';
+import { ServedRun } from './served-run';
+import { prepareSubmission, type PreparedSubmission } from './submission';
+import { SlotQueue } from './slot-queue';
 import { submissionChecker, type SubmissionChecker } from './submission-checker';
 import { claimSocketPath } from './socket-path';
 import { runFile } from '../engine/runtime/run-layout';
@@ -31,8 +32,10 @@ export interface Launcher {
   readonly logsRoot: string;
   /** Who walks the runs: this process (with a fresh backend and fan-out default for each run), or Restate's workers behind its ingress. */
   readonly walkers: { readonly kind: 'here'; readonly execution: () => Execution } | { readonly kind: 'restate'; readonly ingress: URL };
-  /** Runs at once; a submission beyond it is refused (503), not queued. */
+  /** Runs holding a worker slot at once (a run waiting at a human gate holds none); a submission beyond it waits in the queue. */
   readonly maxRunning: number;
+  /** Submissions that may wait for a slot; one more is refused (503). */
+  readonly maxQueued: number;
   /** How long an attached debugger may go silent before the run is let go (ServedRunSpec). */
   readonly attachLeaseMs: number;
 }
@@ -86,9 +89,12 @@ export class PipelineServer {
   private readonly connections: ConnectionCap;
   /** The finished runs' event logs being written to their run directories. */
   private readonly storing = new Set<Promise<Error | undefined>>();
+  /** The launcher's worker slots and the runs waiting for one. */
+  private readonly queue: SlotQueue;
 
   constructor(private readonly options: PipelineServerOptions) {
     this.checker = options.checker ?? submissionChecker(undefined);
+    this.queue = new SlotQueue(options.launcher?.maxRunning ?? 1, options.launcher?.maxQueued ?? 0, () => [...this.runs.values()].filter((run) => run.holdsSlot).length);
     // Runs outlive the server: those an earlier one left under the logs root are served again.
     const { launcher } = options;
     if (launcher) for (const run of restoredRuns(launcher.logsRoot, launcher.attachLeaseMs)) this.runs.set(run.spec.id, run);
@@ -148,6 +154,7 @@ export class PipelineServer {
       const refusal = error instanceof HttpError ? error : new HttpError(500, error instanceof Error ? error.message : String(error));
       // A refused upload may still be arriving: close the connection rather than read it.
       if (refusal.status === 413) response.setHeader('connection', 'close');
+      if (refusal.status === 503 && !response.hasHeader('retry-after')) response.setHeader('retry-after', '10');
       sendError(response, refusal);
     }
   }
@@ -189,16 +196,16 @@ export class PipelineServer {
     pipelineEvents: ({ request, response, url, params }) => streamEvents(this.runOf(params), request, response, url),
     cancelPipeline: ({ response, params }) => {
       const run = this.runOf(params);
+      this.queue.remove(run);
       if (!run.cancel()) throw new HttpError(409, `pipeline ${run.spec.id} already finished (${run.status})`);
       sendJson(response, 202, run.summary());
     },
     resumePipeline: async ({ response, params }) => {
       const run = this.runOf(params);
       const launcher = this.launcherFor('resumes');
-      this.admit(launcher, response);
+      this.admit();
       const resumed = await resumeServed(run, launcher);
-      this.runs.set(run.spec.id, resumed);
-      this.storeWhenFinished(resumed);
+      this.track(resumed);
       sendJson(response, 202, resumed.summary());
     },
     pipelineSource: ({ response, params }) => {
@@ -219,6 +226,13 @@ export class PipelineServer {
       const run = this.runOf(params);
       const qid = params.qid ?? '';
       const given = parseAnswer(await readJsonObject(request, this.options.maxBodyBytes));
+      // Answered, the run goes on: with a slot, or after the runs already waiting for one.
+      if (run.lastQuestion(qid) && !this.queue.hasRoom()) {
+        const queuePosition = this.queue.enqueue(run, () => void run.deliverHeldAnswer(), false);
+        run.holdAnswer(qid, given, () => this.queue.position(run));
+        sendJson(response, 202, { answered: qid, queuePosition });
+        return;
+      }
       if (!(await run.answer(qid, given))) throw new HttpError(404, `no pending question ${qid} in pipeline ${run.spec.id}`);
       sendJson(response, 200, { answered: qid });
     },
@@ -255,22 +269,47 @@ export class PipelineServer {
   };
 
   private async submit(launcher: Launcher, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    const admitted = () => this.admit(launcher, response);
-    admitted();
     const submission = parseSubmission(await readJsonObject(request, this.options.maxBodyBytes));
-    const { run, warnings } = await startSubmission(submission, launcher, this.checker, admitted);
-    this.runs.set(run.spec.id, run);
-    this.storeWhenFinished(run);
+    const prepared = await prepareSubmission(submission, launcher, this.checker);
+    const run = new ServedRun(prepared.spec);
+    if (this.queue.hasRoom()) {
+      // Listed (and holding its slot) while it is handed to Restate, which takes a moment.
+      this.runs.set(run.spec.id, run);
+      try {
+        await prepared.launch(run);
+      } catch (error) {
+        this.runs.delete(run.spec.id);
+        throw error;
+      }
+    } else {
+      this.queue.enqueue(run, () => this.startQueued(run, prepared), true);
+      run.queue(() => this.queue.position(run));
+    }
+    this.track(run);
     response.setHeader('location', `/pipelines/${run.spec.id}`);
-    sendJson(response, 201, { ...run.summary(), warnings });
+    sendJson(response, 201, { ...run.summary(), warnings: prepared.warnings });
   }
 
-  /** One more run may start (a submission, a resume); else 503 with Retry-After. */
-  private admit(launcher: Launcher, response: http.ServerResponse): void {
-    const running = [...this.runs.values()].filter((run) => run.status === 'running').length;
-    if (running < launcher.maxRunning) return;
-    response.setHeader('retry-after', '10');
-    throw new HttpError(503, `this server already runs ${running} pipeline(s), its limit (--max-runs); try again when one has finished`);
+  /** A queued run's turn: it takes its slot now; a launch that fails then fails the run. */
+  private startQueued(run: ServedRun, prepared: PreparedSubmission): void {
+    run.dequeue();
+    prepared.launch(run).catch((error: Error) => run.failToStart(error.message));
+  }
+
+  /** A resume may start a run now: a slot is free and no run waits for one; else 503 with Retry-After. */
+  private admit(): void {
+    if (!this.queue.hasRoom()) throw new HttpError(503, 'every slot of this server is taken (--max-runs) or runs wait for one; try again when one has finished');
+  }
+
+  /** Serves the run, stores its events once it ends, and lets the queue go on whenever it may leave a slot (at a gate, at its end). */
+  private track(run: ServedRun): void {
+    this.runs.set(run.spec.id, run);
+    this.storeWhenFinished(run);
+    const pump = (): void => void setImmediate(() => this.queue.pump());
+    run.events.on((event) => {
+      if (event.type === 'human:question') pump();
+    });
+    void run.finished.then(pump);
   }
 
   /** A finished run's events go to its run directory: what the server holds does not grow with the runs it has served. */
@@ -295,6 +334,7 @@ function release(run: ServedRun, mode: ReleaseMode, response: http.ServerRespons
 }
 
 function refuseFinished(run: ServedRun): void {
+  if (run.status === 'queued') throw new HttpError(409, `pipeline ${run.spec.id} waits for a worker slot: it has not started`);
   if (run.status !== 'running') throw new HttpError(409, `pipeline ${run.spec.id} already finished (${run.status})`);
 }
 

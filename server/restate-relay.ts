@@ -1,4 +1,4 @@
-import { EventBus } from '../engine/runtime/events';
+import type { EventBus } from '../engine/runtime/events';
 import type { Answer } from '../engine/runtime/interviewer';
 import { loadCheckpoint } from '../engine/runtime/run-directory';
 import type { RunResult } from '../engine/runtime/runner';
@@ -7,8 +7,7 @@ import type { RunRequest } from '../host/restate/run-request';
 import { RunEventsTail } from '../host/restate/run-events-tail';
 import { DurableRunClient, RestateRefusal } from '../host/restate/restate-client';
 import { HttpError, answerBody, type PendingQuestion } from '../host/protocol/serve-api';
-import type { RemoteWalk, ServedRunSpec } from './served-run';
-import { ServedRun } from './served-run';
+import type { RemoteWalk, ServedRun } from './served-run';
 
 /** How often a followed run's events file is read (and how soon its events reach SSE clients). */
 const POLL_MS = 200;
@@ -20,7 +19,8 @@ const RETRY_MS = 1000;
  * workers write in its run directory (a shared file system), its questions are its open durable
  * gates (answered through the workflow's `answer` handler), and its cancel is Restate's.
  */
-export async function launchOnRestate(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: readonly string[], ingress: URL): Promise<ServedRun> {
+export async function launchOnRestate(run: ServedRun, params: Readonly<Record<string, string>>, roots: readonly string[], ingress: URL): Promise<void> {
+  const { spec } = run;
   const client = new DurableRunClient(ingress, spec.id);
   const request: RunRequest = { source: spec.source, ...(spec.sourcePath ? { sourcePath: spec.sourcePath } : {}), cwd: spec.cwd, logsRoot: spec.logsRoot, params, roots };
   try {
@@ -28,14 +28,10 @@ export async function launchOnRestate(spec: ServedRunSpec, params: Readonly<Reco
   } catch (error) {
     throw new HttpError(502, (error as Error).message);
   }
-  const relay = new RestateRelay(client, spec.logsRoot);
-  const run = new ServedRun(spec, relay.events, relay);
-  run.follow(relay.follow());
-  return run;
+  run.walkElsewhere(new RestateRelay(client, spec.logsRoot, run.events));
 }
 
 class RestateRelay implements RemoteWalk {
-  readonly events = new EventBus();
   private readonly tail: RunEventsTail;
   /** The gates waiting for an answer (of any scope: main walk, fan-out branch, sub-pipeline), by question id. */
   private readonly open = new Map<string, { readonly question: PendingQuestion; readonly scope: string }>();
@@ -46,6 +42,7 @@ class RestateRelay implements RemoteWalk {
   constructor(
     private readonly client: DurableRunClient,
     private readonly logsRoot: string,
+    private readonly events: EventBus,
   ) {
     this.tail = new RunEventsTail(logsRoot);
   }

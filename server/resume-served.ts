@@ -14,7 +14,7 @@ import { ServedRun } from './served-run';
  */
 export async function resumeServed(previous: ServedRun, launcher: Launcher): Promise<ServedRun> {
   const { id } = previous.spec;
-  if (!isResumable(previous.status)) throw new HttpError(409, `pipeline ${id} is ${previous.status}: only an interrupted or cancelled run resumes`);
+  if (previous.status === 'queued' || !isResumable(previous.status)) throw new HttpError(409, `pipeline ${id} is ${previous.status}: only an interrupted or cancelled run resumes`);
   if (launcher.walkers.kind !== 'here') throw new HttpError(409, `pipeline ${id}: this server hands its runs to Restate, whose workers resume them`);
   const cwd = launcher.roots.resolve(previous.spec.cwd, previous.spec.cwd, "the run's working directory");
   const run = new ServedRun({ ...previous.spec, createdAt: previous.createdAt });

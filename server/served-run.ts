@@ -31,7 +31,7 @@ export interface ServedRunSpec {
 
 /** How a run found in its directory at the server's start stands: it ended, or its engine went away mid-walk. */
 export interface RestoredEnd {
-  readonly status: ServedStatus;
+  readonly status: Exclude<ServedStatus, 'queued'>;
   readonly failureReason?: string;
   readonly state: RunState;
   readonly trace: readonly TraceRecord[];
@@ -51,6 +51,8 @@ export interface RemoteWalk {
   cancel(): void;
   /** The server is shutting down: it stops following; the run goes on. */
   stopFollowing(): void;
+  /** Settles with the run's end. */
+  follow(): Promise<RunEnd>;
 }
 
 /**
@@ -76,13 +78,22 @@ export class ServedRun {
   /** The graph view's state of the run: what the summary's current nodes and the picture show. */
   private readonly projection = new RunProjection();
   private settled: Promise<void> = Promise.resolve();
+  /** Settles `finished` of a run that waited in the queue (its end is known only once it has started). */
+  private settle: (() => void) | undefined;
   private outcome: Promise<RunResult> | undefined;
+  /** Who walks the run when not this process (Restate's workers); set once it has been handed to them. */
+  private remote: RemoteWalk | undefined;
+  /** Where the run waits for a worker slot (1: next), while it waits. */
+  private queuePlace: (() => number | undefined) | undefined;
+  /** An answer taken while every slot was taken: its gate gets it once the run has a slot again. */
+  private heldAnswer: { readonly questionId: string; readonly answer: Answer } | undefined;
+  /** Answers on their way to the gate (Restate's takes a moment): their questions wait no more. */
+  private readonly answering = new Set<string>();
 
   /** `events` is the bus the run emits on; the served run records everything emitted from now on. */
   constructor(
     readonly spec: ServedRunSpec,
     readonly events = new EventBus(),
-    private readonly remote?: RemoteWalk,
   ) {
     this.createdAt = spec.createdAt ?? new Date().toISOString();
     this.lease = new AttachLease(spec.attachLeaseMs, () => this.leaseLapsed());
@@ -119,9 +130,45 @@ export class ServedRun {
     return new Map(Object.entries(this.projection.graphState().nodes).map(([nodeId, node]) => [nodeId, node.status]));
   }
 
+  /** Whether the run holds one of the server's worker slots: it runs, and waits neither in the queue nor at a human gate. */
+  get holdsSlot(): boolean {
+    return this.currentStatus === 'running' && this.queuePlace === undefined && this.pendingQuestions().length === 0;
+  }
+
+  /** Not started: the run waits for a slot, at `place` in the queue. */
+  queue(place: () => number | undefined): void {
+    this.currentStatus = 'queued';
+    this.queuePlace = place;
+    this.settled = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  /** Its turn came: the run holds a slot from now on (its walk is started by the caller). */
+  dequeue(): void {
+    this.queuePlace = undefined;
+    if (this.currentStatus === 'queued') this.currentStatus = 'running';
+  }
+
+  /** Walked by other processes from now on (Restate's workers): followed until they report its end. */
+  walkElsewhere(remote: RemoteWalk): void {
+    this.remote = remote;
+    this.follow(remote.follow());
+  }
+
+  /** A run that never started ends so (its launch failed when its turn came). */
+  failToStart(reason: string): void {
+    this.finish('fail', reason);
+  }
+
   /** False once the run has finished: there is nothing left to cancel. */
   cancel(): boolean {
+    if (this.currentStatus === 'queued') {
+      this.queuePlace = undefined;
+      this.finish('cancelled', 'cancelled before it started');
+      return true;
+    }
     if (this.currentStatus !== 'running') return false;
+    this.heldAnswer = undefined;
+    this.queuePlace = undefined;
     this.abort.abort(new Error('cancelled over HTTP'));
     this.remote?.cancel();
     return true;
@@ -133,12 +180,41 @@ export class ServedRun {
   }
 
   pendingQuestions(): PendingQuestion[] {
-    return this.remote ? this.remote.pending() : this.interviewer.pending();
+    const waiting = this.remote ? this.remote.pending() : this.interviewer.pending();
+    return waiting.filter(({ id }) => !this.answering.has(id) && id !== this.heldAnswer?.questionId);
+  }
+
+  /** Whether answering this question leaves the run waiting at no gate: it needs a worker slot to go on. */
+  lastQuestion(questionId: string): boolean {
+    const waiting = this.pendingQuestions();
+    return this.currentStatus === 'running' && waiting.length === 1 && waiting[0]?.id === questionId;
   }
 
   /** False when no question with this id waits. */
   async answer(questionId: string, answer: Answer): Promise<boolean> {
-    return this.remote ? this.remote.answer(questionId, answer) : this.interviewer.answer(questionId, answer);
+    if (!this.pendingQuestions().some(({ id }) => id === questionId)) return false;
+    this.answering.add(questionId);
+    try {
+      return this.remote ? await this.remote.answer(questionId, answer) : this.interviewer.answer(questionId, answer);
+    } finally {
+      this.answering.delete(questionId);
+    }
+  }
+
+  /** Takes the answer of its last waiting question while no slot is free; the gate gets it on `deliverHeldAnswer`. */
+  holdAnswer(questionId: string, answer: Answer, place: () => number | undefined): void {
+    this.heldAnswer = { questionId, answer };
+    this.queuePlace = place;
+  }
+
+  /** The run's turn came: its gate gets the answer held for it (a gate that stopped waiting meanwhile is said in a warning). */
+  async deliverHeldAnswer(): Promise<void> {
+    const held = this.heldAnswer;
+    this.heldAnswer = undefined;
+    this.queuePlace = undefined;
+    if (!held || this.currentStatus !== 'running') return;
+    const taken = await this.answer(held.questionId, held.answer).catch(() => false);
+    if (!taken) this.events.emit({ type: 'warning', message: `the answer to question ${held.questionId}, held while the server had no free slot, came after its gate had stopped waiting` });
   }
 
   /** The server is closing: a run walked here is cancelled (and leaves its last checkpoint); one walked elsewhere goes on. */
@@ -156,13 +232,15 @@ export class ServedRun {
 
   /** Follows a run to its end, walked here (`start`) or elsewhere: then the status is final and the event stream ends. */
   follow(ended: Promise<RunEnd>): void {
-    this.settled = ended.then(
+    const settled = ended.then(
       (end) => {
         if (end.state) this.latestCheckpoint = { state: end.state };
         this.finish(end.status, end.failureReason);
       },
       (error: unknown) => this.finish('fail', error instanceof Error ? error.message : String(error)),
     );
+    // A run that waited in the queue settles its `finished` in `finish`.
+    if (!this.settle) this.settled = settled;
   }
 
   /** A run of an earlier server, as its run directory shows it: its last state and visits; its event stream is over. */
@@ -189,6 +267,7 @@ export class ServedRun {
     this.currentStatus = status;
     this.failureReason = failureReason;
     this.log.close();
+    this.settle?.();
   }
 
   summary(): PipelineSummary {
@@ -203,6 +282,7 @@ export class ServedRun {
       cwd: this.spec.cwd,
       sourcePath: this.spec.sourcePath ?? null,
       createdAt: this.createdAt,
+      queuePosition: this.queuePlace?.() ?? null,
       currentNodes: [...this.nodeProgress].filter(([, state]) => state === 'running').map(([node]) => node),
       completedNodes: checkpoint?.completedNodes ?? [],
       iteration: checkpoint?.iteration ?? 0,

@@ -8,47 +8,49 @@ import { launchServed } from './launch-served';
 import type { Execution, Launcher } from './pipeline-server';
 import { launchOnRestate } from './restate-relay';
 import type { Roots } from './roots';
-import { ServedRun, type ServedRunSpec } from './served-run';
+import type { ServedRun, ServedRunSpec } from './served-run';
 import type { CheckedSubmission } from './submission-check';
 import type { SubmissionChecker } from './submission-checker';
 import { writeServedMarker } from '../engine/runtime/run-markers';
 
-export type Launched = { readonly run: ServedRun; readonly warnings: readonly Diagnostic[] };
+/** A validated submission: what its run is, what validation warned about, and how it starts (now, or when its turn comes). */
+export interface PreparedSubmission {
+  readonly spec: ServedRunSpec;
+  readonly warnings: readonly Diagnostic[];
+  /** Starts the run walking, here or on Restate; a refusal is an HttpError (422, 502). */
+  readonly launch: (run: ServedRun) => Promise<void>;
+}
 
 /**
- * A client's submission, from its body to a started run: the pipeline and cwd under the roots, the
- * source validated by `checker` (off the event loop), then walked here or handed to Restate. Every
- * refusal is an HttpError; `stillAdmitted` is asked again once the validation is done.
+ * A client's submission, from its body to a run ready to start: the pipeline and cwd under the roots,
+ * the source validated by `checker` (off the event loop). Every refusal is an HttpError; a pipeline
+ * with errors is refused here (422), before it could wait in the queue.
  */
-export async function startSubmission(submission: Submission, launcher: Launcher, checker: SubmissionChecker, stillAdmitted: () => void): Promise<Launched> {
+export async function prepareSubmission(submission: Submission, launcher: Launcher, checker: SubmissionChecker): Promise<PreparedSubmission> {
   const { roots } = launcher;
   const cwd = roots.resolve(submission.cwd ?? roots.primary, roots.primary, 'cwd');
   if (!fs.statSync(cwd).isDirectory()) throw new HttpError(400, `cwd ${cwd} is not a directory`);
   const { pipeline, params } = submission;
   const { source, sourcePath } = pipeline.kind === 'path' ? readPipeline(roots.resolve(pipeline.path, cwd, 'pipeline')) : { source: pipeline.dot, sourcePath: undefined };
   const checked = await checker.check({ source, ...(sourcePath ? { sourcePath } : {}), params, roots: roots.dirs });
-  stillAdmitted();
+  const errors = checked.diagnostics.filter((d) => d.severity === 'error');
+  if (!checked.graph || errors.length > 0) throw new HttpError(422, `${sourcePath ? path.basename(sourcePath) : 'the pipeline'} has ${errors.length} error(s); the pipeline was not started`, { diagnostics: checked.diagnostics });
   const id = crypto.randomUUID();
   const spec = { id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id), attachLeaseMs: launcher.attachLeaseMs };
-  const launched = launcher.walkers.kind === 'restate' ? await submitToRestate(spec, params, roots, checked, launcher.walkers.ingress) : launchHere(spec, params, roots, checked, launcher.walkers.execution());
-  // The run's directory says it is this server's run (one row in VS Code's Runs view when the server is connected).
-  writeServedMarker(spec.logsRoot, id);
-  return launched;
+  const { walkers } = launcher;
+  const launch = async (run: ServedRun): Promise<void> => {
+    if (walkers.kind === 'restate') await launchOnRestate(run, params, roots.dirs, walkers.ingress);
+    else launchHere(run, params, roots, checked, walkers.execution());
+    // The run's directory says it is this server's run (one row in VS Code's Runs view when the server is connected).
+    writeServedMarker(spec.logsRoot, id);
+  };
+  return { spec, warnings: checked.diagnostics, launch };
 }
 
-function launchHere(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: Roots, checked: CheckedSubmission, { backend, defaultMaxParallel, sandbox, runner }: Execution): Launched {
-  const run = new ServedRun(spec);
+function launchHere(run: ServedRun, params: Readonly<Record<string, string>>, roots: Roots, checked: CheckedSubmission, { backend, defaultMaxParallel, sandbox, runner }: Execution): void {
   // Only the backend: a submitted run's gates are asked over HTTP alone.
   const admission = launchServed(run, checked, { backend, params, files: roots.scope, ...(defaultMaxParallel === undefined ? {} : { defaultMaxParallel }), ...(sandbox ? { sandbox } : {}), ...(runner ? { runner } : {}) });
   if (admission.kind === 'refused') throw new HttpError(422, admission.reason, { diagnostics: admission.diagnostics });
-  return { run, warnings: admission.warnings };
-}
-
-/** Validated here (a refusal is this request's 422), walked by the workers. */
-async function submitToRestate(spec: ServedRunSpec, params: Readonly<Record<string, string>>, roots: Roots, checked: CheckedSubmission, ingress: URL): Promise<Launched> {
-  const errors = checked.diagnostics.filter((d) => d.severity === 'error');
-  if (!checked.graph || errors.length > 0) throw new HttpError(422, `the pipeline has ${errors.length} error(s); it was not submitted`, { diagnostics: checked.diagnostics });
-  return { run: await launchOnRestate(spec, params, roots.dirs, ingress), warnings: checked.diagnostics };
 }
 
 /** A pipeline file named by a submission: a FIFO or an oversized file is refused, not waited on. */

@@ -36,8 +36,11 @@ const heldState = tagged(
 /** How an attached debugger's lease stands. */
 const attachLeaseState = object({ periodMs: count, expiresAt: nullable(timestamp) });
 
-/** A served run's status: the engine's, or `interrupted` — a run of an earlier server whose engine went away mid-walk (killed, crashed); resumable. */
-const servedStatuses = [...runStatuses, 'interrupted'] as const;
+/**
+ * A served run's status: the engine's, `interrupted` — a run of an earlier server whose engine went away
+ * mid-walk (killed, crashed); resumable — or `queued`: submitted, waiting for a worker slot (--max-runs).
+ */
+const servedStatuses = [...runStatuses, 'interrupted', 'queued'] as const;
 
 const summaryFields = {
   id: name,
@@ -48,6 +51,8 @@ const summaryFields = {
   cwd: name,
   sourcePath: nullable(name),
   createdAt: timestamp,
+  /** Where the run waits for a worker slot (1: next), a submission not started or a run whose gate was answered while every slot was taken; null when it waits for none. */
+  queuePosition: nullable(count),
   currentNodes: list(name),
   completedNodes: list(name),
   iteration: count,
@@ -80,7 +85,8 @@ export const answerRequest = object({}, { choice: words, text: source, skipped: 
 /** `PUT …/breakpoints`: each list optional; replaces the run's set. */
 export const breakpointsBody = object({}, { nodes: list(nodeId, MAX_BREAKPOINTS), edges: list(edgeEnds, MAX_BREAKPOINTS) }, { closed: true });
 
-export const answered = object({ answered: name });
+/** `POST …/answer`'s answer; `queuePosition` when the run goes on only once a worker slot is free (202). */
+export const answered = object({ answered: name }, { queuePosition: count });
 export const traceRecords = object({ records: list(traceEntry) });
 /** One visit's records, file changes and artifacts (the trace panel's `visitArtifacts` without its type). */
 export const visitRecords = visitFiles;

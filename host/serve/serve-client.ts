@@ -124,7 +124,8 @@ export class ServeClient {
       try {
         await this.stream(id, lastEventId, received, signal);
         // The server ends the stream after the run's last event; anything else (a proxy's timeout) ended it early.
-        if ((await this.get(id)).status !== 'running') return 'finished';
+        const { status } = await this.get(id);
+        if (status !== 'running' && status !== 'queued') return 'finished';
       } catch (error) {
         if (signal?.aborted) return 'stopped';
         if (error instanceof ServeRequestError || ++failures > reconnects) throw error;

@@ -3,6 +3,8 @@
 
 export const DEFAULT_SERVE_PORT = '8474';
 export const DEFAULT_MAX_RUNS = '8';
+/** Submissions waiting for one of those slots; the next is refused (503). */
+export const DEFAULT_MAX_QUEUED = '100';
 
 /** The largest request body a server takes unless told otherwise (an answer, or a pipeline's DOT). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -15,6 +15,7 @@ import { call, readEvents, serve, type Served } from '../server/serve-harness';
 import type { Cluster } from './restate-cluster';
 import { startCluster } from './restate-cluster';
 import { GATED_PIPELINE } from './gated-pipeline';
+import { admissionScenario } from '../server/admission-scenario';
 
 /** A gate inside a fan-out branch (RS4). */
 const BRANCH_GATE = `digraph branched {
@@ -163,7 +164,7 @@ test("a gate inside a fan-out branch is listed and answered through the server l
 test('a pipeline with errors is refused before it reaches Restate; the server refuses local execution options with --on', async () => {
   const refused = await call(`${server.url}/pipelines`, { body: { dot: 'digraph broken { start [shape=Mdiamond] }' } });
   assert.equal(refused.status, 422);
-  assert.match(refused.body.error as string, /error\(s\); it was not submitted/);
+  assert.match(refused.body.error as string, /error\(s\); the pipeline was not started/);
   await assert.rejects(serve(shared, '--on', cluster.on, '--scripted', 'answers.json'), /give --scripted to `attractor worker`/);
 });
 
@@ -177,4 +178,13 @@ test('a server that stops lets go of the runs on Restate (they go on) and exits 
   const exited = await Promise.race([other.stop(), new Promise((resolve) => setTimeout(() => resolve('still running after 120 s'), 120_000).unref())]);
   if (exited !== 0) await other.kill();
   assert.equal(exited, 0);
+});
+
+test('admission on Restate: runs suspended at their gates hold no slot; submissions past the slots wait in the queue, answered runs behind them', async () => {
+  const admitting = await serve(shared, '--on', cluster.on, '--max-runs', '2', '--max-queued', '1');
+  try {
+    await admissionScenario(admitting.url, shared);
+  } finally {
+    await admitting.stop();
+  }
 });

@@ -112,15 +112,16 @@ describe('attractor serve (HTTP, canonical §9.5)', () => {
 
   it('cancels a running pipeline: its command stops, the run ends cancelled, a second cancel is refused', async () => {
     const dir = workspace();
-    const server = await started(dir, '--max-runs', '1');
+    const server = await started(dir, '--max-runs', '1', '--max-queued', '0');
     const { url } = server;
     const submitted = await call(`${url}/pipelines`, { body: { dot: slow } });
     assert.equal(submitted.status, 201, JSON.stringify(submitted.body));
     const id = submitted.body.id as string;
     await readEvents(`${url}/pipelines/${id}/events`, { until: (event) => event.type === 'node:start' && event.data.nodeId === 'wait' });
     const busy = await call(`${url}/pipelines`, { body: { path: 'gated.dot' } });
-    assert.equal(busy.status, 503, 'one run at a time (--max-runs 1)');
-    assert.match(String(busy.body.error), /--max-runs/);
+    assert.equal(busy.status, 503, 'one run at a time (--max-runs 1), none waiting (--max-queued 0)');
+    assert.match(String(busy.body.error), /--max-queued/);
+    assert.equal(busy.headers.get('retry-after'), '10');
     const t0 = Date.now();
     const cancelled = await call(`${url}/pipelines/${id}/cancel`, { method: 'POST' });
     assert.equal(cancelled.status, 202);
