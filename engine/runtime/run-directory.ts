@@ -113,10 +113,9 @@ export class RunDirectory {
     if (this.madeDirectories.has(directory)) return;
     const parent = path.dirname(directory);
     if (directory !== this.root && !this.madeDirectories.has(parent) && parent.startsWith(this.root)) this.ensureDirectory(parent);
-    if (!fs.existsSync(directory)) {
-      fs.mkdirSync(directory, { recursive: true });
-      if (directory === this.root) fsyncDirectory(parent);
-    }
+    // One mkdir, no stat first: it says whether it made the directory (undefined: it was there).
+    const made = fs.mkdirSync(directory, { recursive: true });
+    if (made !== undefined && directory === this.root) fsyncDirectory(parent);
     this.madeDirectories.add(directory);
   }
 

@@ -55,6 +55,8 @@ const held = new Map<string, RunLock>();
 export class RunLock {
   private renewedAt: number;
   private lost: string | undefined;
+  /** The lock file's identity (inode, size, times) when it last read as this engine's: unchanged, it still is. */
+  private verified: string | undefined;
   private readonly timer: NodeJS.Timeout;
 
   private constructor(
@@ -131,17 +133,24 @@ export class RunLock {
   private renew(always: boolean): boolean {
     if (this.lost) return false;
     const lease = leaseOf(this.holder);
+    const sinceRenewal = Date.now() - this.renewedAt;
+    // A node boundary needs no read of a lock file no one replaced or rewrote since it read as ours:
+    // a takeover renames a new record into place, a removal leaves nothing to stat.
+    const identity = fileIdentity(this.file);
+    if (!always && sinceRenewal < lease / 3 && identity !== undefined && identity === this.verified) return true;
     const current = readLock(this.file);
     if (current.kind !== 'held' || !isSameHolder(current.holder, this.holder)) {
       this.lost = current.kind === 'held' ? `the run lock was taken over by pid ${current.holder.pid} on ${current.holder.host}` : 'the run lock file was removed';
-    } else if (Date.now() - this.renewedAt > (lease * 2) / 3) {
-      this.lost = `the run lock's lease (${lease} ms) was not renewed for ${Date.now() - this.renewedAt} ms (the engine stalled) and may have been taken over`;
+    } else if (sinceRenewal > (lease * 2) / 3) {
+      this.lost = `the run lock's lease (${lease} ms) was not renewed for ${sinceRenewal} ms (the engine stalled) and may have been taken over`;
     }
     if (this.lost) {
       clearInterval(this.timer);
       return false;
     }
-    if (!always && Date.now() - this.renewedAt < lease / 3) return true;
+    // Taken before the read: a change after it gives another identity, so the next fence reads again.
+    this.verified = identity;
+    if (!always && sinceRenewal < lease / 3) return true;
     const now = new Date();
     this.holder = { ...this.holder, renewed_at: now.toISOString() };
     writeFileAtomic(this.file, `${JSON.stringify(this.holder)}\n`);
@@ -249,6 +258,16 @@ function readLock(file: string): ReadLock {
     // Written by a process killed half-way, or being written now.
   }
   return { kind: 'unreadable', text };
+}
+
+/** Inode, size and change times: any rewrite, replacement or removal of the file changes it. */
+function fileIdentity(file: string): string | undefined {
+  try {
+    const stat = fs.statSync(file, { bigint: true });
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function ageMs(file: string): number {
