@@ -1,8 +1,10 @@
 // The Runs view's listing over 500 run directories (issue 32: a refresh read them all, 46–109 ms of
 // CPU on the extension host for every checkpoint any run wrote). Measured: reading every run as the
 // view used to on each refresh; the catalog's first listing (every run read, in slices that give the
-// event loop back) and its longest slice; a refresh after one run's checkpoint changed (one directory
-// read); and a full recheck (every directory's files stat'ed, none read).
+// event loop back) and its longest slice; a relisting after one run's checkpoint changed (one
+// directory read, the other 499 from the cache); the view's update for one changed checkpoint (that
+// run's directory stat'ed and read, nothing else looked at); and a full recheck (every directory's
+// files stat'ed, none read).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,6 +91,18 @@ export default async function bench(): Promise<BenchReport> {
     reads = 0;
     const afterOne = await median(() => warm.fileChanged(runFile(one, 'checkpoint'), [root]), () => warm.list([root]));
     const readsPerRefresh = reads / 11;
+    reads = 0;
+    const oneFile = runFile(one, 'checkpoint');
+    let touches = 0;
+    const update = await median(
+      () => {
+        // A whole second apart each time: the stamp moves on any file system's timestamp granularity.
+        const when = new Date(Date.UTC(2026, 0, 2, 0, 0, ++touches));
+        fs.utimesSync(oneFile, when, when);
+      },
+      () => warm.reread([one]),
+    );
+    const readsPerUpdate = reads / 11;
     const recheck = await median(() => warm.recheckAll(), () => warm.list([root]));
     return {
       name: 'runs-view',
@@ -100,6 +114,9 @@ export default async function bench(): Promise<BenchReport> {
         [`refresh after one checkpoint changed: CPU (ms)`]: afterOne.cpuMs,
         [`refresh after one checkpoint changed: longest slice (ms)`]: afterOne.longestBlockMs,
         'refresh after one checkpoint changed: directories read': readsPerRefresh,
+        [`view update for one changed checkpoint (its run only), ${RUNS} runs: CPU (ms)`]: update.cpuMs,
+        [`view update for one changed checkpoint: longest slice (ms)`]: update.longestBlockMs,
+        'view update for one changed checkpoint: directories read': readsPerUpdate,
         [`full recheck (stat only), ${RUNS} runs: CPU (ms)`]: recheck.cpuMs,
         [`full recheck: longest slice (ms)`]: recheck.longestBlockMs,
       },

@@ -1,6 +1,8 @@
 // The Runs view: run directories with status, iteration and duration, time-travel branches under the
 // run they branched from; selecting one opens it. A connected server shows first, its runs under it
-// (and not again as directories). Runs are read again only where a checkpoint changed (RunCatalog).
+// (and not again as directories). A checkpoint change re-reads that run's directory only
+// (RunCatalog.reread) and redraws its row only, off the watcher's event: changes are coalesced, and
+// the whole list is listed again only when a run appeared, went, or moved in the tree.
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RemoteServer } from './remote-server';
@@ -22,21 +24,44 @@ const STATUS_ICONS: Readonly<Record<RunSummary['status'], string>> = {
 
 const REFRESH_COALESCE_MS = 150;
 
-/** A local row is a RunNode: commands handed the element read its `run` (main.ts runDirectoryOf). */
-type RunsElement = ({ readonly kind: 'local' } & RunNode) | { readonly kind: 'server' } | { readonly kind: 'remote'; readonly run: PipelineSummary };
+/**
+ * A local run's row: one object per run directory for as long as the view lists it, since VS Code
+ * redraws a row by the element it was handed; an update changes `run` in place. Commands handed the
+ * element read its `run` (run-pickers.ts runDirectoryOf).
+ */
+interface LocalRow {
+  readonly kind: 'local';
+  run: RunSummary;
+  branches: readonly RunNode[];
+}
+
+type RunsElement = LocalRow | { readonly kind: 'server' } | { readonly kind: 'remote'; readonly run: PipelineSummary };
 
 export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<RunsElement[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly catalog = new RunCatalog();
+  private readonly catalog: RunCatalog;
   private readonly watcher = vscode.workspace.createFileSystemWatcher(RUN_CHECKPOINT_GLOB);
+  /** The rows of the last listing, by resolved run directory. */
+  private readonly rows = new Map<string, LocalRow>();
+  /** Run directories a watcher named since the last update. */
+  private readonly touched = new Set<string>();
+  /** The next update lists every run again (a manual refresh, the server's list changed). */
+  private relist = false;
+  private pendingUpdate: NodeJS.Timeout | undefined;
+  private updating: Promise<void> = Promise.resolve();
 
+  /** `onRead` (a test's): called with each run directory summarized. */
   constructor(
     private readonly runRoots: () => string[],
     private readonly remote: RemoteServer,
+    onRead?: (directory: string) => void,
   ) {
+    this.catalog = new RunCatalog(onRead);
     const checkpointChanged = (uri: vscode.Uri) => {
-      this.catalog.fileChanged(uri.fsPath, this.runRoots());
+      const directory = this.catalog.fileChanged(uri.fsPath, this.runRoots());
+      if (!directory) return;
+      this.touched.add(directory);
       this.schedule();
     };
     this.watcher.onDidCreate(checkpointChanged);
@@ -44,23 +69,48 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement>, v
     this.watcher.onDidDelete(checkpointChanged);
   }
 
-  private pendingRefresh: NodeJS.Timeout | undefined;
-
-  /** Lists the runs again soon, checking every run directory for a change (a run ended, a manual refresh, the server's list changed). */
+  /** Lists the runs again soon, checking every run directory for a change (a run ended, a manual refresh). */
   refresh(): void {
     this.catalog.recheckAll();
+    this.redraw();
+  }
+
+  /** Draws the whole list again soon from what is known (the connected server's list changed): no run directory is read for it. */
+  redraw(): void {
+    this.relist = true;
     this.schedule();
   }
 
   /**
-   * A run writes its checkpoint at node steps, and the calls of one burst (several runs, a fan-out)
-   * come down to one listing, so a right-click lands on rows that stay put.
+   * A run writes its checkpoint at node steps, and the events of one burst (several runs, a fan-out)
+   * come down to one update, so a right-click lands on rows that stay put.
    */
   private schedule(): void {
-    this.pendingRefresh ??= setTimeout(() => {
-      this.pendingRefresh = undefined;
-      this.changed.fire();
+    this.pendingUpdate ??= setTimeout(() => {
+      this.pendingUpdate = undefined;
+      this.updating = this.updating.then(() => this.update());
     }, REFRESH_COALESCE_MS);
+  }
+
+  /** Redraws the rows of the runs the watcher named, or the whole list when one of them is new, gone or moved in the tree. */
+  private async update(): Promise<void> {
+    const directories = [...this.touched];
+    this.touched.clear();
+    if (this.relist) return this.fireRelist();
+    const summaries = await this.catalog.reread(directories);
+    const updates: [LocalRow, RunSummary][] = [];
+    for (const [directory, summary] of summaries) {
+      const row = this.rows.get(path.resolve(directory));
+      if (!row || !summary || !samePlace(row.run, summary)) return this.fireRelist();
+      updates.push([row, summary]);
+    }
+    for (const [row, summary] of updates) row.run = summary;
+    if (updates.length > 0) this.changed.fire(updates.map(([row]) => row));
+  }
+
+  private fireRelist(): void {
+    this.relist = false;
+    this.changed.fire(undefined);
   }
 
   async getChildren(element?: RunsElement): Promise<RunsElement[]> {
@@ -68,10 +118,35 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement>, v
       const state = this.remote.server?.state;
       return state?.kind === 'listed' ? state.runs.map((run) => ({ kind: 'remote', run })) : [];
     }
-    if (element?.kind === 'local') return element.branches.map((node) => ({ kind: 'local', ...node }));
+    if (element?.kind === 'local') return element.branches.map((node) => this.rowOf(node));
     if (element) return [];
-    const local = runTree(await this.catalog.list(this.runRoots()), this.servedRuns()).map((node): RunsElement => ({ kind: 'local', ...node }));
+    const listed = new Set<string>();
+    const local = runTree(await this.catalog.list(this.runRoots()), this.servedRuns()).map((node) => this.rowOf(node, listed));
+    for (const directory of this.rows.keys()) if (!listed.has(directory)) this.rows.delete(directory);
     return this.remote.server ? [{ kind: 'server' }, ...local] : local;
+  }
+
+  /**
+   * The row of `node`'s run: the same object as before when it was listed before. A listing
+   * (`listing` set, collecting the directories of the rows under it) brings the rows up to date; a
+   * row's children are only looked up, as a row may be newer than the listing that placed them.
+   */
+  private rowOf(node: RunNode, listing?: Set<string>): LocalRow {
+    const directory = path.resolve(node.run.directory);
+    const row = this.rows.get(directory);
+    if (row && !listing) return row;
+    if (listing) {
+      listing.add(directory);
+      for (const branch of node.branches) this.rowOf(branch, listing);
+    }
+    if (!row) {
+      const created: LocalRow = { kind: 'local', run: node.run, branches: node.branches };
+      this.rows.set(directory, created);
+      return created;
+    }
+    row.run = node.run;
+    row.branches = node.branches;
+    return row;
   }
 
   /** The runs the connected server lists: shown under it, so their run directories are not listed again. */
@@ -82,7 +157,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement>, v
   }
 
   dispose(): void {
-    clearTimeout(this.pendingRefresh);
+    clearTimeout(this.pendingUpdate);
     this.watcher.dispose();
     this.changed.dispose();
   }
@@ -111,7 +186,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement>, v
   }
 }
 
-function localRunItem({ run, branches }: RunNode): vscode.TreeItem {
+/** Whether a run re-read keeps its place in the tree: the same start (top rows are newest first), branch point and server. */
+function samePlace(before: RunSummary, after: RunSummary): boolean {
+  return before.startedAt === after.startedAt && before.servedId === after.servedId && before.branch?.parent === after.branch?.parent && before.branch?.step === after.branch?.step;
+}
+
+function localRunItem({ run, branches }: LocalRow): vscode.TreeItem {
   const item = new vscode.TreeItem(runLabel(run), branches.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.description = describeRun(run);
   const origin = run.branch ? `branched from \`${run.branch.parent}\` before ${run.branch.nodeId}${run.branch.visit !== undefined ? `@${run.branch.visit}` : ''} (step ${run.branch.step})` : '';

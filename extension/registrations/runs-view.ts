@@ -7,7 +7,7 @@ import { pickRun, remoteRunId } from './run-pickers';
 
 export function register(ctx: Ctx): void {
   const { remote, runsTree } = ctx;
-  ctx.subscribe(vscode.window.registerTreeDataProvider('attractor.runs', runsTree), ctx.runs.onDidChangeRuns(() => runsTree.refresh()), remote.onDidChange(() => runsTree.refresh()));
+  ctx.subscribe(vscode.window.registerTreeDataProvider('attractor.runs', runsTree), ctx.runs.onDidChangeRuns(() => runsTree.refresh()), remote.onDidChange(() => runsTree.redraw()));
   ctx.command('attractor.openTrace', async (directory) => {
     const runDir = typeof directory === 'string' ? directory : await pickRun(ctx, 'Open trace', () => true);
     if (!runDir) return;

@@ -1,6 +1,7 @@
-// A stand-in for the `vscode` module, bundled in place of it by register.test.ts and
-// vscode-lm-run.test.ts: just the API the extension touches there, recording what was registered
-// on globalThis.fakeVscode for the test, and a `vscode.lm` whose chat models answer from a script.
+// A stand-in for the `vscode` module, bundled in place of it by register.test.ts,
+// vscode-lm-run.test.ts and runs-view.test.ts: just the API the extension touches there, recording
+// what was registered on globalThis.fakeVscode for the test, and a `vscode.lm` whose chat models
+// answer from a script.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ScriptedReply } from '../../e2e/scripted-lm-extension/script';
@@ -31,6 +32,8 @@ export interface FakeVscodeState {
   shownMessages?: ShownMessage[];
   /** What the person picks in each next notification or modal (undefined: dismissed, Cancel), perhaps later. */
   messageAnswers?: (string | undefined | Promise<string | undefined>)[];
+  /** Every file system watcher created, in order: a test raises their events. */
+  watchers?: FakeFileSystemWatcher[];
 }
 
 export interface ShownMessage {
@@ -69,6 +72,54 @@ export enum ViewColumn {
   Active = -1,
   Beside = -2,
   One = 1,
+}
+
+export class EventEmitter<T> {
+  private readonly listeners = new Set<(value: T) => void>();
+  readonly event = (listener: (value: T) => void) => {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  };
+  fire(value: T): void {
+    for (const listener of this.listeners) listener(value);
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+export class TreeItem {
+  description: string | undefined;
+  tooltip: unknown;
+  iconPath: unknown;
+  contextValue: string | undefined;
+  resourceUri: Uri | undefined;
+  command: unknown;
+  id: string | undefined;
+  constructor(
+    readonly label: string,
+    readonly collapsibleState: TreeItemCollapsibleState,
+  ) {}
+}
+
+/** A watcher whose events the test raises, as VS Code's file watcher would. */
+export class FakeFileSystemWatcher {
+  readonly created = new EventEmitter<Uri>();
+  readonly changed = new EventEmitter<Uri>();
+  readonly deleted = new EventEmitter<Uri>();
+  readonly onDidCreate = this.created.event;
+  readonly onDidChange = this.changed.event;
+  readonly onDidDelete = this.deleted.event;
+  disposed = false;
+  constructor(readonly glob: string) {}
+  dispose(): void {
+    this.disposed = true;
+  }
 }
 
 export class MarkdownString {
@@ -192,6 +243,11 @@ export const workspace = {
     return state.trusted;
   },
   getConfiguration: () => ({ get: (_key: string, fallback: string) => fallback }),
+  createFileSystemWatcher: (glob: string) => {
+    const watcher = new FakeFileSystemWatcher(glob);
+    (state.watchers ??= []).push(watcher);
+    return watcher;
+  },
   fs: {
     writeFile: async (uri: Uri, bytes: Uint8Array) => fs.writeFileSync(uri.fsPath, bytes),
     createDirectory: async (uri: Uri) => void fs.mkdirSync(uri.fsPath, { recursive: true }),
