@@ -42,7 +42,7 @@ export interface DistributedFigures {
   readonly finishedNodeReruns: readonly string[];
   /** Nodes in flight at the kill that ran again (the engine's at-least-once for the interrupted node). */
   readonly inFlightReruns: number;
-  /** Gate visits per run in the run's trace, for runs where it is not exactly one. */
+  /** Runs whose gate was not visited exactly once in the trace, or not asked and answered exactly once in the events file. */
   readonly gateProblems: readonly string[];
   readonly gatesAnswered: number;
   /** A second answer to an answered gate, as Restate's ingress refused it (undefined: it was accepted). */
@@ -147,6 +147,9 @@ export async function distributedRounds(cli: string, runs = 20): Promise<Distrib
       else inFlightReruns += repeats;
       const gateVisits = readTrace(s.logsRoot).filter((record) => record.node_id === 'review');
       if (gateVisits.length !== 1) gateProblems.push(`${s.runId}: ${JSON.stringify(gateVisits)}`);
+      // What serve relays as SSE: each gate asked and answered once, however many steps were replayed after the kill.
+      const gateEvents = runEvents(s.logsRoot).filter((event) => event.type === 'human:question' || event.type === 'human:answer').map((event) => event.type);
+      if (gateEvents.join(' ') !== 'human:question human:answer') gateProblems.push(`${s.runId}: gate events ${gateEvents.join(', ')}`);
     }
     return {
       runs,
@@ -166,6 +169,11 @@ export async function distributedRounds(cli: string, runs = 20): Promise<Distrib
     cluster.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The events the workers wrote to a run's events file, the file `serve --on` relays as SSE. */
+function runEvents(logsRoot: string): Array<{ readonly type: string }> {
+  return fs.readFileSync(path.join(logsRoot, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string });
 }
 
 /** The engine process that last checkpointed a run (absent once it finished). */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { HumanQuestion } from '../../engine';
 import { ServeClient } from '../../host/serve/serve-client';
+import { DurableRunClient } from '../../host/restate/restate-client';
 import { followRemoteRun } from '../../extension/remote-run';
 import type { ExtensionToWebviewMessage } from '../../host/protocol/webview';
 import { ensureTestBundle } from '../test-bundle';
@@ -119,6 +120,7 @@ test('VS Code follows a run that the workers walk and answers its gate through t
   assert.equal(summary.status, 'success');
   // One id: the server's is Restate's workflow key, the engine's run id and the run directory's name.
   assert.equal(summary.runId, id);
+  assert.deepEqual(await new DurableRunClient(cluster.ingress, id).result(), { kind: 'finished', status: 'success' });
   assert.equal(summary.graphName, 'gated');
   assert.equal(summary.logsRoot, path.join(shared, '.attractor-runs', id));
   const checkpoint = (await call(`${server.url}/pipelines/${id}/checkpoint`)).body as { status: string; completedNodes: string[] };

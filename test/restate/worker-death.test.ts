@@ -2,33 +2,43 @@
 // does; under Node 20 that pid is the launcher of the Node 24 worker) takes its running tool with it,
 // so the node the other worker runs again never has a twin; and its port is free for a new worker.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
 import { DurableRunClient } from '../../host/restate/restate-client';
 import { isAlive } from '../processes';
 import { ensureTestBundle } from '../test-bundle';
 import type { Cluster } from './restate-cluster';
 import { startCluster } from './restate-cluster';
 
-/** `build` writes `start` to the ledger, sleeps as long as the `delay` file says, then writes `end`. */
+/**
+ * `build` writes `start` to the ledger, sleeps as long as the `delay` file says, then writes `end`. Its
+ * first copy also leaves the run's snapshot store locked, as a git killed with its engine in the middle
+ * of `git add` leaves it.
+ */
 const LEDGER_PIPELINE = `digraph ledger {
   start [shape=Mdiamond]
   prepare [shape=parallelogram, tool_command="echo prepare >> steps.log"]
-  build [shape=parallelogram, tool_command="echo start >> ledger; sleep $$(cat delay); echo end >> ledger"]
+  build [shape=parallelogram, tool_command="echo start >> ledger; [ -f locked ] || { touch locked .attractor-runs/ledger-run/workspace.git/index.lock; }; sleep $$(cat delay); echo end >> ledger"]
   exit [shape=Msquare]
   start -> prepare -> build -> exit
 }
 `;
 
+const exec = promisify(execFile);
+
+let cli: string;
 let dir: string;
 let cluster: Cluster;
 
 before(async () => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-restate-death-')));
   // Unconfined tools: a confined one (bwrap --die-with-parent) would die with its engine anyway.
-  cluster = await startCluster(path.join(ensureTestBundle(), 'cli.js'), dir, 2, { workerArgs: ['--sandbox', 'off'] });
+  cli = path.join(ensureTestBundle(), 'cli.js');
+  cluster = await startCluster(cli, dir, 2, { workerArgs: ['--sandbox', 'off'] });
 });
 after(() => {
   cluster?.stop();
@@ -55,7 +65,7 @@ async function until(condition: () => boolean, what: string, ms = 60_000): Promi
   }
 }
 
-test('kill -9 of the pid of the worker walking a tool node: the tool dies with it, the node runs again elsewhere with no twin, and the port is free', async () => {
+test('kill -9 of the pid of the worker walking a tool node: the tool dies with it, the node runs again elsewhere with no twin, its stale index.lock stops no snapshot, and the port is free', async () => {
   const cwd = fs.mkdtempSync(path.join(dir, 'run-'));
   fs.writeFileSync(path.join(cwd, 'delay'), '30');
   const logsRoot = path.join(cwd, '.attractor-runs', 'ledger-run');
@@ -81,4 +91,12 @@ test('kill -9 of the pid of the worker walking a tool node: the tool dies with i
   // The node in flight ran again (at least once), but never beside its first copy, which never ended.
   assert.deepEqual(ledger(), ['start', 'start', 'end']);
   assert.equal(fs.readFileSync(path.join(cwd, 'steps.log'), 'utf8'), 'prepare\n');
+  // The engine that took the run over cleared the dead one's index.lock: snapshots went on, and diff shows the node's files.
+  assert.ok(fs.existsSync(path.join(logsRoot, 'workspace.git')), 'the run took snapshots');
+  assert.ok(!fs.existsSync(path.join(logsRoot, 'workspace.git', 'index.lock')));
+  const warnings = fs.readFileSync(path.join(logsRoot, 'events.jsonl'), 'utf8').split('\n').filter((line) => line.includes('"type":"warning"'));
+  assert.deepEqual(warnings.filter((line) => /snapshot/.test(line)), []);
+  const diff = await exec(process.execPath, [cli, 'diff', logsRoot, 'build']);
+  // Its before is the workspace the survivor found (the first copy's `start` in it), its after the node's end.
+  assert.match(diff.stdout, /^build@1 .*\n\s+M ledger\n[^]*\n\+end$/m);
 });
