@@ -84,6 +84,8 @@ const builds = [
     external: cliExternal,
   },
   { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser', plugins: [layoutWorkerSource] },
+  // The browser app `attractor serve` answers GET / with (server/web-app.ts serves it from dist/).
+  { entryPoints: { 'web-app': 'webview/web-app.ts' }, platform: 'browser', plugins: [layoutWorkerSource] },
   {
     entryPoints: { 'debug-adapter': 'debug-adapter/main.ts' },
     platform: 'node',

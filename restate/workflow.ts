@@ -114,7 +114,7 @@ function parseGateAnswer(input: unknown): { gate: string; answer: Answer } {
   if (!isRecord(input) || typeof input.gate !== 'string') throw new restate.TerminalError('an answer is {"gate": id, "choice"|"text"|"skipped": …}', { errorCode: 400 });
   const { gate, ...rest } = input;
   try {
-    return { gate, answer: parseAnswer(rest) };
+    return { gate, answer: parseAnswer(rest).answer };
   } catch (error) {
     throw new restate.TerminalError((error as Error).message, { errorCode: 400 });
   }

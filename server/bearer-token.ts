@@ -29,8 +29,12 @@ export function loadOrCreateToken(file: string): { readonly token: string; reado
 /** Whether an `Authorization` header carries `token`, compared in constant time. */
 export function carriesToken(header: string | undefined, token: string): boolean {
   const match = /^Bearer (\S+)$/i.exec(header ?? '');
-  if (!match?.[1]) return false;
-  const given = Buffer.from(match[1]);
+  return match?.[1] !== undefined && isToken(match[1], token);
+}
+
+/** Whether `text` is `token`, compared in constant time. */
+export function isToken(text: string, token: string): boolean {
+  const given = Buffer.from(text);
   const expected = Buffer.from(token);
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }

@@ -41,3 +41,14 @@ export async function readJsonObject(request: IncomingMessage, limit: number): P
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, `the body exceeds ${limit} bytes`);
 }
+
+/** An SSE comment this often keeps proxies from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+
+/** Starts a `text/event-stream` answer with its heartbeat; the returned function stops the heartbeat. */
+export function openEventStream(response: ServerResponse): () => void {
+  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  response.flushHeaders();
+  const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  return () => clearInterval(heartbeat);
+}

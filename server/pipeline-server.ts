@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { RunnerIdentity } from '../engine/runtime/run-directory';
 import type { CodergenBackend } from '../engine/runtime/backend';
 import type { SandboxRequest } from '../engine/model/sandbox-setting';
-import { carriesToken } from './bearer-token';
+import { carriesToken, isToken } from './bearer-token';
 import { renderRunSvg } from './graph-svg';
-import { readJsonObject, sendError, sendJson } from './http-io';
+import { openEventStream, readJsonObject, sendError, sendJson } from './http-io';
 import { HttpError, parseAnswer, parseBreakpoints, parseSubmission, type ReleaseMode } from '../host/protocol/serve-api';
 import { matchRoute, type OperationId } from '../host/protocol/serve-routes';
 import { openApiDocument } from '../host/protocol/openapi';
@@ -17,7 +17,12 @@ import { submissionChecker, type SubmissionChecker } from './submission-checker'
 import { claimSocketPath } from './socket-path';
 import { runFile } from '../engine/runtime/run-layout';
 import { ConnectionCap, connectionsWithin, openFileLimit } from './connection-cap';
-import { refuseWebPages } from './web-pages';
+import { WebSessions, sessionCookie } from './web-sessions';
+import { sendWebAsset, sendWebPage } from './web-app';
+import { streamPipelines } from './pipelines-feed';
+import { listSources } from './source-list';
+import { storeUploads } from './gate-uploads';
+import { sessionRequest } from '../host/protocol/serve-schemas';
 import { restoredRuns } from './restored-runs';
 import { resumeServed } from './resume-served';
 import { RunReader } from '../host/run-directory/run-reader';
@@ -59,17 +64,12 @@ export interface PipelineServerOptions {
   readonly maxConnections?: number;
 }
 
-/** An SSE comment this often keeps proxies from closing a quiet stream. */
-const HEARTBEAT_MS = 15_000;
-
 /**
  * A connection that has not sent its request's headers this long is closed (with 408), an idle
  * keep-alive connection sooner, a request whose body is still arriving later; once a request is in,
  * its answer (an SSE stream) takes as long as it takes.
  */
 const TIMEOUTS = { headersTimeout: 20_000, keepAliveTimeout: 5_000, requestTimeout: 120_000, connectionsCheckingInterval: 2_000 } as const;
-
-type Route = (request: http.IncomingMessage, response: http.ServerResponse, url: URL) => Promise<void> | void;
 
 interface RouteCall {
   readonly request: http.IncomingMessage;
@@ -91,6 +91,7 @@ export class PipelineServer {
   private readonly storing = new Set<Promise<Error | undefined>>();
   /** The launcher's worker slots and the runs waiting for one. */
   private readonly queue: SlotQueue;
+  private readonly sessions = new WebSessions();
 
   constructor(private readonly options: PipelineServerOptions) {
     this.checker = options.checker ?? submissionChecker(undefined);
@@ -139,19 +140,17 @@ export class PipelineServer {
         response.setHeader('connection', 'close');
         throw new HttpError(503, overCap);
       }
-      if (this.options.token !== undefined && !carriesToken(request.headers.authorization, this.options.token)) {
-        response.setHeader('www-authenticate', 'Bearer');
-        throw new HttpError(401, 'this server requires Authorization: Bearer <token>');
-      }
-      if (this.options.token === undefined) refuseWebPages(request);
       const url = new URL(request.url ?? '/', 'http://server');
-      await this.route(request, url)(request, response, url);
+      const { operation, params } = this.route(request, url);
+      this.sessions.admit(request, operation, this.options.token);
+      await this.handlers[operation]({ request, response, url, params });
     } catch (error) {
       if (response.headersSent) {
         response.destroy();
         return;
       }
       const refusal = error instanceof HttpError ? error : new HttpError(500, error instanceof Error ? error.message : String(error));
+      if (refusal.status === 401) response.setHeader('www-authenticate', 'Bearer');
       // A refused upload may still be arriving: close the connection rather than read it.
       if (refusal.status === 413) response.setHeader('connection', 'close');
       if (refusal.status === 503 && !response.hasHeader('retry-after')) response.setHeader('retry-after', '10');
@@ -159,7 +158,7 @@ export class PipelineServer {
     }
   }
 
-  private route(request: http.IncomingMessage, url: URL): Route {
+  private route(request: http.IncomingMessage, url: URL): { readonly operation: OperationId; readonly params: Readonly<Record<string, string>> } {
     let segments: string[];
     try {
       segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -170,8 +169,7 @@ export class PipelineServer {
     const matched = matchRoute(method, segments);
     if (matched.kind === 'none') throw new HttpError(404, `no such endpoint: ${url.pathname}`);
     if (matched.kind === 'method') throw new HttpError(405, `${url.pathname} accepts ${matched.allowed.join(', ')}, not ${method}`);
-    const handle = this.handlers[matched.operation];
-    return (req, res, u) => handle({ request: req, response: res, url: u, params: matched.params });
+    return matched;
   }
 
   /** The run a route's `{id}` names; 404 when this server has none by that id. */
@@ -190,7 +188,7 @@ export class PipelineServer {
 
   /** What each row of the route table (host/protocol/serve-routes.ts) does: one handler per row, no other route. */
   private readonly handlers: Readonly<Record<OperationId, Handler>> = {
-    listPipelines: ({ response }) => sendJson(response, 200, { pipelines: [...this.runs.values()].map((run) => run.summary()) }),
+    listPipelines: ({ response }) => sendJson(response, 200, this.list()),
     submitPipeline: ({ request, response }) => this.submit(this.launcherFor('starts'), request, response),
     getPipeline: ({ response, params }) => sendJson(response, 200, this.runOf(params).summary()),
     pipelineEvents: ({ request, response, url, params }) => streamEvents(this.runOf(params), request, response, url),
@@ -219,13 +217,18 @@ export class PipelineServer {
       response.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-store' });
       response.end(svg);
     },
+    pipelineView: ({ response, params }) => sendJson(response, 200, this.runOf(params).view),
     pipelineTrace: ({ response, params }) => sendJson(response, 200, { records: new RunReader(this.runOf(params).spec.logsRoot).trace() }),
     pipelineVisit: ({ response, url, params }) => sendJson(response, 200, visitFiles(this.runOf(params), url.searchParams)),
     pipelineQuestions: ({ response, params }) => sendJson(response, 200, { questions: this.runOf(params).pendingQuestions() }),
     answerQuestion: async ({ request, response, params }) => {
       const run = this.runOf(params);
       const qid = params.qid ?? '';
-      const given = parseAnswer(await readJsonObject(request, this.options.maxBodyBytes));
+      const { answer, uploads } = parseAnswer(await readJsonObject(request, this.options.maxBodyBytes));
+      const noSuchQuestion = new HttpError(404, `no pending question ${qid} in pipeline ${run.spec.id} (answered elsewhere, timed out, or the run moved on)`);
+      if (uploads.length > 0 && !run.pendingQuestions().some((question) => question.id === qid)) throw noSuchQuestion;
+      const attachments = uploads.length > 0 ? { attachments: storeUploads(run.spec.logsRoot, qid, uploads) } : {};
+      const given = answer.kind === 'option' || answer.kind === 'freeform' ? { ...answer, ...attachments } : answer;
       // Answered, the run goes on: with a slot, or after the runs already waiting for one.
       if (run.lastQuestion(qid) && !this.queue.hasRoom()) {
         const queuePosition = this.queue.enqueue(run, () => void run.deliverHeldAnswer(), false);
@@ -233,7 +236,7 @@ export class PipelineServer {
         sendJson(response, 202, { answered: qid, queuePosition });
         return;
       }
-      if (!(await run.answer(qid, given))) throw new HttpError(404, `no pending question ${qid} in pipeline ${run.spec.id}`);
+      if (!(await run.answer(qid, given))) throw noSuchQuestion;
       sendJson(response, 200, { answered: qid });
     },
     pipelineCheckpoint: ({ response, params }) => sendJson(response, 200, latestCheckpoint(this.runOf(params))),
@@ -266,7 +269,36 @@ export class PipelineServer {
     continuePipeline: ({ response, params }) => release(this.runOf(params), 'run', response),
     stepPipeline: ({ response, params }) => release(this.runOf(params), 'step', response),
     openApi: ({ response }) => sendJson(response, 200, openApiDocument()),
+    pipelinesFeed: ({ response }) => streamPipelines(() => this.list(), response),
+    listSources: ({ response }) => {
+      const launcher = this.launcherFor('starts');
+      sendJson(response, 200, listSources(launcher.roots, launcher.logsRoot));
+    },
+    webPage: ({ response }) => sendWebPage(response),
+    webAsset: ({ response, params }) => sendWebAsset(response, params.file ?? ''),
+    sessionState: ({ request, response }) => sendJson(response, 200, this.sessionState(request)),
+    signIn: async ({ request, response }) => {
+      const given = sessionRequest(await readJsonObject(request, this.options.maxBodyBytes), '');
+      if (!given.ok) throw new HttpError(400, given.error);
+      const { token } = this.options;
+      if (token !== undefined) {
+        if (!isToken(given.value.token, token)) throw new HttpError(403, 'that is not this server\'s token');
+        response.setHeader('set-cookie', sessionCookie(this.sessions.open()));
+      }
+      sendJson(response, 200, { signedIn: true, tokenRequired: token !== undefined });
+    },
   };
+
+  private list(): { pipelines: unknown[] } {
+    return { pipelines: [...this.runs.values()].map((run) => run.summary()) };
+  }
+
+  /** Whether the caller may use the API: always, on a server without a token (admit let it in); else by its bearer token or session. */
+  private sessionState(request: http.IncomingMessage): { signedIn: boolean; tokenRequired: boolean } {
+    const { token } = this.options;
+    if (token === undefined) return { signedIn: true, tokenRequired: false };
+    return { signedIn: this.sessions.holds(request) || carriesToken(request.headers.authorization, token), tokenRequired: true };
+  }
 
   private async submit(launcher: Launcher, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const submission = parseSubmission(await readJsonObject(request, this.options.maxBodyBytes));
@@ -353,20 +385,18 @@ function latestCheckpoint(run: ServedRun) {
 /** The run's events as SSE from after `Last-Event-ID` (header, or `lastEventId` query for clients that cannot set it); ends after the last one. */
 function streamEvents(run: ServedRun, request: http.IncomingMessage, response: http.ServerResponse, url: URL): void {
   const lastId = parseLastEventId(request.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined);
-  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-  response.flushHeaders();
-  const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const stopHeartbeat = openEventStream(response);
   const unfollow = run.log.follow(
     lastId,
     // A stored log is read as fast as the client takes it; a live one as fast as the run goes.
     (entry) => (response.write(`id: ${entry.id}\nevent: ${entry.event.type}\ndata: ${entry.data}\n\n`) ? undefined : drained(response)),
     () => {
-      clearInterval(heartbeat);
+      stopHeartbeat();
       response.end();
     },
   );
   response.once('close', () => {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     unfollow();
   });
 }

@@ -11,7 +11,7 @@ import type { PendingQuestion, PipelineSummary } from '../host/protocol/serve-ap
 import { runStatusWords } from '../engine/runtime/run-status';
 import type { TraceRecord } from '../engine/runtime/events';
 import type { ServedStatus } from '../host/protocol/serve-api';
-import type { NodeRunStatus } from '../host/protocol/webview';
+import type { GraphStateMessage, NodeRunStatus } from '../host/protocol/webview';
 import { RunProjection } from '../host/view/run-projection';
 
 /** How a node of the run's graph stands, for the status and the graph picture: as the graph view shows it. */
@@ -71,6 +71,7 @@ export class ServedRun {
   private readonly lease: AttachLease;
   private currentStatus: ServedStatus = 'running';
   private failureReason: string | undefined;
+  private endedAt: string | undefined;
   private runId: string | undefined;
   private graphName: string | undefined;
   /** The latest checkpoint event (its state is parsed only when asked for), then the run's final state. */
@@ -124,6 +125,12 @@ export class ServedRun {
 
   get checkpoint(): RunState | undefined {
     return this.latestCheckpoint?.state;
+  }
+
+  /** The run as the graph view draws it. */
+  get view(): Omit<GraphStateMessage, 'type'> {
+    const { type: _type, ...view } = this.projection.graphState();
+    return view;
   }
 
   get nodeProgress(): ReadonlyMap<string, NodeProgress> {
@@ -249,7 +256,7 @@ export class ServedRun {
     this.runId = end.state.runId;
     this.graphName = end.state.graphName;
     this.projection.replay(end.trace, end.status === 'interrupted' ? runStatusWords.cancelled : runStatusWords[end.status]);
-    this.finish(end.status, end.failureReason);
+    this.finish(end.status, end.failureReason, end.state.updatedAt);
   }
 
   /** A debugger asked for something (breakpoints, a pause, a step, a release) or said it is still there. */
@@ -262,8 +269,9 @@ export class ServedRun {
     if (dropped) this.log.append({ type: 'lease:lapsed', periodMs: this.lease.periodMs, droppedBreakpoints: dropped.breakpoints, released: dropped.held });
   }
 
-  private finish(status: ServedStatus, failureReason: string | undefined): void {
+  private finish(status: ServedStatus, failureReason: string | undefined, endedAt = new Date().toISOString()): void {
     this.lease.end();
+    this.endedAt = endedAt;
     this.currentStatus = status;
     this.failureReason = failureReason;
     this.log.close();
@@ -276,6 +284,7 @@ export class ServedRun {
       id: this.spec.id,
       status: this.currentStatus,
       ...(this.failureReason ? { failureReason: this.failureReason } : {}),
+      ...(this.endedAt ? { endedAt: this.endedAt } : {}),
       graphName: this.graphName ?? null,
       runId: this.runId ?? null,
       logsRoot: this.spec.logsRoot,

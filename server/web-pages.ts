@@ -20,6 +20,29 @@ export function refuseWebPages(request: http.IncomingMessage): void {
   if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new HttpError(403, `requests a web page sends (Sec-Fetch-Site: ${site}) are refused`);
 }
 
+/**
+ * A change a browser asks for with a session cookie must come from the server's own page: the
+ * browser says where it comes from in `Sec-Fetch-Site`, else in `Origin` (compared with the Host it
+ * asked). A request that says neither is no browser's, and has no business with a cookie.
+ */
+export function requireOwnOrigin(request: http.IncomingMessage): void {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) {
+    if (site !== 'same-origin') throw new HttpError(403, `a change from another site (Sec-Fetch-Site: ${site}) is refused: only this server's own page may act with its session`);
+    return;
+  }
+  const { origin, host } = request.headers;
+  if (origin === undefined || hostOf(origin) !== host) throw new HttpError(403, `a change from another origin (${origin ?? 'none given'}) is refused: only this server's own page may act with its session`);
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The serialised origin of a URL; `null` (an opaque origin) for anything that is not one. */
 function originOf(url: string): string {
   try {

@@ -1,6 +1,15 @@
-// The webview's side of the channel to the extension: typed posts out, validated messages in.
+// The graph view's side of the channel to its host: typed posts out, validated messages in. In VS
+// Code the host is the extension (postMessage); in a browser, `attractor serve` (browser-host.ts).
 import { parseViewState, type ViewState } from './view-state';
 import { parseExtensionMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage } from '../host/protocol/webview';
+
+export interface ViewHost {
+  post(message: WebviewToExtensionMessage): void;
+  readonly savedState: ViewState | undefined;
+  saveState(state: ViewState): void;
+  /** Delivers each valid message; a malformed one is dropped and reported, never half-applied. */
+  listen(handler: (message: ExtensionToWebviewMessage) => void, onRejected: (error: string) => void): void;
+}
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -10,7 +19,7 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-export class Host {
+export class VsCodeHost implements ViewHost {
   private readonly api = acquireVsCodeApi();
 
   post(message: WebviewToExtensionMessage): void {
@@ -25,7 +34,6 @@ export class Host {
     this.api.setState(state);
   }
 
-  /** Delivers each valid message; a malformed one is dropped and reported, never half-applied. */
   listen(handler: (message: ExtensionToWebviewMessage) => void, onRejected: (error: string) => void): void {
     window.addEventListener('message', (event: MessageEvent) => {
       const result = parseExtensionMessage(event.data);

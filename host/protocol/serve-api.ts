@@ -4,7 +4,7 @@
 import type { RunEvent } from '../../engine/runtime/events';
 import type { Answer } from '../../engine/runtime/interviewer';
 import type { Check } from './guards';
-import { answerRequest, breakpointsBody, MAX_BREAKPOINTS, submissionBody, type HeldState, type HoldBreakpoints } from './serve-schemas';
+import { answerRequest, breakpointsBody, MAX_BREAKPOINTS, submissionBody, type HeldState, type HoldBreakpoints, type Upload } from './serve-schemas';
 
 export type { AttachLeaseState, HeldOutcome, HeldState, HoldBreakpoints, PendingQuestion, PipelineSummary, ServedStatus } from './serve-schemas';
 
@@ -64,13 +64,19 @@ export function parseSubmission(body: Readonly<Record<string, unknown>>): Submis
   return { pipeline: dot !== undefined ? { kind: 'source', dot } : { kind: 'path', path: path as string }, params, ...(cwd !== undefined ? { cwd } : {}) };
 }
 
-/** `POST …/answer`: `{"choice": key|label|target}`, `{"text": free text}` or `{"skipped": true}`. */
-export function parseAnswer(body: Readonly<Record<string, unknown>>): Answer {
-  const { choice, text } = parsed(answerRequest, body);
-  if (Object.keys(body).length !== 1) throw new HttpError(400, 'give exactly one of "choice", "text" or "skipped"');
+/**
+ * `POST …/answer`: `{"choice": key|label|target}`, `{"text": free text}` or `{"skipped": true}`; a
+ * choice or text may bring `attachments` (files uploaded with it), which the server stores and adds
+ * to the answer as paths.
+ */
+export function parseAnswer(body: Readonly<Record<string, unknown>>): { readonly answer: Answer; readonly uploads: readonly Upload[] } {
+  const { choice, text, attachments: uploads = [] } = parsed(answerRequest, body);
+  if (Object.keys(body).filter((key) => key !== 'attachments').length !== 1) throw new HttpError(400, 'give exactly one of "choice", "text" or "skipped"');
   if (choice === '') throw new HttpError(400, '"choice" must be a non-empty string');
-  if (choice !== undefined) return { kind: 'option', choice };
-  return text !== undefined ? { kind: 'freeform', text } : { kind: 'skipped' };
+  if (choice !== undefined) return { answer: { kind: 'option', choice }, uploads };
+  if (text !== undefined) return { answer: { kind: 'freeform', text }, uploads };
+  if (uploads.length > 0) throw new HttpError(400, 'a skipped gate takes no "attachments"');
+  return { answer: { kind: 'skipped' }, uploads };
 }
 
 /** An answer as `POST …/answer` takes it (parseAnswer's inverse); a timeout is sent as skipped. */

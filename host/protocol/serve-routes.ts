@@ -52,6 +52,7 @@ export const serveRoutes = {
   },
   pipelineSource: { method: 'GET', path: '/pipelines/{id}/source', summary: 'The DOT source the run walks', replies: { 200: { description: 'DOT', media: 'text/vnd.graphviz' } } },
   pipelineGraph: { method: 'GET', path: '/pipelines/{id}/graph', summary: 'The graph drawn as the graph view draws it, nodes filled by status', replies: { 200: { description: 'SVG', media: 'image/svg+xml' } } },
+  pipelineView: { method: 'GET', path: '/pipelines/{id}/view', summary: 'The run as the graph view draws it: each node\'s status and visits, the edges taken, the active node', replies: { 200: { description: 'the graph state', json: schemas.runView } } },
   pipelineTrace: { method: 'GET', path: '/pipelines/{id}/trace', summary: 'The run\'s trace.jsonl: one record per visit', replies: { 200: { description: 'the records', json: schemas.traceRecords } } },
   pipelineVisit: {
     method: 'GET',
@@ -84,6 +85,23 @@ export const serveRoutes = {
   continuePipeline: { ...debugged('Let a held run go on'), path: '/pipelines/{id}/continue' },
   stepPipeline: { ...debugged('Let a held run go on to its next node'), path: '/pipelines/{id}/step' },
   openApi: { method: 'GET', path: '/openapi.json', summary: 'This document', replies: { 200: { description: 'OpenAPI 3.1', media: 'application/json' } } },
+  pipelinesFeed: {
+    method: 'GET',
+    path: '/events',
+    summary: 'Every run of this server as Server-Sent Events: a `pipelines` event (data: what GET /pipelines answers) at once and whenever a run changes',
+    replies: { 200: { description: 'the event stream', media: 'text/event-stream' } },
+  },
+  listSources: { method: 'GET', path: '/sources', summary: 'The .dot files under the server\'s roots, which POST /pipelines takes as `path`', replies: { 200: { description: 'each root and its pipelines (relative paths)', json: schemas.sourceList } } },
+  webPage: { method: 'GET', path: '/', summary: 'The browser app: the runs, their graphs, traces and gates (its script and style are /web/…)', replies: { 200: { description: 'the page', media: 'text/html' } } },
+  webAsset: { method: 'GET', path: '/web/{file}', summary: 'A file of the browser app (app.js, app.css)', replies: { 200: { description: 'the script or style sheet', media: 'text/javascript' }, 404: { description: 'no such file', json: schemas.refusal } } },
+  sessionState: { method: 'GET', path: '/session', summary: 'Whether the caller may use the API, and whether this server asks for its token', replies: { 200: { description: 'the caller\'s state', json: schemas.sessionState } } },
+  signIn: {
+    method: 'POST',
+    path: '/session',
+    summary: 'Trade the server\'s token for a session cookie (HttpOnly, SameSite=Strict): the browser app\'s sign-in; only from the server\'s own origin',
+    body: schemas.sessionRequest,
+    replies: { 200: { description: 'signed in (Set-Cookie)', json: schemas.sessionState }, 403: { description: 'not the token, or not from this server\'s origin', json: schemas.refusal } },
+  },
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof serveRoutes;

@@ -5,7 +5,9 @@ import { questionTypeValues } from '../../engine/model/question-types';
 import { stageStatuses } from '../../engine/model/stage-status';
 import { runStatuses } from '../../engine/runtime/run-status';
 import { anyJson, boolean, count, dictionary, list, literal, matching, nullable, object, oneOf, tagged, text, type Infer } from './guards';
-import { traceEntry, visitFiles } from './webview';
+import { runView, traceEntry, visitFiles } from './webview';
+
+export { runView };
 
 const name = text(10_000);
 const words = text(1_000_000);
@@ -66,9 +68,11 @@ const summaryFields = {
   attachLease: attachLeaseState,
 };
 /** What `GET /pipelines/{id}` answers (and each entry of `GET /pipelines`). */
-export const pipelineSummary = object(summaryFields, { failureReason: words });
+/** `endedAt`: when a run that is over stopped (its last checkpoint's time, for a run of an earlier server). */
+const endFields = { failureReason: words, endedAt: timestamp };
+export const pipelineSummary = object(summaryFields, endFields);
 /** `POST /pipelines`' 201: the new run, and what validation warned about. */
-export const submitted = object(summaryFields, { failureReason: words, warnings: list(anyJson) });
+export const submitted = object(summaryFields, { ...endFields, warnings: list(anyJson) });
 export const pipelineList = object({ pipelines: list(pipelineSummary) });
 
 /** A human gate's question as the server holds it until answered. */
@@ -80,8 +84,20 @@ export const questionList = object({ questions: list(pendingQuestion, 10_000) })
 
 /** `POST /pipelines`: exactly one of `dot` (the source) or `path` (a .dot file under a root). */
 export const submissionBody = object({}, { dot: source, path: name, params: dictionary(source), cwd: name }, { closed: true });
-/** `POST …/answer`: exactly one of them. */
-export const answerRequest = object({}, { choice: words, text: source, skipped: literal(true) }, { closed: true });
+/** A file uploaded with a gate's answer: its base name and its bytes in base64 (the server stores it in the run directory). */
+const upload = object({ name: text(255), base64: source }, {}, { closed: true });
+/** At most this many files go with one answer. */
+const MAX_UPLOADS = 20;
+/** `POST …/answer`: exactly one of them, a choice or text with optional `attachments`. */
+export const answerRequest = object({}, { choice: words, text: source, skipped: literal(true), attachments: list(upload, MAX_UPLOADS) }, { closed: true });
+export type Upload = Infer<typeof upload>;
+
+/** `POST /session`: the server's token, traded for a session cookie (the browser app's sign-in). */
+export const sessionRequest = object({ token: text(10_000) }, {}, { closed: true });
+/** Whether the caller (its cookie, its bearer token, or a loopback server's own page) may use the API. */
+export const sessionState = object({ signedIn: boolean, tokenRequired: boolean });
+/** `GET /sources`: the pipelines under each root a client may submit by `path`. */
+export const sourceList = object({ roots: list(object({ root: name, files: list(name, 10_000) })) });
 /** `PUT …/breakpoints`: each list optional; replaces the run's set. */
 export const breakpointsBody = object({}, { nodes: list(nodeId, MAX_BREAKPOINTS), edges: list(edgeEnds, MAX_BREAKPOINTS) }, { closed: true });
 

@@ -73,17 +73,12 @@ export type WireArtifact = Infer<typeof visitArtifact>;
  */
 export const visitFiles = object({ iteration: count, nodeId: id }, { visit: count, prompt: text(), response: text(), status: text(), fileChanges: list(fileChange, 100_000), artifacts: list(visitArtifact, 1000) });
 
+/** The run as the graph view draws it (the graphState message; GET /pipelines/{id}/view): statuses, the active node, the edges taken. */
+export const runView = object({ runStatus: oneOf(runStatuses), iteration: count, nodes: dictionary(nodeRunState), takenEdges: list(takenEdge) }, { activeNode: nullable(id), currentEdge: nullable(count) });
+
 const extensionMessages = {
   document: object({ uri: text(10_000), version: count, text: text() }),
-  graphState: object(
-    {
-      runStatus: oneOf(runStatuses),
-      iteration: count,
-      nodes: dictionary(nodeRunState),
-      takenEdges: list(takenEdge),
-    },
-    { activeNode: nullable(id), currentEdge: nullable(count) },
-  ),
+  graphState: runView,
   /** `replace` starts over (a new run, or a finished run opened from disk); otherwise entries append. */
   traceEntries: object({ entries: list(traceEntry), replace: boolean }),
   visitArtifacts: visitFiles,

@@ -6,7 +6,7 @@ import { isRecord } from '../../engine/model/json';
 import type { ContextValues } from '../../engine/runtime/context';
 import type { GateReply } from '../../engine/runtime/interviewer';
 import { answerBody, type HoldBreakpoints, type PendingQuestion, type PipelineSummary, type ReleaseMode, type ServedEvent } from '../protocol/serve-api';
-import { SseReader } from './sse-reader';
+import { SseReader } from '../protocol/sse-reader';
 import type { Check } from '../protocol/guards';
 import { contextValues, pipelineList, pipelineSummary, questionList } from '../protocol/serve-schemas';
 

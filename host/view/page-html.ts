@@ -50,3 +50,39 @@ export function renderWebviewHtml(options: WebviewHtmlOptions): string {
 </html>
 `;
 }
+
+/**
+ * The browser app `attractor serve` answers GET / with: its script and style sheet are files of the
+ * server's own origin (no inline script or style, no nonce to keep), it talks to nothing but that
+ * origin, and no other site may frame it. 'wasm-unsafe-eval' and `worker-src blob:` as for the webview.
+ */
+export const webAppPolicy = [
+  "default-src 'none'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  'worker-src blob:',
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+
+/** The browser app's page: its files are relative, so it also works below a proxy's path prefix. */
+export const webAppHtml = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="web/app.css">
+<script defer src="web/app.js"></script>
+<title>Attractor</title>
+</head>
+<body class="web-app">
+<noscript>This page needs JavaScript. The same runs are at GET /pipelines (JSON).</noscript>
+</body>
+</html>
+`;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SseReader, type SseMessage } from '../../host/serve/sse-reader';
+import { SseReader, type SseMessage } from '../../host/protocol/sse-reader';
 
 test('SSE messages split at any chunk boundary, with CR, LF or CRLF line ends, comments and multi-line data', () => {
   const stream = ': keep-alive\r\n\r\nid: 1\r\nevent: run:start\r\ndata: {"a":1}\r\n\r\nid: 2\rdata: line one\rdata:line two\r\rdata: no id\n\n';
