@@ -7,6 +7,7 @@ import { CliRig, cliChat } from './cli-rig';
 import { openAiError } from './fakes/openai-wire';
 import { isAlive } from '../processes';
 import { waitFor } from './wait-for';
+import { bundledCli } from '../test-bundle';
 
 const repo = path.resolve(__dirname, '../..');
 
@@ -16,7 +17,7 @@ const repo = path.resolve(__dirname, '../..');
  */
 function runInTerminal(args: readonly string[], env: Record<string, string>): { output: () => string; stop: () => Promise<void> } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(OPENAI|ANTHROPIC|ATTRACTOR)_/.test(key)));
-  const command = [process.execPath, '--import', 'tsx', path.join(repo, 'cli/main.ts'), ...args].join(' ');
+  const command = [process.execPath, bundledCli(), ...args].join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...clean, ...env }, cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
