@@ -102,7 +102,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsElement>, v
     for (const [directory, summary] of summaries) {
       const row = this.rows.get(path.resolve(directory));
       if (!row || !summary || !samePlace(row.run, summary)) return this.fireRelist();
-      updates.push([row, summary]);
+      // The same summary object: the run's files did not move (an event of a sub-pipeline's checkpoint, a watcher's echo).
+      if (summary !== row.run) updates.push([row, summary]);
     }
     for (const [row, summary] of updates) row.run = summary;
     if (updates.length > 0) this.changed.fire(updates.map(([row]) => row));

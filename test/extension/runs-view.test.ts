@@ -97,11 +97,18 @@ describe('the Runs view (tree data provider, fake vscode)', () => {
       assert.match(String(item.description), /^failed/);
       assert.equal((provider.getTreeItem(rows[0]!).iconPath as { id: string }).id, 'pass', 'the other rows are as they were');
 
-      // An event for a run whose files did not change (a watcher's echo) reads nothing.
+      // In one burst, an event for a run whose own files did not change (a sub-pipeline's checkpoint, a
+      // watcher's echo) and a change of another: the first is neither read nor redrawn.
       reads.length = 0;
-      watcher.changed.fire({ fsPath: runFile(older, 'checkpoint') } as never);
+      fs.mkdirSync(path.join(older, 'sub'));
+      fs.writeFileSync(path.join(older, 'sub', 'checkpoint.json'), '{}');
+      watcher.changed.fire({ fsPath: path.join(older, 'sub', 'checkpoint.json') } as never);
+      setCheckpoint(middle, { status: 'cancelled' });
+      watcher.changed.fire(checkpoint);
       await until(() => fired.length > 1, 'the second update');
-      assert.deepEqual(reads, [], 'its stamp is unchanged: not read again');
+      assert.deepEqual(reads, [middle], 'the unchanged run is not read again: its stamp did not move');
+      assert.deepEqual(fired[1], [rows[1]], 'and not redrawn');
+      assert.equal((provider.getTreeItem(rows[1]!).iconPath as { id: string }).id, 'debug-pause');
 
       // A new run: the whole list is drawn again, reading only the new run; the other rows keep their elements.
       reads.length = 0;
