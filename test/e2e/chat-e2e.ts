@@ -113,10 +113,10 @@ async function participantAndTools(): Promise<void> {
 
     // 3. Asked again, a draft that passes the three questions: linted clean and offered for saving.
     await ask(page, '@attractor /attractorify route the critic through the test gate');
-    const drafted = await lastResponse(page, /Save and open graph view/);
+    // The draft's code block is a Monaco editor filled after the button renders: wait for both.
+    const drafted = await lastResponse(page, /^(?=[\s\S]*Save and open graph view)(?=[\s\S]*digraph\s+fix_parse_date)/);
     assert.match(drafted, /Verdict: pipeline/);
     assert.match(drafted, /Linted with Attractor's own rules: no findings/);
-    assert.match(drafted, /digraph\s+fix_parse_date/); // Monaco renders spaces as U+00A0
     await shot(page, 'chat-03-attractorify-drafts');
 
     // 4. /run: the LLM node writes hello.txt on the scripted model; the result comes back in the chat.
