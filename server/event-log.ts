@@ -23,9 +23,9 @@ type Follower = (entry: LoggedEvent) => Promise<void> | undefined;
 
 /**
  * Every event of one run, so that a client reconnecting with `Last-Event-ID` receives exactly the
- * events it missed. Held in memory while the run goes on; once it has ended and `store` has written
- * them to a file (one event's JSON a line, line N the event with id N), they are read back from
- * there: a server's memory does not grow with the runs it has finished.
+ * events it missed. Held in memory while the run goes on; once it has ended and been written to the
+ * file `storeWhenClosed` names (one event's JSON a line, line N the event with id N), they are read
+ * back from there: a server's memory does not grow with the runs it has finished.
  */
 export class EventLog {
   private entries: LoggedEvent[] = [];
@@ -33,7 +33,10 @@ export class EventLog {
   private file: string | undefined;
   private readonly followers = new Set<Follower>();
   private readonly closeListeners = new Set<() => void>();
+  /** No event is appended once closed; open streams end once ended (closed, and stored when it is to be). */
   private closed = false;
+  private ended = false;
+  private storing: { readonly file: string; readonly done: (error: Error | undefined) => void } | undefined;
 
   append(event: ServedEvent): void {
     if (this.closed) return;
@@ -42,12 +45,20 @@ export class EventLog {
     for (const follower of [...this.followers]) void follower(entry);
   }
 
-  /** No event follows; open streams end once they have sent what they hold. */
+  /**
+   * No event follows. Open streams end once they have sent what they hold — for a log to be stored,
+   * only after it is written: a client that saw the stream end finds the same events on a server
+   * restarted after a crash.
+   */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
-    for (const listener of [...this.closeListeners]) listener();
-    this.closeListeners.clear();
-    this.followers.clear();
+    const storing = this.storing;
+    if (!storing) return this.end();
+    void this.store(storing.file).then((error) => {
+      this.end();
+      storing.done(error);
+    });
   }
 
   get size(): number {
@@ -55,13 +66,19 @@ export class EventLog {
   }
 
   /**
-   * Writes the closed log's events to `file` (atomically) and lets go of them. A write that fails
-   * (a full disk) keeps them in memory; the error is returned for the server to tell.
+   * Once closed, the log's events go to `file` (atomically) and the log lets go of them. Settles once
+   * written, with the error of a write that failed (a full disk: the events stay in memory) for the
+   * server to tell. (A log closed already, its streams ended, is written now.)
    */
-  async store(file: string): Promise<Error | undefined> {
-    if (!this.closed) throw new Error('only a closed event log is stored');
+  storeWhenClosed(file: string): Promise<Error | undefined> {
+    if (this.storing || this.file !== undefined) throw new Error('an event log is stored once');
+    if (this.closed) return this.store(file);
+    return new Promise((done) => (this.storing = { file, done }));
+  }
+
+  private async store(file: string): Promise<Error | undefined> {
     try {
-      await writeFileAtomicAsync(file, lines(this.entries));
+      await writeFileAtomicAsync(file, chunks(this.entries));
     } catch (error) {
       return error as Error;
     }
@@ -70,18 +87,25 @@ export class EventLog {
     return undefined;
   }
 
+  private end(): void {
+    this.ended = true;
+    for (const listener of [...this.closeListeners]) listener();
+    this.closeListeners.clear();
+    this.followers.clear();
+  }
+
   /** A closed log whose events an earlier server stored in `file`, `count` of them (see `storedEvents`). */
   adopt(file: string, count: number): void {
-    if (!this.closed || this.count > 0) throw new Error('only a closed, empty event log adopts a stored one');
+    if (!this.ended || this.count > 0) throw new Error('only an ended, empty event log adopts a stored one');
     this.file = file;
     this.count = count;
   }
 
-  /** Events after `lastId`, then every new one as it comes; `onClose` once the log is closed (and, stored, read to its end). Returns the unsubscribe. */
+  /** Events after `lastId`, then every new one as it comes; `onClose` once the log has ended (and, stored, been read to its end). Returns the unsubscribe. */
   follow(lastId: number, follower: Follower, onClose: () => void): () => void {
     if (this.file !== undefined) return readStored(this.file, lastId, follower, onClose);
     for (const entry of this.entries.slice(Math.max(0, lastId))) void follower(entry);
-    if (this.closed) {
+    if (this.ended) {
       onClose();
       return () => undefined;
     }
@@ -129,8 +153,19 @@ export function storedEvents(file: string): { readonly count: number; readonly l
   }
 }
 
-function* lines(entries: readonly LoggedEvent[]): Generator<string> {
-  for (const entry of entries) yield `${entry.data}\n`;
+/** A write per chunk, not per event: each write waits for a turn of an event loop the run's other work keeps busy. */
+const CHUNK_CHARS = 64 * 1024;
+
+/** The events' lines, joined into chunks of about CHUNK_CHARS (an event longer than that is a chunk of its own). */
+function* chunks(entries: readonly LoggedEvent[]): Generator<string> {
+  let chunk = '';
+  for (const entry of entries) {
+    chunk += `${entry.data}\n`;
+    if (chunk.length < CHUNK_CHARS) continue;
+    yield chunk;
+    chunk = '';
+  }
+  if (chunk) yield chunk;
 }
 
 /** A stored log's events after `lastId`, read line by line as fast as the follower takes them. */

@@ -346,9 +346,9 @@ export class PipelineServer {
 
   /** A finished run's events go to its run directory: what the server holds does not grow with the runs it has served. */
   private storeWhenFinished(run: ServedRun): void {
+    const stored = run.log.storeWhenClosed(runFile(run.spec.logsRoot, 'servedEvents'));
     // Counted from the run's end, not before: `close` waits for the writes begun, never for a run on Restate that goes on.
     void run.finished.then(async () => {
-      const stored = run.log.store(runFile(run.spec.logsRoot, 'servedEvents'));
       this.storing.add(stored);
       const failed = await stored;
       this.storing.delete(stored);

@@ -81,6 +81,17 @@ describe('attractor serve: runs outlive the server', () => {
     assert.equal((await call(`${second.url}/pipelines/${waiting}/resume`, { body: {} })).status, 409, 'resumed once');
   });
 
+  it('a server killed the moment an ended run\'s event stream ended: the restarted server replays those events', async () => {
+    const dir = workspaceWith('attractor-serve-restart-', { 'quick.dot': quick });
+    const first = await started(dir);
+    const done = await submit(first.url, { path: 'quick.dot' });
+    const ended = await readEvents(`${first.url}/pipelines/${done}/events`);
+    await first.kill();
+
+    const second = await started(dir);
+    assert.deepEqual(await readEvents(`${second.url}/pipelines/${done}/events`), ended, 'a stream ends only once its events are stored');
+  });
+
   it('a run cancelled by a stopping server resumes on the next one; a run waiting at its gate holds none of the --max-runs slots', async () => {
     const dir = workspaceWith('attractor-serve-restart-', { 'gated.dot': gated });
     // One live engine per working directory: the two runs work in two.
