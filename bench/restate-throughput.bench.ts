@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DurableRunClient } from '../host/restate/restate-client';
 import { readTrace } from '../engine/runtime/run-directory';
+import { KeptWorkspaceStores } from '../engine/runtime/kept-workspace-stores';
 import { ScriptedBackend } from '../engine/runtime/scripted';
 import { advanceRun } from '../restate/durable-step';
 import { startCluster, type Cluster } from '../test/restate/restate-cluster';
@@ -94,10 +95,10 @@ async function oneRunAlone(cluster: Cluster, shared: string): Promise<{ readonly
   return { perVisitMs: wall / VISITS, toolMs, journalEntries: rows.length };
 }
 
-/** The same run's steps taken one after another in this process, as a worker takes them, without Restate: the engine's share of a step. */
+/** The same run's steps taken one after another in this process, as a worker takes them (its snapshot store kept between them), without Restate: the engine's share of a step. */
 async function stepsWithoutRestate(shared: string): Promise<number> {
   const cwd = fs.mkdtempSync(path.join(shared, 'steps-'));
-  const engine = { backend: new ScriptedBackend({ llm: {}, human: {} }), runner: { version: 'bench', commit: 'bench', provider: 'scripted' } };
+  const engine = { backend: new ScriptedBackend({ llm: {}, human: {} }), runner: { version: 'bench', commit: 'bench', provider: 'scripted' }, workspaceStores: new KeptWorkspaceStores() };
   const started = performance.now();
   for (let step = 1; ; step++) {
     const outcome = await advanceRun('steps', { source: PIPELINE, cwd, logsRoot: path.join(cwd, '.attractor-runs', 'steps'), params: {} }, engine, `gate-${step}`, {}, new AbortController().signal);

@@ -15,6 +15,7 @@ import type { RunnerIdentity } from '../engine/runtime/run-directory';
 import type { PausedRun, RunResult } from '../engine/runtime/runner';
 import { RunLock } from '../engine/runtime/run-lock';
 import { hasCheckpoint } from '../engine/runtime/run-layout';
+import type { KeptWorkspaceStores } from '../engine/runtime/kept-workspace-stores';
 import type { RunState } from '../engine/runtime/state';
 import type { SandboxRequest } from '../engine/model/sandbox-setting';
 import type { GateAnswers } from './one-visit';
@@ -28,6 +29,8 @@ export interface StepEngine {
   readonly runner: RunnerIdentity;
   readonly defaultMaxParallel?: number;
   readonly sandbox?: SandboxRequest;
+  /** Where a step keeps the run's workspace store for the run's next step on this worker. */
+  readonly workspaceStores?: KeptWorkspaceStores;
 }
 
 /** How one durable step left the run: the workflow journals it, so it is plain JSON. */
@@ -69,7 +72,7 @@ export async function advanceRun(runId: string, request: RunRequest, engine: Ste
   const events = new EventBus();
   events.on(writer.record);
   const step = new OneVisit(graph, answers, events, () => writer.close());
-  const options = { cwd: request.cwd, backend: engine.backend, interviewer: step.interviewer, events, signal: AbortSignal.any([step.signal, cancel]), runner: engine.runner, ...scope, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}), ...(engine.sandbox ? { sandbox: engine.sandbox } : {}) };
+  const options = { cwd: request.cwd, backend: engine.backend, interviewer: step.interviewer, events, signal: AbortSignal.any([step.signal, cancel]), runner: engine.runner, ...scope, ...(engine.defaultMaxParallel !== undefined ? { defaultMaxParallel: engine.defaultMaxParallel } : {}), ...(engine.sandbox ? { sandbox: engine.sandbox } : {}), ...(engine.workspaceStores ? { workspaceStores: engine.workspaceStores } : {}) };
   const walk = pausingWalk((nodeId) => step.pauseBefore(nodeId));
   let result: RunResult | PausedRun;
   if (checkpoint.kind === 'none') {
@@ -142,6 +145,6 @@ export async function cancelRun(request: RunRequest, engine: StepEngine): Promis
   cancelled.abort();
   const events = new EventBus();
   events.on(new StepEventsWriter(request.logsRoot, true).record);
-  await resumeRun(request.logsRoot, { cwd: request.cwd, backend: engine.backend, interviewer: new CallbackInterviewer(() => Promise.reject(new Error('cancelled'))), events, runner: engine.runner, signal: cancelled.signal });
+  await resumeRun(request.logsRoot, { cwd: request.cwd, backend: engine.backend, interviewer: new CallbackInterviewer(() => Promise.reject(new Error('cancelled'))), events, runner: engine.runner, signal: cancelled.signal, ...(engine.workspaceStores ? { workspaceStores: engine.workspaceStores } : {}) });
 }
 

@@ -1,6 +1,7 @@
 import * as restate from '@restatedev/restate-sdk';
 import { isStartNode } from '../engine/model/handler-types';
 import { isRecord } from '../engine/model/json';
+import { KeptWorkspaceStores } from '../engine/runtime/kept-workspace-stores';
 import { parseDot } from '../engine/parse/dot-parser';
 import type { HumanQuestion } from '../engine/runtime/events';
 import type { Answer } from '../engine/runtime/interviewer';
@@ -16,9 +17,11 @@ import { RESTATE_SERVICE } from '../host/restate/restate-address';
  * pipeline one durable step (`ctx.run`) per node visit; a human gate (of the main walk, a fan-out
  * branch or a sub-pipeline) is a durable promise that the
  * shared `answer` handler resolves; Restate's cancel (of the invocation, or through the shared
- * `cancel` handler) settles the run directory as `cancelled`.
+ * `cancel` handler) settles the run directory as `cancelled`. A run's step taken on the worker that
+ * took its last one goes on from the workspace store that step left (KeptWorkspaceStores).
  */
-export function attractorWorkflow(engine: StepEngine) {
+export function attractorWorkflow(worker: StepEngine) {
+  const engine: StepEngine = { ...worker, workspaceStores: worker.workspaceStores ?? new KeptWorkspaceStores() };
   return restate.workflow({
     name: RESTATE_SERVICE,
     handlers: {

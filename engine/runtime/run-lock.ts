@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write';
+import { fileIdentity } from './file-identity';
 import { isSameProcess, processStartTime } from './process-identity';
 import { isRecord } from '../model/json';
 import { runFile } from './run-layout';
@@ -258,16 +259,6 @@ function readLock(file: string): ReadLock {
     // Written by a process killed half-way, or being written now.
   }
   return { kind: 'unreadable', text };
-}
-
-/** Inode, size and change times: any rewrite, replacement or removal of the file changes it. */
-function fileIdentity(file: string): string | undefined {
-  try {
-    const stat = fs.statSync(file, { bigint: true });
-    return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
 }
 
 function ageMs(file: string): number {

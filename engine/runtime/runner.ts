@@ -28,6 +28,7 @@ import type { RunState } from './state';
 import { CHECKPOINT_FORMAT } from './state';
 import { engineCommit, engineVersion } from './version';
 import { WorkspaceSnapshotter } from './workspace-snapshotter';
+import type { KeptWorkspaceStores } from './kept-workspace-stores';
 import type { SnapshotBudget } from './workspace-budget';
 import { snapshotBudgetOf } from './workspace-budget';
 import type { WalkInput } from './walk-step';
@@ -65,6 +66,8 @@ export interface RunOptions {
   readonly runner?: RunnerIdentity;
   /** Budget of the per-visit workspace snapshots (default: the graph's), or false to take none. */
   readonly workspaceSnapshots?: SnapshotBudget | false;
+  /** Where a walk that pauses keeps its workspace store for the run's next walk in this process (a Restate worker's next step). */
+  readonly workspaceStores?: KeptWorkspaceStores;
   /** The files the run may load: sub-pipelines, manager children, schemas (default: any). A server confines its runs to its roots. */
   readonly files?: FileScope;
   /** How commands are confined (default `auto`). */
@@ -149,7 +152,8 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
     });
   }
   const graphHash = hashSource(options.source);
-  const snapshotter = new WorkspaceSnapshotter(directory.root, options.cwd, options.workspaceSnapshots ?? snapshotBudgetOf(graph.attributes), (message) => events.emit({ type: 'warning', message }));
+  const carry = options.workspaceStores ? { kept: options.workspaceStores, resumedAt: resumed?.workspaceSnapshot } : undefined;
+  const snapshotter = new WorkspaceSnapshotter(directory.root, options.cwd, options.workspaceSnapshots ?? snapshotBudgetOf(graph.attributes), (message) => events.emit({ type: 'warning', message }), carry);
   // The live state, viewed as a RunState without copying it: only a compaction or a consumer of the
   // checkpoint event serialises it whole.
   const view = (status: RunState['status'], failureReason?: string): RunState => ({
@@ -271,6 +275,8 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
     }
   } finally {
     events.emit({ type: 'phase', phase: 'finalize', state: 'start' });
+    /** The last boundary reached the disk: the run directory is as this walk leaves it. */
+    let committed = false;
     try {
       // A cancelled run goes back to its last node boundary (the live state is mid-node), so
       // `attractor resume` redoes the node it was in.
@@ -279,13 +285,14 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
       if (!diskFull) {
         if (status === 'cancelled') directory.settle(cancelledAt(committedState()));
         else commit(checkpointStatus(status), failureReason, true);
+        committed = true;
         directory.recordUsageTotal();
       }
     } catch {
       // The run's own result matters more than a last checkpoint the disk refused.
     }
     directory.closeJournal();
-    snapshotter.close();
+    snapshotter.close(status === 'paused' && committed);
     events.emit({ type: 'phase', phase: 'finalize', state: 'end' });
     // A paused run is not over: the step that resumes it emits its end.
     if (status !== 'paused' && !lockLost) events.emit({ type: 'run:end', status, ...(failureReason ? { failureReason } : {}), ...(failureKind ? { failureKind } : {}), durationMs: clock.monotonic() - monoStart });

@@ -1,26 +1,42 @@
 import type { SnapshotId, VisitFiles, WorkspaceStore } from './workspace-snapshot';
 import { openWorkspaceStore } from './workspace-snapshot';
 import type { LeftOut, SnapshotBudget } from './workspace-budget';
-import { describeBudget } from './workspace-budget';
+import { DEFAULT_SNAPSHOT_BUDGET, describeBudget } from './workspace-budget';
+import type { KeptWorkspaceStores } from './kept-workspace-stores';
 import { formatBytes } from '../model/bytes';
+
+/** Where a walk that pauses keeps its store for the run's next walk in this process, and the snapshot its checkpoint resumes at. */
+interface StoreCarry {
+  readonly kept: KeptWorkspaceStores;
+  readonly resumedAt: SnapshotId | undefined;
+}
 
 /**
  * A run's use of its workspace store: one snapshot when the walk starts, one after every node of
  * the main walk. When snapshots cannot be taken (no git, too large, a git failure) the run goes on
  * without them, and says so once. A path a node leaves that takes the snapshots past their budget
- * is left out of them from then on, with a warning naming it.
+ * is left out of them from then on, with a warning naming it. A walk that goes on from where this
+ * process's last walk of the run paused (`carry`) goes on from that walk's store and last snapshot.
  */
 export class WorkspaceSnapshotter {
   private store: WorkspaceStore | undefined;
   private latest: SnapshotId | undefined;
 
   constructor(
-    runDirectory: string,
+    private readonly runDirectory: string,
     cwd: string,
     budget: SnapshotBudget | false | undefined,
     private readonly warn: (message: string) => void,
+    private readonly carry?: StoreCarry,
   ) {
     if (budget === false) return;
+    const carried = carry?.kept.take(runDirectory, cwd, budget ?? DEFAULT_SNAPSHOT_BUDGET, carry.resumedAt);
+    if (carried) {
+      this.store = carried.store;
+      this.latest = carried.latest;
+      this.store.clearStaleIndexLock();
+      return;
+    }
     const opened = openWorkspaceStore(runDirectory, cwd, budget);
     if (opened.kind === 'unavailable') {
       warn(`workspace snapshots are off for this run: ${opened.reason}; time travel will not restore files and no per-visit file changes are recorded`);
@@ -66,9 +82,13 @@ export class WorkspaceSnapshotter {
     return units.map((unit) => unit.path);
   }
 
-  /** The run is over: no more listening for changes. */
-  close(): void {
+  /**
+   * The walk is over: no more listening for changes. A walk that `paused` (its last boundary
+   * committed) keeps its store for the run's next walk, when it was given somewhere to keep it.
+   */
+  close(paused: boolean): void {
     this.store?.close();
+    if (paused && this.carry && this.store && this.latest) this.carry.kept.keep(this.runDirectory, this.store, this.latest);
   }
 
   private stop(error: unknown): void {
