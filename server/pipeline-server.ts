@@ -22,11 +22,12 @@ import { sendWebAsset, sendWebPage } from './web-app';
 import { streamPipelines } from './pipelines-feed';
 import { listSources } from './source-list';
 import { storeUploads } from './gate-uploads';
-import { sessionRequest } from '../host/protocol/serve-schemas';
+import { rerunRequest, sessionRequest } from '../host/protocol/serve-schemas';
 import { restoredRuns } from './restored-runs';
 import { resumeServed } from './resume-served';
 import { RunReader } from '../host/run-directory/run-reader';
-import { visitFiles } from './visit-files';
+import { visitDiff, visitFiles } from './visit-files';
+import { rerunServed } from './rerun-served';
 
 export type ListenTarget = { readonly port: number; readonly host: string } | { readonly socket: string };
 
@@ -220,6 +221,18 @@ export class PipelineServer {
     pipelineView: ({ response, params }) => sendJson(response, 200, this.runOf(params).view),
     pipelineTrace: ({ response, params }) => sendJson(response, 200, { records: new RunReader(this.runOf(params).spec.logsRoot).trace() }),
     pipelineVisit: ({ response, url, params }) => sendJson(response, 200, visitFiles(this.runOf(params), url.searchParams)),
+    visitFileDiff: ({ response, url, params }) => sendJson(response, 200, visitDiff(this.runOf(params), url.searchParams)),
+    rerunPipeline: async ({ request, response, params }) => {
+      const run = this.runOf(params);
+      const launcher = this.launcherFor('re-runs');
+      const given = rerunRequest(await readJsonObject(request, this.options.maxBodyBytes), '');
+      if (!given.ok) throw new HttpError(400, given.error);
+      this.admit();
+      const branch = await rerunServed(run, given.value, launcher);
+      this.track(branch.run);
+      response.setHeader('location', `/pipelines/${encodeURIComponent(branch.run.spec.id)}`);
+      sendJson(response, 202, { ...branch.run.summary(), rerun: branch.rerun });
+    },
     pipelineQuestions: ({ response, params }) => sendJson(response, 200, { questions: this.runOf(params).pendingQuestions() }),
     answerQuestion: async ({ request, response, params }) => {
       const run = this.runOf(params);

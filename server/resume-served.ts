@@ -2,8 +2,8 @@ import { resumeRunWith } from '../engine/runtime/launch';
 import { runPipeline } from '../engine/runtime/runner';
 import { isResumable } from '../host/run-directory/run-summary';
 import { HttpError } from '../host/protocol/serve-api';
-import type { Launcher } from './pipeline-server';
-import { ServedRun } from './served-run';
+import type { Execution, Launcher } from './pipeline-server';
+import { ServedRun, type ServedRunSpec } from './served-run';
 
 /**
  * `POST /pipelines/{id}/resume`: an interrupted or cancelled run walked on from its last checkpoint,
@@ -15,14 +15,29 @@ import { ServedRun } from './served-run';
 export async function resumeServed(previous: ServedRun, launcher: Launcher): Promise<ServedRun> {
   const { id } = previous.spec;
   if (previous.status === 'queued' || !isResumable(previous.status)) throw new HttpError(409, `pipeline ${id} is ${previous.status}: only an interrupted or cancelled run resumes`);
-  if (launcher.walkers.kind !== 'here') throw new HttpError(409, `pipeline ${id}: this server hands its runs to Restate, whose workers resume them`);
-  const cwd = launcher.roots.resolve(previous.spec.cwd, previous.spec.cwd, "the run's working directory");
-  const run = new ServedRun({ ...previous.spec, createdAt: previous.createdAt });
-  const { backend, defaultMaxParallel, sandbox, runner } = launcher.walkers.execution();
+  const execution = walkedHere(launcher, id, 'resume');
+  return walkServed({ ...previous.spec, createdAt: previous.createdAt }, execution, servedWorkingDirectory(previous, launcher), launcher);
+}
+
+/** The execution of a server that walks its runs itself; 409 for one that hands them to Restate. */
+export function walkedHere(launcher: Launcher, id: string, what: string): () => Execution {
+  if (launcher.walkers.kind !== 'here') throw new HttpError(409, `pipeline ${id}: this server hands its runs to Restate, whose workers ${what} them`);
+  return launcher.walkers.execution;
+}
+
+/** The working directory a run of this server goes on in: the one it worked in, which must lie under the server's roots. */
+export function servedWorkingDirectory(run: ServedRun, launcher: Launcher): string {
+  return launcher.roots.resolve(run.spec.cwd, run.spec.cwd, "the run's working directory");
+}
+
+/** Walks the run directory `spec.logsRoot` on from its checkpoint, served as a new run; resolves once the walk has started (a refusal is a 409). */
+export async function walkServed(spec: ServedRunSpec, execution: () => Execution, cwd: string, launcher: Launcher): Promise<ServedRun> {
+  const run = new ServedRun(spec);
+  const { backend, defaultMaxParallel, sandbox, runner } = execution();
   let walking = (): void => undefined;
   const started = new Promise<undefined>((resolve) => (walking = () => resolve(undefined)));
   const resumed = resumeRunWith(
-    previous.spec.logsRoot,
+    spec.logsRoot,
     {
       backend,
       interviewer: run.interviewer,

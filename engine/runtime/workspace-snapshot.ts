@@ -101,6 +101,19 @@ export class StoredSnapshots {
     return blob ? this.git(['cat-file', 'blob', '--end-of-options', blob]) : undefined;
   }
 
+  /** The size in bytes of `file` in `snapshot`, or undefined when the snapshot has no such file. */
+  fileSize(snapshot: SnapshotId, file: string): number | undefined {
+    const entry = this.git(['ls-tree', '-z', '-l', '--end-of-options', checkedObjectId(snapshot, 'snapshot'), '--', file]).split('\0')[0] ?? '';
+    const size = /^\d+ blob [0-9a-f]{40} +(\d+)\t/.exec(entry)?.[1];
+    return size === undefined ? undefined : Number(size);
+  }
+
+  /** One file's unified diff between two snapshots (git's format: a binary file is named, not printed; the path is literal). */
+  fileDiff(from: SnapshotId, to: SnapshotId, file: string): string {
+    const ids = [checkedObjectId(from, 'snapshot'), checkedObjectId(to, 'snapshot')];
+    return this.git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--end-of-options', ...ids, '--', file]);
+  }
+
   /** A unified diff (git's format; binary files are named, not printed). */
   unifiedDiff(from: SnapshotId, to: SnapshotId): string {
     const ids = [checkedObjectId(from, 'snapshot'), checkedObjectId(to, 'snapshot')];

@@ -1,7 +1,7 @@
 // Every route of `attractor serve`, in one table: the server dispatches through it (a request that
 // matches no row is 404, a row with another method 405), and GET /openapi.json is generated from it.
 // Bodies and answers are the contract's checks (serve-schemas.ts).
-import { count, matching, type Check } from './guards';
+import { count, matching, text, type Check } from './guards';
 import * as schemas from './serve-schemas';
 
 type Method = 'GET' | 'POST' | 'PUT';
@@ -20,6 +20,12 @@ export interface Operation {
 }
 
 const summary = { description: 'the run', json: schemas.pipelineSummary } as const;
+/** A main-walk visit as the trace panel names it. */
+const visitQuery = {
+  iteration: { check: count, description: 'the iteration (from 0)', required: true },
+  node: { check: matching(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a node id'), description: 'the node id', required: true },
+  visit: { check: count, description: 'the visit of the node within the iteration, from 1 (default 1)' },
+} as const;
 const debugged = (what: string): Operation => ({ method: 'POST', path: '', summary: what, replies: { 200: summary } });
 
 export const serveRoutes = {
@@ -58,12 +64,33 @@ export const serveRoutes = {
     method: 'GET',
     path: '/pipelines/{id}/visit',
     summary: 'One main-walk visit: its records, the files it changed, the artifacts it stored',
-    query: {
-      iteration: { check: count, description: 'the iteration (from 0)', required: true },
-      node: { check: matching(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a node id'), description: 'the node id', required: true },
-      visit: { check: count, description: 'the visit of the node within the iteration, from 1 (default 1)' },
-    },
+    query: visitQuery,
     replies: { 200: { description: 'the visit', json: schemas.visitRecords } },
+  },
+  visitFileDiff: {
+    method: 'GET',
+    path: '/pipelines/{id}/visit/diff',
+    summary: 'One file a main-walk visit changed, before ↔ after it, from the run\'s workspace snapshots (only the visit\'s changed files are read)',
+    query: {
+      ...visitQuery,
+      path: { check: text(10_000), description: 'the file, workspace-relative with / (one of the visit\'s `fileChanges`)', required: true },
+    },
+    replies: {
+      200: { description: 'git\'s hunks as text, or a binary or too large file named', json: schemas.visitFileDiff },
+      404: { description: 'no such visit, no snapshots around it, or a file it did not change', json: schemas.refusal },
+    },
+  },
+  rerunPipeline: {
+    method: 'POST',
+    path: '/pipelines/{id}/rerun',
+    summary: 'Re-run from a visit (time travel, `attractor resume --from`): a new branch run from before it, with the run state and the working directory of then; this run stays as it is',
+    body: schemas.rerunRequest,
+    replies: {
+      202: { description: 'the branch run, started', json: schemas.rerunStarted },
+      404: { description: 'no such visit', json: schemas.refusal },
+      409: { description: 'the working directory holds changes the run did not make (`changes`; nothing was done: send `discardChanges: true` to go back anyway), or refused (still running, its lock held)', json: schemas.rerunRefusal },
+      503: { description: 'no worker slot is free (--max-runs), or runs wait for one (Retry-After)', json: schemas.refusal },
+    },
   },
   pipelineQuestions: { method: 'GET', path: '/pipelines/{id}/questions', summary: 'The human gates waiting for an answer', replies: { 200: { description: 'the questions', json: schemas.questionList } } },
   answerQuestion: {

@@ -5,7 +5,7 @@ import { questionTypeValues } from '../../engine/model/question-types';
 import { stageStatuses } from '../../engine/model/stage-status';
 import { runStatuses } from '../../engine/runtime/run-status';
 import { anyJson, boolean, count, dictionary, list, literal, matching, nullable, object, oneOf, tagged, text, type Infer } from './guards';
-import { runView, traceEntry, visitFiles } from './webview';
+import { fileChange, fileChangeKind, runView, traceEntry, visitFiles } from './webview';
 
 export { runView };
 
@@ -106,6 +106,26 @@ export const answered = object({ answered: name }, { queuePosition: count });
 export const traceRecords = object({ records: list(traceEntry) });
 /** One visit's records, file changes and artifacts (the trace panel's `visitArtifacts` without its type). */
 export const visitRecords = visitFiles;
+/** `GET …/visit/diff`: one file a visit changed, before ↔ after it — git's hunks as text, or why it is not shown as text. */
+const changed = { path: name, change: fileChangeKind };
+export const visitFileDiff = tagged(
+  {
+    text: object({ ...changed, diff: text(16 * 1024 * 1024) }),
+    binary: object(changed),
+    'too-large': object({ ...changed, bytes: count, limit: count }),
+  },
+  'kind',
+);
+
+/** `POST …/rerun`: the visit to go back before (as the trace panel names it: visit within the iteration, default 1); `discardChanges` as `resume --from`'s --discard-changes. */
+export const rerunRequest = object({ iteration: count, node: nodeId }, { visit: count, discardChanges: boolean }, { closed: true });
+/** Where the branch run started from, and what the restore of the working directory did (`undo`: the command that brings back what it replaced). */
+const rerunOrigin = object({ from: name, nodeId: name, visit: count }, { discarded: count, overBudget: list(name), workspaceNotRestored: words, undo: words });
+/** `POST …/rerun`'s 202: the new branch run, and where it came from. */
+export const rerunStarted = object({ ...summaryFields, rerun: rerunOrigin }, endFields);
+/** `POST …/rerun`'s 409: refused; when the working directory holds changes the run did not make, nothing was done and they are listed (`cwd`, `changes`). */
+export const rerunRefusal = object({ error: words }, { cwd: name, changes: list(fileChange) });
+
 /** A run's context values, or its checkpoint: opaque JSON to a client. */
 export const contextValues = dictionary(anyJson);
 export const checkpointState = object({ status: oneOf(runStatuses), runId: name, graphName: name, cwd: name, iteration: count, completedNodes: list(name) });

@@ -59,7 +59,8 @@ export type TraceEntry = Infer<typeof traceEntry>;
 
 const gateOption = object({ key: text(100), label, to: id });
 
-const fileChange = object({ kind: oneOf(['added', 'changed', 'deleted'] as const), path: text(10_000) });
+export const fileChangeKind = oneOf(['added', 'changed', 'deleted'] as const);
+export const fileChange = object({ kind: fileChangeKind, path: text(10_000) });
 export type WireFileChange = Infer<typeof fileChange>;
 
 /** An artifact a visit stored (canonical §5.5): where it is, how large, and the start of its value. */
