@@ -1,11 +1,14 @@
 // One run: a header (back to the runs, status, cancel, resume) above the graph view, whose host is
-// the server (browser-host.ts): the same graph, trace and gate panels as in VS Code.
+// the server (browser-host.ts): the same graph, trace and gate panels as in VS Code, and where VS
+// Code opens its diff editor or re-runs from a visit, the page's own (visit-diff-view.ts, rerun-from-visit.ts).
 import type { PipelineSummary } from '../host/protocol/serve-api';
 import { pipelineSummary } from '../host/protocol/serve-schemas';
 import { BrowserHost } from './browser-host';
 import { el } from './dom';
 import { startGraphView } from './graph-page';
+import { RerunFromVisit, takeRerunNotice } from './rerun-from-visit';
 import { describeFailure, json, pipelinePath } from './server-api';
+import { VisitDiffView } from './visit-diff-view';
 
 export function showRunPage(container: HTMLElement, runId: string): void {
   const title = el('h1', {}, [runId]);
@@ -36,11 +39,15 @@ export function showRunPage(container: HTMLElement, runId: string): void {
   // The resumed walk is a new event stream: the page starts following it afresh.
   act(resume, 'resume', () => window.location.reload());
   container.replaceChildren(el('header', { class: 'web-header run-header' }, [el('a', { href: './', class: 'back-link' }, ['← Runs']), title, state, cancel, resume]), notice);
+  notice.textContent = takeRerunNotice(runId) ?? '';
+  const diffView = new VisitDiffView(runId);
+  const rerun = new RerunFromVisit(runId, (text) => (notice.textContent = text));
   const host = new BrowserHost(runId, {
     notify: (text) => (notice.textContent = text),
     changed: show,
-    showFileDiff: (_visit, path) => (notice.textContent = `${path}: its diff opens in VS Code (Attractor: Open Run…); the page lists what the visit changed.`),
-    rerunFrom: (visit) => (notice.textContent = `Re-run from ${visit.nodeId}: run \`attractor resume --from ${visit.nodeId}\` on the server, or use VS Code; the page does not start branch runs yet.`),
+    showFileDiff: (visit, path) => void diffView.open(visit, path),
+    rerunFrom: (visit) => void rerun.start(visit),
   });
   startGraphView(host, container);
+  container.append(diffView.root, rerun.root);
 }

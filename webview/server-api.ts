@@ -7,6 +7,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The refusal as the server sent it (`{"error": why, …}`), for a caller that reads more than its reason. */
+    readonly body: unknown = undefined,
   ) {
     super(message);
   }
@@ -26,13 +28,15 @@ export async function call(method: 'GET' | 'POST', path: string, body?: Readonly
 /** The server's `{"error": why}` as an error. */
 export async function refusalOf(response: Response): Promise<ApiError> {
   let reason = response.statusText;
+  let refusal: unknown;
   try {
-    const refusal = (await response.json()) as { error?: unknown };
-    if (typeof refusal.error === 'string') reason = refusal.error;
+    refusal = await response.json();
+    const error = (refusal as { error?: unknown } | null)?.error;
+    if (typeof error === 'string') reason = error;
   } catch {
     // not JSON: the status line says it
   }
-  return new ApiError(response.status, reason);
+  return new ApiError(response.status, reason, refusal);
 }
 
 export async function json<T>(check: Check<T>, method: 'GET' | 'POST', path: string, body?: Readonly<Record<string, unknown>>): Promise<T> {

@@ -155,6 +155,47 @@ describe('attractor serve: the browser app', () => {
     await page.close();
   });
 
+  it('shows a visit\'s changed file as a diff, and re-runs the run from a visit (asking before files changed since are discarded)', async () => {
+    const dir = workspaceWith('attractor-web-travel-', { 'gated.dot': gated });
+    const { url } = await started(dir);
+    const id = await submit(url, { path: 'gated.dot' });
+    await waitingAtGate(url, id);
+    const { page, problems } = await openPage();
+    await openRunAtGate(page, url, id);
+    await page.getByRole('button', { name: /\[Y\] Yes/ }).click();
+    await page.locator('.run-state[data-status="success"]').waitFor();
+
+    // The build visit wrote built.txt: its file opens as the diff of that visit, drawn as text.
+    await page.locator('.trace-panel tbody tr[data-node="build"]').click();
+    await page.locator('.visit-file-changes button.file-change', { hasText: 'built.txt' }).click();
+    const diff = page.locator('.file-diff:not([hidden])');
+    await diff.locator('.diff-line.added', { hasText: 'built' }).waitFor();
+    assert.match(await diff.locator('.file-diff-title').innerText(), /built\.txt.*build/);
+    await diff.getByRole('button', { name: 'Close' }).click();
+    await page.locator('.file-diff[hidden]').waitFor({ state: 'attached' });
+
+    // A file changed since the run ended: re-running asks first, lists it, and goes on only when told to.
+    fs.writeFileSync(path.join(dir, 'built.txt'), 'mine <b>\n');
+    await page.locator('.trace-panel tbody tr[data-node="gate"]').click();
+    await page.getByRole('button', { name: 'Re-run from here' }).click();
+    const ask = page.locator('.rerun-ask:not([hidden])');
+    await ask.waitFor();
+    assert.match(await ask.innerText(), /1 change\(s\) the run did not make[\s\S]*M built\.txt/);
+    assert.equal(fs.readFileSync(path.join(dir, 'built.txt'), 'utf8'), 'mine <b>\n', 'nothing is changed before the answer');
+    await ask.getByRole('button', { name: 'Restore anyway' }).click();
+
+    // The branch run's own page: it waits at the gate again, and ends once answered.
+    await page.waitForURL(new RegExp(`\\?run=${id}\\.branch-1`));
+    await page.locator('.gate-panel:not([hidden])').waitFor();
+    assert.equal(fs.readFileSync(path.join(dir, 'built.txt'), 'utf8'), 'built\n', 'the working directory is as it was before the gate');
+    await page.getByRole('button', { name: /\[Y\] Yes/ }).click();
+    await page.locator('.run-state[data-status="success"]').waitFor();
+    await page.getByRole('link', { name: '← Runs' }).click();
+    await page.locator(`tr[data-run="${id}.branch-1"] .run-status-badge`, { hasText: 'success' }).waitFor();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('is usable at a phone\'s width: nothing wider than the screen, the gate answered by touch', async () => {
     const dir = workspaceWith('attractor-web-phone-', { 'gated.dot': gated });
     const { url } = await started(dir);
