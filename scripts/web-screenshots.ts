@@ -1,4 +1,4 @@
-// Regenerates docs/web-runs.png, docs/web-run-gate.png and docs/web-phone.png: the browser app of
+// Regenerates docs/web-runs.png, docs/web-run-gate.png, docs/web-visit-diff.png and docs/web-phone.png: the browser app of
 // a real `attractor serve` (the built dist/cli.js) in headless Chromium, with a finished run and one
 // waiting at its gate. Usage: npm run build && node --import tsx scripts/web-screenshots.ts
 import fs from 'node:fs';
@@ -33,6 +33,11 @@ async function main(): Promise<void> {
     await page.locator(`tr[data-run="${waiting}"] .gates-waiting`).waitFor();
     await page.locator(`tr[data-run="${done}"] .status-success`).waitFor();
     await page.screenshot({ path: path.join(docs, 'web-runs.png') });
+    await page.goto(`${server.url}/?run=${encodeURIComponent(done)}`);
+    await page.locator('.trace-panel tbody tr[data-node="build"]').click();
+    await page.locator('.visit-file-changes button.file-change', { hasText: 'built.txt' }).click();
+    await page.locator('.file-diff .diff-line.added').waitFor();
+    await page.screenshot({ path: path.join(docs, 'web-visit-diff.png') });
     await page.goto(`${server.url}/?run=${encodeURIComponent(waiting)}`);
     await page.waitForFunction(() => document.body.dataset.renderState === 'rendered');
     await page.locator('.gate-panel:not([hidden])').waitFor();
