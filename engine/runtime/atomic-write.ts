@@ -4,6 +4,16 @@ import { writing } from './disk-full';
 
 let counter = 0;
 
+/** A write's temp file beside its target: `name.pid.n.tmp`, unique to this process and write. */
+function tempFileFor(file: string): string {
+  return `${file}.${process.pid}.${++counter}.tmp`;
+}
+
+/** The file a temp file of these writes (`name.pid.n.tmp`) or of the checkpoint's (`name.tmp`) was to become. */
+export function tempFileTarget(tempName: string): string {
+  return tempName.replace(/(\.\d+\.\d+)?\.tmp$/, '');
+}
+
 /**
  * Writes a file so that a reader sees the old content or the new, never half. `durable` adds an
  * fsync before the rename, for what a resume after a power loss depends on (the checkpoint). `mode`
@@ -11,7 +21,7 @@ let counter = 0;
  */
 export function writeFileAtomic(file: string, content: string | Uint8Array, durable = false, mode = 0o666): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${++counter}.tmp`;
+  const temp = tempFileFor(file);
   writing(file, () => {
     const fd = fs.openSync(temp, 'w', mode);
     try {
@@ -31,7 +41,7 @@ export function writeFileAtomic(file: string, content: string | Uint8Array, dura
 /** writeFileAtomic for content that comes in pieces (a long log), written without holding the event loop; not fsynced. */
 export async function writeFileAtomicAsync(file: string, pieces: Iterable<string>): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${++counter}.tmp`;
+  const temp = tempFileFor(file);
   try {
     await fs.promises.writeFile(temp, pieces);
     await fs.promises.rename(temp, file);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkpointText, withoutReferenceFields } from './checkpoint-record';
-import { appendLineDurable, writeFileAtomic, writeJsonAtomic } from './atomic-write';
+import { appendLineDurable, tempFileTarget, writeFileAtomic, writeJsonAtomic } from './atomic-write';
 import type { TraceRecord } from './events';
 import type { JournalContents, MutableRunState, StateDelta } from './journal';
 import { JournalWriter, applyDelta, readJournal } from './journal';
@@ -18,7 +18,7 @@ import { runUsageTotal } from './usage';
 import { threadsFromCheckpoint } from './transcript';
 import { BoundaryHistoryWriter, wholeLinesLength } from './boundary-history';
 import { feedbackFile, runFile, stageDirectory, subpipelineDirectory, visitDirectory } from './run-layout';
-import { VISIT_FILES } from './run-file-names';
+import { SERVER_WRITTEN_FILES, VISIT_FILES } from './run-file-names';
 import type { WalkInput } from './walk-step';
 import { writing } from './disk-full';
 
@@ -243,7 +243,10 @@ export class RunDirectory {
     return json;
   }
 
-  /** Removes the temp files of writes a killed engine never renamed (checkpoint.json.tmp, name.pid.n.tmp). */
+  /**
+   * Removes the temp files of writes a killed engine never renamed (checkpoint.json.tmp, name.pid.n.tmp).
+   * The directory is the engine's under its run lock, except the files the server writes beside it.
+   */
   removeStaleTempFiles(): void {
     let names: string[];
     try {
@@ -252,7 +255,7 @@ export class RunDirectory {
       return;
     }
     for (const name of names) {
-      if (name.endsWith('.tmp')) fs.rmSync(path.join(this.root, name), { force: true });
+      if (name.endsWith('.tmp') && !SERVER_WRITTEN_FILES.has(tempFileTarget(name))) fs.rmSync(path.join(this.root, name), { force: true });
     }
   }
 

@@ -33,6 +33,12 @@ export const RUN_FILES = {
   artifacts: 'artifacts',
 } as const;
 
+/**
+ * The files `attractor serve` writes into a run directory from its own process, beside the engine and
+ * outside its run lock: the engine leaves their temp files alone, as they may be a live write.
+ */
+export const SERVER_WRITTEN_FILES: ReadonlySet<string> = new Set([RUN_FILES.served, RUN_FILES.servedEvents]);
+
 /** The records of one node visit, in its stage directory. */
 export const VISIT_FILES = { prompt: 'prompt.md', response: 'response.md', status: 'status.json' } as const;
 

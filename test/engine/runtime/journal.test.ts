@@ -91,6 +91,20 @@ describe('the run journal', () => {
     assert.deepEqual(fs.readdirSync(logsRoot).filter((name) => name.endsWith('.tmp')), []);
   });
 
+  it("a resume removes a killed engine's temp files but not those of the server writing beside it", () => {
+    const cwd = tempDir('attractor-served-temps-');
+    fs.writeFileSync(path.join(cwd, 'pipeline.dot'), 'digraph t { start [shape=Mdiamond]; done [shape=Msquare]; start -> done }');
+    const logsRoot = path.join(cwd, '.run');
+    const run = spawnSync(process.execPath, [cli, 'run', 'pipeline.dot', '--cwd', cwd, '--logs-root', logsRoot], { cwd, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    // `attractor serve` writes served.json and served-events.jsonl from its own process, outside the run lock.
+    const serverTemps = ['served.json.4242.1.tmp', 'served-events.jsonl.4242.2.tmp'];
+    for (const name of [...serverTemps, 'manifest.json.4243.1.tmp']) fs.writeFileSync(path.join(logsRoot, name), '{');
+    const resumed = spawnSync(process.execPath, [cli, 'resume', logsRoot], { cwd, encoding: 'utf8' });
+    assert.match(resumed.stderr, /already finished \(success\)/);
+    assert.deepEqual(fs.readdirSync(logsRoot).filter((name) => name.endsWith('.tmp')).sort(), serverTemps.sort());
+  });
+
   it('a run killed before its first commit is started over by `run`', () => {
     const cwd = tempDir('attractor-precommit-');
     fs.writeFileSync(path.join(cwd, 'pipeline.dot'), 'digraph t { start [shape=Mdiamond]; done [shape=Msquare]; start -> done }');
