@@ -88,6 +88,25 @@ describe('attractor serve: the browser app', () => {
     await page.close();
   });
 
+  it('closes its gate when another client answers it (VS Code answers over the same route)', async () => {
+    const dir = workspaceWith('attractor-web-elsewhere-', { 'gated.dot': gated });
+    const { url } = await started(dir);
+    const id = await submit(url, { path: 'gated.dot' });
+    await waitingAtGate(url, id);
+    const { page, problems } = await openPage();
+    await openRunAtGate(page, url, id);
+    const [question] = (await call(`${url}/pipelines/${id}/questions`)).body.questions as { id: string }[];
+    const reply = await call(`${url}/pipelines/${id}/questions/${encodeURIComponent(question?.id ?? '')}/answer`, { body: { choice: 'Y' } });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    await page.locator('.gate-panel[hidden]').waitFor({ state: 'attached' });
+    await page.locator('.run-state[data-status="success"]').waitFor();
+    await page.goto(`${url}/`);
+    await page.locator(`tr[data-run="${id}"]`).waitFor();
+    assert.equal(await page.locator(`tr[data-run="${id}"] .gates-waiting`).count(), 0, 'the runs list shows no gate waiting');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('asks a token server\'s token once and keeps a session cookie the page cannot read; a change from another origin is refused', async () => {
     const dir = workspaceWith('attractor-web-token-', { 'gated.dot': gated, token: `${TOKEN}\n` });
     const { url } = await started(dir, '--token-file', path.join(dir, 'token'));
