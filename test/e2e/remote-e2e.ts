@@ -1,6 +1,7 @@
 // End to end, VS Code attached to `attractor serve` (issue 19): a server runs a gated pipeline;
 // *Attractor: Connect to server…* lists it in the Runs view; opening it follows the run in the graph
-// view; its gate is answered there and the server's run finishes. Then *Attach debugger* on a second
+// view; its gate is answered there and the server's run finishes (a second run's, answered over HTTP
+// as the browser app does, closes there). Then *Attach debugger* on a second
 // run: its gate is answered in VS Code, it stops at a breakpoint held on the server (with no time
 // travel offered: the attach takes it back), and continues to its end. Last, VS Code dies (kill -9)
 // while attached to a third run held at the breakpoint: once the debugger's lease lapses the server
@@ -42,6 +43,15 @@ async function runStatus(url: string, id: string): Promise<string> {
 
 async function submit(url: string, file: string): Promise<string> {
   return ((await (await fetch(`${url}/pipelines`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: file }) })).json()) as { id: string }).id;
+}
+
+/** Answers the run's waiting gate over HTTP, as the browser app or another client does. */
+async function answerElsewhere(url: string, id: string, choice: string): Promise<void> {
+  const { questions } = (await (await fetch(`${url}/pipelines/${id}/questions`)).json()) as { questions: { id: string }[] };
+  const [question] = questions;
+  assert.ok(question, 'the run waits at a gate');
+  const reply = await fetch(`${url}/pipelines/${id}/questions/${encodeURIComponent(question.id)}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ choice }) });
+  assert.equal(reply.status, 200, await reply.text());
 }
 
 async function main(): Promise<void> {
@@ -87,6 +97,17 @@ async function main(): Promise<void> {
     assert.equal(await runStatus(url, submitted.id), 'success');
     await page.waitForSelector('.monaco-list-row:has-text("shipit"):has-text("success")', { timeout: 30_000 });
     await shot(page, '21-server-run-finished');
+
+    // 4b. A gate answered elsewhere (the browser app, another client) closes in VS Code: a second run, answered over HTTP.
+    const second = await submit(url, 'gated.dot');
+    const secondRow = page.locator('.monaco-list-row:has-text("shipit")').filter({ hasText: 'question waiting' });
+    await secondRow.waitFor({ timeout: 60_000 });
+    await secondRow.click();
+    const secondGraph = await frameWith(page, '.gate-panel:not([hidden])', 60_000);
+    await answerElsewhere(url, second, 'Y');
+    await secondGraph.waitForSelector('.gate-panel[hidden]', { state: 'attached', timeout: 60_000 });
+    await secondGraph.waitForSelector('tr[data-node="done"]', { timeout: 60_000 });
+    assert.equal(await runStatus(url, second), 'success');
 
     // 5. F9 on held.dot's `build` node, then a run of it on the server, waiting at its first gate.
     await openFile(page, 'held.dot', 'digraph held');
