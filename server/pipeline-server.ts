@@ -92,10 +92,11 @@ export class PipelineServer {
   private readonly storing = new Set<Promise<Error | undefined>>();
   /** The launcher's worker slots and the runs waiting for one. */
   private readonly queue: SlotQueue;
-  private readonly sessions = new WebSessions();
+  private readonly sessions: WebSessions;
 
   constructor(private readonly options: PipelineServerOptions) {
     this.checker = options.checker ?? submissionChecker(undefined);
+    this.sessions = new WebSessions(options.token);
     this.queue = new SlotQueue(options.launcher?.maxRunning ?? 1, options.launcher?.maxQueued ?? 0, () => [...this.runs.values()].filter((run) => run.holdsSlot).length);
     // Runs outlive the server: those an earlier one left under the logs root are served again.
     const { launcher } = options;

@@ -6,30 +6,47 @@ import { carriesToken } from './bearer-token';
 import { refuseWebPages, requireOwnOrigin } from './web-pages';
 
 const COOKIE = 'attractor_session';
-/** Sessions held at once; the oldest is forgotten first (its browser signs in again). */
-const MAX_SESSIONS = 1000;
+/** How long a sign-in lasts; changing the server's token ends every sign-in at once. */
+const SESSION_SECONDS = 14 * 24 * 60 * 60;
 /** What anyone may fetch: the page and its files (which then ask who the caller is), and the sign-in. */
 const OPEN: ReadonlySet<OperationId> = new Set(['webPage', 'webAsset', 'sessionState', 'signIn']);
 
 /**
  * The browser app's sign-ins on a server with a token: the page trades the token once (POST /session)
- * for an opaque session id in an HttpOnly, SameSite=Strict cookie, so no page script ever holds the
- * token. Held in memory: a restarted server asks again.
+ * for a session in an HttpOnly, SameSite=Strict cookie, so no page script ever holds the token. A
+ * session is its issue time and a nonce, signed with a key derived from the token: nothing is held
+ * by the server, so a restarted server with the same token keeps its users signed in, and the
+ * cookie tells nothing of the token.
  */
 export class WebSessions {
-  private readonly ids = new Set<string>();
+  private readonly key: Buffer | undefined;
 
-  open(): string {
-    const id = crypto.randomBytes(32).toString('base64url');
-    this.ids.add(id);
-    if (this.ids.size > MAX_SESSIONS) this.ids.delete(this.ids.values().next().value as string);
-    return id;
+  constructor(token: string | undefined) {
+    this.key = token === undefined ? undefined : crypto.createHmac('sha256', token).update('attractor web session').digest();
   }
 
-  /** Whether the request's cookie names a session of this server. */
+  /** A new session's cookie value. */
+  open(): string {
+    const claim = `${Math.floor(Date.now() / 1000)}.${crypto.randomBytes(16).toString('base64url')}`;
+    return `${claim}.${this.sign(claim)}`;
+  }
+
+  /** Whether the request's cookie holds a session this server's token signed, not yet expired. */
   holds(request: http.IncomingMessage): boolean {
-    const id = cookieValue(request.headers.cookie, COOKIE);
-    return id !== undefined && this.ids.has(id);
+    const value = cookieValue(request.headers.cookie, COOKIE);
+    const match = value === undefined ? null : /^(\d+\.[\w-]+)\.([\w-]+)$/.exec(value);
+    if (!match || this.key === undefined) return false;
+    const [, claim = '', signature = ''] = match;
+    const expected = Buffer.from(this.sign(claim));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return false;
+    const age = Date.now() / 1000 - Number(claim.split('.')[0]);
+    return age >= -60 && age < SESSION_SECONDS;
+  }
+
+  private sign(claim: string): string {
+    if (this.key === undefined) throw new Error('sessions need the server\'s token');
+    return crypto.createHmac('sha256', this.key).update(claim).digest('base64url');
   }
 
   /**
@@ -50,8 +67,8 @@ export class WebSessions {
 }
 
 /** The Set-Cookie value of a session: never readable by page script, never sent by another site's request. */
-export function sessionCookie(id: string): string {
-  return `${COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/`;
+export function sessionCookie(value: string): string {
+  return `${COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_SECONDS}`;
 }
 
 function cookieValue(header: string | undefined, name: string): string | undefined {

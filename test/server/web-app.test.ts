@@ -151,6 +151,33 @@ describe('attractor serve: the browser app', () => {
     await page.close();
   });
 
+  it('keeps a sign-in over a restart with the same token, and ends every sign-in when the token changes', async () => {
+    const dir = workspaceWith('attractor-web-signed-', { 'gated.dot': gated, token: `${TOKEN}\n` });
+    const first = await started(dir, '--token-file', path.join(dir, 'token'));
+    const id = await submit(first.url, { path: 'gated.dot' }, TOKEN);
+    const { page, problems } = await openPage();
+    await page.goto(`${first.url}/`);
+    await page.getByLabel('Token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator(`tr[data-run="${id}"]`).waitFor();
+    await first.stop();
+
+    const second = await started(dir, '--token-file', path.join(dir, 'token'));
+    await page.goto(`${second.url}/`);
+    await page.locator(`tr[data-run="${id}"]`).waitFor();
+    assert.equal(await page.getByLabel('Token').count(), 0, 'the restarted server did not ask again');
+    await second.stop();
+
+    fs.writeFileSync(path.join(dir, 'token'), `${TOKEN}-rotated\n`);
+    const third = await started(dir, '--token-file', path.join(dir, 'token'));
+    await page.goto(`${third.url}/`);
+    await page.getByLabel('Token').waitFor();
+    const [cookie] = await page.context().cookies(third.url);
+    assert.equal((await call(`${third.url}/pipelines`, { headers: { cookie: `${cookie?.name}=${cookie?.value}` } })).status, 401, 'the old sign-in is refused');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('finds a run again after the server restarts, and resumes it from the page', async () => {
     const dir = workspaceWith('attractor-web-restart-', { 'gated.dot': gated });
     const first = await started(dir);
