@@ -16,7 +16,8 @@ export interface SubgraphDraft {
   end: number;
   /** The first `label` set directly in the subgraph (canonical 2.10 derives a class from it). */
   label?: string;
-  readonly nodeIds: Set<string>;
+  /** Each node written in the subgraph itself, and where it is first written there. */
+  readonly nodesWritten: Map<string, SourceSpan>;
   readonly children: SubgraphDraft[];
 }
 
@@ -96,7 +97,7 @@ export class GraphBuilder {
   }
 
   enterSubgraph(name: Literal | undefined, start: number, parent: Scope): Scope {
-    const draft: SubgraphDraft = { id: name ? name.text : `__anonymous_${++this.anonymousSubgraphs}`, start, end: start, nodeIds: new Set(), children: [] };
+    const draft: SubgraphDraft = { id: name ? name.text : `__anonymous_${++this.anonymousSubgraphs}`, start, end: start, nodesWritten: new Map(), children: [] };
     this.subgraphs.push(draft);
     parent.subgraph?.children.push(draft);
     return { nodeDefaults: new Map(parent.nodeDefaults), edgeDefaults: parent.edgeDefaults, chain: [...parent.chain, draft], subgraph: draft };
@@ -124,7 +125,7 @@ export class GraphBuilder {
       else if (chains.at(-1) !== scope.chain) chains.push(scope.chain);
     }
     draft.references.push(idRange);
-    scope.subgraph?.nodeIds.add(id);
+    if (scope.subgraph && !scope.subgraph.nodesWritten.has(id)) scope.subgraph.nodesWritten.set(id, idRange);
     return draft;
   }
 
@@ -163,11 +164,10 @@ export class GraphBuilder {
     const nodes: { id: string; range: SourceSpan }[] = [];
     const seen = new Set<string>();
     const visit = (sub: SubgraphDraft): void => {
-      for (const id of sub.nodeIds) {
-        const node = this.nodes.get(id);
-        if (node && !seen.has(id)) {
+      for (const [id, range] of sub.nodesWritten) {
+        if (!seen.has(id)) {
           seen.add(id);
-          nodes.push({ id, range: node.idRange });
+          nodes.push({ id, range });
         }
       }
       for (const child of sub.children) visit(child);
@@ -265,7 +265,7 @@ export class GraphBuilder {
   }
 
   private freezeSubgraph(draft: SubgraphDraft): Subgraph {
-    return { id: draft.id, range: this.range(draft.start, draft.end), nodeIds: [...draft.nodeIds], ...(draft.label !== undefined ? { label: draft.label } : {}) };
+    return { id: draft.id, range: this.range(draft.start, draft.end), nodeIds: [...draft.nodesWritten.keys()], ...(draft.label !== undefined ? { label: draft.label } : {}) };
   }
 }
 

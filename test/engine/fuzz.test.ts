@@ -46,6 +46,24 @@ describe('fuzzing the front end', () => {
     );
   });
 
+  it('an edge into a subgraph reaches the node where the subgraph writes it, not where it was declared (found by the mutation below)', () => {
+    const text = `digraph t {
+  start [shape=Mdiamond]
+  done [shape=Msquare]
+  check [shape=parallelogram, tool_command="true"]
+  start -> write -> check
+  check ->{ done [condition="outcome=success"]
+  check -> write [condition="outcome=fail"]
+}
+`;
+    lintNeverThrows(text);
+    const closed = `${text}}\n`;
+    lintNeverThrows(closed);
+    const edge = parseDot(closed).graph?.edges.find((candidate) => candidate.from === 'check' && candidate.to === 'done');
+    assert.equal(edge && closed.slice(edge.toRange.start, edge.toRange.end), 'done');
+    assert.ok(edge && edge.toRange.start > edge.fromRange.end, 'the head is the `done` inside the braces');
+  });
+
   it('mutated real pipelines never throw', () => {
     const sources = realPipelines();
     assert.ok(sources.length > 10);
