@@ -12,7 +12,7 @@ interface Kept {
 }
 
 /** Runs a process keeps stores for at most: a run that went on elsewhere leaves its entry behind until it is pushed out. */
-const DEFAULT_CAPACITY = 64;
+const CAPACITY = 64;
 
 /**
  * The workspace stores of the runs a process walks one piece at a time (a Restate worker walks a run
@@ -26,8 +26,6 @@ const DEFAULT_CAPACITY = 64;
 export class KeptWorkspaceStores {
   private readonly kept = new Map<string, Kept>();
 
-  constructor(private readonly capacity = DEFAULT_CAPACITY) {}
-
   /** After a paused walk's last commit: `store`, whose last snapshot (`latest`) the checkpoint names. */
   keep(runDirectory: string, store: WorkspaceStore, latest: SnapshotId): void {
     const checkpoint = fileIdentity(runFile(runDirectory, 'checkpoint'));
@@ -36,7 +34,7 @@ export class KeptWorkspaceStores {
     if (checkpoint === undefined) return;
     this.kept.set(key, { store, latest, checkpoint });
     for (const oldest of this.kept.keys()) {
-      if (this.kept.size <= this.capacity) break;
+      if (this.kept.size <= CAPACITY) break;
       this.kept.delete(oldest);
     }
   }
