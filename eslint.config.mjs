@@ -4,7 +4,7 @@ import layering from './scripts/eslint-layering.mjs';
 
 export default tseslint.config(
   // Generated: bundles, test bundles, run directories, VS Code downloads, profiles.
-  { ignores: ['dist/', '**/node_modules/', '**/.test-bundles/', '**/.attractor-runs/', '**/.attractor-demo/', '**/.vscode-test/', '**/.prof/', 'bench/results/'] },
+  { ignores: ['dist/', '**/node_modules/', '**/.test-bundles/', '**/.test-build/', '**/.attractor-runs/', '**/.attractor-demo/', '**/.vscode-test/', '**/.prof/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
