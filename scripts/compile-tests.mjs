@@ -14,7 +14,8 @@ import * as esbuild from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 const buildRoot = path.join(root, '.test-build');
-const statePath = path.join(buildRoot, 'state.json');
+/** The last build of one set of test files (the suite's, or the runner's own test's fixtures). */
+const statePath = (files) => path.join(buildRoot, `state-${crypto.createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 8)}.json`);
 /** A build no run has used for this long is removed when another is made. */
 const STALE_MS = 3_600_000;
 
@@ -65,9 +66,9 @@ function keyOf(files, inputs) {
   return hash.digest('hex').slice(0, 16);
 }
 
-function readState() {
+function readState(files) {
   try {
-    return JSON.parse(fs.readFileSync(statePath, 'utf8'));
+    return JSON.parse(fs.readFileSync(statePath(files), 'utf8'));
   } catch {
     return undefined;
   }
@@ -75,7 +76,7 @@ function readState() {
 
 /** The key of the last build if nothing it was built from has changed since. */
 function reusableKey(files) {
-  const state = readState();
+  const state = readState(files);
   if (!state) return undefined;
   try {
     const key = keyOf(files, state.inputs);
@@ -94,7 +95,7 @@ function writeAtomically(file, text) {
 function removeStaleBuilds(keep) {
   for (const entry of fs.readdirSync(buildRoot)) {
     const full = path.join(buildRoot, entry);
-    if (entry === keep || entry === 'state.json' || entry.startsWith('state.json.')) continue;
+    if (entry === keep || entry.startsWith('state')) continue;
     const pid = /^tmp-(\d+)$/.exec(entry)?.[1];
     const stale = pid ? !isAlive(Number(pid)) : Date.now() - fs.statSync(full).mtimeMs > STALE_MS;
     if (stale) fs.rmSync(full, { recursive: true, force: true });
@@ -130,7 +131,7 @@ export async function compileTests(files) {
     } catch {
       fs.rmSync(temporary, { recursive: true, force: true }); // another run made the same build
     }
-    writeAtomically(statePath, JSON.stringify({ key, inputs }));
+    writeAtomically(statePath(files), JSON.stringify({ key, inputs }));
     removeStaleBuilds(key);
   }
   const outdir = path.join(buildRoot, key);
