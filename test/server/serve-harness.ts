@@ -70,8 +70,9 @@ export async function serveWith(cwd: string, how: ServeProcess, ...args: string[
   return { url: `http://127.0.0.1:${port}`, stderr: () => stderr, alive: () => child.exitCode === null && child.signalCode === null, stop: () => stop(child), kill };
 }
 
+/** SIGTERM, and the exit code; a process already gone (killed: its `exit` has been emitted, with no code) answers at once. */
 function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
     child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');

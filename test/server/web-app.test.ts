@@ -183,16 +183,15 @@ describe('attractor serve: the browser app', () => {
     const first = await started(dir);
     const id = await submit(first.url, { path: 'gated.dot' });
     await waitingAtGate(first.url, id);
-    // Stopped, the server cancels its runs at their last checkpoint (a killed server leaves them interrupted: the same Resume).
-    await first.stop();
+    await first.kill();
     const { url } = await started(dir);
     const { page, problems } = await openPage();
     await page.goto(`${url}/`);
-    await page.locator(`tr[data-run="${id}"] .run-status-badge`, { hasText: 'cancelled' }).waitFor();
+    await page.locator(`tr[data-run="${id}"] .run-status-badge`, { hasText: 'interrupted' }).waitFor();
     await page.locator(`tr[data-run="${id}"] a.run-link`).click();
     await page.waitForFunction(() => document.body.dataset.renderState === 'rendered');
     await page.locator('.trace-panel tbody tr').nth(1).waitFor();
-    await page.locator('.run-state[data-status="cancelled"]').waitFor();
+    await page.locator('.run-state[data-status="interrupted"]').waitFor();
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.locator('.gate-panel:not([hidden])').waitFor();
     await page.getByRole('button', { name: /\[Y\] Yes/ }).click();
