@@ -2,8 +2,9 @@
 // runner, on the test files compiled once by esbuild (scripts/compile-tests.mjs: tsx's start-up in
 // every test process cost more CPU than most tests), with source maps so that failures point at the
 // .ts lines. What a test file started is killed when the file ends (scripts/test-reaper.mjs).
-// Usage: node scripts/run-tests.mjs [--dir=DIR] [--file-timeout=MS] [substring filter...]
-// (--dir and --file-timeout are for the runner's own test: test/scripts/run-tests.test.ts.)
+// Usage: node scripts/run-tests.mjs [--probe=FILE] [--dir=DIR] [--file-timeout=MS] [substring filter...]
+// --probe appends each test file's wall time and CPU to FILE (scripts/test-probe.mjs); --dir and
+// --file-timeout are for the runner's own test (test/scripts/run-tests.test.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,13 +29,14 @@ const files = all.filter((file) => filters.length === 0 || filters.some((f) => f
 // a Node older than 20.19 cannot, and runs the .ts files through tsx instead.
 const compile = process.features.require_module === true;
 const { compiled, built } = compile ? await compileTests(all) : { compiled: (file) => file, built: false };
-const reaper = ['--import', path.join(import.meta.dirname, 'test-reaper.mjs')];
+const probe = option('probe');
+const reaper = ['--import', path.join(import.meta.dirname, 'test-reaper.mjs'), ...(probe === undefined ? [] : ['--import', path.join(import.meta.dirname, 'test-probe.mjs')])];
 const runner = compile ? ['--enable-source-maps', ...reaper] : ['--import', 'tsx', ...reaper];
 // A test file whose process cannot end (a server or browser left open) fails at this bound
 // instead of holding the suite; a healthy file on a busy 2-core machine ends well inside it.
 const FILE_TIMEOUT_MS = Number(option('file-timeout') ?? 300_000);
 console.log(`# node ${process.version} (${process.execPath}), ${files.length} test files${built ? ' (compiled)' : ''}`);
-const child = spawn(process.execPath, [...runner, '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files.map(compiled)], { stdio: 'inherit', env: runnerEnvironment() });
+const child = spawn(process.execPath, [...runner, '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files.map(compiled)], { stdio: 'inherit', env: { ...runnerEnvironment(), ...(probe === undefined ? {} : { ATTRACTOR_TEST_PROBE: path.resolve(probe) }) } });
 const reaping = reapTestFiles(child.pid);
 child.on('exit', (code) => {
   reaping.stop();

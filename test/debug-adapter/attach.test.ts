@@ -124,7 +124,7 @@ describe('debug adapter: attach to a run on attractor serve (EXTENSIONS AT1)', (
 
   it('a live attach keeps the run held beyond the lease; killed with -9, the server lets the run go once the lease lapses (EXTENSIONS AT2)', async () => {
     const { dir, program, url, id } = await servedRun('--attach-lease', '1');
-    const s = await session();
+    const s = await session({ ownProcess: true });
     await attach(s, { url, runId: id }, { [program]: [{ line: lineOf(program, 'build [') }] });
     const gate = (await s.events.next('humanGate')).body as HumanGateEventBody;
     await s.client.customRequest('answerGate', { gateId: gate.gateId, answer: { kind: 'option', choice: 'G' } });
@@ -147,7 +147,7 @@ describe('debug adapter: attach to a run on attractor serve (EXTENSIONS AT1)', (
 
   it('an adapter that was frozen past its lease (a sleeping machine) warns and sends its breakpoints again (EXTENSIONS AT2)', async () => {
     const { dir, program, url, id } = await servedRun('--attach-lease', '1');
-    const s = await session();
+    const s = await session({ ownProcess: true });
     await attach(s, { url, runId: id }, { [program]: [{ line: lineOf(program, 'build [') }] });
     const gate = (await s.events.next('humanGate')).body as HumanGateEventBody;
     adapterProcess(s).kill('SIGSTOP');

@@ -1,4 +1,4 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,12 +86,42 @@ function keylessEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function startSession(): Promise<Session> {
+/** A session with an adapter process of its own, or (given the port of an adapter server) a connection to that server. */
+async function startSession(port?: number): Promise<Session> {
   const client = new DebugClient(process.execPath, adapterPath, 'attractor', { cwd: projectRoot, env: keylessEnv() });
   client.defaultTimeout = 15_000;
   const events = new EventQueue(client, EVENT_TYPES);
-  await client.start();
+  await client.start(port);
   return { client, events };
+}
+
+/** The adapter as a server (`--server=0`): one process for the sessions of a test file, as the extension host runs them. */
+interface AdapterServer {
+  readonly port: number;
+  readonly stop: () => Promise<void>;
+}
+
+async function startAdapterServer(): Promise<AdapterServer> {
+  const child = spawn(process.execPath, [adapterPath, '--server=0'], { cwd: projectRoot, env: keylessEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on 127\.0\.0\.1:(\d+)/.exec(stdout);
+      if (match?.[1]) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the adapter server exited ${code}: ${stderr}`)));
+  });
+  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  return {
+    port,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 export interface LaunchSetup {
@@ -163,28 +193,37 @@ export function lineOf(file: string, text: string): number {
 /** The adapter's process (DebugClient keeps it private): to kill it, or to stop it for a while as a sleeping machine. */
 export function adapterProcess(s: Session): ChildProcess {
   const adapter = (s.client as unknown as { _adapterProcess: ChildProcess | null })._adapterProcess;
-  if (!adapter) throw new Error('the adapter runs in server mode: there is no process');
+  if (!adapter) throw new Error('the session is a connection to the adapter server: start it with { ownProcess: true }');
   return adapter;
 }
 
-/** The sessions one test file starts, all stopped by its `after(stopAll)`. */
+/**
+ * The sessions one test file starts, all stopped by its `after(stopAll)`. They share one adapter
+ * server (started with the first session, stopped by stopAll) unless a test needs the adapter's
+ * process to itself (`start({ ownProcess: true })`: to kill it, freeze it or measure it).
+ */
 export function sessionPool(): {
-  start: () => Promise<Session>;
+  start: (options?: { readonly ownProcess?: boolean }) => Promise<Session>;
   stopAll: () => Promise<void>;
   disconnect: (s: Session, args: DebugProtocol.DisconnectArguments) => Promise<void>;
   kill: (s: Session) => Promise<void>;
 } {
   const sessions: Session[] = [];
+  let server: Promise<AdapterServer> | undefined;
   return {
-    start: async () => {
-      const s = await startSession();
+    start: async (options = {}) => {
+      const s = await startSession(options.ownProcess === true ? undefined : (await (server ??= startAdapterServer())).port);
       sessions.push(s);
       return s;
     },
-    /** Disconnects as a test step; the adapter then exits, so stopAll must not ask it to disconnect again (that request would wait forever). */
+    /**
+     * Disconnects as a test step. An adapter of its own then exits; a connection to the server is
+     * closed. Either way stopAll must not ask it to disconnect again (that request would wait forever).
+     */
     disconnect: async (s, args) => {
       sessions.splice(sessions.indexOf(s), 1);
       await s.client.disconnectRequest(args);
+      (s.client as unknown as { stopAdapter: () => void }).stopAdapter();
     },
     /** kill -9 of the adapter process, as when VS Code dies: it says nothing to anyone. */
     kill: async (s) => {
@@ -196,6 +235,8 @@ export function sessionPool(): {
     },
     stopAll: async () => {
       await Promise.all(sessions.splice(0).map((s) => s.client.stop()));
+      await (await server)?.stop();
+      server = undefined;
     },
   };
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { ensureTestBundle, launch, scriptedArgs, sessionPool, traceOf, workspaceWith } from './harness';
+import { adapterProcess, ensureTestBundle, launch, scriptedArgs, sessionPool, traceOf, workspaceWith } from './harness';
 
 const { start: session, stopAll } = sessionPool();
 const PRINTED_BYTES = 50 * 1024 * 1024;
@@ -35,10 +35,10 @@ describe('debug adapter: unbounded tool output', () => {
 `,
       'script.json': '{}',
     });
-    const s = await session();
+    const s = await session({ ownProcess: true });
     await launch(s, scriptedArgs(dir));
     await s.events.next('terminated', 240_000);
-    const adapterPid = (s.client as unknown as { _adapterProcess: { pid: number } })._adapterProcess.pid;
+    const adapterPid = adapterProcess(s).pid!;
     const peak = peakRss(adapterPid);
     const output = s.events.bodies<DebugProtocol.OutputEvent['body']>('output');
     const stdout = output.filter((o) => o.category === 'stdout');
