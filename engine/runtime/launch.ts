@@ -10,7 +10,7 @@ import type { PausedRun, RunOptions, RunResult } from './runner';
 import { hashSource, runPipeline, runPipelineStep } from './runner';
 import { CheckpointError, RunDirectory, loadCheckpoint } from './run-directory';
 import { modelSelectionOf } from './node-config';
-import { killProcessGroup } from './process';
+import { settleOrphans } from './orphans';
 import { RunLock, RunLockedError } from './run-lock';
 import { hasCheckpoint, runFile } from './run-layout';
 import { autoSandbox } from '../model/sandbox-setting';
@@ -197,7 +197,7 @@ async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, wal
   const problems = preflight(options.backend, prepared.graph) ?? sandboxRefusal(prepared.graph, options.sandbox ?? autoSandbox);
   if (problems) return { kind: 'refused', diagnostics: [], reason: problems };
   // The interrupted node runs again; the commands the killed engine left running must not race it.
-  new RunDirectory(runDirectory).processGroups.reapOrphans((group) => killProcessGroup(group, 'SIGKILL'));
+  await settleOrphans(runDirectory, options.events);
   const result = await walk({ ...options, graph: prepared.graph, source, logsRoot: runDirectory, resume: state });
   return { kind: 'ran', result, warnings: [] };
 }

@@ -1,34 +1,53 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { hostIdentity, isThisHost } from './host-identity';
 import { isSameProcess, processStartTime } from './process-identity';
 import { isRecord } from '../model/json';
 
-/** One live process group a run started: its leader's pid (= the group id) and start time. */
+/** One live process group a run started: its leader's pid (= the group id) and start time, and who started it where. */
 interface GroupRecord {
   readonly pgid: number;
   readonly start_time?: string;
+  /** The host name, for people; absent in a record from an engine before host identities (this host's). */
+  readonly host?: string;
+  /** `hostIdentity()` of the engine that started it: its pid means something only there. */
+  readonly host_id?: string;
+  /** The pid of the engine process that started it. */
+  readonly engine?: number;
+}
+
+/** A record written on another host: nothing here can check or kill its group. */
+export interface ForeignGroup {
+  readonly pgid: number;
+  readonly host: string;
+  readonly file: string;
 }
 
 /**
  * The process groups a run's commands live in (tool nodes at any depth, the agent's shell, hooks),
  * one file each under `running/` in the run directory, for as long as each runs. Commands get their
  * own groups so a cancel kills their whole tree; the same makes them outlive a killed engine, and
- * these records let the next engine in the directory reap them.
+ * these records let the next engine in the directory reap them on its own host, and wait for them
+ * on another: the engine's group guard removes a record once it killed its group (group-guard.ts).
  */
 export class ProcessGroupRecords {
   private made = false;
 
   constructor(private readonly directory: string) {}
 
-  started(pgid: number): void {
+  /** Records the group `pgid` this engine started; returns the record's path. */
+  started(pgid: number): string {
     if (!this.made) {
       fs.mkdirSync(this.directory, { recursive: true });
       this.made = true;
     }
     const startTime = processStartTime(pgid);
-    const record: GroupRecord = { pgid, ...(startTime ? { start_time: startTime } : {}) };
-    fs.writeFileSync(path.join(this.directory, String(pgid)), `${JSON.stringify(record)}\n`);
+    const record: GroupRecord = { pgid, ...(startTime ? { start_time: startTime } : {}), host: os.hostname(), host_id: hostIdentity(), engine: process.pid };
+    const file = path.join(this.directory, String(pgid));
+    fs.writeFileSync(file, `${JSON.stringify(record)}\n`);
+    return file;
   }
 
   ended(pgid: number): void {
@@ -36,28 +55,66 @@ export class ProcessGroupRecords {
   }
 
   /**
-   * Kills the groups a killed engine left running, and forgets every record. A group is killed only
-   * if its leader is still the process recorded (same pid, same start time): a pid reused since by
-   * an unrelated process is left alone.
+   * Kills the groups a killed engine of this host left running and forgets their records. A group
+   * is killed only if its leader is still the process recorded (same pid, same start time): a pid
+   * reused since by an unrelated process is left alone. A record from another host is neither
+   * killed (its pid names nothing here) nor forgotten: it is returned, for `awaitForeign`.
    */
-  reapOrphans(kill: (pgid: number) => void): number[] {
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.directory);
-    } catch {
-      return [];
-    }
+  reapOrphans(kill: (pgid: number) => void): { readonly reaped: number[]; readonly foreign: ForeignGroup[] } {
     const reaped: number[] = [];
-    for (const name of names) {
-      const file = path.join(this.directory, name);
-      const record = readRecord(file);
+    const foreign: ForeignGroup[] = [];
+    for (const { file, record } of this.read()) {
+      if (record && !isThisHost(record.host_id, record.host)) {
+        foreign.push({ pgid: record.pgid, host: record.host ?? 'another host', file });
+        continue;
+      }
       if (record && isSameProcess(record.pgid, record.start_time)) {
         kill(record.pgid);
         reaped.push(record.pgid);
       }
       fs.rmSync(file, { force: true });
     }
-    return reaped;
+    return { reaped, foreign };
+  }
+
+  /** Kills the groups this very engine process started and still records (its run lock was lost). */
+  killOwn(kill: (pgid: number) => void): number[] {
+    const killed: number[] = [];
+    for (const { record } of this.read()) {
+      if (record?.engine !== process.pid || !isThisHost(record.host_id, record.host) || !isSameProcess(record.pgid, record.start_time)) continue;
+      kill(record.pgid);
+      killed.push(record.pgid);
+    }
+    return killed;
+  }
+
+  /**
+   * Waits until the records of `groups` are gone — their engine's guard removes each once it killed
+   * its group — or until `deadline` (epoch ms), when the lease guarantees their guard killed them even
+   * if it could not say so (its host lost, or cut off from this file system); then forgets them.
+   * Returns the groups that were never confirmed.
+   */
+  async awaitForeign(groups: readonly ForeignGroup[], deadline: number, pollMs = 100): Promise<ForeignGroup[]> {
+    let waiting = groups.filter((group) => fs.existsSync(group.file));
+    while (waiting.length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, deadline - Date.now()))));
+      waiting = waiting.filter((group) => fs.existsSync(group.file));
+    }
+    for (const group of waiting) fs.rmSync(group.file, { force: true });
+    return waiting;
+  }
+
+  private read(): { file: string; record: GroupRecord | undefined }[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.directory);
+    } catch {
+      return [];
+    }
+    return names.map((name) => {
+      const file = path.join(this.directory, name);
+      return { file, record: readRecord(file) };
+    });
   }
 }
 
@@ -65,7 +122,13 @@ function readRecord(file: string): GroupRecord | undefined {
   try {
     const data: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
     if (isRecord(data) && Number.isInteger(data.pgid) && (data.pgid as number) > 1) {
-      return { pgid: data.pgid as number, ...(typeof data.start_time === 'string' ? { start_time: data.start_time } : {}) };
+      return {
+        pgid: data.pgid as number,
+        ...(typeof data.start_time === 'string' ? { start_time: data.start_time } : {}),
+        ...(typeof data.host === 'string' ? { host: data.host } : {}),
+        ...(typeof data.host_id === 'string' ? { host_id: data.host_id } : {}),
+        ...(Number.isInteger(data.engine) ? { engine: data.engine as number } : {}),
+      };
     }
   } catch {
     // A record torn by the kill: its group was spawned a moment before and cannot be named.

@@ -4,7 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write';
 import { fileIdentity } from './file-identity';
+import { groupGuard } from './group-guard';
+import { hostIdentity, isThisHost } from './host-identity';
+import { killProcessGroup } from './process';
 import { isSameProcess, processStartTime } from './process-identity';
+import { ProcessGroupRecords } from './process-records';
 import { isRecord } from '../model/json';
 import { runFile } from './run-layout';
 
@@ -12,7 +16,10 @@ import { runFile } from './run-layout';
 interface LockHolder {
   readonly pid: number;
   readonly start_time?: string;
+  /** The host name, for people. */
   readonly host: string;
+  /** `hostIdentity()`: whether `pid` can be checked here (absent from an engine before host identities: the host name decides). */
+  readonly host_id?: string;
   readonly since: string;
   /** How long the lock stays the holder's after `renewed_at` unless renewed (absent: an engine before leases). */
   readonly lease_ms?: number;
@@ -44,6 +51,8 @@ const LEASE_ENV = 'ATTRACTOR_RUN_LOCK_LEASE_MS';
 
 /** The locks this process holds, by run directory: a node boundary is committed only under one still held. */
 const held = new Map<string, RunLock>();
+/** Every lock this process holds and has not lost (run and working directories): the group guard's deadline is theirs. */
+const live = new Set<RunLock>();
 
 /**
  * One engine per run directory, for the life of the engine: two engines would run the same node
@@ -65,17 +74,36 @@ export class RunLock {
     private readonly root: string | undefined,
     private readonly file: string,
     private holder: LockHolder,
+    /** The stale holder this engine took the lock over from, if it did. */
+    private readonly previous: LockHolder | undefined,
   ) {
     this.renewedAt = Date.parse(holder.renewed_at ?? holder.since);
     this.timer = setInterval(() => this.renew(true), leaseOf(holder) / 3);
     this.timer.unref();
     if (root) held.set(root, this);
+    live.add(this);
+    RunLock.updateGuard();
   }
 
   static acquire(root: string): RunLock {
     fs.mkdirSync(root, { recursive: true });
     const lock = acquireFile(runFile(root, 'lock'), {}, (current) => describeHolder(root, current));
-    return new RunLock(path.resolve(root), lock.file, lock.holder);
+    return new RunLock(path.resolve(root), lock.file, lock.holder, lock.previous);
+  }
+
+  /**
+   * Until when (epoch ms, by this host's clock) commands that an engine on another host started in the
+   * run directory `root` may still run, at worst, though their records say nothing more: an engine's
+   * group guard kills its commands a quarter of the lease after the engine last renewed its lock
+   * (`guardDeadline`), the engine that took the lock over after it lapsed renewed it later, and clocks
+   * agree within a third of the lease. Undefined when this process holds no lock on `root`.
+   */
+  static foreignCommandsEnd(root: string): number | undefined {
+    const lock = held.get(path.resolve(root));
+    if (!lock) return undefined;
+    const previous = lock.previous?.renewed_at === undefined ? undefined : Date.parse(lock.previous.renewed_at) + leaseOf(lock.previous);
+    // Without a holder taken over (the lock was free), a command left behind is judged by this engine's own lease.
+    return (previous ?? Date.now() + leaseOf(lock.holder)) + leaseOf(lock.holder) / 6;
   }
 
   /**
@@ -92,7 +120,7 @@ export class RunLock {
       throw error;
     }
     const lock = acquireFile(file, { run: path.resolve(runDirectory) }, (current) => describeWorkingDirectoryHolder(cwd, current));
-    return new RunLock(undefined, lock.file, lock.holder);
+    return new RunLock(undefined, lock.file, lock.holder, lock.previous);
   }
 
   /** Why `root` is held by a live engine (the refusal acquire would give), or undefined when it is free. */
@@ -121,6 +149,7 @@ export class RunLock {
   release(): void {
     clearInterval(this.timer);
     if (this.root && held.get(this.root) === this) held.delete(this.root);
+    if (live.delete(this)) RunLock.updateGuard();
     const current = readLock(this.file);
     if (current.kind === 'held' && isSameHolder(current.holder, this.holder)) fs.rmSync(this.file, { force: true });
   }
@@ -147,6 +176,7 @@ export class RunLock {
     }
     if (this.lost) {
       clearInterval(this.timer);
+      this.stopCommands();
       return false;
     }
     // Taken before the read: a change after it gives another identity, so the next fence reads again.
@@ -156,15 +186,43 @@ export class RunLock {
     this.holder = { ...this.holder, renewed_at: now.toISOString() };
     writeFileAtomic(this.file, `${JSON.stringify(this.holder)}\n`);
     this.renewedAt = now.getTime();
+    RunLock.updateGuard();
     return true;
+  }
+
+  /**
+   * When the group guard kills this process's commands unless the lock is renewed before: a twelfth of
+   * the lease after the engine itself counts the lock as lost (`renew`), so that a renewal just in time
+   * reaches the guard first; three quarters of the lease after the last renewal, before any other host
+   * may take the lock over (a lease after it, with clocks a third of the lease apart at worst, less
+   * the guard's own twelfth).
+   */
+  private guardDeadline(): number {
+    return this.renewedAt + (leaseOf(this.holder) * 3) / 4;
+  }
+
+  /** Tells the group guard the earliest deadline of the locks this process holds. */
+  private static updateGuard(): void {
+    let deadline: number | undefined;
+    for (const lock of live) deadline = Math.min(deadline ?? Number.POSITIVE_INFINITY, lock.guardDeadline());
+    groupGuard.killBy(deadline);
+  }
+
+  /** The lock is lost: the commands this engine runs in the run may be racing the node's next run elsewhere. */
+  private stopCommands(): void {
+    if (live.delete(this)) RunLock.updateGuard();
+    const run = this.root ?? this.holder.run;
+    if (run) new ProcessGroupRecords(runFile(run, 'processGroups')).killOwn((group) => killProcessGroup(group, 'SIGKILL'));
   }
 }
 
+
 /** Creates `file` holding this engine's record, taking over a stale one; a live holder is refused with `describe`'s reason. */
-function acquireFile(file: string, extra: Pick<LockHolder, 'run'>, describe: (current: Exclude<ReadLock, { kind: 'gone' }>) => string): { file: string; holder: LockHolder } {
+function acquireFile(file: string, extra: Pick<LockHolder, 'run'>, describe: (current: Exclude<ReadLock, { kind: 'gone' }>) => string): { file: string; holder: LockHolder; previous?: LockHolder } {
   const startTime = processStartTime(process.pid);
   const now = new Date().toISOString();
-  const holder: LockHolder = { pid: process.pid, ...(startTime ? { start_time: startTime } : {}), host: os.hostname(), since: now, lease_ms: leaseMs(), renewed_at: now, ...extra };
+  const holder: LockHolder = { pid: process.pid, ...(startTime ? { start_time: startTime } : {}), host: os.hostname(), host_id: hostIdentity(), since: now, lease_ms: leaseMs(), renewed_at: now, ...extra };
+  let previous: LockHolder | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
     try {
@@ -175,6 +233,7 @@ function acquireFile(file: string, extra: Pick<LockHolder, 'run'>, describe: (cu
       if (current.kind === 'gone') continue;
       if (current.kind === 'unreadable' ? ageMs(file) < UNREADABLE_LOCK_GRACE_MS : isLive(current.holder)) throw new RunLockedError(describe(current));
       takeOver(file, current);
+      if (current.kind === 'held') previous = current.holder;
       continue;
     }
     try {
@@ -183,7 +242,7 @@ function acquireFile(file: string, extra: Pick<LockHolder, 'run'>, describe: (cu
     } finally {
       fs.closeSync(fd);
     }
-    return { file, holder };
+    return { file, holder, ...(previous ? { previous } : {}) };
   }
   throw new RunLockedError(`${file} is being taken by another engine right now; try again`);
 }
@@ -214,12 +273,12 @@ function takeOver(file: string, judged: Exclude<ReadLock, { kind: 'gone' }>): vo
 
 /** Same host: the holder's process must still run. Another host: the holder's lease must not have lapsed (an engine before leases counts as live). */
 function isLive(holder: LockHolder): boolean {
-  if (holder.host === os.hostname()) return isSameProcess(holder.pid, holder.start_time);
+  if (isThisHost(holder.host_id, holder.host)) return isSameProcess(holder.pid, holder.start_time);
   return holder.renewed_at === undefined || Date.now() <= Date.parse(holder.renewed_at) + leaseOf(holder);
 }
 
 function isSameHolder(a: LockHolder, b: LockHolder): boolean {
-  return a.pid === b.pid && a.host === b.host && a.since === b.since;
+  return a.pid === b.pid && a.host === b.host && a.host_id === b.host_id && a.since === b.since;
 }
 
 function leaseOf(holder: LockHolder): number {
@@ -248,6 +307,7 @@ function readLock(file: string): ReadLock {
         pid: data.pid,
         since: data.since,
         host: data.host,
+        ...(typeof data.host_id === 'string' ? { host_id: data.host_id } : {}),
         ...(typeof data.start_time === 'string' ? { start_time: data.start_time } : {}),
         ...(typeof data.lease_ms === 'number' && data.lease_ms > 0 ? { lease_ms: data.lease_ms } : {}),
         ...(typeof data.renewed_at === 'string' && !Number.isNaN(Date.parse(data.renewed_at)) ? { renewed_at: data.renewed_at } : {}),
@@ -281,6 +341,6 @@ function describeWorkingDirectoryHolder(cwd: string, current: Exclude<ReadLock, 
 function holderName(current: Exclude<ReadLock, { kind: 'gone' }>): string {
   if (current.kind !== 'held') return 'another engine';
   const { pid, host, since, renewed_at: renewed } = current.holder;
-  const lease = host !== os.hostname() && renewed ? `, its lease renewed at ${renewed} lapses after ${leaseOf(current.holder)} ms` : '';
+  const lease = !isThisHost(current.holder.host_id, host) && renewed ? `, its lease renewed at ${renewed} lapses after ${leaseOf(current.holder)} ms` : '';
   return `another engine (pid ${pid} on ${host}, since ${since}${lease})`;
 }

@@ -288,8 +288,11 @@ async function walkPipeline(options: RunOptions, pauseBefore: ((nodeId: string) 
         committed = true;
         directory.recordUsageTotal();
       }
-    } catch {
-      // The run's own result matters more than a last checkpoint the disk refused.
+    } catch (error) {
+      // Another engine took the run over while its last node ran (a node that failed, say, because the
+      // group guard killed its command): its result is not this engine's to give.
+      if (error instanceof RunLockLostError) lockLost = error;
+      // Otherwise the run's own result matters more than a last checkpoint the disk refused.
     }
     directory.closeJournal();
     snapshotter.close(status === 'paused' && committed);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { readTrace } from '../../../engine/runtime/run-directory';
+import { groupIsAlive } from '../../processes';
 import { bundledCli } from '../../test-bundle';
 import { tempDir } from './harness';
 
@@ -79,6 +80,88 @@ describe('the run lock across hosts: a lease', () => {
     assert.deepEqual(w.log(), ['first', 'slow-start', 'slow-start', 'slow', 'after'], 'only the node in flight at the death ran again');
     assert.deepEqual(readTrace(w.logsRoot).map((record) => record.node_id), ['start', 'first', 'slow', 'after', 'done']);
     assert.ok(!fs.existsSync(w.lock), 'the engine that took over released the lock');
+  });
+
+  /**
+   * A command the other host's engine left running: a live group of this machine (so that a kill by
+   * its number would show), recorded under running/ as that host's engine records it.
+   */
+  const foreignCommand = (logsRoot: string) => {
+    const command = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
+    const group = command.pid as number;
+    const stat = fs.readFileSync(`/proc/${group}/stat`, 'utf8');
+    const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const record = path.join(logsRoot, 'running', String(group));
+    fs.mkdirSync(path.dirname(record), { recursive: true });
+    fs.writeFileSync(record, JSON.stringify({ pgid: group, start_time: startTime, host: OTHER_HOST, host_id: 'another-boot/pid:4026531836', engine: 4242 }));
+    return { group, record, stop: () => process.kill(-group, 'SIGKILL') };
+  };
+
+  it("waits for another host's commands to be confirmed killed before running the node again, and never kills them by their number here", async () => {
+    const w = await interrupted('0');
+    // Lapsed a second ago: the other host's guard has until the lease and a sixth (10 s more) to confirm.
+    fs.writeFileSync(w.lock, foreignHolder(60_000, 61_000));
+    const foreign = foreignCommand(w.logsRoot);
+    try {
+      const resume = spawn(process.execPath, [cli, 'resume', w.logsRoot], { cwd: w.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      resume.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = exitOf(resume);
+      for (const deadline = Date.now() + 30_000; !stderr.includes('waiting until'); await new Promise((resolve) => setTimeout(resolve, 25))) {
+        if (Date.now() > deadline) throw new Error(`resume never said it waits: ${stderr}`);
+      }
+      assert.match(stderr, new RegExp(`another engine left commands running in this run on ${OTHER_HOST.replace(/\./g, '\\.')} \\(process groups ${foreign.group}\\): waiting until \\S+ at most for its group guard to confirm it killed them`));
+      assert.deepEqual(w.log(), ['first', 'slow-start'], 'the interrupted node waits');
+      // The other host's guard confirms the kill as it does: by removing the record.
+      fs.rmSync(foreign.record);
+      assert.equal(await exited, 0, stderr);
+      assert.match(stderr, new RegExp(`waited [\\d.]+ s: the group guard on ${OTHER_HOST.replace(/\./g, '\\.')} confirmed it killed process groups ${foreign.group}; the interrupted node runs again`));
+      assert.deepEqual(w.log(), ['first', 'slow-start', 'slow-start', 'slow', 'after']);
+      assert.ok(groupIsAlive(foreign.group), 'a group recorded on another host is never killed here by its number');
+    } finally {
+      foreign.stop();
+    }
+  });
+
+  it("forgets another host's unconfirmed commands once its lease guarantees they are dead", async () => {
+    const w = await interrupted('0');
+    // A lease of 3 s that lapsed 0.1 s ago: its commands are dead by its end and a sixth, 0.4 s from now.
+    fs.writeFileSync(w.lock, foreignHolder(3000, 3100));
+    const foreign = foreignCommand(w.logsRoot);
+    try {
+      const resumed = resumeSync(w.cwd, w.logsRoot);
+      assert.equal(resumed.status, 0, resumed.stderr);
+      assert.match(resumed.stderr, new RegExp(`no kill confirmation came from ${OTHER_HOST.replace(/\./g, '\\.')} for process groups ${foreign.group} \\(that host is lost or cut off from this file system\\), but the lease guarantees its group guard killed them by now`));
+      assert.ok(!fs.existsSync(foreign.record), 'the record is forgotten');
+      assert.ok(groupIsAlive(foreign.group), 'and its group, a number on another host, never killed here');
+      assert.deepEqual(w.log(), ['first', 'slow-start', 'slow-start', 'slow', 'after']);
+    } finally {
+      foreign.stop();
+    }
+  });
+
+  it("a frozen engine's commands die before its lease lapses, killed by its group guard, which removes their records; thawed, the engine commits nothing", async () => {
+    const w = workspace('300');
+    const engine = start(w.cwd, w.logsRoot, { ATTRACTOR_RUN_LOCK_LEASE_MS: '4000' });
+    let stderr = '';
+    engine.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitForFile(path.join(w.cwd, 'started.marker'));
+    const running = path.join(w.logsRoot, 'running');
+    const [record = ''] = fs.readdirSync(running);
+    const group = Number(record);
+    assert.ok(groupIsAlive(group), 'the tool runs');
+    process.kill(engine.pid as number, 'SIGSTOP');
+    const frozenAt = performance.now();
+    for (const deadline = Date.now() + 30_000; groupIsAlive(group); await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (Date.now() > deadline) throw new Error('the frozen engine’s tool still runs');
+    }
+    console.log(`# the tool died ${Math.round(performance.now() - frozenAt)} ms after its engine froze (lease 4000 ms: its guard kills at most 3000 ms after the last renewal)`);
+    assert.deepEqual(fs.readdirSync(running), [], 'the guard confirmed the kill: the record is gone');
+    process.kill(engine.pid as number, 'SIGCONT');
+    assert.equal(await exitOf(engine), 2, stderr);
+    assert.match(stderr, /was not renewed for \d+ ms \(the engine stalled\) and may have been taken over; this engine stops without committing/);
+    assert.deepEqual(w.log(), ['first', 'slow-start'], 'the tool never finished, and nothing after it ran');
+    assert.deepEqual(readTrace(w.logsRoot).map((record) => record.node_id), ['start', 'first']);
   });
 
   it('two engines taking over the same lapsed lease at once: one runs, the other is refused', async () => {
