@@ -98,9 +98,12 @@ export class PipelineServer {
     this.checker = options.checker ?? submissionChecker(undefined);
     this.sessions = new WebSessions(options.token);
     this.queue = new SlotQueue(options.launcher?.maxRunning ?? 1, options.launcher?.maxQueued ?? 0, () => [...this.runs.values()].filter((run) => run.holdsSlot).length);
-    // Runs outlive the server: those an earlier one left under the logs root are served again.
+    // Runs outlive the server: those an earlier one left under the logs root are served again, and those still going on Restate followed.
     const { launcher } = options;
-    if (launcher) for (const run of restoredRuns(launcher.logsRoot, launcher.attachLeaseMs)) this.runs.set(run.spec.id, run);
+    for (const run of launcher ? restoredRuns(launcher) : []) {
+      if (run.status === 'running') this.track(run);
+      else this.runs.set(run.spec.id, run);
+    }
     this.server = http.createServer(TIMEOUTS, (request, response) => void this.handle(request, response));
     this.connections = new ConnectionCap(this.server, options.maxConnections ?? connectionsWithin(openFileLimit(), launcher?.maxRunning ?? 1).cap);
   }

@@ -35,7 +35,7 @@ export async function rerunServed(previous: ServedRun, request: RerunRequest, la
     throw new HttpError(409, reason, { cwd: branch.cwd, changes: branch.changes });
   }
   const branchId = path.basename(branch.directory);
-  writeServedMarker(branch.directory, branchId);
+  writeServedMarker(branch.directory, { served_id: branchId });
   const { createdAt: _createdAt, ...spec } = previous.spec;
   const run = await walkServed({ ...spec, id: branchId, logsRoot: branch.directory }, execution, cwd, launcher);
   const overBudget = branch.restore?.overBudget ?? [];

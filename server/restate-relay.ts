@@ -11,7 +11,7 @@ import type { RemoteWalk, ServedRun } from './served-run';
 
 /** How often a followed run's events file is read (and how soon its events reach SSE clients). */
 const POLL_MS = 200;
-/** After losing Restate's ingress, it is asked again this much later. */
+/** After losing Restate's ingress, it is asked again this much later; and a followed-again run's gates as often. */
 const RETRY_MS = 1000;
 
 /**
@@ -28,13 +28,29 @@ export async function launchOnRestate(run: ServedRun, params: Readonly<Record<st
   } catch (error) {
     throw new HttpError(502, (error as Error).message);
   }
-  run.walkElsewhere(new RestateRelay(client, spec.logsRoot, run.events));
+  run.walkElsewhere(new RestateRelay(client, spec.logsRoot, run.events, false));
+}
+
+/**
+ * Follows again a run that an earlier server submitted to Restate's ingress `ingress` (this server's
+ * own: the caller checked): its events from the first one its workers wrote, its gate once Restate
+ * says it is open, its end Restate's.
+ */
+export function followOnRestate(run: ServedRun, ingress: URL): void {
+  run.walkElsewhere(new RestateRelay(new DurableRunClient(ingress, run.spec.id), run.spec.logsRoot, run.events, true));
 }
 
 class RestateRelay implements RemoteWalk {
   private readonly tail: RunEventsTail;
   /** The gates waiting for an answer (of any scope: main walk, fan-out branch, sub-pipeline), by question id. */
   private readonly open = new Map<string, { readonly question: PendingQuestion; readonly scope: string }>();
+  /**
+   * The gates of a followed-again run's events file that Restate's `gate` handler has not yet said are
+   * open: one may have been answered while no server followed the run, before its next step wrote
+   * the answer. They are not offered until Restate names them (or their answer is read).
+   */
+  private readonly unconfirmed = new Set<string>();
+  private gateAskedAt = 0;
   private readonly stopped = new AbortController();
   /** The run's end as its events file tells it (a cancel's `cancelled` is known only there). */
   private lastEnd: Pick<RunResult, 'status' | 'failureReason'> | undefined;
@@ -43,12 +59,14 @@ class RestateRelay implements RemoteWalk {
     private readonly client: DurableRunClient,
     private readonly logsRoot: string,
     private readonly events: EventBus,
+    /** The run was submitted by an earlier server: its events file is read from its first line, its gates confirmed with Restate. */
+    private readonly followedAgain: boolean,
   ) {
     this.tail = new RunEventsTail(logsRoot);
   }
 
   pending(): PendingQuestion[] {
-    return [...this.open.values()].map(({ question }) => question);
+    return [...this.open].filter(([id]) => !this.unconfirmed.has(id)).map(([, { question }]) => question);
   }
 
   async answer(questionId: string, answer: Answer): Promise<boolean> {
@@ -58,13 +76,18 @@ class RestateRelay implements RemoteWalk {
     } catch (error) {
       // Restate's 409: another client answered first, or the gate is no longer open.
       if (error instanceof RestateRefusal && error.status === 409) {
-        this.open.delete(questionId);
+        this.forget(questionId);
         return false;
       }
       throw new HttpError(502, (error as Error).message);
     }
-    this.open.delete(questionId);
+    this.forget(questionId);
     return true;
+  }
+
+  private forget(questionId: string): void {
+    this.open.delete(questionId);
+    this.unconfirmed.delete(questionId);
   }
 
   cancel(): void {
@@ -79,8 +102,13 @@ class RestateRelay implements RemoteWalk {
   async follow(): Promise<Pick<RunResult, 'status' | 'failureReason'> & { readonly state?: RunState }> {
     const reported: { end?: Pick<RunResult, 'status' | 'failureReason'> | Error } = {};
     const ended = this.awaitEnd().then((end) => (reported.end = end));
+    if (this.followedAgain) {
+      this.relay();
+      for (const id of this.open.keys()) this.unconfirmed.add(id);
+    }
     while (reported.end === undefined && !this.stopped.signal.aborted) {
       this.relay();
+      if (this.unconfirmed.size > 0) await this.confirmGate();
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, POLL_MS))]);
     }
     // The server stopped following: the run goes on, and this follower never reports its end.
@@ -88,6 +116,7 @@ class RestateRelay implements RemoteWalk {
     // Restate journals a step's outcome after the step wrote its events: the file holds them all now.
     this.relay();
     this.open.clear();
+    this.unconfirmed.clear();
     const { end } = reported;
     const outcome = end instanceof Error || end === undefined ? (this.lastEnd ?? { status: 'fail', failureReason: end?.message ?? 'the run ended without a result' }) : end;
     const state = this.finalState();
@@ -117,10 +146,18 @@ class RestateRelay implements RemoteWalk {
     }
   }
 
+  /** Asks Restate (at most every RETRY_MS) which gate the run waits at: that one is offered. */
+  private async confirmGate(): Promise<void> {
+    if (Date.now() - this.gateAskedAt < RETRY_MS) return;
+    this.gateAskedAt = Date.now();
+    const gate = await this.client.openGate().catch(() => null);
+    if (gate) this.unconfirmed.delete(gate.id);
+  }
+
   private relay(): void {
     for (const event of this.tail.read()) {
       if (event.type === 'human:question') this.open.set(event.question.id, { question: { ...event.question, askedAt: new Date().toISOString() }, scope: event.scope.id });
-      if (event.type === 'human:answer') for (const [id, { question, scope }] of this.open) if (question.nodeId === event.nodeId && scope === event.scope.id) this.open.delete(id);
+      if (event.type === 'human:answer') for (const [id, { question, scope }] of this.open) if (question.nodeId === event.nodeId && scope === event.scope.id) this.forget(id);
       if (event.type === 'run:end') this.lastEnd = { status: event.status, ...(event.failureReason ? { failureReason: event.failureReason } : {}) };
       this.events.emit(event);
     }

@@ -1,30 +1,34 @@
 import { loadCheckpoint } from '../engine/runtime/run-directory';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
+import { readServedMarker } from '../engine/runtime/run-markers';
 import { listRuns } from '../host/run-directory/run-catalog';
 import { RunReader } from '../host/run-directory/run-reader';
 import type { RunSummary } from '../host/run-directory/run-summary';
+import type { Launcher } from './pipeline-server';
+import { followOnRestate } from './restate-relay';
 import { ServedRun } from './served-run';
 import { storedEvents } from './event-log';
 import { runFile } from '../engine/runtime/run-layout';
 
 /**
- * The runs an earlier server left under `logsRoot`, oldest first, as their run directories show
- * them: ended (success, fail, cancelled; with the events that server stored) or interrupted (the
- * server went away mid-walk). A run
- * another live engine walks is its engine's, and a directory that cannot be read is no run to
- * serve: both are left out.
+ * The runs an earlier server left under the launcher's logs root, oldest first, as their run
+ * directories show them: ended (success, fail, cancelled; with the events that server stored) or
+ * interrupted (the server went away mid-walk). A run that server handed to Restate (this server's
+ * ingress, by its `served.json`) and whose end it did not store is followed on Restate again, from
+ * the first event its workers wrote. A run another live engine walks is its engine's, and a directory
+ * that cannot be read is no run to serve: both are left out.
  */
-export function restoredRuns(logsRoot: string, attachLeaseMs: number): ServedRun[] {
-  return listRuns(logsRoot)
+export function restoredRuns(launcher: Launcher): ServedRun[] {
+  return listRuns(launcher.logsRoot)
     .reverse()
     .flatMap((summary) => {
-      const run = restoredRun(summary, attachLeaseMs);
+      const run = restoredRun(summary, launcher);
       return run ? [run] : [];
     });
 }
 
-function restoredRun(summary: RunSummary, attachLeaseMs: number): ServedRun | undefined {
-  if (summary.status === 'unreadable' || summary.status === 'running') return undefined;
+function restoredRun(summary: RunSummary, launcher: Launcher): ServedRun | undefined {
+  if (summary.status === 'unreadable') return undefined;
   const reader = new RunReader(summary.directory);
   let state;
   let source;
@@ -40,13 +44,33 @@ function restoredRun(summary: RunSummary, attachLeaseMs: number): ServedRun | un
     ...(state.sourcePath ? { sourcePath: state.sourcePath } : {}),
     cwd: state.cwd,
     logsRoot: summary.directory,
-    attachLeaseMs,
+    attachLeaseMs: launcher.attachLeaseMs,
     createdAt: state.startedAt,
+    continuable: launcher.walkers.kind === 'here',
   });
-  run.restore({ status: summary.status, ...(summary.failureReason ? { failureReason: summary.failureReason } : {}), state, trace: reader.trace() });
   // The events the server that walked it stored when it ended; not those of an earlier walk of a run resumed since.
   const file = runFile(summary.directory, 'servedEvents');
   const stored = storedEvents(file);
-  if (stored?.last.type === 'run:end' && stored.last.status === summary.status) run.log.adopt(file, stored.count);
+  const storedEnd = stored?.last.type === 'run:end' && stored.last.status === summary.status;
+  const ingress = onThisRestate(summary, launcher);
+  if (ingress && !storedEnd) {
+    followOnRestate(run, ingress);
+    return run;
+  }
+  if (summary.status === 'running') return undefined;
+  run.restore({ status: summary.status, ...(summary.failureReason ? { failureReason: summary.failureReason } : {}), state, trace: reader.trace() });
+  if (storedEnd && stored) run.log.adopt(file, stored.count);
   return run;
+}
+
+/**
+ * The ingress a run was submitted to, when it is this server's: a run directory is only a record
+ * (it may have been committed, or forged), so the run is followed only through the ingress this
+ * server was started with, under the workflow key that is its directory's name.
+ */
+function onThisRestate(summary: RunSummary, launcher: Launcher): URL | undefined {
+  const { walkers } = launcher;
+  if (walkers.kind !== 'restate') return undefined;
+  const marker = readServedMarker(summary.directory);
+  return marker?.restate_ingress === walkers.ingress.href && marker.served_id === summary.name ? walkers.ingress : undefined;
 }

@@ -29,7 +29,7 @@ export async function launchServedFile(
     return { kind: 'refused', diagnostics: [], reason: (error as Error).message };
   }
   const sourcePath = path.resolve(file);
-  const run = new ServedRun({ id: crypto.randomUUID(), source, sourcePath, cwd: options.cwd, logsRoot: options.logsRoot, attachLeaseMs: options.attachLeaseMs }, options.events);
+  const run = new ServedRun({ id: crypto.randomUUID(), source, sourcePath, cwd: options.cwd, logsRoot: options.logsRoot, attachLeaseMs: options.attachLeaseMs, continuable: false }, options.events);
   const server = new PipelineServer({ maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
   server.adopt(run);
   const url = await server.listen(target);
@@ -45,7 +45,7 @@ export async function launchServedFile(
       ...(options.runner ? { runner: options.runner } : {}),
     });
     if (admission.kind === 'refused') return admission;
-    writeServedMarker(options.logsRoot, run.spec.id);
+    writeServedMarker(options.logsRoot, { served_id: run.spec.id });
     return { kind: 'ran', result: await run.result, warnings: admission.warnings };
   } finally {
     await server.close();

@@ -27,6 +27,11 @@ export interface ServedRunSpec {
   readonly attachLeaseMs: number;
   /** When the run was first submitted (default: now); a resumed or restored run keeps its own. */
   readonly createdAt?: string;
+  /**
+   * Whether this server walks the run on from a checkpoint when asked (resume, re-run from a visit):
+   * not a server that hands its runs to Restate, nor `attractor run --serve`, which follows one run.
+   */
+  readonly continuable: boolean;
 }
 
 /** How a run found in its directory at the server's start stands: it ended, or its engine went away mid-walk. */
@@ -300,6 +305,7 @@ export class ServedRun {
       held: this.hold.held,
       breakpoints: this.hold.breakpointSet,
       attachLease: this.lease.state,
+      continuable: this.spec.continuable,
     };
   }
 

@@ -36,13 +36,18 @@ export async function prepareSubmission(submission: Submission, launcher: Launch
   const errors = checked.diagnostics.filter((d) => d.severity === 'error');
   if (!checked.graph || errors.length > 0) throw new HttpError(422, `${sourcePath ? path.basename(sourcePath) : 'the pipeline'} has ${errors.length} error(s); the pipeline was not started`, { diagnostics: checked.diagnostics });
   const id = crypto.randomUUID();
-  const spec = { id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id), attachLeaseMs: launcher.attachLeaseMs };
   const { walkers } = launcher;
+  const spec = { id, source, ...(sourcePath ? { sourcePath } : {}), cwd, logsRoot: path.join(launcher.logsRoot, id), attachLeaseMs: launcher.attachLeaseMs, continuable: walkers.kind === 'here' };
+  // The run's directory says it is this server's run (one row in VS Code's Runs view when the server is connected).
   const launch = async (run: ServedRun): Promise<void> => {
-    if (walkers.kind === 'restate') await launchOnRestate(run, params, roots.dirs, walkers.ingress);
-    else launchHere(run, params, roots, checked, walkers.execution());
-    // The run's directory says it is this server's run (one row in VS Code's Runs view when the server is connected).
-    writeServedMarker(spec.logsRoot, id);
+    if (walkers.kind === 'here') {
+      launchHere(run, params, roots, checked, walkers.execution());
+      writeServedMarker(spec.logsRoot, { served_id: id });
+      return;
+    }
+    // Said before Restate has the run: a server killed once it was submitted follows it again at its start.
+    writeServedMarker(spec.logsRoot, { served_id: id, restate_ingress: walkers.ingress.href });
+    await launchOnRestate(run, params, roots.dirs, walkers.ingress);
   };
   return { spec, warnings: checked.diagnostics, launch };
 }

@@ -40,18 +40,29 @@ export function readBranchMarker(root: string): BranchMarker | undefined {
   };
 }
 
-/** `served.json`: the run's id on the `attractor serve` that walks it, written when the server accepts the run. */
-export function writeServedMarker(root: string, servedId: string): void {
-  fs.mkdirSync(root, { recursive: true });
-  writeJsonAtomic(runFile(root, 'served'), { served_id: servedId });
+/**
+ * `served.json`: the run's id on the `attractor serve` that walks it, written when the server accepts
+ * the run; for a run the server handed to Restate, also the ingress it was submitted to (its workflow
+ * key is the run's id).
+ */
+export interface ServedMarker {
+  readonly served_id: string;
+  readonly restate_ingress?: string;
 }
 
-/** The id a server gave the run; undefined for a run started anywhere else. */
-export function readServedMarker(root: string): string | undefined {
+export function writeServedMarker(root: string, marker: ServedMarker): void {
+  fs.mkdirSync(root, { recursive: true });
+  writeJsonAtomic(runFile(root, 'served'), marker);
+}
+
+/** The marker of a run a server accepted; undefined for a run started anywhere else (or whose marker is unreadable). */
+export function readServedMarker(root: string): ServedMarker | undefined {
+  let marker: unknown;
   try {
-    const marker: unknown = JSON.parse(fs.readFileSync(runFile(root, 'served'), 'utf8'));
-    return isRecord(marker) && typeof marker.served_id === 'string' ? marker.served_id : undefined;
+    marker = JSON.parse(fs.readFileSync(runFile(root, 'served'), 'utf8'));
   } catch {
     return undefined;
   }
+  if (!isRecord(marker) || typeof marker.served_id !== 'string') return undefined;
+  return { served_id: marker.served_id, ...(typeof marker.restate_ingress === 'string' ? { restate_ingress: marker.restate_ingress } : {}) };
 }

@@ -66,6 +66,8 @@ const summaryFields = {
   breakpoints: holdBreakpoints,
   /** The attached debugger's lease: its requests renew it; once it lapses the run is let go. */
   attachLease: attachLeaseState,
+  /** Whether this server resumes the run or re-runs it from a visit when it has ended (false: it hands its runs to Restate, or follows one run). */
+  continuable: boolean,
 };
 /** What `GET /pipelines/{id}` answers (and each entry of `GET /pipelines`). */
 /** `endedAt`: when a run that is over stopped (its last checkpoint's time, for a run of an earlier server). */

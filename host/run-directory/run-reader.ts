@@ -132,7 +132,7 @@ export class RunReader {
 
   /** The run's id on the `attractor serve` that walks it; undefined for a run started anywhere else. */
   servedId(): string | undefined {
-    return readServedMarker(this.directory);
+    return readServedMarker(this.directory)?.served_id;
   }
 }
 

@@ -1,0 +1,118 @@
+// `attractor serve --on restate://…` killed (-9) and started again: it re-attaches to the runs it had
+// submitted to Restate that have not ended (listed running, their history on SSE, their gate answered
+// over HTTP, their end Restate's), lists a run that ended while it was down with its end, offers no
+// resume or re-run it would refuse, and contacts no ingress but its own whatever a run directory says.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { DurableRunClient } from '../../host/restate/restate-client';
+import { ensureTestBundle } from '../test-bundle';
+import { call, readEvents, serve, type Served } from '../server/serve-harness';
+import type { Cluster } from './restate-cluster';
+import { startCluster } from './restate-cluster';
+import { GATED_PIPELINE } from './gated-pipeline';
+
+let dir: string;
+let shared: string;
+let cluster: Cluster;
+let server: Served | undefined;
+
+before(async () => {
+  const cli = path.join(ensureTestBundle(), 'cli.js');
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-restate-restart-')));
+  shared = path.join(dir, 'shared');
+  fs.mkdirSync(shared);
+  fs.writeFileSync(path.join(shared, 'gated.dot'), GATED_PIPELINE);
+  cluster = await startCluster(cli, dir, 1);
+});
+after(async () => {
+  await server?.kill();
+  cluster?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function submitted(url: string): Promise<{ id: string; cwd: string }> {
+  const cwd = fs.mkdtempSync(path.join(shared, 'run-'));
+  const reply = await call(`${url}/pipelines`, { body: { path: path.join(shared, 'gated.dot'), cwd } });
+  assert.equal(reply.status, 201, JSON.stringify(reply.body));
+  return { id: reply.body.id as string, cwd };
+}
+
+async function waitingQuestion(url: string, id: string): Promise<{ id: string; nodeId: string }> {
+  for (;;) {
+    const reply = await call(`${url}/pipelines/${id}/questions`);
+    const [question] = reply.body.questions as Array<{ id: string; nodeId: string }>;
+    if (question) return question;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A TCP port that counts who connects: what a forged run record names must never be called. */
+async function trap(): Promise<{ url: string; connections: () => number; close: () => void }> {
+  let connections = 0;
+  const listener = net.createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, connections: () => connections, close: () => listener.close() };
+}
+
+test('a killed server started again follows its runs on Restate: listed running, history on SSE, gate answered over HTTP, end from Restate', async () => {
+  server = await serve(shared, '--on', cluster.on);
+  const waiting = await submitted(server.url);
+  const endsWhileDown = await submitted(server.url);
+  const asked = await waitingQuestion(server.url, waiting.id);
+  const otherGate = await waitingQuestion(server.url, endsWhileDown.id);
+  await server.kill();
+
+  // While no server runs, the other run's gate is answered at Restate's ingress and the run ends there.
+  const direct = new DurableRunClient(cluster.ingress, endsWhileDown.id);
+  await direct.answer(otherGate.id, { choice: 'Y' });
+  assert.equal((await direct.result()).status, 'success');
+  // A run directory whose record names another ingress (a forged served.json in a committed runs directory).
+  const bait = await trap();
+  after(bait.close);
+  const forged = path.join(shared, '.attractor-runs', 'forged');
+  fs.cpSync(path.join(shared, '.attractor-runs', endsWhileDown.id), forged, { recursive: true });
+  fs.writeFileSync(path.join(forged, 'served.json'), JSON.stringify({ served_id: 'forged', restate_ingress: bait.url }));
+
+  server = await serve(shared, '--on', cluster.on);
+  const listed = (await call(`${server.url}/pipelines`)).body.pipelines as Array<{ id: string; status: string; continuable: boolean }>;
+  const row = (id: string) => listed.find((run) => run.id === id);
+  assert.equal(row(waiting.id)?.status, 'running', JSON.stringify(listed));
+  assert.ok(row(endsWhileDown.id), 'the run that ended while the server was down is listed');
+  assert.ok(row('forged'), 'a run directory that names another ingress is listed as its directory shows it');
+  // This server hands its runs to Restate: it offers neither resume nor re-run, and refuses them with its reason.
+  assert.equal(row(waiting.id)?.continuable, false);
+  assert.equal(row('forged')?.continuable, false);
+  const rerun = await call(`${server.url}/pipelines/forged/rerun`, { body: { iteration: 0, node: 'prepare' } });
+  assert.equal(rerun.status, 409);
+  assert.match(rerun.body.error as string, /hands its runs to Restate/);
+
+  // The history so far, replayed from the workers' events file: the walk up to the gate, its question once.
+  const history = await readEvents(`${server.url}/pipelines/${waiting.id}/events`, { until: (event) => event.type === 'human:question' });
+  assert.equal(history.filter((event) => event.type === 'run:start').length, 1);
+  assert.ok(history.some((event) => event.type === 'node:end' && event.data.nodeId === 'prepare'), JSON.stringify(history.map((event) => event.type)));
+  const question = await waitingQuestion(server.url, waiting.id);
+  assert.equal(question.id, asked.id);
+  const answered = await call(`${server.url}/pipelines/${waiting.id}/questions/${encodeURIComponent(question.id)}/answer`, { body: { choice: 'Y' } });
+  assert.equal(answered.status, 200, JSON.stringify(answered.body));
+  const events = await readEvents(`${server.url}/pipelines/${waiting.id}/events`);
+  assert.deepEqual(events.filter((event) => event.type.startsWith('human:')).map((event) => event.type), ['human:question', 'human:answer']);
+  assert.deepEqual(events.at(-1)?.data, { type: 'run:end', status: 'success', durationMs: events.at(-1)?.data.durationMs });
+  assert.equal((await call(`${server.url}/pipelines/${waiting.id}`)).body.status, 'success');
+  assert.equal(fs.readFileSync(path.join(waiting.cwd, 'steps.log'), 'utf8'), 'prepare\nship\n');
+
+  // The run that ended while the server was down: its end, and its whole history with its gate once.
+  const ended = await readEvents(`${server.url}/pipelines/${endsWhileDown.id}/events`);
+  assert.deepEqual(ended.filter((event) => event.type.startsWith('human:')).map((event) => event.type), ['human:question', 'human:answer']);
+  assert.equal(ended.at(-1)?.data.status, 'success');
+  assert.equal((await call(`${server.url}/pipelines/${endsWhileDown.id}`)).body.status, 'success');
+
+  assert.equal(bait.connections(), 0, 'the forged record made the server call the URL it names');
+});
