@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import { startHarness, type Harness } from './harness';
 
 const example = fs.readFileSync(path.join(__dirname, 'fixtures/convergence-review.dot'), 'utf8');
@@ -11,6 +11,9 @@ let harness: Harness;
 
 before(async () => {
   harness = await startHarness();
+});
+afterEach(async () => {
+  await harness?.closePages();
 });
 after(async () => {
   await harness?.close();

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import type { GraphStateMessage, TraceEntry } from '../../host/protocol/webview';
 import { loopWithGate, projectedRun } from './engine-run';
 import { generatePipeline } from './generated-pipeline';
@@ -14,6 +14,9 @@ let harness: Harness;
 
 before(async () => {
   harness = await startHarness();
+});
+afterEach(async () => {
+  await harness?.closePages();
 });
 after(async () => {
   // Unset when before() failed: closing is then the harness's own job.

@@ -30,6 +30,11 @@ export interface Harness {
   readonly browser: Browser;
   readonly origin: string;
   open(viewport?: { width: number; height: number }): Promise<WebviewPage>;
+  /**
+   * Closes the pages opened so far (a test file's `afterEach`): a page left open goes on rendering —
+   * a running node pulses, the current edge flows — for the rest of the file.
+   */
+  closePages(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,17 +70,23 @@ export async function startHarness(): Promise<Harness> {
     await closeServer();
     throw error;
   }
+  const pages = new Set<Page>();
   return {
     browser,
     origin,
     async open(viewport = { width: 1200, height: 800 }) {
       const page = await browser.newPage({ viewport });
+      pages.add(page);
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(`${origin}/`);
       const webview = new WebviewPage(page, errors);
       await webview.waitForPost((m) => m.type === 'ready');
       return webview;
+    },
+    async closePages() {
+      await Promise.all([...pages].map((page) => page.close()));
+      pages.clear();
     },
     async close() {
       await browser.close();

@@ -1,7 +1,7 @@
 // The graph view on a graph too large to lay out whole, in headless Chromium through the harness
 // that plays the extension (a file of its own: its layouts take most of a test file's time budget).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import type { GraphStateMessage } from '../../host/protocol/webview';
 import { generatePipeline } from './generated-pipeline';
 import { startHarness, type Harness } from './harness';
@@ -10,6 +10,9 @@ let harness: Harness;
 
 before(async () => {
   harness = await startHarness();
+});
+afterEach(async () => {
+  await harness?.closePages();
 });
 after(async () => {
   await harness?.close();

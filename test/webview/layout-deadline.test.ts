@@ -2,7 +2,7 @@
 // headless Chromium through the harness that plays the extension: the layout ends at its deadline,
 // or when the user cancels it, and the view shows the neighbourhood of the start node and says why.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import { LAYOUT_DEADLINE_MS } from '../../webview/layout-client';
 import { generateTangledPipeline } from './generated-pipeline';
 import { startHarness, type Harness } from './harness';
@@ -11,6 +11,9 @@ let harness: Harness;
 
 before(async () => {
   harness = await startHarness();
+});
+afterEach(async () => {
+  await harness?.closePages();
 });
 after(async () => {
   await harness?.close();
