@@ -89,6 +89,7 @@ const commands: CommandSpec[] = [
       { name: 'port', value: '<n>', description: 'port (0: any free one; the URL is printed)', default: DEFAULT_SERVE_PORT },
       { name: 'root', value: '<dir>', description: 'a directory whose pipelines and cwds the server may run (repeatable; default: the current directory)', repeatable: true },
       { name: 'logs-root', value: '<dir>', description: 'where run directories go, one per run (default: <first root>/.attractor-runs)' },
+      { name: 'state-dir', value: '<dir>', description: 'a directory only you may write, outside the roots and the logs root, where the queue of submissions waiting for a slot outlives the server (default: $XDG_STATE_HOME/attractor, else ~/.local/state/attractor)' },
       { name: 'token-file', value: '<file>', description: 'require the bearer token in FILE, generated there (mode 0600) when missing; implied by a non-loopback bind (default file: ~/.config/attractor/serve-token)' },
       { name: 'max-body', value: '<bytes>', description: 'largest request body accepted', default: String(DEFAULT_MAX_BODY_BYTES) },
       { name: 'max-runs', value: '<n>', description: 'pipelines running at once (a run waiting at a human gate does not count); more submissions wait in a queue', default: DEFAULT_MAX_RUNS },

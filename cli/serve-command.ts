@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { connectionsWithin, isLoopback, loadOrCreateToken, openFileLimit, PipelineServer, Roots, submissionChecker, type Launcher } from '../server';
+import { connectionsWithin, defaultStateDir, isLoopback, loadOrCreateToken, openFileLimit, PipelineServer, QueuedSubmissions, Roots, submissionChecker, type Launcher } from '../server';
 import { ingressUrl } from '../host/restate/restate-address';
 import { ATTACH_LEASE_SECONDS } from '../host/serve/serve-defaults';
 import type { ExecutionOptions } from './run-command';
@@ -13,6 +13,7 @@ export interface ServeCommandOptions extends Omit<ExecutionOptions, 'json'> {
   readonly port: string;
   readonly root?: string[];
   readonly logsRoot?: string;
+  readonly stateDir?: string;
   readonly tokenFile?: string;
   readonly maxBody: string;
   readonly maxRuns: string;
@@ -37,10 +38,13 @@ export async function serveCommand(options: ServeCommandOptions, env: NodeJS.Pro
   // Loopback is open to every user of this machine: naming a token file asks for the token there too.
   const secured = !isLoopback(options.host) || options.tokenFile !== undefined;
   const token = secured ? bearerToken(options.tokenFile ?? path.join(os.homedir(), '.config', 'attractor', 'serve-token')) : undefined;
+  const logsRoot = path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs'));
+  // The queue outlives the server where only this user writes: never under the logs root or a root.
+  const queued = QueuedSubmissions.open(path.resolve(options.stateDir ?? defaultStateDir()), logsRoot, [...roots.dirs, logsRoot]);
   const server = new PipelineServer({
     // The worker's bundle lies beside this one (dist/).
     checker: submissionChecker(path.join(__dirname, 'serve-validation-worker.js')),
-    launcher: { roots, logsRoot: path.resolve(options.logsRoot ?? path.join(roots.primary, '.attractor-runs')), walkers, maxRunning, maxQueued, attachLeaseMs },
+    launcher: { roots, logsRoot, walkers, maxRunning, maxQueued, attachLeaseMs, queued },
     ...(token ? { token } : {}),
     maxBodyBytes,
     maxConnections,

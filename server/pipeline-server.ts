@@ -11,7 +11,8 @@ import { matchRoute, type OperationId } from '../host/protocol/serve-routes';
 import { openApiDocument } from '../host/protocol/openapi';
 import type { Roots } from './roots';
 import { ServedRun } from './served-run';
-import { prepareSubmission, type PreparedSubmission } from './submission';
+import { prepareQueued, prepareSubmission, queuedSpec, type PreparedSubmission } from './submission';
+import type { QueuedSubmissions } from './queued-submissions';
 import { SlotQueue } from './slot-queue';
 import { submissionChecker, type SubmissionChecker } from './submission-checker';
 import { claimSocketPath } from './socket-path';
@@ -44,6 +45,8 @@ export interface Launcher {
   readonly maxQueued: number;
   /** How long an attached debugger may go silent before the run is let go (ServedRunSpec). */
   readonly attachLeaseMs: number;
+  /** The queue as kept on disk, where only this user writes: a restarted server takes it up again. */
+  readonly queued: QueuedSubmissions;
 }
 
 export interface Execution {
@@ -104,6 +107,7 @@ export class PipelineServer {
       if (run.status === 'running') this.track(run);
       else this.runs.set(run.spec.id, run);
     }
+    if (launcher) this.restoreQueue(launcher);
     this.server = http.createServer(TIMEOUTS, (request, response) => void this.handle(request, response));
     this.connections = new ConnectionCap(this.server, options.maxConnections ?? connectionsWithin(openFileLimit(), launcher?.maxRunning ?? 1).cap);
   }
@@ -199,9 +203,13 @@ export class PipelineServer {
     pipelineEvents: ({ request, response, url, params }) => streamEvents(this.runOf(params), request, response, url),
     cancelPipeline: ({ response, params }) => {
       const run = this.runOf(params);
+      const unstarted = run.status === 'queued';
       this.queue.remove(run);
       if (!run.cancel()) throw new HttpError(409, `pipeline ${run.spec.id} already finished (${run.status})`);
-      sendJson(response, 202, run.summary());
+      const summary = run.summary();
+      // Cancelled in the queue, it stays cancelled over a restart.
+      if (unstarted) this.options.launcher?.queued.end(run.spec.id, { status: 'cancelled', reason: summary.failureReason ?? 'cancelled', endedAt: summary.endedAt ?? new Date().toISOString() });
+      sendJson(response, 202, summary);
     },
     resumePipeline: async ({ response, params }) => {
       const run = this.runOf(params);
@@ -331,7 +339,14 @@ export class PipelineServer {
         throw error;
       }
     } else {
-      this.queue.enqueue(run, () => this.startQueued(run, prepared), true);
+      this.queue.enqueue(run, () => this.startQueued(launcher, run, () => prepared), true);
+      // On disk before the client hears it is queued: the submission outlives this server.
+      try {
+        launcher.queued.add(prepared.queued);
+      } catch (error) {
+        this.queue.remove(run);
+        throw error;
+      }
       run.queue(() => this.queue.position(run));
     }
     this.track(run);
@@ -339,10 +354,48 @@ export class PipelineServer {
     sendJson(response, 201, { ...run.summary(), warnings: prepared.warnings });
   }
 
-  /** A queued run's turn: it takes its slot now; a launch that fails then fails the run. */
-  private startQueued(run: ServedRun, prepared: PreparedSubmission): void {
+  /**
+   * A queued run's turn: it takes its slot now. Prepared (an earlier server's submission is checked
+   * again first; refused, it ends so, and is listed so after a restart), its record leaves the queue
+   * and it launches; a launch that fails then fails the run.
+   */
+  private startQueued(launcher: Launcher, run: ServedRun, prepare: () => PreparedSubmission | Promise<PreparedSubmission>): void {
     run.dequeue();
-    prepared.launch(run).catch((error: Error) => run.failToStart(error.message));
+    const { id } = run.spec;
+    const failed = (error: Error): void => run.endUnstarted('fail', error.message);
+    Promise.resolve()
+      .then(prepare)
+      .then(
+        (prepared) => {
+          launcher.queued.remove(id);
+          prepared.launch(run).catch(failed);
+        },
+        (error: Error) => {
+          const reason = `not started: ${error.message}`;
+          run.endUnstarted('fail', reason);
+          launcher.queued.end(id, { status: 'fail', reason, endedAt: new Date().toISOString() });
+        },
+      )
+      .catch(failed);
+  }
+
+  /**
+   * The submissions an earlier server on this logs root left waiting, back in line in their order
+   * (whatever --max-queued is now); those that ended before they started are listed as ended.
+   */
+  private restoreQueue(launcher: Launcher): void {
+    for (const record of launcher.queued.restore((message) => process.stderr.write(`attractor serve: ${message}\n`))) {
+      const run = new ServedRun(queuedSpec(record, launcher));
+      if (record.ended) {
+        run.endUnstarted(record.ended.status, record.ended.reason, record.ended.endedAt);
+        this.runs.set(run.spec.id, run);
+        continue;
+      }
+      this.queue.readmit(run, () => this.startQueued(launcher, run, () => prepareQueued(record, launcher, this.checker)));
+      run.queue(() => this.queue.position(run));
+      this.track(run);
+    }
+    setImmediate(() => this.queue.pump());
   }
 
   /** A resume may start a run now: a slot is free and no run waits for one; else 503 with Retry-After. */

@@ -166,16 +166,16 @@ export class ServedRun {
     this.follow(remote.follow());
   }
 
-  /** A run that never started ends so (its launch failed when its turn came). */
-  failToStart(reason: string): void {
-    this.finish('fail', reason);
+  /** A run that never started ends so: its launch failed when its turn came, or (`endedAt` given) an earlier server's queue says it ended so. */
+  endUnstarted(status: 'cancelled' | 'fail', reason: string, endedAt?: string): void {
+    this.queuePlace = undefined;
+    this.finish(status, reason, endedAt);
   }
 
   /** False once the run has finished: there is nothing left to cancel. */
   cancel(): boolean {
     if (this.currentStatus === 'queued') {
-      this.queuePlace = undefined;
-      this.finish('cancelled', 'cancelled before it started');
+      this.endUnstarted('cancelled', 'cancelled before it started');
       return true;
     }
     if (this.currentStatus !== 'running') return false;

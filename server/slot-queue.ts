@@ -42,6 +42,11 @@ export class SlotQueue {
     return this.waiting.length;
   }
 
+  /** Puts back in line a submission an earlier server had admitted, whatever the capacity is now: it was queued, it stays queued. */
+  readmit(key: object, go: () => void): void {
+    this.waiting.push({ key, bounded: true, go });
+  }
+
   /** Where `key` waits (1: next), or undefined when it does not. */
   position(key: object): number | undefined {
     const index = this.waiting.findIndex((entry) => entry.key === key);

@@ -1,7 +1,10 @@
 // `attractor serve` as a real process on 127.0.0.1, and the HTTP and SSE calls the tests make to it.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { bundledCli } from '../test-bundle';
 
 /** A pipeline that builds, then waits at a human gate (Y: done, N: build again). */
@@ -51,10 +54,15 @@ export interface ServeProcess {
   readonly openFiles?: number;
 }
 
+/** Each server's own state directory (its queue), never the user's: a test that restarts a server with its queue names one (--state-dir). */
+function stateHome(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-state-'));
+}
+
 export async function serveWith(cwd: string, how: ServeProcess, ...args: string[]): Promise<Served> {
   const node = [process.execPath, ...(how.nodeFlags ?? []), bundledCli(), 'serve', '--port', '0', ...args];
   const [command, ...argv] = how.openFiles === undefined ? node : ['/bin/sh', '-c', `ulimit -n ${how.openFiles} && exec "$@"`, 'sh', ...node];
-  const child = spawn(command!, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command!, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_STATE_HOME: stateHome() } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await new Promise<string>((resolve, reject) => {

@@ -1,0 +1,117 @@
+// The admission queue outlives the server: `attractor serve --max-runs 1` killed outright (kill -9)
+// with submissions waiting, another started on the same logs root and state directory. The queue
+// comes back in its order and its runs start as the slot frees; a queued record the server did not
+// write itself (dropped under the logs root, or writable by others in the state directory) never runs.
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { call } from './serve-harness';
+import { started, workspaceWith } from './served-in-tests';
+
+const SLOW = `digraph slow {
+  start [shape=Mdiamond]
+  wait [shape=parallelogram, tool_command="sleep 120"]
+  done [shape=Msquare]
+  start -> wait -> done
+}`;
+
+const QUICK = `digraph quick {
+  start [shape=Mdiamond]
+  work [shape=parallelogram, tool_command="echo ran >> ran.txt"]
+  done [shape=Msquare]
+  start -> work -> done
+}`;
+
+const FORGED = QUICK.replace('ran.txt', 'forged.txt');
+
+interface Row {
+  readonly id: string;
+  readonly status: string;
+  readonly queuePosition: number | null;
+  readonly createdAt: string;
+  readonly failureReason?: string;
+}
+
+describe('attractor serve: the queue outlives the server', () => {
+  it('a server killed with submissions waiting: the next one takes them up in order, cancelled ones stay cancelled, forged ones never run', async () => {
+    const root = workspaceWith('attractor-serve-queue-', { 'slow.dot': SLOW, 'quick.dot': QUICK });
+    const stateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-queue-state-')));
+    const serveArgs = ['--max-runs', '1', '--max-queued', '5', '--state-dir', stateDir];
+    const cwdOf = (name: string): string => {
+      fs.mkdirSync(path.join(root, name));
+      return path.join(root, name);
+    };
+    const submitIn = async (url: string, pipeline: string, cwd: string): Promise<Row> => {
+      const reply = await call(`${url}/pipelines`, { body: { path: pipeline, cwd } });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      return reply.body as unknown as Row;
+    };
+    const rows = async (url: string): Promise<Map<string, Row>> => new Map(((await call(`${url}/pipelines`)).body.pipelines as Row[]).map((run) => [run.id, run]));
+    const until = async (url: string, id: string, holds: (run: Row | undefined) => boolean, what: string): Promise<void> => {
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const run = (await rows(url)).get(id);
+        if (holds(run)) return;
+        if (Date.now() > deadline) assert.fail(`pipeline ${id} never ${what}: ${JSON.stringify(run)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const cancel = async (url: string, id: string) => assert.equal((await call(`${url}/pipelines/${id}/cancel`, { method: 'POST' })).status, 202);
+
+    const first = await started(root, ...serveArgs);
+    const holder = await submitIn(first.url, '../slow.dot', cwdOf('a'));
+    assert.equal(holder.status, 'running');
+    const next = await submitIn(first.url, '../slow.dot', cwdOf('b'));
+    const then = await submitIn(first.url, '../slow.dot', cwdOf('c'));
+    const dropped = await submitIn(first.url, '../quick.dot', cwdOf('x'));
+    const last = await submitIn(first.url, '../quick.dot', cwdOf('d'));
+    assert.deepEqual([next, then, dropped, last].map((run) => [run.status, run.queuePosition]), [['queued', 1], ['queued', 2], ['queued', 3], ['queued', 4]]);
+    await cancel(first.url, dropped.id);
+    assert.equal((await rows(first.url)).get(last.id)?.queuePosition, 3);
+
+    // Records this server did not write: one where a committed or shared run directory would put it, one in the state directory that others may write.
+    const forgedCwd = cwdOf('f');
+    const forgedRecord = (id: string) => JSON.stringify({ id, seq: 0, createdAt: new Date().toISOString(), source: FORGED, cwd: forgedCwd, params: {} });
+    const underLogs = crypto.randomUUID();
+    fs.mkdirSync(path.join(root, '.attractor-runs', underLogs), { recursive: true });
+    fs.writeFileSync(path.join(root, '.attractor-runs', underLogs, 'queued.json'), forgedRecord(underLogs));
+    const [queueDir] = fs.readdirSync(path.join(stateDir, 'serve-queue')).map((name) => path.join(stateDir, 'serve-queue', name));
+    const opened = crypto.randomUUID();
+    fs.writeFileSync(path.join(queueDir as string, `${opened}.json`), forgedRecord(opened), { mode: 0o666 });
+    fs.chmodSync(path.join(queueDir as string, `${opened}.json`), 0o666);
+    await first.kill();
+
+    // Back in order: the head takes the free slot at once, the rest wait in their places; the cancelled one stays cancelled.
+    const second = await started(root, ...serveArgs);
+    const restored = await rows(second.url);
+    assert.deepEqual(
+      [holder, next, then, dropped, last].map(({ id }) => [restored.get(id)?.status, restored.get(id)?.queuePosition]),
+      [['interrupted', null], ['running', null], ['queued', 1], ['cancelled', null], ['queued', 2]],
+    );
+    assert.equal(restored.get(dropped.id)?.failureReason, 'cancelled before it started');
+    assert.deepEqual([then, last].map(({ id }) => restored.get(id)?.createdAt), [then.createdAt, last.createdAt], 'a restored submission keeps when it was submitted');
+    assert.ok(!restored.has(underLogs) && !restored.has(opened), 'no forged record is listed');
+    assert.match(second.stderr(), new RegExp(`queued submission \\S+${opened}\\.json ignored: is writable by others \\(mode 666\\)`));
+
+    // Runs start as the slot frees, in their order.
+    await cancel(second.url, next.id);
+    await until(second.url, then.id, (run) => run?.status === 'running' && run.queuePosition === null, 'started from the restored queue');
+    assert.equal((await rows(second.url)).get(last.id)?.queuePosition, 1);
+    await cancel(second.url, then.id);
+    await until(second.url, last.id, (run) => run?.status === 'success', 'ran to its end');
+    assert.equal(fs.readFileSync(path.join(root, 'd', 'ran.txt'), 'utf8'), 'ran\n');
+    await second.kill();
+
+    // Started, a submission is the run directory's: a third server runs nothing again.
+    const third = await started(root, ...serveArgs);
+    const listed = await rows(third.url);
+    assert.deepEqual([dropped, last].map(({ id }) => listed.get(id)?.status), ['cancelled', 'success']);
+    assert.ok([...listed.values()].every((run) => run.status !== 'queued' && run.status !== 'running'), JSON.stringify([...listed.values()]));
+    assert.equal(fs.readFileSync(path.join(root, 'd', 'ran.txt'), 'utf8'), 'ran\n', 'ran once');
+    assert.deepEqual(fs.readdirSync(path.join(root, 'x')), [], 'the cancelled submission never ran');
+    assert.deepEqual(fs.readdirSync(forgedCwd), [], 'no forged record ran');
+  });
+});
