@@ -2,8 +2,8 @@
 // gone: a container's init may never reap it.
 import fs from 'node:fs';
 
-/** The state letter and the process group of `pid`, or undefined once it has no /proc entry. */
-function procStat(pid: number): { readonly state: string; readonly group: number } | undefined {
+/** The state letter, the parent and the process group of `pid`, or undefined once it has no /proc entry. */
+function procStat(pid: number): { readonly state: string; readonly parent: number; readonly group: number } | undefined {
   let stat: string;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -11,8 +11,8 @@ function procStat(pid: number): { readonly state: string; readonly group: number
     return undefined;
   }
   // The fields after the parenthesised command name: state, parent pid, process group, ...
-  const [state = '', , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { state, group: Number(group) };
+  const [state = '', parent, group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state, parent: Number(parent), group: Number(group) };
 }
 
 /** Whether a process is still running. */
@@ -74,4 +74,21 @@ export async function killGroupGuard(pid: number): Promise<void> {
     if (guard) return void process.kill(guard.pid, 'SIGKILL');
   }
   throw new Error(`the engine ${pid} keeps no group guard: its children are ${JSON.stringify(childrenOf(pid))}`);
+}
+
+/** The processes working in `cwd` (a tool's whole tree: bash, sleep). */
+export function processesIn(cwd: string): number[] {
+  return fs.readdirSync('/proc').filter((entry) => {
+    if (!/^\d+$/.test(entry) || !isAlive(Number(entry))) return false;
+    try {
+      return fs.readlinkSync(`/proc/${entry}/cwd`) === cwd;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+/** The parent of `pid` (0 once it is gone). */
+export function parentOf(pid: number): number {
+  return procStat(pid)?.parent ?? 0;
 }

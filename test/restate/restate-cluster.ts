@@ -40,13 +40,17 @@ interface ClusterProcess {
 export interface ClusterOptions {
   /** More options for every `attractor worker` (e.g. `--sandbox off`). */
   readonly workerArgs?: readonly string[];
+  /** More environment for every worker (e.g. its run lock's lease). */
+  readonly workerEnv?: Readonly<Record<string, string>>;
+  /** A command each worker runs under, by its name (e.g. bwrap with a pid namespace of its own: another host). */
+  readonly wrapWorker?: (name: string) => readonly string[];
   /** More environment for restate-server (e.g. its request identity key). */
   readonly restateEnv?: Readonly<Record<string, string>>;
   /** The balancer in front of the workers' ports (default: tcp-balancer.ts). */
   readonly balance?: (workerPorts: readonly number[]) => Promise<TcpBalancer>;
 }
 
-export async function startCluster(cli: string, dir: string, workerCount: number, { workerArgs = [], restateEnv = {}, balance = startTcpBalancer }: ClusterOptions = {}): Promise<Cluster> {
+export async function startCluster(cli: string, dir: string, workerCount: number, { workerArgs = [], workerEnv = {}, wrapWorker = () => [], restateEnv = {}, balance = startTcpBalancer }: ClusterOptions = {}): Promise<Cluster> {
   const restateServer = execFileSync(path.join(root, 'scripts', 'ensure-restate-server.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const [fabric, ingress, admin, pgsql, ...workerPorts] = await freePorts(4 + workerCount);
   const processes: ClusterProcess[] = [];
@@ -66,7 +70,10 @@ export async function startCluster(cli: string, dir: string, workerCount: number
     await waitFor(async () => (await fetch(`http://127.0.0.1:${admin}/health`).catch(() => undefined))?.ok === true, restate, 'restate-server to answer /health');
     balancer = await balance(workerPorts);
     const advertised = `http://127.0.0.1:${balancer.port}`;
-    const launchWorker = (name: string, port: number) => ({ ...launch(processes, name, process.execPath, [cli, 'worker', '--restate', `http://127.0.0.1:${admin}`, '--port', String(port), '--advertise', advertised, ...workerArgs], dir, {}), port });
+    const launchWorker = (name: string, port: number) => {
+      const [command = process.execPath, ...args] = [...wrapWorker(name), process.execPath, cli, 'worker', '--restate', `http://127.0.0.1:${admin}`, '--port', String(port), '--advertise', advertised, ...workerArgs];
+      return { ...launch(processes, name, command, args, dir, workerEnv), port };
+    };
     const serving = async (worker: ClusterProcess) => {
       await waitFor(() => worker.output().includes('attractor worker: serving'), worker, `${worker.name} to register`);
       return worker;

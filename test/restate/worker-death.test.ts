@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { DurableRunClient } from '../../host/restate/restate-client';
-import { isAlive } from '../processes';
+import { isAlive, processesIn } from '../processes';
 import { ensureTestBundle } from '../test-bundle';
 import type { Cluster } from './restate-cluster';
 import { startCluster } from './restate-cluster';
@@ -44,18 +44,6 @@ after(() => {
   cluster?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** The processes working in `cwd` (a tool's whole tree: bash, sleep). */
-function processesIn(cwd: string): number[] {
-  return fs.readdirSync('/proc').filter((entry) => {
-    if (!/^\d+$/.test(entry) || !isAlive(Number(entry))) return false;
-    try {
-      return fs.readlinkSync(`/proc/${entry}/cwd`) === cwd;
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
 
 async function until(condition: () => boolean, what: string, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
