@@ -164,6 +164,22 @@ describe('the run lock across hosts: a lease', () => {
     assert.deepEqual(readTrace(w.logsRoot).map((record) => record.node_id), ['start', 'first']);
   });
 
+  it('an engine that finds at its renewal that another host took its lock over kills its command at once', async () => {
+    const w = workspace('300');
+    // Renewals every second: the loss is found within one, long before the 300 s tool ends.
+    const engine = start(w.cwd, w.logsRoot, { ATTRACTOR_RUN_LOCK_LEASE_MS: '3000' });
+    let stderr = '';
+    engine.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitForFile(path.join(w.cwd, 'started.marker'));
+    const group = Number(fs.readdirSync(path.join(w.logsRoot, 'running'))[0]);
+    assert.ok(groupIsAlive(group), 'the tool runs');
+    fs.writeFileSync(w.lock, foreignHolder(60_000, 0));
+    assert.equal(await exitOf(engine), 2, stderr);
+    assert.ok(!groupIsAlive(group), 'its tool was killed');
+    assert.match(stderr, /taken over by pid 4242 on .*; this engine stops without committing/);
+    assert.deepEqual(w.log(), ['first', 'slow-start']);
+  });
+
   it('two engines taking over the same lapsed lease at once: one runs, the other is refused', async () => {
     const w = await interrupted('1');
     fs.writeFileSync(w.lock, foreignHolder(1000, 5000));
