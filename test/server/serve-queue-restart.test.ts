@@ -3,11 +3,13 @@
 // comes back in its order and its runs start as the slot frees; a queued record the server did not
 // write itself (dropped under the logs root, or writable by others in the state directory) never runs.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { bundledCli } from '../test-bundle';
 import { call } from './serve-harness';
 import { started, workspaceWith } from './served-in-tests';
 
@@ -113,5 +115,22 @@ describe('attractor serve: the queue outlives the server', () => {
     assert.equal(fs.readFileSync(path.join(root, 'd', 'ran.txt'), 'utf8'), 'ran\n', 'ran once');
     assert.deepEqual(fs.readdirSync(path.join(root, 'x')), [], 'the cancelled submission never ran');
     assert.deepEqual(fs.readdirSync(forgedCwd), [], 'no forged record ran');
+  });
+
+  it('refuses to start on a state directory others may write: inside a root or the logs root, or writable by group or others', () => {
+    const root = workspaceWith('attractor-serve-state-refused-', {});
+    const open = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-state-open-')));
+    fs.chmodSync(open, 0o777);
+    const cases: Array<[string[], RegExp]> = [
+      [['--state-dir', path.join(root, 'state')], /state directory .*state lies inside .*attractor-serve-state-refused-\w+, which others may write to/],
+      [['--logs-root', path.join(os.tmpdir(), path.basename(root) + '-logs'), '--state-dir', path.join(os.tmpdir(), path.basename(root) + '-logs', 'state')], /lies inside .*-logs, which others may write to/],
+      [['--state-dir', open], /state directory .* is writable by others \(mode 777\): its queued submissions could be forged/],
+    ];
+    for (const [args, refusal] of cases) {
+      const result = spawnSync(process.execPath, [bundledCli(), 'serve', '--port', '0', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, refusal);
+      assert.doesNotMatch(result.stdout, /listening/);
+    }
   });
 });
