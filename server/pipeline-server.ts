@@ -118,6 +118,8 @@ export class PipelineServer {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       const listening = () => {
+        // Listening, the server starts the submissions an earlier one left waiting; one that cannot listen starts nothing.
+        this.queue.pump();
         if ('socket' in where) return resolve(`unix:${where.socket}`);
         const { address, family, port } = this.server.address() as AddressInfo;
         resolve(`http://${family === 'IPv6' ? `[${address}]` : address}:${port}`);
@@ -139,6 +141,7 @@ export class PipelineServer {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     await this.checker.close();
+    this.options.launcher?.queued.close();
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -395,7 +398,6 @@ export class PipelineServer {
       run.queue(() => this.queue.position(run));
       this.track(run);
     }
-    setImmediate(() => this.queue.pump());
   }
 
   /** A resume may start a run now: a slot is free and no run waits for one; else 503 with Retry-After. */

@@ -4,9 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../engine/runtime/atomic-write';
 import { count, dictionary, matching, object, oneOf, text, type Infer } from '../host/protocol/guards';
+import { claimQueue } from './queue-owner';
 
 /** Submissions that ended before they started (cancelled in the queue, refused at their turn) listed after a restart; older ones are forgotten. */
 const ENDED_KEPT = 100;
+
+/** A record's file: its run id (the queue's owner.json and the temp files of writes are none). */
+const RECORD_NAME = /^[0-9a-f-]{36}\.json$/;
 
 const queuedRecord = object({
   id: matching(/^[0-9a-f-]{36}$/, 'a run id'),
@@ -44,13 +48,17 @@ export class QueuedSubmissions {
   private readonly records = new Map<string, QueuedRecord>();
   private nextSeq = 0;
 
-  private constructor(private readonly dir: string) {}
+  private constructor(
+    private readonly dir: string,
+    /** Lets another server keep this queue. */
+    readonly close: () => void,
+  ) {}
 
   /**
-   * The queue of the server writing under `logsRoot` (its directory is made, mode 0700, with its
-   * first record). Refused when `stateDir` lies inside `shared` (the roots and the logs root: others
-   * may write there) or when anyone but this user may write to it: its records could then not be
-   * told from forged ones.
+   * The queue of the server writing under `logsRoot`, claimed for this process (queue-owner.ts; its
+   * directory made, mode 0700, when missing). Refused when `stateDir` lies inside `shared` (the roots
+   * and the logs root: others may write there) or when anyone but this user may write to it: its
+   * records could then not be told from forged ones.
    */
   static open(stateDir: string, logsRoot: string, shared: readonly string[]): QueuedSubmissions {
     const key = crypto.createHash('sha256').update(path.resolve(logsRoot)).digest('hex').slice(0, 32);
@@ -62,7 +70,7 @@ export class QueuedSubmissions {
       const refusal = othersMayWrite(fs.statSync(owned));
       if (refusal) throw new Error(`the state directory ${owned} ${refusal}: its queued submissions could be forged (chmod go-w, or give --state-dir another)`);
     }
-    return new QueuedSubmissions(dir);
+    return new QueuedSubmissions(dir, claimQueue(dir));
   }
 
   /**
@@ -71,8 +79,7 @@ export class QueuedSubmissions {
    * or that is no record is never started nor listed: `warn` says which and why.
    */
   restore(warn: (message: string) => void): QueuedRecord[] {
-    if (!fs.existsSync(this.dir)) return [];
-    for (const name of fs.readdirSync(this.dir).filter((entry) => entry.endsWith('.json'))) {
+    for (const name of fs.readdirSync(this.dir).filter((entry) => RECORD_NAME.test(entry))) {
       const file = path.join(this.dir, name);
       const record = readRecord(file);
       if (typeof record === 'string') {
@@ -106,7 +113,6 @@ export class QueuedSubmissions {
   }
 
   private write(record: QueuedRecord): void {
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     writeFileAtomic(this.fileOf(record.id), `${JSON.stringify(record)}\n`, true, 0o600);
     this.records.set(record.id, record);
   }

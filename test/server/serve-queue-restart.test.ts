@@ -117,7 +117,7 @@ describe('attractor serve: the queue outlives the server', () => {
     assert.deepEqual(fs.readdirSync(forgedCwd), [], 'no forged record ran');
   });
 
-  it('refuses to start on a state directory others may write: inside a root or the logs root, or writable by group or others', () => {
+  it('refuses to start on a state directory others may write (inside a root or the logs root, or writable by group or others), and on a queue another live server keeps', async () => {
     const root = workspaceWith('attractor-serve-state-refused-', {});
     const open = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-state-open-')));
     fs.chmodSync(open, 0o777);
@@ -126,11 +126,19 @@ describe('attractor serve: the queue outlives the server', () => {
       [['--logs-root', path.join(os.tmpdir(), path.basename(root) + '-logs'), '--state-dir', path.join(os.tmpdir(), path.basename(root) + '-logs', 'state')], /lies inside .*-logs, which others may write to/],
       [['--state-dir', open], /state directory .* is writable by others \(mode 777\): its queued submissions could be forged/],
     ];
+    // A second server on the same logs root would take up the first one's queue at its restart and start it twice.
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-state-kept-'));
+    const live = await started(root, '--state-dir', stateDir);
+    cases.push([['--state-dir', stateDir], /another attractor serve \(pid \d+ on .*\) keeps the queue of this logs root .*one server per logs root/]);
     for (const [args, refusal] of cases) {
       const result = spawnSync(process.execPath, [bundledCli(), 'serve', '--port', '0', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
       assert.equal(result.status, 2, result.stderr);
       assert.match(result.stderr, refusal);
       assert.doesNotMatch(result.stdout, /listening/);
     }
+    // Stopped, it lets the next server keep the queue.
+    assert.equal(await live.stop(), 0);
+    const next = await started(root, '--state-dir', stateDir);
+    assert.ok(next.alive());
   });
 });
