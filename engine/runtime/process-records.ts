@@ -34,24 +34,35 @@ export interface ForeignGroup {
  */
 export class ProcessGroupRecords {
   private made = false;
+  private readonly directory: string;
 
-  constructor(private readonly directory: string) {}
+  constructor(directory: string) {
+    this.directory = path.resolve(directory);
+  }
 
-  /** Records the group `pgid` this engine started; returns the record's path. */
-  started(pgid: number): string {
+  /** Where the group `pgid` is recorded. */
+  fileOf(pgid: number): string {
+    return path.join(this.directory, String(pgid));
+  }
+
+  /** Records the group `pgid` this engine started. */
+  started(pgid: number): void {
+    // Known to this process first: a record the file system refuses still leaves the group killable (`killOwn`).
+    startedHere(this.directory).add(pgid);
     if (!this.made) {
       fs.mkdirSync(this.directory, { recursive: true });
       this.made = true;
     }
     const startTime = processStartTime(pgid);
     const record: GroupRecord = { pgid, ...(startTime ? { start_time: startTime } : {}), host: os.hostname(), host_id: hostIdentity(), engine: process.pid };
-    const file = path.join(this.directory, String(pgid));
-    fs.writeFileSync(file, `${JSON.stringify(record)}\n`);
-    return file;
+    fs.writeFileSync(this.fileOf(pgid), `${JSON.stringify(record)}\n`);
   }
 
   ended(pgid: number): void {
-    fs.rmSync(path.join(this.directory, String(pgid)), { force: true });
+    const groups = startedGroups.get(this.directory);
+    groups?.delete(pgid);
+    if (groups?.size === 0) startedGroups.delete(this.directory);
+    fs.rmSync(this.fileOf(pgid), { force: true });
   }
 
   /**
@@ -77,15 +88,14 @@ export class ProcessGroupRecords {
     return { reaped, foreign };
   }
 
-  /** Kills the groups this very engine process started and still records (its run lock was lost). */
+  /**
+   * Kills the groups this very engine process started here and has not seen end (its run lock was
+   * lost), from its own memory: the file system may be what it lost.
+   */
   killOwn(kill: (pgid: number) => void): number[] {
-    const killed: number[] = [];
-    for (const { record } of this.read()) {
-      if (record?.engine !== process.pid || !isThisHost(record.host_id, record.host) || !isSameProcess(record.pgid, record.start_time)) continue;
-      kill(record.pgid);
-      killed.push(record.pgid);
-    }
-    return killed;
+    const groups = [...startedHere(this.directory)];
+    for (const pgid of groups) kill(pgid);
+    return groups;
   }
 
   /**
@@ -134,6 +144,15 @@ function readRecord(file: string): GroupRecord | undefined {
     // A record torn by the kill: its group was spawned a moment before and cannot be named.
   }
   return undefined;
+}
+
+/** The groups this process started and has not seen end, by records directory. */
+const startedGroups = new Map<string, Set<number>>();
+
+function startedHere(directory: string): Set<number> {
+  let groups = startedGroups.get(directory);
+  if (!groups) startedGroups.set(directory, (groups = new Set()));
+  return groups;
 }
 
 const current = new AsyncLocalStorage<ProcessGroupRecords>();

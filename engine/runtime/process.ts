@@ -51,7 +51,10 @@ export function runShellCommand(command: string, options: ProcessOptions): Promi
     const child = spawn(file, args, { cwd: options.cwd, env, detached: true, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     // Recorded in the run directory (when inside a run) so the next engine there can reap an orphan.
     const records = currentProcessGroupRecords();
-    if (child.pid !== undefined) groupGuard.started(child.pid, records?.started(child.pid));
+    if (child.pid !== undefined) {
+      groupGuard.started(child.pid, records?.fileOf(child.pid));
+      records?.started(child.pid);
+    }
     const stdout = new CappedBuffer(options.outputCapBytes);
     const stderr = new CappedBuffer(options.outputCapBytes);
     let timedOut = false;

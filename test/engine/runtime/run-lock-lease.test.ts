@@ -164,7 +164,7 @@ describe('the run lock across hosts: a lease', () => {
     assert.deepEqual(readTrace(w.logsRoot).map((record) => record.node_id), ['start', 'first']);
   });
 
-  it('an engine that finds at its renewal that another host took its lock over kills its command at once', async () => {
+  it('an engine that finds at its renewal that another host took its lock over kills its command at once, from its own memory', async () => {
     const w = workspace('300');
     // Renewals every second: the loss is found within one, long before the 300 s tool ends.
     const engine = start(w.cwd, w.logsRoot, { ATTRACTOR_RUN_LOCK_LEASE_MS: '3000' });
@@ -173,6 +173,8 @@ describe('the run lock across hosts: a lease', () => {
     await waitForFile(path.join(w.cwd, 'started.marker'));
     const group = Number(fs.readdirSync(path.join(w.logsRoot, 'running'))[0]);
     assert.ok(groupIsAlive(group), 'the tool runs');
+    // Its records out of its reach, as on a file system it is cut off from: it needs none to kill its own commands.
+    fs.renameSync(path.join(w.logsRoot, 'running'), path.join(w.cwd, 'running-aside'));
     fs.writeFileSync(w.lock, foreignHolder(60_000, 0));
     assert.equal(await exitOf(engine), 2, stderr);
     assert.ok(!groupIsAlive(group), 'its tool was killed');
