@@ -13,7 +13,8 @@ import type { ChildProcess } from 'node:child_process';
  */
 const GUARD_SCRIPT = [
   'declare -A g; d=',
-  'fence() { for p in "${!g[@]}"; do kill -KILL -- "-$p" 2>/dev/null; [ -z "${g[$p]}" ] || rm -f -- "${g[$p]}"; done; g=(); }',
+  // Every kill before any removal: a file system cut off may hang a removal.
+  'fence() { for p in "${!g[@]}"; do kill -KILL -- "-$p" 2>/dev/null; done; for p in "${!g[@]}"; do [ -z "${g[$p]}" ] || rm -f -- "${g[$p]}"; done; g=(); }',
   'while :; do',
   '  if [ -n "$d" ]; then',
   '    n=${EPOCHREALTIME/[.,]/}; w=$((d - n / 1000))',
