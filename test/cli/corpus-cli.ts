@@ -12,6 +12,8 @@ let built = '';
 const cli = () => (built ||= bundledCli());
 
 export interface JsonDiagnostic {
+  /** The file, when a command was given several. */
+  file?: string;
   rule: string;
   code?: string;
   severity: string;
@@ -36,9 +38,9 @@ export function attractorWith(env: NodeJS.ProcessEnv, cwd: string, ...args: stri
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-export function diagnostics(command: 'lint' | 'validate', file: string): { status: number | null; diagnostics: JsonDiagnostic[] } {
-  const result = attractor(corpus, command, file, '--json');
-  assert.ok(result.status === 0 || result.status === 1, `${command} ${file} exited ${result.status}: ${result.stderr}`);
+export function diagnostics(command: 'lint' | 'validate', ...files: string[]): { status: number | null; diagnostics: JsonDiagnostic[] } {
+  const result = attractor(corpus, command, ...files, '--json');
+  assert.ok(result.status === 0 || result.status === 1, `${command} ${files.join(' ')} exited ${result.status}: ${result.stderr}`);
   const last = result.stdout.trim().split('\n').pop() ?? '';
   return { status: result.status, diagnostics: (JSON.parse(last) as { diagnostics: JsonDiagnostic[] }).diagnostics };
 }
