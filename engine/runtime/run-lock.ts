@@ -94,9 +94,10 @@ export class RunLock {
   /**
    * Until when (epoch ms, by this host's clock) commands that an engine on another host started in the
    * run directory `root` may still run, at worst, though their records say nothing more: an engine's
-   * group guard kills its commands a quarter of the lease after the engine last renewed its lock
-   * (`guardDeadline`), the engine that took the lock over after it lapsed renewed it later, and clocks
-   * agree within a third of the lease. Undefined when this process holds no lock on `root`.
+   * group guard kills its commands three quarters of the lease after the engine last renewed its lock
+   * (`guardDeadline`), so by the lease and a twelfth by a clock up to a third of the lease ahead; any
+   * engine before the holder this one took over from lost the lock before that holder renewed it.
+   * Undefined when this process holds no lock on `root`.
    */
   static foreignCommandsEnd(root: string): number | undefined {
     const lock = held.get(path.resolve(root));
@@ -191,11 +192,10 @@ export class RunLock {
   }
 
   /**
-   * When the group guard kills this process's commands unless the lock is renewed before: a twelfth of
-   * the lease after the engine itself counts the lock as lost (`renew`), so that a renewal just in time
-   * reaches the guard first; three quarters of the lease after the last renewal, before any other host
-   * may take the lock over (a lease after it, with clocks a third of the lease apart at worst, less
-   * the guard's own twelfth).
+   * When the group guard kills this process's commands unless the lock is renewed before: three
+   * quarters of the lease after the last renewal. That is a twelfth after the engine itself counts the
+   * lock as lost (`renew`: two thirds), so that a renewal just in time reaches the guard first, and
+   * before another host may take the lock over (after the lease, by a clock at most a third ahead).
    */
   private guardDeadline(): number {
     return this.renewedAt + (leaseOf(this.holder) * 3) / 4;
@@ -215,7 +215,6 @@ export class RunLock {
     if (run) new ProcessGroupRecords(runFile(run, 'processGroups')).killOwn((group) => killProcessGroup(group, 'SIGKILL'));
   }
 }
-
 
 /** Creates `file` holding this engine's record, taking over a stale one; a live holder is refused with `describe`'s reason. */
 function acquireFile(file: string, extra: Pick<LockHolder, 'run'>, describe: (current: Exclude<ReadLock, { kind: 'gone' }>) => string): { file: string; holder: LockHolder; previous?: LockHolder } {
