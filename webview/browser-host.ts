@@ -32,6 +32,8 @@ export class BrowserHost implements ViewHost {
   /** The files a person picked for each open gate, by name (the gate panel shows and sends names). */
   private readonly picked = new Map<string, Map<string, File>>();
   private readonly stateKey: string;
+  /** The server's word (its summaries' `continuable`): false on one that hands its runs to Restate. */
+  rerunsVisits = true;
 
   constructor(
     private readonly runId: string,
@@ -106,8 +108,7 @@ export class BrowserHost implements ViewHost {
     const path = pipelinePath(this.runId);
     const source = await (await call('GET', `${path}/source`)).text();
     this.deliver({ type: 'document', uri: `attractor-run:${this.runId}`, version: 1, text: source });
-    const summary = await json(pipelineSummary, 'GET', path);
-    this.hooks.changed(summary);
+    const summary = await this.refresh();
     if (summary.lastEventId === 0 && summary.status !== 'running') {
       // A run of an earlier server that stored no events (it was interrupted): the server read where it got from its trace.
       const [{ records }, view] = await Promise.all([json(traceRecords, 'GET', `${path}/trace`), json(runView, 'GET', `${path}/view`)]);
@@ -130,6 +131,7 @@ export class BrowserHost implements ViewHost {
 
   private async refresh(): Promise<PipelineSummary> {
     const summary = await json(pipelineSummary, 'GET', pipelinePath(this.runId));
+    this.rerunsVisits = summary.continuable;
     this.hooks.changed(summary);
     return summary;
   }

@@ -138,7 +138,7 @@ export function startGraphView(host: ViewHost, container: HTMLElement = document
         break;
       case 'graphState':
         graphView.overlay.apply(message);
-        tracePanel.setRunStatus(message.runStatus);
+        tracePanel.setRunStatus(message.runStatus, host.rerunsVisits ?? true);
         if (message.activeNode) follow(message.activeNode);
         toolbar.status.textContent = `${message.runStatus} · iteration ${message.iteration}${message.activeNode ? ` · ${message.activeNode}` : ''}`;
         break;

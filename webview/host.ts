@@ -9,6 +9,8 @@ export interface ViewHost {
   saveState(state: ViewState): void;
   /** Delivers each valid message; a malformed one is dropped and reported, never half-applied. */
   listen(handler: (message: ExtensionToWebviewMessage) => void, onRejected: (error: string) => void): void;
+  /** Whether an ended run may be re-run from one of its visits here (absent: it may). */
+  readonly rerunsVisits?: boolean;
 }
 
 interface VsCodeApi {

@@ -21,7 +21,8 @@ export function showRunPage(container: HTMLElement, runId: string): void {
     state.textContent = summary.failureReason ? `${summary.status}: ${summary.failureReason}` : summary.status;
     state.dataset.status = summary.status;
     cancel.hidden = summary.status !== 'running';
-    resume.hidden = summary.status !== 'interrupted' && summary.status !== 'cancelled';
+    // A server that hands its runs to Restate resumes none: its workers carry them on.
+    resume.hidden = !summary.continuable || (summary.status !== 'interrupted' && summary.status !== 'cancelled');
   };
   const act = (button: HTMLButtonElement, action: string, done: () => void): void => {
     button.addEventListener('click', () => {

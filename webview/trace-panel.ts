@@ -76,9 +76,9 @@ export class TracePanel {
     this.schedule();
   }
 
-  /** The run's status: "Re-run from here" is offered once it ended. */
-  setRunStatus(status: RunStatus): void {
-    this.runEnded = ENDED.has(status);
+  /** The run's status: "Re-run from here" is offered once it ended, where its host re-runs visits (`reruns`). */
+  setRunStatus(status: RunStatus, reruns: boolean): void {
+    this.runEnded = ENDED.has(status) && reruns;
     this.rerun.hidden = !this.runEnded;
   }
 

@@ -1,7 +1,8 @@
 // `attractor serve --on restate://…` killed (-9) and started again: it re-attaches to the runs it had
 // submitted to Restate that have not ended (listed running, their history on SSE, their gate answered
 // over HTTP, their end Restate's), lists a run that ended while it was down with its end, offers no
-// resume or re-run it would refuse, and contacts no ingress but its own whatever a run directory says.
+// resume or re-run it would refuse (nor does its page, in headless Chromium), and contacts no ingress
+// but its own whatever a run directory says.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -9,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { DurableRunClient } from '../../host/restate/restate-client';
+import { launchChromium } from '../browser';
 import { ensureTestBundle } from '../test-bundle';
 import { call, readEvents, serve, type Served } from '../server/serve-harness';
 import type { Cluster } from './restate-cluster';
@@ -115,4 +117,48 @@ test('a killed server started again follows its runs on Restate: listed running,
   assert.equal((await call(`${server.url}/pipelines/${endsWhileDown.id}`)).body.status, 'success');
 
   assert.equal(bait.connections(), 0, 'the forged record made the server call the URL it names');
+
+  // A cancelled run's page offers neither Resume nor "Re-run from here" on this server (it would refuse them).
+  const stopped = await submitted(server.url);
+  await waitingQuestion(server.url, stopped.id);
+  assert.equal((await call(`${server.url}/pipelines/${stopped.id}/cancel`, { body: {} })).status, 202);
+  assert.equal((await readEvents(`${server.url}/pipelines/${stopped.id}/events`)).at(-1)?.data.status, 'cancelled');
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/?run=${encodeURIComponent(stopped.id)}`);
+    await page.locator('.run-state[data-status="cancelled"]').waitFor();
+    await page.locator('.toolbar .run-status', { hasText: 'cancelled' }).waitFor();
+    await page.locator('.trace-panel tbody tr[data-node="prepare"]').click();
+    await page.locator('.visit-artifacts h3').waitFor();
+    assert.equal(await page.isVisible('.visit-artifacts .rerun-from'), false);
+    assert.equal(await page.isVisible('.run-resume'), false);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("a gate answered while no server ran is not offered again, though its answer is not yet in the run's events", async () => {
+  server ??= await serve(shared, '--on', cluster.on);
+  const run = await submitted(server.url);
+  const asked = await waitingQuestion(server.url, run.id);
+  await server.kill();
+  // A live engine (this process, by its lock) holds the run directory: the step that takes the answer is retried until it lets go.
+  const lock = path.join(shared, '.attractor-runs', run.id, 'engine.lock');
+  fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), since: new Date().toISOString() }));
+  await new DurableRunClient(cluster.ingress, run.id).answer(asked.id, { choice: 'Y' });
+
+  server = await serve(shared, '--on', cluster.on);
+  const history = await readEvents(`${server.url}/pipelines/${run.id}/events`, { until: (event) => event.type === 'human:question' });
+  assert.equal((history.at(-1)?.data.question as { id?: string } | undefined)?.id, asked.id);
+  const summary = (await call(`${server.url}/pipelines/${run.id}`)).body;
+  assert.equal(summary.status, 'running');
+  assert.equal(summary.pendingQuestions, 0, 'the gate Restate holds answered is offered');
+  assert.equal((await call(`${server.url}/pipelines/${run.id}/questions/${encodeURIComponent(asked.id)}/answer`, { body: { choice: 'N' } })).status, 404);
+
+  fs.rmSync(lock);
+  const events = await readEvents(`${server.url}/pipelines/${run.id}/events`);
+  assert.deepEqual(events.filter((event) => event.type.startsWith('human:')).map((event) => event.type), ['human:question', 'human:answer']);
+  assert.equal(events.at(-1)?.data.status, 'success');
+  assert.equal(fs.readFileSync(path.join(run.cwd, 'steps.log'), 'utf8'), 'prepare\nship\n');
 });
