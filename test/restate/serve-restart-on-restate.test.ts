@@ -1,6 +1,6 @@
 // `attractor serve --on restate://…` killed (-9) and started again: it re-attaches to the runs it had
 // submitted to Restate that have not ended (listed running, their history on SSE, their gate answered
-// over HTTP, their end Restate's), lists a run that ended while it was down with its end, offers no
+// over HTTP, their cancel Restate's, their end Restate's), lists a run that ended while it was down with its end, offers no
 // resume or re-run it would refuse (nor does its page, in headless Chromium), and contacts no ingress
 // but its own whatever a run directory says.
 import assert from 'node:assert/strict';
@@ -68,8 +68,10 @@ test('a killed server started again follows its runs on Restate: listed running,
   server = await serve(shared, '--on', cluster.on);
   const waiting = await submitted(server.url);
   const endsWhileDown = await submitted(server.url);
+  const stopped = await submitted(server.url);
   const asked = await waitingQuestion(server.url, waiting.id);
   const otherGate = await waitingQuestion(server.url, endsWhileDown.id);
+  await waitingQuestion(server.url, stopped.id);
   await server.kill();
 
   // While no server runs, the other run's gate is answered at Restate's ingress and the run ends there.
@@ -118,9 +120,7 @@ test('a killed server started again follows its runs on Restate: listed running,
 
   assert.equal(bait.connections(), 0, 'the forged record made the server call the URL it names');
 
-  // A cancelled run's page offers neither Resume nor "Re-run from here" on this server (it would refuse them).
-  const stopped = await submitted(server.url);
-  await waitingQuestion(server.url, stopped.id);
+  // A run followed again is cancelled through the server; its page offers neither Resume nor "Re-run from here" (it would refuse them).
   assert.equal((await call(`${server.url}/pipelines/${stopped.id}/cancel`, { body: {} })).status, 202);
   assert.equal((await readEvents(`${server.url}/pipelines/${stopped.id}/events`)).at(-1)?.data.status, 'cancelled');
   const browser = await launchChromium();
