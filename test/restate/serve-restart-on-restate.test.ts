@@ -10,11 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { DurableRunClient } from '../../host/restate/restate-client';
+import { ServeClient, type StreamedEvent } from '../../host/serve/serve-client';
 import { launchChromium } from '../browser';
 import { ensureTestBundle } from '../test-bundle';
 import { call, readEvents, serve, type Served } from '../server/serve-harness';
 import type { Cluster } from './restate-cluster';
-import { startCluster } from './restate-cluster';
+import { freePorts, startCluster } from './restate-cluster';
 import { GATED_PIPELINE } from './gated-pipeline';
 
 let dir: string;
@@ -161,4 +162,30 @@ test("a gate answered while no server ran is not offered again, though its answe
   assert.deepEqual(events.filter((event) => event.type.startsWith('human:')).map((event) => event.type), ['human:question', 'human:answer']);
   assert.equal(events.at(-1)?.data.status, 'success');
   assert.equal(fs.readFileSync(path.join(run.cwd, 'steps.log'), 'utf8'), 'prepare\nship\n');
+});
+
+test("VS Code's client following a run goes on across the server's kill -9 and restart: each event once, numbered as before", async () => {
+  await server?.kill();
+  const [port] = await freePorts(1);
+  const onPort = () => serve(shared, '--on', cluster.on, '--port', String(port));
+  server = await onPort();
+  const run = await submitted(server.url);
+  const client = new ServeClient({ url: server.url });
+  const followed: StreamedEvent[] = [];
+  const following = client.follow(run.id, (streamed) => followed.push(streamed), { signal: AbortSignal.timeout(120_000) });
+  const asked = await waitingQuestion(server.url, run.id);
+  while (!followed.some((streamed) => streamed.event.type === 'human:question')) await new Promise((resolve) => setTimeout(resolve, 50));
+  await server.kill();
+  server = await onPort();
+  assert.equal((await waitingQuestion(server.url, run.id)).id, asked.id);
+  assert.equal((await call(`${server.url}/pipelines/${run.id}/questions/${encodeURIComponent(asked.id)}/answer`, { body: { choice: 'Y' } })).status, 200);
+  assert.equal(await following, 'finished');
+  const whole = await readEvents(`${server.url}/pipelines/${run.id}/events`);
+  assert.deepEqual(
+    followed.map((streamed) => [streamed.id, streamed.event.type]),
+    whole.map((event) => [event.id, event.type]),
+  );
+  assert.deepEqual(followed.map((streamed) => streamed.id), followed.map((_, i) => i + 1));
+  const last = followed.at(-1)?.event;
+  assert.equal(last?.type === 'run:end' ? last.status : last?.type, 'success');
 });
