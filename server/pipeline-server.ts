@@ -24,7 +24,7 @@ import { streamPipelines } from './pipelines-feed';
 import { listSources } from './source-list';
 import { storeUploads } from './gate-uploads';
 import { rerunRequest, sessionRequest } from '../host/protocol/serve-schemas';
-import { restoredRuns } from './restored-runs';
+import { awaitStartsOnRestate, restoredRuns } from './restored-runs';
 import { resumeServed } from './resume-served';
 import { RunReader } from '../host/run-directory/run-reader';
 import { visitDiff, visitFiles } from './visit-files';
@@ -96,6 +96,7 @@ export class PipelineServer {
   /** The launcher's worker slots and the runs waiting for one. */
   private readonly queue: SlotQueue;
   private readonly sessions: WebSessions;
+  private readonly stopAwaiting: () => void;
 
   constructor(private readonly options: PipelineServerOptions) {
     this.checker = options.checker ?? submissionChecker(undefined);
@@ -107,6 +108,8 @@ export class PipelineServer {
       if (run.status === 'running') this.track(run);
       else this.runs.set(run.spec.id, run);
     }
+    // Those no worker had started yet are followed once a worker has.
+    this.stopAwaiting = launcher ? awaitStartsOnRestate(launcher, (run) => this.track(run)) : () => undefined;
     if (launcher) this.restoreQueue(launcher);
     this.server = http.createServer(TIMEOUTS, (request, response) => void this.handle(request, response));
     this.connections = new ConnectionCap(this.server, options.maxConnections ?? connectionsWithin(openFileLimit(), launcher?.maxRunning ?? 1).cap);
@@ -136,6 +139,7 @@ export class PipelineServer {
 
   /** Cancels every pipeline running here and waits for each to write its last checkpoint (runs on Restate go on), then stops listening. */
   async close(): Promise<void> {
+    this.stopAwaiting();
     await Promise.all([...this.runs.values()].filter((run) => run.status === 'running').map((run) => run.letGo()));
     await Promise.all(this.storing);
     this.server.closeAllConnections();

@@ -1,14 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { loadCheckpoint } from '../engine/runtime/run-directory';
 import { READ_LIMITS, readFileChecked } from '../engine/io/read-file-checked';
 import { readServedMarker } from '../engine/runtime/run-markers';
 import { listRuns } from '../host/run-directory/run-catalog';
 import { RunReader } from '../host/run-directory/run-reader';
-import type { RunSummary } from '../host/run-directory/run-summary';
+import { summarizeRun, type RunSummary } from '../host/run-directory/run-summary';
 import type { Launcher } from './pipeline-server';
 import { followOnRestate } from './restate-relay';
 import { ServedRun } from './served-run';
 import { storedEvents } from './event-log';
-import { runFile } from '../engine/runtime/run-layout';
+import { hasCheckpoint, runFile } from '../engine/runtime/run-layout';
 
 /**
  * The runs an earlier server left under the launcher's logs root, oldest first, as their run
@@ -25,6 +27,43 @@ export function restoredRuns(launcher: Launcher): ServedRun[] {
       const run = restoredRun(summary, launcher);
       return run ? [run] : [];
     });
+}
+
+/** How often the run directories of runs on Restate that no worker had started are looked at. */
+const AWAIT_START_MS = 1000;
+
+/**
+ * The runs an earlier server handed to this server's Restate that no worker had started (their
+ * first step has not written their checkpoint): each is handed to `follow` once a worker has,
+ * followed on Restate. Returns what stops looking.
+ */
+export function awaitStartsOnRestate(launcher: Launcher, follow: (run: ServedRun) => void): () => void {
+  let awaited = awaitedOnRestate(launcher);
+  if (awaited.length === 0) return () => undefined;
+  const timer = setInterval(() => {
+    awaited = awaited.filter((directory) => {
+      if (!hasCheckpoint(directory)) return true;
+      const run = restoredRun(summarizeRun(directory), launcher);
+      if (run) follow(run);
+      return false;
+    });
+    if (awaited.length === 0) clearInterval(timer);
+  }, AWAIT_START_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+function awaitedOnRestate(launcher: Launcher): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(launcher.logsRoot, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join(launcher.logsRoot, entry.name))
+    .filter((directory) => !hasCheckpoint(directory) && onThisRestate(directory, launcher));
 }
 
 function restoredRun(summary: RunSummary, launcher: Launcher): ServedRun | undefined {
@@ -52,7 +91,7 @@ function restoredRun(summary: RunSummary, launcher: Launcher): ServedRun | undef
   const file = runFile(summary.directory, 'servedEvents');
   const stored = storedEvents(file);
   const storedEnd = stored?.last.type === 'run:end' && stored.last.status === summary.status;
-  const ingress = onThisRestate(summary, launcher);
+  const ingress = onThisRestate(summary.directory, launcher);
   if (ingress && !storedEnd) {
     followOnRestate(run, ingress);
     return run;
@@ -68,9 +107,9 @@ function restoredRun(summary: RunSummary, launcher: Launcher): ServedRun | undef
  * (it may have been committed, or forged), so the run is followed only through the ingress this
  * server was started with, under the workflow key that is its directory's name.
  */
-function onThisRestate(summary: RunSummary, launcher: Launcher): URL | undefined {
+function onThisRestate(directory: string, launcher: Launcher): URL | undefined {
   const { walkers } = launcher;
   if (walkers.kind !== 'restate') return undefined;
-  const marker = readServedMarker(summary.directory);
-  return marker?.restate_ingress === walkers.ingress.href && marker.served_id === summary.name ? walkers.ingress : undefined;
+  const marker = readServedMarker(directory);
+  return marker?.restate_ingress === walkers.ingress.href && marker.served_id === path.basename(directory) ? walkers.ingress : undefined;
 }

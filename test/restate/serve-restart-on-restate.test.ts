@@ -47,7 +47,8 @@ async function submitted(url: string): Promise<{ id: string; cwd: string }> {
 async function waitingQuestion(url: string, id: string): Promise<{ id: string; nodeId: string }> {
   for (;;) {
     const reply = await call(`${url}/pipelines/${id}/questions`);
-    const [question] = reply.body.questions as Array<{ id: string; nodeId: string }>;
+    // Not listed yet (404) is waited for as a run with no gate open is.
+    const [question] = (reply.body.questions ?? []) as Array<{ id: string; nodeId: string }>;
     if (question) return question;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -188,4 +189,21 @@ test("VS Code's client following a run goes on across the server's kill -9 and r
   assert.deepEqual(followed.map((streamed) => streamed.id), followed.map((_, i) => i + 1));
   const last = followed.at(-1)?.event;
   assert.equal(last?.type === 'run:end' ? last.status : last?.type, 'success');
+});
+
+test('a run submitted while no worker served, before its first checkpoint, is followed once a worker has started it after the restart', async () => {
+  server ??= await serve(shared, '--on', cluster.on);
+  const [worker] = cluster.workers;
+  assert.ok(worker?.port);
+  worker.kill9();
+  const run = await submitted(server.url);
+  await server.kill();
+  server = await serve(shared, '--on', cluster.on);
+  await cluster.startWorker('worker-again', worker.port);
+  const asked = await waitingQuestion(server.url, run.id);
+  assert.equal((await call(`${server.url}/pipelines/${run.id}/questions/${encodeURIComponent(asked.id)}/answer`, { body: { choice: 'Y' } })).status, 200);
+  const events = await readEvents(`${server.url}/pipelines/${run.id}/events`);
+  assert.equal(events.filter((event) => event.type === 'run:start').length, 1);
+  assert.equal(events.at(-1)?.data.status, 'success');
+  assert.equal(fs.readFileSync(path.join(run.cwd, 'steps.log'), 'utf8'), 'prepare\nship\n');
 });
