@@ -15,11 +15,17 @@ const NOTICE_KEY = (runId: string): string => `attractor-notice:${runId}`;
 
 export class RerunFromVisit {
   readonly root = el('section', { class: 'rerun-ask', hidden: true, role: 'alertdialog', 'aria-label': 'Re-run from here' });
+  /** Where the focus was when the question opened (the Re-run button): it goes back there when dismissed. */
+  private returnFocus: Element | null = null;
 
   constructor(
     private readonly runId: string,
     private readonly notify: (text: string) => void,
-  ) {}
+  ) {
+    this.root.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') this.dismiss();
+    });
+  }
 
   async start(visit: VisitName, discardChanges = false): Promise<void> {
     this.root.hidden = true;
@@ -40,15 +46,22 @@ export class RerunFromVisit {
     const restore = el('button', { type: 'button' }, ['Restore anyway']);
     const cancel = el('button', { type: 'button' }, ['Cancel']);
     restore.addEventListener('click', () => void this.start(visit, true));
-    cancel.addEventListener('click', () => (this.root.hidden = true));
+    cancel.addEventListener('click', () => this.dismiss());
     this.root.replaceChildren(
       el('p', {}, [`Re-running from ${visit.nodeId} would discard ${changes.length} change(s) the run did not make in ${cwd}:`]),
       el('ul', { class: 'rerun-changes' }, changes.map((change) => el('li', {}, [`${CHANGE_MARKS[change.kind]} ${change.path}`]))),
       el('p', { class: 'muted' }, ['What the folder holds now is kept as a snapshot: `attractor undo` on the server brings it back.']),
       el('div', { class: 'rerun-actions' }, [restore, cancel]),
     );
+    if (this.root.hidden) this.returnFocus = document.activeElement;
     this.root.hidden = false;
     cancel.focus();
+  }
+
+  private dismiss(): void {
+    this.root.hidden = true;
+    if (this.returnFocus instanceof HTMLElement && this.returnFocus.isConnected) this.returnFocus.focus();
+    this.returnFocus = null;
   }
 }
 

@@ -23,6 +23,8 @@ export class VisitDiffView {
   private readonly closeButton = el('button', { type: 'button' }, ['Close']);
   /** The latest file asked for: an answer for an earlier one arrives too late to show. */
   private shown = 0;
+  /** Where the focus was when the diff opened (the file's button): it goes back there on close. */
+  private returnFocus: Element | null = null;
 
   constructor(private readonly runId: string) {
     this.closeButton.addEventListener('click', () => this.close());
@@ -37,6 +39,7 @@ export class VisitDiffView {
     const number = visit.visit ?? 1;
     this.title.textContent = `${path} — ${visit.nodeId} (iteration ${visit.iteration}${number > 1 ? `, visit ${number}` : ''})`;
     this.body.replaceChildren(el('p', { class: 'muted' }, ['Loading…']));
+    if (this.root.hidden) this.returnFocus = document.activeElement;
     this.root.hidden = false;
     this.closeButton.focus();
     const query = new URLSearchParams({ iteration: String(visit.iteration), node: visit.nodeId, visit: String(number), path });
@@ -53,6 +56,8 @@ export class VisitDiffView {
     this.shown++;
     this.root.hidden = true;
     this.body.replaceChildren();
+    if (this.returnFocus instanceof HTMLElement && this.returnFocus.isConnected) this.returnFocus.focus();
+    this.returnFocus = null;
   }
 }
 
