@@ -61,11 +61,13 @@ export class QueuedSubmissions {
    * records could then not be told from forged ones.
    */
   static open(stateDir: string, logsRoot: string, shared: readonly string[]): QueuedSubmissions {
-    const key = crypto.createHash('sha256').update(path.resolve(logsRoot)).digest('hex').slice(0, 32);
-    const dir = path.join(stateDir, 'serve-queue', key);
     const real = realOrResolved(stateDir);
     const inside = shared.find((other) => isWithin(realOrResolved(other), real));
     if (inside !== undefined) throw new Error(`the state directory ${stateDir} lies inside ${inside}, which others may write to: give --state-dir a directory of your own outside the roots and the logs root`);
+    // Keyed by the logs root's real path: one named through a link is the same logs root, with the same queue and claim.
+    fs.mkdirSync(logsRoot, { recursive: true });
+    const key = crypto.createHash('sha256').update(fs.realpathSync(logsRoot)).digest('hex').slice(0, 32);
+    const dir = path.join(stateDir, 'serve-queue', key);
     for (const owned of [stateDir, dir].filter((existing) => fs.existsSync(existing))) {
       const refusal = othersMayWrite(fs.statSync(owned));
       if (refusal) throw new Error(`the state directory ${owned} ${refusal}: its queued submissions could be forged (chmod go-w, or give --state-dir another)`);

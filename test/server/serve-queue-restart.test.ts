@@ -129,7 +129,12 @@ describe('attractor serve: the queue outlives the server', () => {
     // A second server on the same logs root would take up the first one's queue at its restart and start it twice.
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-state-kept-'));
     const live = await started(root, '--state-dir', stateDir);
-    cases.push([['--state-dir', stateDir], /another attractor serve \(pid \d+ on .*\) keeps the queue of this logs root .*one server per logs root/]);
+    const keptElsewhere = /another attractor serve \(pid \d+ on .*\) keeps the queue of this logs root .*one server per logs root/;
+    cases.push([['--state-dir', stateDir], keptElsewhere]);
+    // The same logs root named through a link is the same queue.
+    const link = path.join(os.tmpdir(), `${path.basename(root)}-link`);
+    fs.symlinkSync(root, link);
+    cases.push([['--state-dir', stateDir, '--logs-root', path.join(link, '.attractor-runs')], keptElsewhere]);
     for (const [args, refusal] of cases) {
       const result = spawnSync(process.execPath, [bundledCli(), 'serve', '--port', '0', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
       assert.equal(result.status, 2, result.stderr);
