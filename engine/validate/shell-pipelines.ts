@@ -35,6 +35,19 @@ const ERREXIT = /\bset\s+(?:-[a-zA-Z]*e|-o\s+errexit)/;
 
 type Statement = Omit<ShellPipeline, 'decidesStatus'>;
 
+/**
+ * Whether `text` may hold a pipe between two stages: false when every `|` in it is half of an
+ * unescaped `||`, which no quote or group can turn into a pipe. Most commands are such, and then no
+ * pipeline of theirs has a second stage: splitting them can be skipped.
+ */
+export function mayPipe(text: string): boolean {
+  for (let i = text.indexOf('|'); i >= 0; i = text.indexOf('|', i)) {
+    if (text[i + 1] !== '|' || text[i + 2] === '|' || text[i - 1] === '\\') return true;
+    i += 2;
+  }
+  return false;
+}
+
 export function splitPipelines(text: string): ShellPipeline[] {
   const pipelines = splitStatements(text);
   const errexit = ERREXIT.test(text);

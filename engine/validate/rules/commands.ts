@@ -5,7 +5,7 @@ import { replaceInValueEdit } from '../fixes';
 import { analyze } from '../graph-analysis';
 import type { LintRule, RuleContext } from '../rule';
 import type { ShellPipeline, ShellStage } from '../shell-pipelines';
-import { splitPipelines } from '../shell-pipelines';
+import { mayPipe, splitPipelines } from '../shell-pipelines';
 import { valueSpanRange } from '../value-location';
 
 // Commands whose own exit status is no test of anything: piping them on hides nothing.
@@ -44,7 +44,7 @@ function* findHiddenStatuses(context: RuleContext): Iterable<HiddenStatus> {
   const { handlerOf } = analyze(context);
   for (const node of context.graph.nodes.values()) {
     const attribute = node.attributes.get('tool_command');
-    if (!attribute || handlerOf(node) !== 'tool' || /\bpipefail\b/.test(attribute.value)) continue;
+    if (!attribute || !mayPipe(attribute.value) || handlerOf(node) !== 'tool' || /\bpipefail\b/.test(attribute.value)) continue;
     const pipelines = splitPipelines(attribute.value);
     for (const pipeline of pipelines) {
       if (!pipeline.decidesStatus) continue;

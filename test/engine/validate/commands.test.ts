@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitPipelines } from '../../../engine/validate/shell-pipelines';
+import fc from 'fast-check';
+import { mayPipe, splitPipelines } from '../../../engine/validate/shell-pipelines';
 import { assertFixRepairs, byRule, lintText, located, none, pipeline, single } from './lint-helpers';
 
 const gate = (command: string) =>
@@ -17,6 +18,19 @@ describe('command rules', () => {
         [['echo'], undefined],
       ],
     );
+  });
+
+  it('a command mayPipe rules out splits into no pipeline of two stages', () => {
+    const shell = fc.constantFrom('|', '||', '|&', '&', '&&', ';', '\n', '\\', "'", '"', '`', '#', '(', ')', '{', '}', ' ', 'a', 'echo', '$(', '>|');
+    fc.assert(
+      fc.property(fc.array(shell, { maxLength: 40 }), (tokens) => {
+        const text = tokens.join('');
+        if (!mayPipe(text)) assert.ok(splitPipelines(text).every((p) => p.stages.length === 1), text);
+      }),
+      { numRuns: 20_000 },
+    );
+    assert.equal(mayPipe('make check > out.txt 2>&1 && echo gate_pass || echo gate_fail'), false);
+    assert.equal(mayPipe('pytest | tail -5'), true);
   });
 
   it('CMD-001: a pipe into tail hides the tested command; the fix redirects to a file', () => {
