@@ -3,7 +3,6 @@
 // through the durable gate, cancel through Restate's). VS Code's own client follows and answers them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { HumanQuestion } from '../../engine';
@@ -11,11 +10,9 @@ import { ServeClient } from '../../host/serve/serve-client';
 import { DurableRunClient } from '../../host/restate/restate-client';
 import { followRemoteRun } from '../../extension/remote-run';
 import type { ExtensionToWebviewMessage } from '../../host/protocol/webview';
-import { ensureTestBundle } from '../test-bundle';
 import { call, readEvents, serve, type Served } from '../server/serve-harness';
 import type { Cluster } from './restate-cluster';
-import { startCluster } from './restate-cluster';
-import { GATED_PIPELINE } from './gated-pipeline';
+import { startGatedCluster, submitGated } from './gated-pipeline';
 import { admissionScenario } from '../server/admission-scenario';
 
 /** A gate inside a fan-out branch (RS4). */
@@ -43,12 +40,7 @@ let server: Served;
 let client: ServeClient;
 
 before(async () => {
-  const cli = path.join(ensureTestBundle(), 'cli.js');
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-restate-')));
-  shared = path.join(dir, 'shared');
-  fs.mkdirSync(shared);
-  fs.writeFileSync(path.join(shared, 'gated.dot'), GATED_PIPELINE);
-  cluster = await startCluster(cli, dir, 1);
+  ({ dir, shared, cluster } = await startGatedCluster('attractor-serve-restate-'));
   server = await serve(shared, '--on', cluster.on);
   client = new ServeClient({ url: server.url });
 });
@@ -58,12 +50,7 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function submitted(): Promise<{ id: string; cwd: string }> {
-  const cwd = fs.mkdtempSync(path.join(shared, 'run-'));
-  const reply = await call(`${server.url}/pipelines`, { body: { path: path.join(shared, 'gated.dot'), cwd } });
-  assert.equal(reply.status, 201, JSON.stringify(reply.body));
-  return { id: reply.body.id as string, cwd };
-}
+const submitted = () => submitGated(server.url, shared);
 
 async function waitingQuestion(id: string): Promise<HumanQuestion> {
   for (;;) {
@@ -172,10 +159,8 @@ test('a pipeline with errors is refused before it reaches Restate; the server re
 
 test('a server that stops lets go of the runs on Restate (they go on) and exits 0', async () => {
   const other = await serve(shared, '--on', cluster.on);
-  const cwd = fs.mkdtempSync(path.join(shared, 'run-'));
-  const reply = await call(`${other.url}/pipelines`, { body: { path: path.join(shared, 'gated.dot'), cwd } });
-  assert.equal(reply.status, 201, JSON.stringify(reply.body));
-  await readEvents(`${other.url}/pipelines/${reply.body.id as string}/events`, { until: (event) => event.type === 'human:question' });
+  const { id } = await submitGated(other.url, shared);
+  await readEvents(`${other.url}/pipelines/${id}/events`, { until: (event) => event.type === 'human:question' });
   // A server waiting on a run it no longer follows would never exit.
   const exited = await Promise.race([other.stop(), new Promise((resolve) => setTimeout(() => resolve('still running after 120 s'), 120_000).unref())]);
   if (exited !== 0) await other.kill();

@@ -12,11 +12,9 @@ import { after, before, test } from 'node:test';
 import { DurableRunClient } from '../../host/restate/restate-client';
 import { ServeClient, type StreamedEvent } from '../../host/serve/serve-client';
 import { launchChromium } from '../browser';
-import { ensureTestBundle } from '../test-bundle';
 import { call, readEvents, serve, type Served } from '../server/serve-harness';
-import type { Cluster } from './restate-cluster';
-import { freePorts, startCluster } from './restate-cluster';
-import { GATED_PIPELINE } from './gated-pipeline';
+import { freePorts, type Cluster } from './restate-cluster';
+import { startGatedCluster, submitGated } from './gated-pipeline';
 
 let dir: string;
 let shared: string;
@@ -24,12 +22,7 @@ let cluster: Cluster;
 let server: Served | undefined;
 
 before(async () => {
-  const cli = path.join(ensureTestBundle(), 'cli.js');
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-restate-restart-')));
-  shared = path.join(dir, 'shared');
-  fs.mkdirSync(shared);
-  fs.writeFileSync(path.join(shared, 'gated.dot'), GATED_PIPELINE);
-  cluster = await startCluster(cli, dir, 1);
+  ({ dir, shared, cluster } = await startGatedCluster('attractor-serve-restate-restart-'));
 });
 after(async () => {
   await server?.kill();
@@ -37,12 +30,7 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function submitted(url: string): Promise<{ id: string; cwd: string }> {
-  const cwd = fs.mkdtempSync(path.join(shared, 'run-'));
-  const reply = await call(`${url}/pipelines`, { body: { path: path.join(shared, 'gated.dot'), cwd } });
-  assert.equal(reply.status, 201, JSON.stringify(reply.body));
-  return { id: reply.body.id as string, cwd };
-}
+const submitted = (url: string) => submitGated(url, shared);
 
 async function waitingQuestion(url: string, id: string): Promise<{ id: string; nodeId: string }> {
   for (;;) {

@@ -18,7 +18,8 @@ const GATE_FIRST = `digraph gate_first {
   build -> done
 }`;
 
-const SLOW = `digraph slow {
+/** A run that holds its slot for two minutes. */
+export const SLOW = `digraph slow {
   start [shape=Mdiamond]
   wait [shape=parallelogram, tool_command="sleep 120"]
   done [shape=Msquare]

@@ -12,13 +12,7 @@ import { describe, it } from 'node:test';
 import { bundledCli } from '../test-bundle';
 import { call } from './serve-harness';
 import { started, workspaceWith } from './served-in-tests';
-
-const SLOW = `digraph slow {
-  start [shape=Mdiamond]
-  wait [shape=parallelogram, tool_command="sleep 120"]
-  done [shape=Msquare]
-  start -> wait -> done
-}`;
+import { SLOW } from './admission-scenario';
 
 const QUICK = `digraph quick {
   start [shape=Mdiamond]
