@@ -72,6 +72,19 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
     (a, b) =>
       (a.range?.start.offset ?? -1) - (b.range?.start.offset ?? -1) ||
       severityRank[a.severity] - severityRank[b.severity] ||
-      a.rule.localeCompare(b.rule),
+      compareRuleNames(a.rule, b.rule),
   );
+}
+
+const lowerSnakeCase = /^[a-z_]*$/;
+
+/**
+ * `a.localeCompare(b)`, without its first call's cost where the answer is known: that call sets up
+ * ICU's collator (6–9 ms, paid by every fresh process whose diagnostics share a position, as
+ * `start_node` and `terminal_node` do). On lower-case letters and `_` the collator orders as the
+ * code units do (`_` before the letters); any other name is compared by the collator.
+ */
+export function compareRuleNames(a: string, b: string): number {
+  if (lowerSnakeCase.test(a) && lowerSnakeCase.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return a.localeCompare(b);
 }
