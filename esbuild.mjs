@@ -24,14 +24,17 @@ const commit = (() => {
 // cli/ of a module listed here stays a require of dist/<bundle>.js at run time. (CommonJS output
 // has no code splitting; the command bundles each carry their own copy of the engine modules they use.)
 const cliBundles = { 'cli-main': 'cli/main.ts', 'cli-lint': 'cli/lint-command.ts', 'cli-run': 'cli/run-command.ts', 'cli-trace': 'cli/trace-command.ts', 'cli-diff': 'cli/diff-command.ts', 'cli-doctor': 'cli/doctor-command.ts', 'cli-serve': 'cli/serve-command.ts', 'cli-worker': 'cli/worker-command.ts', 'cli-restate-run': 'cli/restate-run-command.ts' };
-const cliBundleOf = new Map(Object.entries(cliBundles).map(([bundle, file]) => [path.resolve(file), bundle]));
+// The language server's entries likewise load the server and the checker as bundles of their own,
+// after turning the compile cache on (language-server/bin.ts, language-server/analysis/check-worker-entry.ts).
+const languageServerBundles = { 'language-server-main': 'language-server/main.ts', 'language-server-checker': 'language-server/analysis/check-worker.ts' };
+const lazyBundleOf = new Map(Object.entries({ ...cliBundles, ...languageServerBundles }).map(([bundle, file]) => [path.resolve(file), bundle]));
 
 /** @type {esbuild.Plugin} */
-const lazyCliBundles = {
-  name: 'lazy-cli-bundles',
+const lazyBundles = {
+  name: 'lazy-bundles',
   setup(build) {
     build.onResolve({ filter: /^\.\/[a-z-]+$/ }, (args) => {
-      const bundle = args.kind === 'dynamic-import' ? cliBundleOf.get(path.resolve(args.resolveDir, `${args.path}.ts`)) : undefined;
+      const bundle = args.kind === 'dynamic-import' ? lazyBundleOf.get(path.resolve(args.resolveDir, `${args.path}.ts`)) : undefined;
       return bundle ? { path: `./${bundle}.js`, external: true } : undefined;
     });
   },
@@ -73,7 +76,7 @@ const builds = [
   {
     entryPoints: { cli: 'cli/bin.ts', 'cli-main': cliBundles['cli-main'] },
     platform: 'node',
-    plugins: [lazyCliBundles],
+    plugins: [lazyBundles],
     // A require, not an import(), of the next bundle: Node's ESM loader costs more start-up than it loads.
     supported: { 'dynamic-import': false },
   },
@@ -91,8 +94,10 @@ const builds = [
     platform: 'node',
   },
   {
-    entryPoints: { 'language-server': 'language-server/main.ts', 'language-server-worker': 'language-server/analysis/check-worker.ts' },
+    entryPoints: { 'language-server': 'language-server/bin.ts', 'language-server-worker': 'language-server/analysis/check-worker-entry.ts', ...languageServerBundles },
     platform: 'node',
+    plugins: [lazyBundles],
+    supported: { 'dynamic-import': false },
   },
   { entryPoints: { extension: 'extension/main.ts' }, platform: 'node', external: ['vscode'] },
 ].map((options) => ({

@@ -1,5 +1,5 @@
-// Entry point: `node dist/language-server.js --stdio` (or --node-ipc / --socket=N, which
-// vscode-languageserver reads from the command line itself).
+// The server (dist/language-server-main.js, loaded by bin.ts); vscode-languageserver reads the
+// transport (--stdio, --node-ipc, --socket=N) from the command line itself.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';

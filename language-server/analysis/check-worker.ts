@@ -1,4 +1,4 @@
-// Worker thread entry (dist/language-server-worker.js): checks documents in arrival order, but a
+// The checker worker (dist/language-server-checker.js, loaded by check-worker-entry.ts): checks documents in arrival order, but a
 // request superseded by a newer one for the same document before it starts is answered as such.
 // It keeps each open document's newest model and sends its graphs only when asked.
 import { serialize } from 'node:v8';
@@ -69,5 +69,8 @@ parentPort?.on('message', (request: CheckerRequest) => {
         post({ id: queued.id, kind: 'superseded' });
       }
       break;
+    case 'stop':
+      // An exit, not a termination: the thread's exit handlers run, and write the compile cache.
+      process.exit();
   }
 });

@@ -22,7 +22,8 @@ export interface Checker {
   check(input: CheckInput): CheckHandle;
   /** The document closed: its model need not be kept. */
   forget(uri: string): void;
-  dispose(): void;
+  /** No more checks: resolves once the checker has stopped. */
+  dispose(): Promise<void>;
 }
 
 /** Same thread: for tests, tools and extra rules that cannot cross a thread boundary. */
@@ -34,7 +35,9 @@ export class InlineChecker implements Checker {
 
   forget(): void {}
 
-  dispose(): void {}
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** Messages to the worker (check-worker.ts). */
@@ -42,7 +45,9 @@ export type CheckerRequest =
   | { readonly kind: 'check'; readonly id: number; readonly input: CheckInput }
   /** The graphs of the model check `checkId` of `uri` produced, if the worker still holds it. */
   | { readonly kind: 'graphs'; readonly id: number; readonly uri: string; readonly checkId: number }
-  | { readonly kind: 'forget'; readonly uri: string };
+  | { readonly kind: 'forget'; readonly uri: string }
+  /** The server shuts down: the worker exits, leaving V8's compiled code of the checker for the next start (host/code-cache.ts). */
+  | { readonly kind: 'stop' };
 
 /** What the server reads of a model without its graphs. */
 interface ModelSummary {
@@ -82,6 +87,9 @@ class HeldModel implements PipelineModel {
   }
 }
 
+/** How long a stopping worker may take to write its compile cache before it is terminated. */
+const STOP_GRACE_MS = 1000;
+
 export class WorkerChecker implements Checker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, PendingCheck>();
@@ -114,9 +122,15 @@ export class WorkerChecker implements Checker {
     if (!this.failed) this.post({ kind: 'forget', uri });
   }
 
-  dispose(): void {
+  async dispose(): Promise<void> {
+    if (this.failed) return;
     this.failed = true;
-    void this.worker.terminate();
+    const exited = new Promise<boolean>((resolve) => this.worker.once('exit', () => resolve(true)));
+    this.post({ kind: 'stop' });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), STOP_GRACE_MS)));
+    if (!(await Promise.race([exited, late]))) await this.worker.terminate();
+    clearTimeout(timer);
   }
 
   private post(request: CheckerRequest): void {

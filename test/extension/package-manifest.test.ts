@@ -111,7 +111,7 @@ describe('diagnostic code links in the installed extension', () => {
       fs.copyFileSync(path.join(repo, file), path.join(installed, file));
     }
     fs.mkdirSync(path.join(installed, 'dist'), { recursive: true });
-    for (const bundle of ['language-server.js', 'language-server-worker.js']) fs.copyFileSync(path.join(dist, bundle), path.join(installed, 'dist', bundle));
+    for (const bundle of ['language-server.js', 'language-server-main.js', 'language-server-worker.js', 'language-server-checker.js']) fs.copyFileSync(path.join(dist, bundle), path.join(installed, 'dist', bundle));
     client = await LspClient.start({ diagnosticsDelayMs: 10 }, path.join(installed, 'dist', 'language-server.js'));
   });
   after(async () => {

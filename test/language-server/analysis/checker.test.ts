@@ -23,7 +23,7 @@ describe('worker checker', () => {
       const other = await checker.check({ uri: 'file:///other.dot', version: 1, text: 'digraph {' }).result;
       assert.equal(other?.diagnostics[0]?.rule, 'syntax');
     } finally {
-      checker.dispose();
+      await checker.dispose();
     }
   });
 });

@@ -38,7 +38,7 @@ describe('document store with the worker checker', () => {
       assert.equal(stale?.provenance, 'stale');
       assert.equal((await stale?.graphs())?.graph.nodes.has('review'), true, 'a text that does not parse lends the last good model');
     } finally {
-      store.checker.dispose();
+      await store.checker.dispose();
     }
   });
 
@@ -57,7 +57,7 @@ describe('document store with the worker checker', () => {
       store.close(uri);
       assert.equal(await analysis.model.graphs(), undefined, 'nothing fetched the graphs before the document closed (the worker forgot them)');
     } finally {
-      store.checker.dispose();
+      await store.checker.dispose();
     }
   });
 });

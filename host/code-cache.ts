@@ -6,11 +6,17 @@ import vm from 'node:vm';
 import { writeFileAtomic } from '../engine/runtime/atomic-write';
 
 /**
- * V8's compiled code of the CLI's own bundles, kept between runs. Node ≥ 22.1 does this itself
- * (`module.enableCompileCache`); on older Nodes this does the same for dist/cli-*.js only: each
- * bundle compiles as a `vm.Script` with the bytes of its last run, and a bundle that had none (or
- * whose bytes V8 refused) leaves them on exit, after it ran, so that the functions it called are in
- * them too. That halves what `attractor lint` costs beyond Node's own start.
+ * V8's compiled code of our own bundles, kept between runs: each bundle in `bundleDirectory` whose
+ * name starts with `bundlePrefix` compiles as a `vm.Script` with the bytes of an earlier run, and
+ * leaves them when its thread exits, after it ran, so that the functions it called are in them too.
+ *
+ * - `'once'` (the CLI): the bytes are written only by a run that had none (or whose bytes V8
+ *   refused); where Node keeps a cache itself (`module.enableCompileCache`, Node ≥ 22.1) that is
+ *   used instead. That halves what `attractor lint` costs beyond Node's own start.
+ * - `'growing'` (the language server): the bytes are written again whenever a run compiled more
+ *   than it loaded (a session that completed or hovered for the first time, a larger pipeline), and
+ *   Node's own cache is not used: it is made as a module compiles, before it runs, and so lacks the
+ *   functions a first check or completion spends most of its time compiling.
  *
  * The cache lives in the user's cache directory (mode 0700; code is only read from a directory this
  * user owns), one file per bundle, named by the bundle's size and mtime: a rebuilt bundle gets a new
@@ -18,20 +24,22 @@ import { writeFileAtomic } from '../engine/runtime/atomic-write';
  */
 
 type ModuleWithCompile = { prototype: { _compile(content: string, filename: string): unknown } };
-interface PendingCache {
+interface LoadedBundle {
   readonly file: string;
   readonly script: vm.Script;
+  /** The size of the bytes V8 took, 0 when there were none or it refused them. */
+  readonly accepted: number;
 }
 
-export function enableCompileCache(bundleDirectory: string): void {
-  const builtin = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;
-  if (builtin) {
-    builtin();
+export function enableCompileCache(bundleDirectory: string, bundlePrefix: string, mode: 'once' | 'growing'): void {
+  const nodeCache = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;
+  if (mode === 'once' && nodeCache) {
+    nodeCache();
     return;
   }
   const directory = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : ownCacheDirectory();
   if (directory === undefined) return;
-  const pending: PendingCache[] = [];
+  const loaded: LoadedBundle[] = [];
   const loader = (Module as unknown as ModuleWithCompile).prototype;
   const compile = loader._compile;
   loader._compile = function (this: Module, content: string, filename: string) {
@@ -39,21 +47,24 @@ export function enableCompileCache(bundleDirectory: string): void {
     const file = cacheFileOf(directory, filename);
     const cachedData = file === undefined ? undefined : readOrUndefined(file);
     const script = new vm.Script(Module.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
-    if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) pending.push({ file, script });
+    if (file !== undefined) loaded.push({ file, script, accepted: cachedData && script.cachedDataRejected !== true ? cachedData.length : 0 });
     const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => unknown;
     return wrapper.call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));
   };
   /**
-   * The CLI's own bundles, but not those that load an ES module with `import()` (the Graphviz WASM):
+   * Our own bundles, but not those that load an ES module with `import()` (the Graphviz WASM):
    * code in a vm.Script can only do that through Node's experimental loader hooks on Node 20.
    */
   function isCacheable(filename: string, content: string): boolean {
-    return path.dirname(filename) === bundleDirectory && path.basename(filename).startsWith('cli-') && !content.includes('import(');
+    return path.dirname(filename) === bundleDirectory && path.basename(filename).startsWith(bundlePrefix) && !content.includes('import(');
   }
   process.once('exit', () => {
-    for (const { file, script } of pending) {
+    for (const { file, script, accepted } of loaded) {
+      if (mode === 'once' && accepted > 0) continue;
       try {
-        writeFileAtomic(file, script.createCachedData(), false, 0o600);
+        const bytes = script.createCachedData();
+        if (bytes.length <= accepted) continue;
+        writeFileAtomic(file, bytes, false, 0o600);
         removeOlderCaches(file);
       } catch {
         // A cache that cannot be written is only a slower next start.
@@ -61,7 +72,6 @@ export function enableCompileCache(bundleDirectory: string): void {
     }
   });
 }
-
 
 function ownCacheDirectory(): string | undefined {
   const root = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
