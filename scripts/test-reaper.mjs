@@ -72,7 +72,7 @@ export function runnerEnvironment() {
 
 /**
  * Watches the test files that `runner` (the `node --test` process) starts, and kills what each one
- * started once it is gone. `stop()` ends the watch and kills whatever any file left.
+ * started once it is gone. `stop()` ends the watch, kills whatever any file left and waits until it has died.
  */
 export function reapTestFiles(runner) {
   /** "<pid>.<start>" of a test file's process → its pid. */
@@ -82,7 +82,9 @@ export function reapTestFiles(runner) {
   /** Processes outside every file's tree whose environment was read: "<pid>.<start>" → mark or undefined. */
   const marks = new Map();
 
+  /** Returns the processes it killed ("<pid>.<start>"). */
   function sample(allEnded) {
+    const killed = [];
     const live = processes();
     const idOf = (pid) => `${pid}.${live.get(pid)?.start}`;
     for (const [pid, found] of live) if (found.parent === runner && !allEnded) files.set(idOf(pid), pid);
@@ -109,18 +111,36 @@ export function reapTestFiles(runner) {
         const [member] = id.split('.').map(Number);
         if (idOf(member) !== id) continue; // gone, or its pid taken by another process
         killWithGroup(member, live.get(member));
+        killed.push(id);
       }
     }
     for (const id of marks.keys()) if (idOf(Number(id.split('.')[0])) !== id) marks.delete(id);
+    return killed;
   }
 
   const timer = setInterval(() => sample(false), SAMPLE_MS);
   return {
     stop() {
       clearInterval(timer);
-      sample(true);
+      awaitGone(sample(true));
     },
   };
+}
+
+const GONE_WAIT_MS = 5000;
+
+/**
+ * Waits (at most 5 s) until every process of `killed` ("<pid>.<start>") has died: a process sent
+ * SIGKILL runs on until the kernel schedules it to die, which on a loaded machine is not at once.
+ */
+function awaitGone(killed) {
+  const deadline = Date.now() + GONE_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const running = (id) => {
+    const found = stat(Number(id.split('.')[0]));
+    return found !== undefined && found.state !== 'Z' && id.endsWith(`.${found.start}`);
+  };
+  while (killed.some(running) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 5);
 }
 
 /** Kills `pid` and, when it leads a group of its own (started detached), everything in that group: never the runner's group. */
