@@ -65,8 +65,7 @@ export class QueuedSubmissions {
     const inside = shared.find((other) => isWithin(realOrResolved(other), real));
     if (inside !== undefined) throw new Error(`the state directory ${stateDir} lies inside ${inside}, which others may write to: give --state-dir a directory of your own outside the roots and the logs root`);
     // Keyed by the logs root's real path: one named through a link is the same logs root, with the same queue and claim.
-    fs.mkdirSync(logsRoot, { recursive: true });
-    const key = crypto.createHash('sha256').update(fs.realpathSync(logsRoot)).digest('hex').slice(0, 32);
+    const key = crypto.createHash('sha256').update(realOrResolved(logsRoot)).digest('hex').slice(0, 32);
     const dir = path.join(stateDir, 'serve-queue', key);
     for (const owned of [stateDir, dir].filter((existing) => fs.existsSync(existing))) {
       const refusal = othersMayWrite(fs.statSync(owned));
@@ -159,10 +158,13 @@ function isWithin(parent: string, child: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
+/** `dir`'s real path; one not made yet is named below its nearest existing parent's real path. */
 function realOrResolved(dir: string): string {
+  const resolved = path.resolve(dir);
   try {
-    return fs.realpathSync(dir);
+    return fs.realpathSync(resolved);
   } catch {
-    return path.resolve(dir);
+    const parent = path.dirname(resolved);
+    return parent === resolved ? resolved : path.join(realOrResolved(parent), path.basename(resolved));
   }
 }
