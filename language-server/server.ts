@@ -92,6 +92,9 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
   connection.onDidOpenTextDocument(({ textDocument }) => {
     store.open(textDocument.uri, textDocument.text, textDocument.version);
     publisher?.opened(textDocument.uri);
+    // While the worker checks it, this thread outlines the text: the first edit then updates that
+    // outline instead of outlining the whole edited text before its completion can answer.
+    setImmediate(() => readableView(textDocument.uri));
   });
   connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
     store.change(textDocument.uri, contentChanges, textDocument.version);
