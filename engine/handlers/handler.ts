@@ -74,6 +74,8 @@ export interface ChildPipelineOptions {
 
 /** A child pipeline running beside the node that started it. */
 export interface ChildPipelineHandle {
+  /** False when the child never started: it could not be read or is invalid (its outcome says why). */
+  readonly loaded: boolean;
   readonly scope: WalkScope;
   /** The child's run directory: `<parent stage dir>/subpipeline`, one stage directory per child node. */
   readonly runDirectory: RunDirectory;

@@ -48,6 +48,8 @@ async function supervise(node: GraphNode, config: ManagerConfig, context: RunCon
       last = await runSprint(node, config.child, childContext(node, context, steering), cycle, services, signal);
       // A node cancelled or timed out while its child ran ends here; the walker reports why.
       signal.throwIfAborted();
+      // A child that cannot be loaded never will be: a configuration failure, as the reference's.
+      if (last.unloadable) return finish(cycle, { status: 'fail', isExplicit: false, failureReason: last.failureReason ?? 'the child pipeline cannot be loaded' });
       Object.assign(observed, last.telemetry, {
         [`manager.cycle_${cycle}.status`]: last.status,
         'manager.last_child_status': last.status,
@@ -95,7 +97,7 @@ function steeringMessage(previousCycle: number, maxCycles: number, outcome: Outc
   ].join('\n');
 }
 
-type Sprint = Outcome & { readonly telemetry: Record<string, unknown> };
+type Sprint = Outcome & { readonly telemetry: Record<string, unknown>; readonly unloadable?: true };
 
 /** Runs the child once, to completion; its events are folded into the `stack.child.*` telemetry. */
 async function runSprint(node: GraphNode, child: ManagerChild, context: RunContext, cycle: number, services: HandlerServices, signal: AbortSignal): Promise<Sprint> {
@@ -107,6 +109,7 @@ async function runSprint(node: GraphNode, child: ManagerChild, context: RunConte
     // The node's `context.*` attributes are also the child's launch parameters (`$key` in its commands).
     const params = childContextSeed(node, HANDLER_TYPE);
     const handle = services.startChildPipeline(child.dotFile, context, node.id, { params, ...(child.workdir ? { cwd: child.workdir } : {}), onEvent: collect });
+    if (!handle.loaded) return { ...(await handle.outcome), telemetry: {}, unloadable: true };
     const cancel = () => handle.cancel();
     signal.addEventListener('abort', cancel, { once: true });
     try {

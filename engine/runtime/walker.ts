@@ -437,7 +437,7 @@ export class Walker {
     const runDirectory = this.options.runDirectory.child(label);
     const cancellation = new AbortController();
     const outcome = 'error' in loaded ? Promise.resolve<Outcome>({ status: 'fail', isExplicit: false, failureReason: loaded.error }) : this.walkChild(dotFile, loaded.graph, context, scope, runDirectory, cancellation.signal, options);
-    return { scope, runDirectory, outcome, cancel: () => cancellation.abort(new CancelledError(`child pipeline ${dotFile} was cancelled`)) };
+    return { loaded: 'graph' in loaded, scope, runDirectory, outcome, cancel: () => cancellation.abort(new CancelledError(`child pipeline ${dotFile} was cancelled`)) };
   }
 
   private async walkChild(dotFile: string, child: Graph, context: RunContext, scope: WalkScope, runDirectory: RunDirectory, cancel: AbortSignal, options: ChildPipelineOptions): Promise<Outcome> {

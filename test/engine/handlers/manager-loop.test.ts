@@ -150,4 +150,14 @@ describe('manager loop (sprints, as the reference runs them)', () => {
     const invalidChild = await runDot(managerDot('"manager.max_cycles"=1'), { files: { 'child.dot': 'digraph child { a -> b }' } });
     assert.match(invalidChild.result.failureReason ?? '', /sub-pipeline .*child\.dot is invalid: start_node/);
   });
+
+  it('a child that cannot be loaded fails the manager at once, a configuration failure: no sprint is tried again', async () => {
+    const clock = instantClock();
+    const report = await runDot(managerDot('"manager.poll_interval"="1s"'), { files: { 'child.dot': 'digraph child { a -> b }' }, clock });
+    assert.equal(report.result.status, 'fail');
+    assert.match(report.result.failureReason ?? '', /^sub-pipeline .*child\.dot is invalid: start_node/);
+    assert.equal(report.status('boss').is_explicit, false);
+    assert.equal(updates(report)['manager.cycles'], 1);
+    assert.deepEqual(clock.sleeps, [], 'no wait for a next sprint');
+  });
 });
