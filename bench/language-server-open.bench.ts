@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CompletionRequest } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { languageServerExecArgv } from '../host/language-server-limits';
+import { languageServerEnvOverrides, languageServerExecArgv } from '../host/language-server-limits';
 import { ensureTestBundle, LspClient } from '../test/language-server/lsp-client';
 import { node24 } from '../test/node24';
 import { completionProbes, generatePipeline } from './language-server/generate-pipeline';
@@ -36,7 +36,7 @@ interface Fresh {
 async function startFresh(side: Side, node: string): Promise<Fresh> {
   const start = performance.now();
   const client =
-    side === 'ours' ? await LspClient.start({ diagnosticsDelayMs: 150 }, undefined, languageServerExecArgv) : await LspClient.start({}, dlsServer, [], node);
+    side === 'ours' ? await LspClient.start({ diagnosticsDelayMs: 150 }, undefined, languageServerExecArgv, process.execPath, languageServerEnvOverrides) : await LspClient.start({}, dlsServer, [], node);
   const initialized = performance.now() - start;
   const probe = 'file:///bench/start-up.dot';
   await client.open(probe, 'digraph start_up { a }\n');
@@ -159,6 +159,6 @@ export default async function bench(): Promise<BenchReport> {
   return {
     name: 'language-server open',
     figures,
-    notes: `${rounds} interleaved rounds (a fresh server per figure, the order of ours and dls alternating); ours as the extension starts it (${languageServerExecArgv.join(' ')}) on Node ${process.versions.node}, dot-language-support 2.2.3 behind a stdio server (bench/language-server/dot-language-support-server.mjs: parse + validate on open and change, completion from the parsed file) on Node 24; each server answers a one-node document before the pipeline is opened; typing: ${typingEdits} edits at 5,000 nodes alternating between the two servers, each followed by a completion in a list three statements below, the first ${warmingEdits} reported apart; load average ${loadBefore.toFixed(1)} before, ${(os.loadavg()[0] ?? 0).toFixed(1)} after`,
+    notes: `${rounds} interleaved rounds (a fresh server per figure, the order of ours and dls alternating); ours as the extension starts it (${languageServerExecArgv.join(' ')}, without ${Object.keys(languageServerEnvOverrides).join(', ')}) on Node ${process.versions.node}, dot-language-support 2.2.3 behind a stdio server (bench/language-server/dot-language-support-server.mjs: parse + validate on open and change, completion from the parsed file) on Node 24; each server answers a one-node document before the pipeline is opened; typing: ${typingEdits} edits at 5,000 nodes alternating between the two servers, each followed by a completion in a list three statements below, the first ${warmingEdits} reported apart; load average ${loadBefore.toFixed(1)} before, ${(os.loadavg()[0] ?? 0).toFixed(1)} after`,
   };
 }

@@ -7,6 +7,7 @@ import { CodeActionKind, DidChangeWatchedFilesNotification, ErrorCodes, FileChan
 import type { DocumentAnalysis, DocumentView } from './analysis/document-analysis';
 import { pastParseLimits } from './analysis/document-analysis';
 import type { Checker } from './analysis/checker';
+import { InlineChecker } from './analysis/checker';
 import { DocumentStore } from './analysis/document-store';
 import { codeActions } from './features/code-actions';
 import { complete } from './features/completion';
@@ -31,7 +32,7 @@ interface ServerInitializationOptions {
   readonly checkInWorker?: boolean;
 }
 
-/** Makes the checker once the client's options are known. */
+/** Makes the checker once the client's options are known (called once, at initialize). */
 export type CheckerFactory = (inWorker: boolean) => Checker;
 
 /** The docs shipped beside the bundle (dist/../docs/rules.md) when the client names none. */
@@ -41,8 +42,8 @@ function defaultRulesDocUri(): string | undefined {
 }
 
 export function startServer(connection: Connection, createChecker: CheckerFactory): void {
-  // The placement is only known at initialize; the store talks to whichever checker is current.
-  let checker: Checker = createChecker(false);
+  // The placement is only known at initialize (documents open after it); the store talks to whichever checker is current.
+  let checker: Checker = new InlineChecker();
   const store = new DocumentStore({ check: (input) => checker.check(input), forget: (uri) => checker.forget(uri), dispose: () => checker.dispose() });
   let publisher: DiagnosticPublisher | undefined;
   let workspaceRoot: string | undefined;
@@ -53,7 +54,7 @@ export function startServer(connection: Connection, createChecker: CheckerFactor
     const rootUri = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
     workspaceRoot = rootUri?.startsWith('file:') ? fileURLToPath(rootUri) : undefined;
     canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    if (options.checkInWorker !== false) checker = createChecker(true);
+    checker = createChecker(options.checkInWorker !== false);
     publisher = new DiagnosticPublisher({
       store,
       checker: store.checker,

@@ -6,11 +6,10 @@
  * graphs stay with the worker until a request asks for them (HeldModel).
  */
 import { deserialize } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../../engine/model/diagnostics';
 import type { CheckInput, EngineCheck, ModelGraphs, ModelProvenance, NodeDetails, PipelineModel } from './document-analysis';
 import { checkText } from './document-analysis';
-import { CHECKER_HEAP_MB, CHECKER_YOUNG_MB } from '../../host/language-server-limits';
 
 /** Both resolve to undefined when a newer check of the same document superseded this one before it ran. */
 export interface CheckHandle {
@@ -91,15 +90,13 @@ class HeldModel implements PipelineModel {
 const STOP_GRACE_MS = 1000;
 
 export class WorkerChecker implements Checker {
-  private readonly worker: Worker;
   private readonly pending = new Map<number, PendingCheck>();
   private readonly pendingGraphs = new Map<number, (graphs: ModelGraphs | undefined) => void>();
   private nextId = 1;
   private failed = false;
 
-  constructor(workerPath: string) {
-    // Past its cap the worker dies (ERR_WORKER_OUT_OF_MEMORY) and checks go on on this thread (fallBack).
-    this.worker = new Worker(workerPath, { resourceLimits: { maxOldGenerationSizeMb: CHECKER_HEAP_MB, maxYoungGenerationSizeMb: CHECKER_YOUNG_MB } });
+  /** `worker` runs check-worker.ts (startCheckerWorker). */
+  constructor(private readonly worker: Worker) {
     this.worker.unref();
     this.worker.on('message', (response: CheckerResponse) => this.receive(response));
     this.worker.on('error', () => this.fallBack());

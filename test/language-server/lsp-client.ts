@@ -42,10 +42,11 @@ export class LspClient {
 
   /**
    * `server` is the bundled server unless a test installs one elsewhere (the packaged layout);
-   * `node` runs it (the benches start dot-language-support's server under Node 24).
+   * `node` runs it (the benches start dot-language-support's server under Node 24); `env` overlays
+   * this process's environment (`undefined` removes a variable).
    */
-  static async start(initializationOptions: Record<string, unknown> = { diagnosticsDelayMs: 20 }, server = serverPath, execArgv: readonly string[] = [], node = process.execPath): Promise<LspClient> {
-    const child = spawn(node, [...execArgv, server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  static async start(initializationOptions: Record<string, unknown> = { diagnosticsDelayMs: 20 }, server = serverPath, execArgv: readonly string[] = [], node = process.execPath, env: NodeJS.ProcessEnv = {}): Promise<LspClient> {
+    const child = spawn(node, [...execArgv, server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout as NodeJS.ReadableStream), new StreamMessageWriter(child.stdin as NodeJS.WritableStream));
     connection.listen();
     const client = new LspClient(child, connection);

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { WorkerChecker } from '../../../language-server/analysis/checker';
+import { startCheckerWorker } from '../../../language-server/analysis/checker-worker';
 import { ensureTestBundle, fixtureText, workerPath } from '../lsp-client';
 
 describe('worker checker', () => {
   before(() => ensureTestBundle());
 
   it('checks off the main thread and drops checks a newer version superseded', async () => {
-    const checker = new WorkerChecker(workerPath);
+    const checker = new WorkerChecker(startCheckerWorker(path.dirname(workerPath))!);
     try {
       const text = fixtureText('child.dot');
       const handles = [1, 2, 3].map((version) => checker.check({ uri: 'file:///w.dot', version, text }));

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { WorkerChecker } from '../../../language-server/analysis/checker';
+import { startCheckerWorker } from '../../../language-server/analysis/checker-worker';
 import { DocumentStore } from '../../../language-server/analysis/document-store';
 import { documentSymbols } from '../../../language-server/features/symbols';
 import { ensureTestBundle, fixtureText, workerPath } from '../lsp-client';
@@ -13,7 +15,7 @@ describe('document store with the worker checker', () => {
   before(() => ensureTestBundle());
 
   it('keeps the model\'s graphs in the worker until a request asks, and gives views of unchecked versions none', async () => {
-    const store = new DocumentStore(new WorkerChecker(workerPath));
+    const store = new DocumentStore(new WorkerChecker(startCheckerWorker(path.dirname(workerPath))!));
     try {
       store.open(uri, text, 1);
       assert.equal(store.view(uri)?.model, undefined, 'right after open the view is the text\'s alone');
@@ -43,7 +45,7 @@ describe('document store with the worker checker', () => {
   });
 
   it('lists symbols with the handlers the engine resolved (node defaults included) without reading the model', async () => {
-    const store = new DocumentStore(new WorkerChecker(workerPath));
+    const store = new DocumentStore(new WorkerChecker(startCheckerWorker(path.dirname(workerPath))!));
     try {
       const defaults = 'digraph d {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n  node [shape=parallelogram]\n  build [tool_command="make", label="Build it"]\n  start -> build -> done\n}\n';
       store.open(uri, defaults, 1);
