@@ -2,8 +2,9 @@
 // runner, on the test files compiled once by esbuild (scripts/compile-tests.mjs: tsx's start-up in
 // every test process cost more CPU than most tests), with source maps so that failures point at the
 // .ts lines. What a test file started is killed when the file ends (scripts/test-reaper.mjs).
-// Usage: node scripts/run-tests.mjs [--probe=FILE] [--dir=DIR] [--file-timeout=MS] [substring filter...]
-// --probe appends each test file's wall time and CPU to FILE (scripts/test-probe.mjs); --dir and
+// Usage: node scripts/run-tests.mjs [--probe=FILE] [--concurrency=N] [--dir=DIR] [--file-timeout=MS] [substring filter...]
+// --probe appends each test file's wall time and CPU to FILE (scripts/test-probe.mjs); --concurrency
+// runs N test files at once (default 2); --dir and
 // --file-timeout are for the runner's own test (test/scripts/run-tests.test.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,7 +37,12 @@ const runner = compile ? ['--enable-source-maps', ...reaper] : ['--import', 'tsx
 // instead of holding the suite; a healthy file on a busy 2-core machine ends well inside it.
 const FILE_TIMEOUT_MS = Number(option('file-timeout') ?? 300_000);
 console.log(`# node ${process.version} (${process.execPath}), ${files.length} test files${built ? ' (compiled)' : ''}`);
-const child = spawn(process.execPath, [...runner, '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files.map(compiled)], { stdio: 'inherit', env: { ...runnerEnvironment(), ...(probe === undefined ? {} : { ATTRACTOR_TEST_PROBE: path.resolve(probe) }) } });
+const concurrency = Number(option('concurrency') ?? 2);
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(`run-tests: --concurrency takes a whole number of test files to run at once, not ${option('concurrency')}`);
+  process.exit(2);
+}
+const child = spawn(process.execPath, [...runner, '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files.map(compiled)], { stdio: 'inherit', env: { ...runnerEnvironment(), ...(probe === undefined ? {} : { ATTRACTOR_TEST_PROBE: path.resolve(probe) }) } });
 const reaping = reapTestFiles(child.pid);
 child.on('exit', (code) => {
   reaping.stop();
