@@ -15,6 +15,11 @@ import { reapTestFiles, runnerEnvironment } from './test-reaper.mjs';
 const option = (name) => process.argv.slice(2).find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const dir = option('dir') ?? 'test';
+const concurrency = Number(option('concurrency') ?? 2);
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(`run-tests: --concurrency takes a whole number of test files to run at once, not ${option('concurrency')}`);
+  process.exit(2);
+}
 const all = [];
 (function walk(at) {
   for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
@@ -37,11 +42,6 @@ const runner = compile ? ['--enable-source-maps', ...reaper] : ['--import', 'tsx
 // instead of holding the suite; a healthy file on a busy 2-core machine ends well inside it.
 const FILE_TIMEOUT_MS = Number(option('file-timeout') ?? 300_000);
 console.log(`# node ${process.version} (${process.execPath}), ${files.length} test files${built ? ' (compiled)' : ''}`);
-const concurrency = Number(option('concurrency') ?? 2);
-if (!Number.isInteger(concurrency) || concurrency < 1) {
-  console.error(`run-tests: --concurrency takes a whole number of test files to run at once, not ${option('concurrency')}`);
-  process.exit(2);
-}
 const child = spawn(process.execPath, [...runner, '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files.map(compiled)], { stdio: 'inherit', env: { ...runnerEnvironment(), ...(probe === undefined ? {} : { ATTRACTOR_TEST_PROBE: path.resolve(probe) }) } });
 const reaping = reapTestFiles(child.pid);
 child.on('exit', (code) => {
