@@ -170,6 +170,8 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
         if (block >= 0 && blockField(block, BLOCK.kind) === 1) (namedIn.get(id) ?? namedIn.set(id, new Set()).get(id))?.add(block);
       }
       n++;
+      // A node's defaults are those in scope where the text first names it: once each of a few looked up is named, later statements change none.
+      if (only && attributes.size === only.size) break;
     } else {
       const scope = defaults[listRows[l * LIST.fields + LIST.block] as number];
       if (scope) forFlowEntries(outline, l, (key, value) => scope.set(key, { key, value: outline.valueOf(value), quoted: outline.kindOf(value) === STRING, origin: 'default' }));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { carryFlow, nodesNamed, outlineFlow } from '../../../language-server/analysis/outline-flow';
 import { updateOutline } from '../../../language-server/syntax/incremental-outline';
 import type { Outline } from '../../../language-server/syntax/outline';
@@ -64,5 +65,25 @@ describe('outline flow', () => {
     assert.equal(nodesNamed(shape, ['a'])[0]?.attributes.get('shape')?.value, 'parallelogram', 'the later entry wins');
     const later = typed(shape, '  a -> b', '  a [shape=diamond]\n');
     assert.equal(nodesNamed(later, ['a'])[0]?.attributes.get('shape')?.value, 'diamond', 'a later statement naming the node sets it');
+  });
+
+  it('looks nodes up as the flow reads them, on random statements with defaults and subgraphs', () => {
+    const id = fc.constantFrom('a', 'b', 'c', '"a"', '"d e"');
+    const entries = fc.array(fc.tuple(fc.constantFrom('shape', 'outputs', 'label', 'timeout'), fc.constantFrom('box', 'diamond', '"x"')), { maxLength: 2 }).map((list) => list.map(([key, value]) => `${key}=${value}`).join(', '));
+    const statement = fc.oneof(
+      fc.tuple(id, entries).map(([node, list]) => `${node} [${list}]`),
+      entries.map((list) => `node [${list}]`),
+      fc.tuple(id, id).map(([from, to]) => `${from} -> ${to}`),
+      fc.constantFrom('subgraph cluster_s {', 'subgraph {', '}'),
+    );
+    fc.assert(
+      fc.property(fc.array(statement, { maxLength: 14 }), fc.subarray(['a', 'b', 'c', 'd e']), (statements, ids) => {
+        const outline = buildOutline(`digraph p {\n${statements.join('\n')}\n}\n`);
+        const looked = nodesNamed(outline, ids).map((node) => [node.id, [...node.attributes]]);
+        const { nodes } = outlineFlow(outline);
+        assert.deepEqual(looked, ids.map((node) => [node, [...(nodes.get(node)?.attributes ?? [])]]));
+      }),
+      { numRuns: 400 },
+    );
   });
 });
