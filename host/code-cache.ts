@@ -103,10 +103,20 @@ function readOrUndefined(file: string): Buffer | undefined {
   }
 }
 
-/** The caches of earlier builds of the same bundle: `cli-lint-<size>-<mtime>.v8` beside the new one. */
+/**
+ * Caches of other builds of the same bundle kept beside the one just written: a few checkouts (or
+ * installed versions) in use at once each keep theirs instead of removing one another's.
+ */
+const KEPT_BUILDS = 4;
+
+/** Removes the caches of the same bundle (`cli-lint-<size>-<mtime>.v8`) but those of the KEPT_BUILDS last written builds. */
 function removeOlderCaches(current: string): void {
+  const directory = path.dirname(current);
   const bundle = path.basename(current).replace(/-\d+-\d+\.v8$/, '');
-  for (const name of fs.readdirSync(path.dirname(current))) {
-    if (name !== path.basename(current) && name.endsWith('.v8') && name.replace(/-\d+-\d+\.v8$/, '') === bundle) fs.rmSync(path.join(path.dirname(current), name), { force: true });
-  }
+  const others = fs
+    .readdirSync(directory)
+    .filter((name) => name !== path.basename(current) && name.endsWith('.v8') && name.replace(/-\d+-\d+\.v8$/, '') === bundle)
+    .map((name) => ({ file: path.join(directory, name), written: fs.statSync(path.join(directory, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.written - a.written);
+  for (const { file } of others.slice(KEPT_BUILDS - 1)) fs.rmSync(file, { force: true });
 }

@@ -44,6 +44,23 @@ describe('language server compile cache', () => {
     assert.deepEqual(await session(true), withCompletion);
   });
 
+  it('keeps the caches of the last few other builds of a bundle (checkouts in use at once), not older ones', async () => {
+    // Written again below: this build's cache is taken away first.
+    fs.rmSync(cacheOf('language-server-main'));
+    const earlier = [1, 2, 3, 4, 5].map((k) => path.join(directory, `language-server-main-${k}-${k}.v8`));
+    for (const [k, file] of earlier.entries()) {
+      fs.writeFileSync(file, 'another build');
+      fs.utimesSync(file, new Date(Date.UTC(2026, 0, 1 + k)), new Date(Date.UTC(2026, 0, 1 + k)));
+    }
+    await session(false);
+    assert.deepEqual(
+      earlier.map((file) => fs.existsSync(file)),
+      [false, false, true, true, true],
+      'the three last written other builds stay beside the one written now',
+    );
+    for (const file of earlier) fs.rmSync(file, { force: true });
+  });
+
   it('answers the same from a corrupt cache, and replaces it', async () => {
     const expected = await session(true);
     for (const bundle of ['language-server-main', 'language-server-checker']) fs.writeFileSync(cacheOf(bundle), 'not V8 code');
