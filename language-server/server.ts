@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Connection, InitializeParams, InitializeResult } from 'vscode-languageserver';
-import { CodeActionKind, DidChangeWatchedFilesNotification, ErrorCodes, FileChangeType, ResponseError, TextDocumentSyncKind } from 'vscode-languageserver';
+import { CodeActionKind, DidChangeWatchedFilesNotification, ErrorCodes, FileChangeType, ResponseError, TextDocumentSyncKind } from './lsp-values';
 import type { DocumentAnalysis, DocumentView } from './analysis/document-analysis';
 import { pastParseLimits } from './analysis/document-analysis';
 import type { Checker } from './analysis/checker';

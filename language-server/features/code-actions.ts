@@ -1,6 +1,6 @@
 /** Quick fixes: every engine `fix` on a diagnostic, plus "did you mean" for misspelled attributes, node ids and enum values. */
 import type { CodeAction, Diagnostic as LspDiagnostic, Range } from 'vscode-languageserver';
-import { CodeActionKind } from 'vscode-languageserver';
+import { CodeActionKind } from '../lsp-values';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
 import { editDistance } from '../../engine/validate/did-you-mean';
 import type { DocumentView } from '../analysis/document-analysis';

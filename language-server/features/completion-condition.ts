@@ -1,6 +1,6 @@
 /** Completion inside `condition="..."`: keys, operators, status values and labels, `&&`. */
 import type { CompletionItem } from 'vscode-languageserver';
-import { CompletionItemKind } from 'vscode-languageserver';
+import { CompletionItemKind } from '../lsp-values';
 import type { ContextKey } from '../analysis/context-keys';
 
 export const statusValues: readonly { value: string; doc: string }[] = [

@@ -1,6 +1,6 @@
 /** Completion inside `model_stylesheet="..."`: selectors, the three properties and their values. */
 import type { CompletionItem } from 'vscode-languageserver';
-import { CompletionItemKind } from 'vscode-languageserver';
+import { CompletionItemKind } from '../lsp-values';
 import { attributeSpec } from '../../engine/model/attributes';
 import { shapes } from '../../engine/model/handler-types';
 import { stylesheetProperties } from '../../engine/transform/stylesheet';

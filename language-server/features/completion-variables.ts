@@ -1,6 +1,6 @@
 /** `$goal`, `$iteration`, `$prior_critiques_<id>` and `${context.key}` inside prompts and tool commands. */
 import type { CompletionItem } from 'vscode-languageserver';
-import { CompletionItemKind } from 'vscode-languageserver';
+import { CompletionItemKind } from '../lsp-values';
 import type { ContextKey } from '../analysis/context-keys';
 import type { TextCompletion } from './completion-condition';
 

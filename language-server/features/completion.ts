@@ -1,6 +1,6 @@
 /** Context-aware completion: attribute names for the place, typed values, node ids, embedded languages, snippets. */
 import type { CompletionItem, MarkupContent, Range } from 'vscode-languageserver';
-import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver';
+import { CompletionItemKind, InsertTextFormat, MarkupKind } from '../lsp-values';
 import type { AttributeSpec } from '../../engine/model/attributes';
 import { attributeSpec, attributesFor, attributeTable } from '../../engine/model/attributes';
 import { resolveHandlerType, shapes } from '../../engine/model/handler-types';

@@ -1,5 +1,5 @@
 import type { Diagnostic as LspDiagnostic, DiagnosticRelatedInformation } from 'vscode-languageserver';
-import { DiagnosticSeverity } from 'vscode-languageserver';
+import { DiagnosticSeverity } from '../lsp-values';
 import type { Diagnostic, Fix, Severity } from '../../engine/model/diagnostics';
 import type { SourceRange } from '../../engine/model/source';
 import { ruleAnchor } from '../../engine/validate/rule-docs';

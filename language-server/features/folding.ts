@@ -1,6 +1,6 @@
 /** Folding: graph and subgraph bodies, multi-line attribute lists and strings, comments. */
 import type { FoldingRange } from 'vscode-languageserver';
-import { FoldingRangeKind } from 'vscode-languageserver';
+import { FoldingRangeKind } from '../lsp-values';
 import type { DocumentView } from '../analysis/document-analysis';
 import { BLOCK, LIST } from '../syntax/outline-rows';
 import { COMMENT, HTML, STRING } from '../syntax/scanner';

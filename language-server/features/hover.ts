@@ -1,6 +1,6 @@
 /** Hover: attribute docs, node summaries (handler, model, retries, edges), parsed conditions. */
 import type { Hover } from 'vscode-languageserver';
-import { MarkupKind } from 'vscode-languageserver';
+import { MarkupKind } from '../lsp-values';
 import { attributeSpec } from '../../engine/model/attributes';
 import { parseCondition } from '../../engine/conditions/condition';
 import type { Graph, GraphEdge, GraphNode } from '../../engine/model/graph';

@@ -1,6 +1,6 @@
 /** Definition, references, highlights and rename for node ids. */
 import type { DocumentHighlight, Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import { DocumentHighlightKind } from 'vscode-languageserver';
+import { DocumentHighlightKind } from '../lsp-values';
 import type { DocumentView } from '../analysis/document-analysis';
 import type { NodeOccurrence } from '../analysis/node-occurrences';
 import { nodeOccurrences, occurrenceAt } from '../analysis/node-occurrences';

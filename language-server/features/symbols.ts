@@ -1,6 +1,6 @@
 /** Document symbols: the graph, its nodes and subgraphs, as they nest in the text. */
 import type { DocumentSymbol } from 'vscode-languageserver';
-import { SymbolKind } from 'vscode-languageserver';
+import { SymbolKind } from '../lsp-values';
 import { resolveHandlerType } from '../../engine/model/handler-types';
 import type { DocumentView } from '../analysis/document-analysis';
 import { outlineFlow } from '../analysis/outline-flow';
