@@ -122,6 +122,8 @@ export class WorkerChecker implements Checker {
   async dispose(): Promise<void> {
     if (this.failed) return;
     this.failed = true;
+    // Shutting down: what is still to check is dropped, not checked on this thread as the worker exits.
+    this.answerPending(() => undefined);
     const exited = new Promise<boolean>((resolve) => this.worker.once('exit', () => resolve(true)));
     this.post({ kind: 'stop' });
     let timer: NodeJS.Timeout | undefined;
@@ -176,12 +178,17 @@ export class WorkerChecker implements Checker {
   private fallBack(): void {
     if (this.failed && this.pending.size === 0 && this.pendingGraphs.size === 0) return;
     this.failed = true;
+    this.answerPending(checkSafely);
+  }
+
+  /** Answers every check still pending with `answer` (undefined: superseded), and every graphs request with none. */
+  private answerPending(answer: (input: CheckInput) => EngineCheck | undefined): void {
     for (const resolve of this.pendingGraphs.values()) resolve(undefined);
     this.pendingGraphs.clear();
     for (const [id, job] of this.pending) {
       this.pending.delete(id);
-      const check = checkSafely(job.input);
-      job.resolveDiagnostics(check.diagnostics);
+      const check = answer(job.input);
+      job.resolveDiagnostics(check?.diagnostics);
       job.resolveResult(check);
     }
   }

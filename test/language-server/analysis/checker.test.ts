@@ -28,4 +28,14 @@ describe('worker checker', () => {
       await checker.dispose();
     }
   });
+
+  it('drops the checks still pending when it is disposed, rather than checking them on this thread', async () => {
+    const checker = new WorkerChecker(startCheckerWorker(path.dirname(workerPath))!);
+    const pending = [1, 2].map((version) => checker.check({ uri: `file:///pending-${version}.dot`, version, text: fixtureText('review-loop.dot') }));
+    await checker.dispose();
+    for (const handle of pending) {
+      assert.equal(await handle.result, undefined);
+      assert.equal(await handle.diagnostics, undefined);
+    }
+  });
 });
