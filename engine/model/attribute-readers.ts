@@ -61,7 +61,9 @@ export function intAttr(attributes: ReadonlyMap<string, { value: string }>, key:
 }
 
 export function listAttr(node: HasAttributes, key: string): string[] {
-  return (node.attributes.get(key)?.value ?? '')
+  const value = node.attributes.get(key)?.value;
+  if (!value) return [];
+  return value
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);

@@ -2,7 +2,6 @@ import type { Adjacency, Graph, GraphNode } from '../model/graph';
 import { isBuiltinHandlerType } from '../model/handler-types';
 import { boolAttr, listAttr, stringAttr } from '../model/attribute-readers';
 import { findVariables } from '../transform/variables';
-import { breadthFirst } from './breadth-first';
 import { Speller } from './did-you-mean';
 
 // Keys the engine sets whatever the graph holds (runner, walker, feedback, every LLM node).
@@ -53,11 +52,16 @@ interface NodeWrites {
 // Asked once per condition clause and upstream node: computed once per node and lint.
 const nodeWrites = new WeakMap<GraphNode, NodeWrites>();
 
+const none: readonly string[] = [];
+
 function computeWrites(node: GraphNode, handler: string): NodeWrites {
   const anything = boolAttr(node, 'parse_json') || !isBuiltinHandlerType(handler);
   const own = handlerWrites[handler];
-  const prefixes = [...(own?.prefixes ?? []), ...(stringAttr(node, 'response_schema') ? [node.id] : [])];
-  return { anything, keys: [...listAttr(node, 'outputs'), ...(own?.keys ?? [])], prefixes };
+  const outputs = listAttr(node, 'outputs');
+  // Most nodes declare nothing of their own: they share their handler's lists.
+  const keys = outputs.length > 0 ? [...outputs, ...(own?.keys ?? none)] : (own?.keys ?? none);
+  const prefixes = stringAttr(node, 'response_schema') ? [...(own?.prefixes ?? none), node.id] : (own?.prefixes ?? none);
+  return { anything, keys, prefixes };
 }
 
 /**
@@ -106,22 +110,25 @@ export class UpstreamWrites {
       const node = this.graph.nodes.get(id);
       const written = node ? writesOf(node, this.handlerOf(node)).keys.find((candidate) => keys.has(candidate)) : undefined;
       if (written !== undefined) return written;
-      for (const neighbour of this.neighbours(id, 'incoming')) visited.add(neighbour);
+      this.addNeighbours(id, 'incoming', visited);
     }
     return undefined;
   }
 
   private reachedFromWriters(key: string): ReadonlySet<string> {
-    const writers = [...this.graph.nodes.values()].filter((node) => mayHoldKey(writesOf(node, this.handlerOf(node)), key)).map((node) => node.id);
-    return breadthFirst(writers, (id) => this.neighbours(id, 'outgoing'));
+    const reached = new Set<string>();
+    for (const node of this.graph.nodes.values()) if (mayHoldKey(writesOf(node, this.handlerOf(node)), key)) reached.add(node.id);
+    // Breadth-first: a Set's iteration visits what is added while it runs.
+    for (const id of reached) this.addNeighbours(id, 'outgoing', reached);
+    return reached;
   }
 
-  /** The nodes an edge joins `id` to, before it (`incoming`) or after it (`outgoing`). */
-  private *neighbours(id: string, direction: keyof Adjacency): Iterable<string> {
+  /** Adds to `into` the nodes an edge joins `id` to, before it (`incoming`) or after it (`outgoing`). */
+  private addNeighbours(id: string, direction: keyof Adjacency, into: Set<string>): void {
     if (!this.graph.nodes.has(id)) return;
     for (const edge of this.adjacency[direction].get(id) ?? []) {
       const other = direction === 'incoming' ? edge.from : edge.to;
-      if (this.graph.nodes.has(other)) yield other;
+      if (this.graph.nodes.has(other)) into.add(other);
     }
   }
 }

@@ -63,17 +63,19 @@ function computeAnalysis({ graph, adjacency }: RuleContext): GraphAnalysis {
     return targets ?? noTargets;
   };
   const graphRetryTargets = retryTargets(graph.attributes);
-  const successors = function* (id: string): Iterable<string> {
-    for (const edge of adjacency.outgoing.get(id) ?? []) yield edge.to;
+  const successors = (id: string): readonly string[] => {
+    const next = (adjacency.outgoing.get(id) ?? []).map((edge) => edge.to);
     const node = graph.nodes.get(id);
-    if (node) yield* retryTargets(node.attributes);
-    if (id === exit?.id) yield* graphRetryTargets;
+    if (node) for (const target of retryTargets(node.attributes)) next.push(target);
+    if (id === exit?.id) for (const target of graphRetryTargets) next.push(target);
+    return next;
   };
   const reachable = start ? breadthFirst([start.id], successors) : new Set<string>();
 
   const cycles: Cycle[] = [];
   const cycleOf = new Map<string, Cycle>();
-  const order = new Map(nodes.map((node, i) => [node.id, i]));
+  const order = new Map<string, number>();
+  nodes.forEach((node, i) => order.set(node.id, i));
   for (const component of stronglyConnectedComponents([...graph.nodes.keys()], adjacency.outgoing)) {
     const only = component[0] as string;
     const selfLoop = component.length === 1 && (adjacency.outgoing.get(only) ?? []).some((edge) => edge.to === only);
