@@ -6,7 +6,9 @@ import type { Transform } from './transform';
 
 /** Node classes: the `class` attribute's comma-separated names plus classes derived from subgraph labels. */
 export function nodeClasses(node: { attributes: Attributes; derivedClasses: readonly string[] }): string[] {
-  const declared = (node.attributes.get('class')?.value ?? '')
+  const written = node.attributes.get('class')?.value;
+  if (!written && node.derivedClasses.length === 0) return [];
+  const declared = (written ?? '')
     .split(',')
     .map((c) => c.trim())
     .filter(Boolean);

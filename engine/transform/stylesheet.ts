@@ -194,11 +194,14 @@ function indexOf(stylesheet: Stylesheet): RuleIndex {
 }
 
 /** The rules that match `target`, least specific first and in rule order within a specificity (later wins). */
-function matchingRules(stylesheet: Stylesheet, target: StyleTarget): StyleRule[] {
+function matchingRules(stylesheet: Stylesheet, target: StyleTarget): readonly StyleRule[] {
   const index = indexOf(stylesheet);
+  const byShape = index.byShape.get(target.shape);
+  const byId = index.byId.get(target.id);
+  if (target.classes.length === 0 && !byShape && !byId) return index.universal;
   const classRules = target.classes.flatMap((className) => index.byClass.get(className) ?? []);
   if (target.classes.length > 1) classRules.sort((a, b) => a.order - b.order);
-  return [...index.universal, ...(index.byShape.get(target.shape) ?? []), ...classRules, ...(index.byId.get(target.id) ?? [])];
+  return [...index.universal, ...(byShape ?? []), ...classRules, ...(byId ?? [])];
 }
 
 /** The winning declaration per property for one node, with the rule it came from. */

@@ -31,7 +31,7 @@ const cache = new WeakMap<Graph, WrittenAttributeIndex>();
 export function writtenAttributes(graph: Graph): WrittenAttributeIndex {
   let index = cache.get(graph);
   if (!index) {
-    index = buildIndex([...walk(graph)]);
+    index = buildIndex(walk(graph));
     cache.set(graph, index);
   }
   return index;
@@ -52,28 +52,31 @@ function buildIndex(all: readonly WrittenAttribute[]): WrittenAttributeIndex {
   };
 }
 
-function* walk(graph: Graph): Iterable<WrittenAttribute> {
+function walk(graph: Graph): WrittenAttribute[] {
+  const all: WrittenAttribute[] = [];
+  // One shape for every entry (node and edge always present), so the rules reading them see one.
+  const add = (scope: AttributeScope, attribute: Attribute, node: GraphNode | undefined, edge: GraphEdge | undefined) => all.push({ scope, attribute, node, edge });
   const seenDefaults = new Set<number>();
   const firstSight = (attribute: Attribute): boolean => {
-    if (attribute.origin !== 'default') return true;
     const offset = attribute.range?.start ?? -1;
     if (seenDefaults.has(offset)) return false;
     seenDefaults.add(offset);
     return true;
   };
-  for (const attribute of graph.attributes.values()) if (attribute.origin === 'explicit') yield { scope: 'graph', attribute };
+  for (const attribute of graph.attributes.values()) if (attribute.origin === 'explicit') add('graph', attribute, undefined, undefined);
   for (const node of graph.nodes.values()) {
     for (const attribute of node.attributes.values()) {
-      if (attribute.origin === 'explicit') yield { scope: 'node', attribute, node };
-      else if (attribute.origin === 'default' && firstSight(attribute)) yield { scope: 'node', attribute };
+      if (attribute.origin === 'explicit') add('node', attribute, node, undefined);
+      else if (attribute.origin === 'default' && firstSight(attribute)) add('node', attribute, undefined, undefined);
     }
   }
   for (const edge of graph.edges) {
     for (const attribute of edge.attributes.values()) {
-      if (attribute.origin === 'explicit') yield { scope: 'edge', attribute, edge };
-      else if (attribute.origin === 'default' && firstSight(attribute)) yield { scope: 'edge', attribute };
+      if (attribute.origin === 'explicit') add('edge', attribute, undefined, edge);
+      else if (attribute.origin === 'default' && firstSight(attribute)) add('edge', attribute, undefined, undefined);
     }
   }
+  return all;
 }
 
 /** The diagnostic fields that name the element an attribute sits on. */
