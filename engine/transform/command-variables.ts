@@ -55,7 +55,8 @@ export function commandVariableNames(graph: Graph, paramNames: Iterable<string> 
   const names = new Set([...engineKeys, ...paramNames]);
   for (const name of graph.attributes.keys()) names.add(`graph.${name}`);
   for (const node of graph.nodes.values()) {
-    for (const key of (node.attributes.get('outputs')?.value ?? '').split(',')) if (key.trim()) names.add(key.trim());
+    const outputs = node.attributes.get('outputs')?.value;
+    if (outputs) for (const key of outputs.split(',')) if (key.trim()) names.add(key.trim());
   }
   return names;
 }

@@ -134,5 +134,5 @@ export class UpstreamWrites {
 }
 
 function mayHoldKey(writes: NodeWrites, key: string): boolean {
-  return writes.anything || writes.keys.includes(key) || writes.prefixes.some((prefix) => key === prefix || key.startsWith(`${prefix}.`));
+  return writes.anything || writes.keys.includes(key) || writes.prefixes.some((prefix) => key.startsWith(prefix) && (key.length === prefix.length || key[prefix.length] === '.'));
 }

@@ -3,12 +3,13 @@ import { attributesFor, attributeSpec } from '../../model/attributes';
 import { isChildContextAttribute } from '../../model/child-context';
 import type { SpanDiagnostic } from '../../model/diagnostics';
 import type { Attribute } from '../../model/graph';
-import { isBuiltinHandlerType, resolveHandlerType } from '../../model/handler-types';
+import { isBuiltinHandlerType } from '../../model/handler-types';
 import type { LineIndex } from '../../model/source';
 import { parseStylesheet, stylesheetProperties } from '../../transform/stylesheet';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
 import { didYouMean, Speller } from '../did-you-mean';
 import { renameKeyEdit, replaceValueEdit } from '../fixes';
+import { analyze } from '../graph-analysis';
 import type { LintRule } from '../rule';
 import { integerProblem, checkValue } from '../value-checks';
 import { valueRangeOf, valueSpanRange } from '../value-location';
@@ -24,12 +25,13 @@ export const unknownAttributeRule: LintRule = {
   name: 'unknown_attribute',
   tier: 'lint',
   restsOn: 'statement',
-  *check({ graph }): Iterable<SpanDiagnostic> {
-    for (const written of writtenAttributes(graph).all) {
+  *check(context): Iterable<SpanDiagnostic> {
+    const { handlerOf } = analyze(context);
+    for (const written of writtenAttributes(context.graph).all) {
       const { attribute, scope } = written;
       // A custom handler reads attributes of its own choosing.
-      if (written.node && !isBuiltinHandlerType(resolveHandlerType(written.node))) continue;
-      if (written.node && isChildContextAttribute(resolveHandlerType(written.node), attribute.key)) continue;
+      if (written.node && !isBuiltinHandlerType(handlerOf(written.node))) continue;
+      if (written.node && isChildContextAttribute(handlerOf(written.node), attribute.key)) continue;
       const spec = attributeSpec(attribute.key);
       if (spec?.scopes.includes(scope)) continue;
       const range = attribute.keyRange ?? attribute.range;
@@ -70,7 +72,8 @@ export const attributeValueRule: LintRule = {
   tier: 'validate',
   restsOn: 'statement',
   *check({ graph, lineIndex }): Iterable<SpanDiagnostic> {
-    const nodeIds = new Speller(graph.nodes.keys());
+    // Made only when a reference names no node: most graphs never need it.
+    let nodeIds: Speller | undefined;
     for (const written of writtenAttributes(graph).all) {
       const { attribute, scope } = written;
       const spec = attributeSpec(attribute.key);
@@ -78,7 +81,7 @@ export const attributeValueRule: LintRule = {
       if (spec.type.kind === 'node-ref' || spec.type.kind === 'node-ref-list') {
         for (const { id, start } of splitIds(attribute.value, spec.type.kind === 'node-ref-list')) {
           if (graph.nodes.has(id)) continue;
-          const suggestion = nodeIds.suggest(id);
+          const suggestion = (nodeIds ??= new Speller(graph.nodes.keys())).suggest(id);
           const range = valueSpanRange(lineIndex, attribute, start, start + id.length);
           const edit = suggestion ? replaceInValue(attribute, start, id, suggestion) : undefined;
           yield {

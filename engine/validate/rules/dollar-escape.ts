@@ -10,6 +10,10 @@ import { valueSpanRange } from '../value-location';
 const EXPANDS_AFTER = /[A-Za-z0-9_({[\]'"?!#*@$-]/;
 const NAME_AFTER = /^\{([A-Za-z_][A-Za-z0-9_.]*)\}|^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)/;
 
+const commandKeys = ['tool_command'];
+const shownKeys = ['prompt', 'label'];
+const promptKeys = ['prompt'];
+
 interface Escape {
   readonly start: number;
   /** The pipeline variable written right after it (`$${goal}`, `$$goal`). */
@@ -82,7 +86,7 @@ export const dollarEscapeRule: LintRule = {
     for (const node of context.graph.nodes.values()) {
       const handler = handlerOf(node);
       // Where the engine expands: commands, and the text an LLM node or a gate shows (prompt, else label).
-      const keys = handler === 'tool' ? ['tool_command'] : handler === 'codergen' || handler === 'wait.human' ? ['prompt', 'label'] : ['prompt'];
+      const keys = handler === 'tool' ? commandKeys : handler === 'codergen' || handler === 'wait.human' ? shownKeys : promptKeys;
       for (const key of keys) {
         const attribute = node.attributes.get(key);
         if (!attribute?.value.includes('$$')) continue;

@@ -20,13 +20,13 @@ export const retryTargetExistsRule: LintRule = {
   tier: 'validate',
   restsOn: 'statement',
   *check({ graph }): Iterable<SpanDiagnostic> {
-    const ids = new Speller(graph.nodes.keys());
+    let ids: Speller | undefined;
     for (const written of writtenAttributes(graph).withKey('retry_target', 'fallback_retry_target')) {
       const { attribute, scope } = written;
       if (scope === 'edge') continue;
       const target = attribute.value.trim();
       if (target === '' || graph.nodes.has(target)) continue;
-      const suggestion = ids.suggest(target);
+      const suggestion = (ids ??= new Speller(graph.nodes.keys())).suggest(target);
       const edit = suggestion ? replaceValueEdit(attribute, suggestion) : undefined;
       const range = valueRangeOf(attribute);
       yield {

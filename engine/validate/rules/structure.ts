@@ -64,12 +64,12 @@ export const edgeTargetExistsRule: LintRule = {
   name: 'edge_target_exists',
   tier: 'validate',
   *check({ graph, adjacency, lineIndex }): Iterable<SpanDiagnostic> {
-    const declared = new Speller([...graph.nodes.values()].filter((node) => node.declarations.length > 0).map((node) => node.id));
+    let declared: Speller | undefined;
     const declare = nodeDeclarer(lineIndex, graph);
     for (const node of graph.nodes.values()) {
       if (node.declarations.length > 0 || isStartNode(node) || isExitNode(node)) continue;
       const [edge] = adjacency.incoming.get(node.id) ?? adjacency.outgoing.get(node.id) ?? [];
-      const suggestion = declared.suggest(node.id);
+      const suggestion = (declared ??= new Speller([...graph.nodes.values()].filter((node) => node.declarations.length > 0).map((node) => node.id))).suggest(node.id);
       const fix = suggestion ? replaceFix(`Change \`${node.id}\` to \`${suggestion}\``, node.idRange, dotId(suggestion)) : declare(node.id);
       yield {
         rule: 'edge_target_exists',
