@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, '../..');
 
 test('a test file that fails or hangs leaves no process behind', async () => {
   const pidsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-'));
-  const run = spawn(process.execPath, ['scripts/run-tests.mjs', '--dir=test/fixtures/run-tests', '--file-timeout=5000'], { cwd: root, env: { ...process.env, RUN_TESTS_PIDS: pidsDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawn(process.execPath, ['scripts/run-tests.mjs', '--dir=test/fixtures/run-tests', '--file-timeout=5000', '--concurrency=2'], { cwd: root, env: { ...process.env, RUN_TESTS_PIDS: pidsDir }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   run.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   run.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
