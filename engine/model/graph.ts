@@ -15,8 +15,22 @@ export interface Attribute {
   readonly origin: AttributeOrigin;
   /** The `key=value` text this value came from (for defaults and stylesheet rules, the rule's text). Ranges in the model are offsets. */
   readonly range?: SourceSpan;
-  readonly keyRange?: SourceSpan;
-  readonly valueRange?: SourceSpan;
+  /**
+   * Where the key token ends and the value token starts, when `range` is a `key=value` as written
+   * (keySpanOf, valueSpanOf): two numbers rather than two more objects per attribute of the model.
+   */
+  readonly keyEnd?: number;
+  readonly valueStart?: number;
+}
+
+/** The key token of an attribute as written. */
+export function keySpanOf(attribute: Attribute): SourceSpan | undefined {
+  return attribute.range && attribute.keyEnd !== undefined ? { start: attribute.range.start, end: attribute.keyEnd } : undefined;
+}
+
+/** The value token of an attribute as written, quotes included. */
+export function valueSpanOf(attribute: Attribute): SourceSpan | undefined {
+  return attribute.range && attribute.valueStart !== undefined ? { start: attribute.valueStart, end: attribute.range.end } : undefined;
 }
 
 export type Attributes = ReadonlyMap<string, Attribute>;

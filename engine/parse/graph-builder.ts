@@ -234,8 +234,8 @@ export class GraphBuilder {
       quoted: value.kind === 'string',
       origin,
       range: { start: key.start, end: value.end },
-      keyRange: { start: key.start, end: key.end },
-      valueRange: { start: value.start, end: value.end },
+      keyEnd: key.end,
+      valueStart: value.start,
     };
   }
 

@@ -1,5 +1,5 @@
 import type { Attribute, Attributes, Graph } from '../model/graph';
-import { withNodeAttributes } from '../model/graph';
+import { valueSpanOf, withNodeAttributes } from '../model/graph';
 import type { Declaration } from './stylesheet';
 import { parseStylesheet, resolveStyle } from './stylesheet';
 import type { Transform } from './transform';
@@ -25,10 +25,11 @@ export const stylesheetTransform: Transform = {
     const updates = new Map<string, Attributes>();
     // Every node a declaration wins on holds the same (immutable) attribute.
     const applied = new Map<Declaration, Attribute>();
+    const sourceValue = valueSpanOf(source);
     const attributeOf = (declaration: Declaration): Attribute => {
       let attribute = applied.get(declaration);
       if (!attribute) {
-        attribute = { key: declaration.property, value: declaration.value, quoted: true, origin: 'stylesheet', ...(source.valueRange ? { range: source.valueRange } : {}) };
+        attribute = { key: declaration.property, value: declaration.value, quoted: true, origin: 'stylesheet', ...(sourceValue ? { range: sourceValue } : {}) };
         applied.set(declaration, attribute);
       }
       return attribute;

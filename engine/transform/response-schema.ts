@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { SpanDiagnostic } from '../model/diagnostics';
 import type { Attributes, Graph } from '../model/graph';
-import { setAttribute, withNodeAttributes } from '../model/graph';
+import { setAttribute, valueSpanOf, withNodeAttributes } from '../model/graph';
 import type { Transform } from './transform';
 import { isRecord } from '../model/json';
 import { READ_LIMITS } from '../io/read-file-checked';
@@ -26,12 +26,13 @@ export const responseSchemaTransform: Transform = {
       const text = 'text' in read ? read.text : undefined;
       const problem = 'problem' in read ? read.problem : schemaProblem(read.text);
       if (problem !== undefined || text === undefined) {
+        const range = valueSpanOf(attribute);
         diagnostics.push({
           rule: 'response_schema',
           severity: 'error',
           message: `Node \`${node.id}\`: response_schema ${fromFile ? `"${raw}"` : ''} is not a JSON Schema object: ${problem}.`.replace('  ', ' '),
           nodeId: node.id,
-          ...(attribute.valueRange ? { range: attribute.valueRange } : {}),
+          ...(range ? { range } : {}),
         });
         continue;
       }

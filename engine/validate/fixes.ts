@@ -1,5 +1,6 @@
 import type { SpanFix, SpanEdit } from '../model/diagnostics';
 import type { Attribute, Graph, GraphNode } from '../model/graph';
+import { keySpanOf, valueSpanOf } from '../model/graph';
 import { dotId, escapeDotString, quote } from '../model/dot-text';
 import type { LineIndex, SourceSpan } from '../model/source';
 import { locateInValue } from './value-location';
@@ -18,7 +19,7 @@ export function replaceFix(title: string, range: SourceSpan, newText: string): S
 
 /** Replaces an attribute's whole value, keeping its quoting style where the new value allows. */
 export function replaceValueEdit(attribute: Attribute, newValue: string): SpanEdit | undefined {
-  const range = attribute.valueRange;
+  const range = valueSpanOf(attribute);
   return range ? { range, newText: dotValue(newValue, attribute.quoted) } : undefined;
 }
 
@@ -70,7 +71,7 @@ export function insertNodeAttributeEdit(lineIndex: LineIndex, node: GraphNode, k
 
 /** Appends text to an attribute's value (inside the closing quote, or by quoting a bare value). */
 export function appendToValueEdit(attribute: Attribute, suffix: string): SpanEdit | undefined {
-  const range = attribute.valueRange;
+  const range = valueSpanOf(attribute);
   if (!range) return undefined;
   if (!attribute.quoted) return replaceValueEdit(attribute, attribute.value + suffix);
   const at = range.end - 1;
@@ -79,7 +80,8 @@ export function appendToValueEdit(attribute: Attribute, suffix: string): SpanEdi
 
 /** Renames an attribute key, quoting the new name where DOT needs it (`"manager.max_cycles"`). */
 export function renameKeyEdit(attribute: Attribute, newKey: string): SpanEdit | undefined {
-  return attribute.keyRange ? { range: attribute.keyRange, newText: dotId(newKey) } : undefined;
+  const range = keySpanOf(attribute);
+  return range ? { range, newText: dotId(newKey) } : undefined;
 }
 
 /**

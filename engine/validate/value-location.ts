@@ -1,4 +1,5 @@
 import type { Attribute } from '../model/graph';
+import { keySpanOf, valueSpanOf } from '../model/graph';
 import type { LineIndex, SourceSpan } from '../model/source';
 
 /**
@@ -7,7 +8,7 @@ import type { LineIndex, SourceSpan } from '../model/source';
  * the value has no source text or the text does not reproduce the value (a transform rewrote it).
  */
 function sourceOffsets(lineIndex: LineIndex, attribute: Attribute): number[] | undefined {
-  const range = attribute.valueRange;
+  const range = valueSpanOf(attribute);
   if (!range) return undefined;
   const raw = lineIndex.text.slice(range.start, range.end);
   if (!attribute.quoted) {
@@ -51,11 +52,13 @@ export function valueSpanRange(lineIndex: LineIndex, attribute: Attribute, start
 
 /** Where to point for an attribute's value: the value token, or the whole `key=value`. */
 export function valueRangeOf(attribute: Attribute): SourceSpan | undefined {
-  return attribute.valueRange ?? attribute.range;
+  return valueSpanOf(attribute) ?? attribute.range;
 }
 
 /** Where to point for an attribute as a whole: `key=value`, or the value when the key is unknown. */
 export function attributeRangeOf(attribute: Attribute): SourceSpan | undefined {
-  if (attribute.keyRange && attribute.valueRange) return { start: attribute.keyRange.start, end: attribute.valueRange.end };
-  return attribute.range ?? attribute.valueRange;
+  const key = keySpanOf(attribute);
+  const value = valueSpanOf(attribute);
+  if (key && value) return { start: key.start, end: value.end };
+  return attribute.range ?? value;
 }

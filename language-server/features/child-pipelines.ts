@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import type { Diagnostic } from '../../engine/model/diagnostics';
+import { valueSpanOf } from '../../engine/model/graph';
 import type { SourceRange } from '../../engine/model/source';
 import type { Checker } from '../analysis/checker';
 import type { DocumentView } from '../analysis/document-analysis';
@@ -34,9 +35,10 @@ export async function childReferences(analysis: DocumentView): Promise<ChildRefe
   const references: ChildReference[] = [];
   for (const node of graphs.parsed.nodes.values()) {
     const attribute = node.attributes.get('dot_file');
-    if (!attribute?.value.trim() || !attribute.valueRange || attribute.origin !== 'explicit') continue;
+    const valueSpan = attribute && valueSpanOf(attribute);
+    if (!attribute?.value.trim() || !valueSpan || attribute.origin !== 'explicit') continue;
     const childPath = path.resolve(dir, attribute.value.trim());
-    references.push({ nodeId: node.id, path: childPath, uri: pathToFileURL(childPath).href, range: analysis.lineIndex.rangeOf(attribute.valueRange) });
+    references.push({ nodeId: node.id, path: childPath, uri: pathToFileURL(childPath).href, range: analysis.lineIndex.rangeOf(valueSpan) });
   }
   return references;
 }

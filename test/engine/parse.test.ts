@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { keySpanOf, valueSpanOf } from '../../engine/model/graph';
 import { parseDot } from '../../engine/parse/dot-parser';
 
 describe('parseDot', () => {
@@ -49,8 +50,10 @@ describe('parseDot', () => {
     const position = work && parseDot(text).lineIndex.positionAt(work.idRange.start);
     assert.deepEqual([position?.line, position?.character], [1, 2]);
     const prompt = work?.attributes.get('prompt');
-    assert.equal(text.slice(prompt?.keyRange?.start, prompt?.keyRange?.end), 'prompt');
-    assert.equal(text.slice(prompt?.valueRange?.start, prompt?.valueRange?.end), '"x"');
+    const key = prompt && keySpanOf(prompt);
+    const value = prompt && valueSpanOf(prompt);
+    assert.equal(text.slice(key?.start, key?.end), 'prompt');
+    assert.equal(text.slice(value?.start, value?.end), '"x"');
     assert.equal(work?.references.length, 2);
     const edge = graph?.edges[0];
     assert.equal(text.slice(edge?.toRange.start, edge?.toRange.end), 'done');
@@ -89,7 +92,8 @@ describe('canonical grammar beyond Graphviz identifiers', () => {
     const gate = graph?.nodes.get('gate');
     assert.equal(gate?.attributes.get('human.default_choice')?.value, 'ship');
     assert.equal(gate?.attributes.get('llm_model')?.value, 'gpt-4.1');
-    const key = gate?.attributes.get('human.default_choice')?.keyRange;
+    const choice = gate?.attributes.get('human.default_choice');
+    const key = choice && keySpanOf(choice);
     assert.equal(text.slice(key?.start, key?.end), 'human.default_choice');
     assert.deepEqual(graph?.edges.map((e) => `${e.from}->${e.to}`), ['gate->ship', 'a->b']);
   });

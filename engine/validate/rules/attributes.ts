@@ -3,6 +3,7 @@ import { attributesFor, attributeSpec } from '../../model/attributes';
 import { isChildContextAttribute } from '../../model/child-context';
 import type { SpanDiagnostic } from '../../model/diagnostics';
 import type { Attribute } from '../../model/graph';
+import { keySpanOf } from '../../model/graph';
 import { isBuiltinHandlerType } from '../../model/handler-types';
 import type { LineIndex } from '../../model/source';
 import { parseStylesheet, stylesheetProperties } from '../../transform/stylesheet';
@@ -34,7 +35,7 @@ export const unknownAttributeRule: LintRule = {
       if (written.node && isChildContextAttribute(handlerOf(written.node), attribute.key)) continue;
       const spec = attributeSpec(attribute.key);
       if (spec?.scopes.includes(scope)) continue;
-      const range = attribute.keyRange ?? attribute.range;
+      const range = keySpanOf(attribute) ?? attribute.range;
       const where = written.node || written.edge ? `on ${scope === 'node' ? `node \`${written.node?.id}\`` : 'this edge'}` : `at ${scope} level`;
       if (spec) {
         const home = spec.scopes.map((s) => (s === 'graph' ? 'the graph' : `${s}s`)).join(' and ');

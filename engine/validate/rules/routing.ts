@@ -1,6 +1,6 @@
 import type { Clause } from '../../conditions/condition';
 import type { SpanDiagnostic } from '../../model/diagnostics';
-import { isConditional, type Graph, type GraphEdge } from '../../model/graph';
+import { isConditional, keySpanOf, valueSpanOf, type Graph, type GraphEdge } from '../../model/graph';
 import type { LineIndex } from '../../model/source';
 import { ownerOf, writtenAttributes } from '../attribute-walk';
 import { Speller } from '../did-you-mean';
@@ -59,7 +59,9 @@ export const goalGateHasRetryRule: LintRule = {
       if (gate?.value.trim().toLowerCase() !== 'true') continue;
       if (['retry_target', 'fallback_retry_target'].some((key) => (node.attributes.get(key)?.value.trim() ?? '') !== '')) continue;
       if ((adjacency.outgoing.get(node.id) ?? []).some((edge) => isLoopRestartBackEdge(analyze(context), edge))) continue;
-      const range = gate.keyRange && gate.valueRange ? { start: gate.keyRange.start, end: gate.valueRange.end } : node.idRange;
+      const key = keySpanOf(gate);
+      const value = valueSpanOf(gate);
+      const range = key && value ? { start: key.start, end: value.end } : node.idRange;
       yield {
         rule: 'goal_gate_has_retry',
         severity: 'warning',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SpanDiagnostic } from '../../../engine/model/diagnostics';
+import { valueSpanOf } from '../../../engine/model/graph';
 import type { LintRule } from '../../../engine/validate/rule';
 import { analyzeDocument } from '../../../language-server/analysis/document-analysis';
 import { editDistance } from '../../../engine/validate/did-you-mean';
@@ -15,13 +16,14 @@ const unguardedLastLine: LintRule = {
   *check({ graph }): Iterable<SpanDiagnostic> {
     for (const edge of graph.edges) {
       const condition = edge.attributes.get('condition');
-      if (!condition?.valueRange || !condition.value.includes('tool.last_line') || condition.value.includes('outcome=')) continue;
-      const end = condition.valueRange.end - 1;
+      const value = condition && valueSpanOf(condition);
+      if (!condition || !value || !condition.value.includes('tool.last_line') || condition.value.includes('outcome=')) continue;
+      const end = value.end - 1;
       yield {
         rule: 'test_last_line_guard',
         severity: 'warning',
         message: 'Routing on tool.last_line without outcome=success',
-        range: condition.valueRange,
+        range: value,
         fix: { title: 'Add `&& outcome=success`', edits: [{ range: { start: end, end }, newText: ' && outcome=success' }] },
       };
     }
