@@ -3,6 +3,7 @@
 // (Restate registers one URI per deployment; tcp-balancer.ts stands in for HAProxy's `mode tcp`).
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { processesOfGroup } from '../processes';
@@ -121,15 +122,27 @@ async function waitFor(ready: () => boolean | Promise<boolean>, owner: ClusterPr
   }
 }
 
+/**
+ * `count` ports free now, for processes that will bind them later. Taken below the kernel's ephemeral
+ * range, at random: a port the kernel handed out for `listen(0)` or an outgoing connection can be
+ * handed out again, to another test file's cluster starting at the same moment, before ours binds it.
+ */
 export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
-      const server = net.createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
-  );
-  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
+  const [ephemeralLow = 32_768] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  const low = 10_000;
+  const high = Math.max(ephemeralLow, low + 1_000);
+  const ports = new Set<number>();
+  while (ports.size < count) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (!ports.has(port) && (await bindable(port))) ports.add(port);
+  }
+  return [...ports];
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
