@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { realPathOf } from '../engine/io/real-path';
 import { writeFileAtomic } from '../engine/runtime/atomic-write';
 import { count, dictionary, matching, object, oneOf, text, type Infer } from '../host/protocol/guards';
 import { claimQueue } from './queue-owner';
@@ -61,11 +62,11 @@ export class QueuedSubmissions {
    * records could then not be told from forged ones.
    */
   static open(stateDir: string, logsRoot: string, shared: readonly string[]): QueuedSubmissions {
-    const real = realOrResolved(stateDir);
-    const inside = shared.find((other) => isWithin(realOrResolved(other), real));
+    const real = realPathOf(stateDir);
+    const inside = shared.find((other) => isWithin(realPathOf(other), real));
     if (inside !== undefined) throw new Error(`the state directory ${stateDir} lies inside ${inside}, which others may write to: give --state-dir a directory of your own outside the roots and the logs root`);
     // Keyed by the logs root's real path: one named through a link is the same logs root, with the same queue and claim.
-    const key = crypto.createHash('sha256').update(realOrResolved(logsRoot)).digest('hex').slice(0, 32);
+    const key = crypto.createHash('sha256').update(realPathOf(logsRoot)).digest('hex').slice(0, 32);
     const dir = path.join(stateDir, 'serve-queue', key);
     for (const owned of [stateDir, dir].filter((existing) => fs.existsSync(existing))) {
       const refusal = othersMayWrite(fs.statSync(owned));
@@ -156,15 +157,4 @@ function othersMayWrite(stat: fs.Stats): string | undefined {
 function isWithin(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-/** `dir`'s real path; one not made yet is named below its nearest existing parent's real path. */
-function realOrResolved(dir: string): string {
-  const resolved = path.resolve(dir);
-  try {
-    return fs.realpathSync(resolved);
-  } catch {
-    const parent = path.dirname(resolved);
-    return parent === resolved ? resolved : path.join(realOrResolved(parent), path.basename(resolved));
-  }
 }

@@ -17,6 +17,7 @@ import { autoSandbox } from '../model/sandbox-setting';
 import { sandboxRefusal } from './sandbox';
 import { RUN_FILES } from './run-file-names';
 import { READ_LIMITS, readFileChecked } from '../io/read-file-checked';
+import { realPathOf } from '../io/real-path';
 
 export type LaunchResult<R = RunResult> = { readonly kind: 'refused'; readonly diagnostics: readonly Diagnostic[]; readonly reason: string } | { readonly kind: 'ran'; readonly result: R; readonly warnings: readonly Diagnostic[] };
 
@@ -208,13 +209,6 @@ async function resumeLocked<R>(runDirectory: string, options: ResumeOptions, wal
  * must not choose which folder its nodes rewrite.
  */
 export function otherWorkingDirectory(runDirectory: string, recorded: string, named: string): string | undefined {
-  const real = (dir: string) => {
-    try {
-      return fs.realpathSync(dir);
-    } catch {
-      return path.resolve(dir);
-    }
-  };
-  if (real(recorded) === real(named)) return undefined;
+  if (realPathOf(recorded) === realPathOf(named)) return undefined;
   return `the run in ${runDirectory} worked in ${recorded}, not in ${path.resolve(named)}: it continues only in the working directory it worked in, once you name it (attractor resume --cwd ${recorded}, or "cwd" in launch.json)`;
 }
