@@ -312,7 +312,7 @@ describe('workspace store: the change watch between node boundaries', () => {
     });
     const pause = Array.from({ length: 4 }, (_, i) => `  p${i} [shape=parallelogram, tool_command="sleep 0.1"]`).join('\n');
     const harness = await runDot(`digraph w {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n${pause}\n  start -> p0 -> p1 -> p2 -> p3 -> done\n}`, { files: { 'a.txt': 'a\n' } });
-    assert.equal(harness.result.status, 'success');
+    assert.equal(harness.result.status, 'success', harness.result.failureReason);
     assert.ok(watchers.length > 0, 'the run watched its workspace');
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(closed.size, watchers.length);
