@@ -8,7 +8,7 @@ export type StoredKeys = Partial<Record<ProviderName, string>>;
 
 /**
  * Keys only from SecretStorage (the environment's *_API_KEY are ignored); base URLs and the OpenAI
- * API flavour from the environment; the default model from the settings, else the environment's.
+ * API flavour and the retry delay from the environment; the default model from the settings, else the environment's.
  * Throws on a malformed ATTRACTOR_* variable, as `settingsFromEnv` does.
  */
 export function extensionLlmSettings(env: NodeJS.ProcessEnv, keys: StoredKeys, settings: Pick<ExtensionSettings, 'defaultModel' | 'defaultProvider'>): LlmSettings {
@@ -19,5 +19,6 @@ export function extensionLlmSettings(env: NodeJS.ProcessEnv, keys: StoredKeys, s
     anthropic: { ...fromEnv.anthropic, ...(keys.anthropic ? { apiKey: keys.anthropic } : {}) },
     gemini: { ...fromEnv.gemini, ...(keys.gemini ? { apiKey: keys.gemini } : {}) },
     ...(defaultModel ? { defaultModel } : {}),
+    ...(fromEnv.retryDelayMs === undefined ? {} : { retryDelayMs: fromEnv.retryDelayMs }),
   };
 }

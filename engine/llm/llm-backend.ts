@@ -11,7 +11,7 @@ import type { LlmSettings, ModelResolution } from './provider-settings';
 import { resolveModel, settingsFromEnv } from './provider-settings';
 import { childEnvironment } from '../runtime/child-environment';
 import type { RetryPolicy } from '../runtime/retry-policy';
-import { defaultRetryPolicy } from '../runtime/retry-policy';
+import { retryPolicyWithFirstDelay } from '../runtime/retry-policy';
 import { SessionRecorder } from './session-recorder';
 import { workerSystemPrompt } from './system-prompt';
 import type { InProcessToolHooks } from './tool-hooks';
@@ -103,7 +103,7 @@ export class LlmBackend implements CodergenBackend {
       inProcessHooks: this.options.hooks,
       shellHooks: { ...request.toolHooks, timeoutMs: this.options.shellTimeoutMs ?? 120_000, ...(request.confinement.hooks ? { confinement: request.confinement.hooks } : {}) },
       limits,
-      retryPolicy: this.options.retryPolicy ?? defaultRetryPolicy,
+      retryPolicy: this.options.retryPolicy ?? retryPolicyWithFirstDelay(this.settings.retryDelayMs),
       clock,
       random: this.options.random,
       recorder,

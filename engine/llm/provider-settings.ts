@@ -1,4 +1,5 @@
 import type { ModelSelection } from '../runtime/backend';
+import { defaultRetryPolicy } from '../runtime/retry-policy';
 import { inferProvider } from './model-catalog';
 import type { ProviderName, ReasoningEffort } from './types';
 import { isProviderName, providerNames } from './types';
@@ -25,6 +26,8 @@ export interface LlmSettings {
   readonly anthropic: ProviderAccess;
   readonly gemini: ProviderAccess;
   readonly defaultModel?: DefaultModel;
+  /** The wait before a model call's first retry (`ATTRACTOR_LLM_RETRY_DELAY_MS`), doubled for each further one; the default policy's when absent. */
+  readonly retryDelayMs?: number;
 }
 
 /** How messages name each provider's key. */
@@ -38,17 +41,20 @@ export const keyVariables: readonly string[] = ['OPENAI_API_KEY', 'ANTHROPIC_API
  * the API OpenAI-compatible local servers speak), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
  * GOOGLE_API_KEY or GEMINI_API_KEY (GOOGLE_API_KEY wins when both are set, as in Google's SDK),
  * GEMINI_BASE_URL (else the SDK's own GOOGLE_GEMINI_BASE_URL, read here so that doctor shows it),
- * and the default model ATTRACTOR_DEFAULT_MODEL with ATTRACTOR_DEFAULT_PROVIDER.
+ * the default model ATTRACTOR_DEFAULT_MODEL with ATTRACTOR_DEFAULT_PROVIDER, and
+ * ATTRACTOR_LLM_RETRY_DELAY_MS (the first backoff of a model call's retries).
  */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettings {
   const api = (env.ATTRACTOR_OPENAI_API ?? 'chat').trim().toLowerCase();
   if (api !== 'chat' && api !== 'responses') throw new Error(`ATTRACTOR_OPENAI_API must be "chat" or "responses" (got "${env.ATTRACTOR_OPENAI_API}")`);
   const defaultModel = defaultModelFromEnv(env);
+  const retryDelayMs = retryDelayFromEnv(env);
   return {
     openai: { apiKey: nonEmpty(env.OPENAI_API_KEY), baseUrl: nonEmpty(env.OPENAI_BASE_URL), api },
     anthropic: { apiKey: nonEmpty(env.ANTHROPIC_API_KEY), baseUrl: nonEmpty(env.ANTHROPIC_BASE_URL) },
     gemini: { apiKey: nonEmpty(env.GOOGLE_API_KEY) ?? nonEmpty(env.GEMINI_API_KEY), baseUrl: nonEmpty(env.GEMINI_BASE_URL) ?? nonEmpty(env.GOOGLE_GEMINI_BASE_URL) },
     ...(defaultModel ? { defaultModel } : {}),
+    ...(retryDelayMs === undefined ? {} : { retryDelayMs }),
   };
 }
 
@@ -64,6 +70,16 @@ function defaultModelFromEnv(env: NodeJS.ProcessEnv): DefaultModel | undefined {
   if (provider === undefined) return { model };
   if (!isProviderName(provider)) throw new Error(`ATTRACTOR_DEFAULT_PROVIDER must be ${providerNames.join(' or ')} (got "${env.ATTRACTOR_DEFAULT_PROVIDER}")`);
   return { model, provider };
+}
+
+const maxRetryDelayMs = defaultRetryPolicy.backoff.maxDelayMs;
+
+/** A local server that restarts in a moment wants shorter waits than the default 1 s, 2 s, 4 s; a busy provider longer (capped by the policy's 30 s). */
+function retryDelayFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const given = nonEmpty(env.ATTRACTOR_LLM_RETRY_DELAY_MS);
+  if (given === undefined) return undefined;
+  if (!/^\d+$/.test(given) || Number(given) > maxRetryDelayMs) throw new Error(`ATTRACTOR_LLM_RETRY_DELAY_MS must be a whole number of milliseconds from 0 to ${maxRetryDelayMs}, got "${env.ATTRACTOR_LLM_RETRY_DELAY_MS}"`);
+  return Number(given);
 }
 
 interface ResolvedModel {

@@ -21,6 +21,11 @@ export interface RetryPolicy {
 
 export const defaultRetryPolicy: RetryPolicy = { maxRetries: 3, backoff: { initialDelayMs: 1000, factor: 2, maxDelayMs: 30_000, jitter: 0.2 }, maxRetryAfterMs };
 
+/** The default policy, waiting `initialDelayMs` before its first retry when given (ATTRACTOR_LLM_RETRY_DELAY_MS). */
+export function retryPolicyWithFirstDelay(initialDelayMs: number | undefined): RetryPolicy {
+  return initialDelayMs === undefined ? defaultRetryPolicy : { ...defaultRetryPolicy, backoff: { ...defaultRetryPolicy.backoff, initialDelayMs } };
+}
+
 /** Backoff before retry `attempt` (0-based): the server's Retry-After when given, else the policy's backoff. */
 export function backoffMs(policy: RetryPolicy, attempt: number, error: ProviderError, random: () => number): number {
   return error.retryAfterMs ?? delayForAttempt(attempt + 1, policy.backoff, random);

@@ -92,6 +92,18 @@ export class CliRig {
     return JSON.parse(fs.readFileSync(path.join(this.logs, ...segments), 'utf8')) as T;
   }
 
+  /** The events of `node`'s agent session: its one visit's, failed or not (a failed node's status.json names none). */
+  sessionEvents(node: string): { event: string; data: Record<string, unknown> }[] {
+    const sessions = path.join(this.logs, node, 'sessions');
+    const [session, ...more] = fs.readdirSync(sessions);
+    if (session === undefined || more.length > 0) throw new Error(`${node} has ${more.length + (session ? 1 : 0)} agent sessions, not one`);
+    return fs
+      .readFileSync(path.join(sessions, session, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; data: Record<string, unknown> });
+  }
+
   traceRecords(): Record<string, unknown>[] {
     return fs
       .readFileSync(path.join(this.logs, 'trace.jsonl'), 'utf8')

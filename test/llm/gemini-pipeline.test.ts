@@ -13,15 +13,6 @@ describe('attractor run on gemini', () => {
   });
   afterEach(() => rig.stop());
 
-  const sessionEvents = (node: string) => {
-    const status = JSON.parse(fs.readFileSync(path.join(rig.logs, node, 'status.json'), 'utf8')) as { session_id: string };
-    return fs
-      .readFileSync(path.join(rig.logs, node, 'sessions', status.session_id, 'events.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { event: string; data: Record<string, unknown> });
-  };
-
   const pipeline = `digraph gemini_pipeline {
     graph [goal="write hello.txt", model_stylesheet="* { llm_provider: gemini; llm_model: gemini-2.5-flash; }"]
     start [shape=Mdiamond]
@@ -55,7 +46,7 @@ describe('attractor run on gemini', () => {
     assert.ok(rig.server.requests.every((r) => r.headers['x-goog-api-key'] === 'gemini-test-key'));
     assert.match(JSON.stringify(rig.server.requests[5]!.body.contents), /"functionResponse":\{"id":"[^"]+","name":"read_file","response":\{"output":"hello\\n"\}\}/);
 
-    const retries = sessionEvents('write').filter((e) => e.data.provider_retry !== undefined);
+    const retries = rig.sessionEvents('write').filter((e) => e.data.provider_retry !== undefined);
     assert.deepEqual(
       retries.map((e) => [e.data.status, e.data.error]),
       [
@@ -64,7 +55,7 @@ describe('attractor run on gemini', () => {
       ],
     );
     assert.equal(retries[0]!.data.delay_ms, 50, 'the 429 waits for the RetryInfo delay');
-    assert.equal(sessionEvents('review')[0]!.data.provider, 'gemini');
+    assert.equal(rig.sessionEvents('review')[0]!.data.provider, 'gemini');
   });
 
   it('refuses to launch (exit 2) when no Gemini key is set, naming the node, the provider and both variables', async () => {

@@ -25,6 +25,15 @@ describe('provider settings', () => {
     assert.throws(() => settingsFromEnv({ ATTRACTOR_DEFAULT_MODEL: 'x', ATTRACTOR_DEFAULT_PROVIDER: 'mistral' }), /ATTRACTOR_DEFAULT_PROVIDER must be openai or anthropic or gemini \(got "mistral"\)/);
   });
 
+  it("reads the first backoff of a model call's retries; the default policy's without it", () => {
+    assert.equal(settingsFromEnv({}).retryDelayMs, undefined);
+    assert.equal(settingsFromEnv({ ATTRACTOR_LLM_RETRY_DELAY_MS: ' 50 ' }).retryDelayMs, 50);
+    assert.equal(settingsFromEnv({ ATTRACTOR_LLM_RETRY_DELAY_MS: '0' }).retryDelayMs, 0);
+    for (const malformed of ['1s', '-5', '1.5', '30001']) {
+      assert.throws(() => settingsFromEnv({ ATTRACTOR_LLM_RETRY_DELAY_MS: malformed }), new RegExp(`ATTRACTOR_LLM_RETRY_DELAY_MS must be a whole number of milliseconds from 0 to 30000, got "${malformed}"`));
+    }
+  });
+
   it('infers the provider from unmistakable model families only', () => {
     assert.equal(inferProvider('claude-opus-4-6'), 'anthropic');
     assert.equal(inferProvider('gpt-5-mini'), 'openai');
