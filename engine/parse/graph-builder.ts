@@ -177,18 +177,22 @@ export class GraphBuilder {
   }
 
   edgeStatement(operands: readonly Endpoint[], attributes: readonly ParsedAttribute[], scope: Scope, start: number, end: number): void {
-    const explicit = attributes.map((parsed) => this.attribute(parsed, 'explicit'));
     const range = this.range(start, end);
     // Every edge of the statement has the same attributes: one map, shared (the model is immutable).
     let edgeAttributes = scope.edgeDefaults;
-    if (explicit.length > 0) {
+    if (attributes.length > 0) {
       const own = new Map(scope.edgeDefaults);
-      for (const attribute of explicit) own.set(attribute.key, attribute);
+      for (const parsed of attributes) {
+        const attribute = this.attribute(parsed, 'explicit');
+        own.set(attribute.key, attribute);
+      }
       edgeAttributes = own;
     }
-    for (let i = 0; i + 1 < operands.length; i++) {
-      for (const from of operands[i]?.nodes ?? []) {
-        for (const to of operands[i + 1]?.nodes ?? []) {
+    for (let i = 1; i < operands.length; i++) {
+      const sources = (operands[i - 1] as Endpoint).nodes;
+      const targets = (operands[i] as Endpoint).nodes;
+      for (const from of sources) {
+        for (const to of targets) {
           this.edges.push({ index: this.edges.length, from: from.id, to: to.id, attributes: edgeAttributes, range, fromRange: from.range, toRange: to.range });
         }
       }
