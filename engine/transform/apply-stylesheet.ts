@@ -1,7 +1,7 @@
 import type { Attribute, Attributes, Graph } from '../model/graph';
 import { valueSpanOf, withNodeAttributes } from '../model/graph';
 import type { Declaration } from './stylesheet';
-import { parseStylesheet, resolveStyle } from './stylesheet';
+import { parseStylesheet, styleResolver } from './stylesheet';
 import type { Transform } from './transform';
 
 /** Node classes: the `class` attribute's comma-separated names plus classes derived from subgraph labels. */
@@ -21,7 +21,7 @@ export const stylesheetTransform: Transform = {
   apply(graph: Graph) {
     const source = graph.attributes.get('model_stylesheet');
     if (!source?.value.trim()) return { graph, diagnostics: [] };
-    const stylesheet = parseStylesheet(source.value);
+    const resolveStyle = styleResolver(parseStylesheet(source.value));
     const updates = new Map<string, Attributes>();
     // Every node a declaration wins on holds the same (immutable) attribute.
     const applied = new Map<Declaration, Attribute>();
@@ -35,7 +35,7 @@ export const stylesheetTransform: Transform = {
       return attribute;
     };
     for (const node of graph.nodes.values()) {
-      const winners = resolveStyle(stylesheet, { id: node.id, shape: node.attributes.get('shape')?.value ?? 'box', classes: nodeClasses(node) });
+      const winners = resolveStyle({ id: node.id, shape: node.attributes.get('shape')?.value ?? 'box', classes: nodeClasses(node) });
       let attributes: Map<string, Attribute> | undefined;
       for (const [property, { declaration }] of winners) {
         if (node.attributes.has(property)) continue;

@@ -22,7 +22,7 @@ export interface Declaration {
   readonly end: number;
 }
 
-export interface StyleRule {
+interface StyleRule {
   readonly selector: Selector;
   readonly selectorText: string;
   readonly declarations: readonly Declaration[];
@@ -204,9 +204,39 @@ function matchingRules(stylesheet: Stylesheet, target: StyleTarget): readonly St
   return [...index.universal, ...(byShape ?? []), ...classRules, ...(byId ?? [])];
 }
 
+/** The declaration that wins a property on a node, and the rule it came from. */
+interface Winner {
+  readonly declaration: Declaration;
+  readonly rule: StyleRule;
+}
+
 /** The winning declaration per property for one node, with the rule it came from. */
-export function resolveStyle(stylesheet: Stylesheet, target: StyleTarget): Map<StylesheetProperty, { declaration: Declaration; rule: StyleRule }> {
-  const winners = new Map<StylesheetProperty, { declaration: Declaration; rule: StyleRule }>();
-  for (const rule of matchingRules(stylesheet, target)) for (const declaration of rule.declarations) winners.set(declaration.property, { declaration, rule });
+export function resolveStyle(stylesheet: Stylesheet, target: StyleTarget): Map<StylesheetProperty, Winner> {
+  return winnersOf(matchingRules(stylesheet, target));
+}
+
+function winnersOf(rules: readonly StyleRule[]): Map<StylesheetProperty, Winner> {
+  const winners = new Map<StylesheetProperty, Winner>();
+  for (const rule of rules) for (const declaration of rule.declarations) winners.set(declaration.property, { declaration, rule });
   return winners;
+}
+
+/**
+ * resolveStyle for every node of a graph: the winners depend only on which rules match, so nodes
+ * matched by the same rules (most of a graph: `*` alone, or one class) share one answer, read only.
+ */
+export function styleResolver(stylesheet: Stylesheet): (target: StyleTarget) => ReadonlyMap<StylesheetProperty, Winner> {
+  const { universal } = indexOf(stylesheet);
+  const byRules = new Map<readonly StyleRule[] | string, ReadonlyMap<StylesheetProperty, Winner>>();
+  return (target) => {
+    const rules = matchingRules(stylesheet, target);
+    // A node no selector but `*` names gets the universal list itself; other lists are made per node and known by their rules.
+    const key = rules === universal ? universal : rules.map((rule) => rule.order).join(',');
+    let winners = byRules.get(key);
+    if (!winners) {
+      winners = winnersOf(rules);
+      byRules.set(key, winners);
+    }
+    return winners;
+  };
 }

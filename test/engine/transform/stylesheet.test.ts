@@ -3,8 +3,10 @@
 // and §9.3's custom transforms after the built-ins.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { setAttribute, withNodeAttributes } from '../../../engine/model/graph';
 import { preparePipeline } from '../../../engine/prepare';
+import { parseStylesheet, resolveStyle, styleResolver } from '../../../engine/transform/stylesheet';
 import type { Transform } from '../../../engine/transform/transform';
 
 const source = `digraph styled {
@@ -51,4 +53,20 @@ test('custom transforms (canonical §9.3) run after the built-ins, in registrati
   assert.deepEqual(seen, ['m-any', 'm-any'], 'the stylesheet (a built-in) has run before either');
   assert.equal(graph?.nodes.get('plain')?.attributes.get('prompt')?.value, 'p!?');
   assert.equal(preparePipeline(source).graph?.nodes.get('plain')?.attributes.get('prompt')?.value, 'p');
+});
+
+test('the graph-wide style resolver gives every node what resolveStyle gives it alone, nodes matched by the same rules sharing one answer', () => {
+  const names = fc.constantFrom('a', 'b', 'box', 'diamond', 'fast');
+  const selector = fc.oneof(fc.constant('*'), names, names.map((name) => `.${name}`), names.map((name) => `#${name}`));
+  const declaration = fc.tuple(fc.constantFrom('llm_model', 'llm_provider', 'reasoning_effort'), fc.constantFrom('x', 'y', 'z')).map(([property, value]) => `${property}: ${value};`);
+  const sheet = fc.array(fc.tuple(selector, fc.array(declaration, { minLength: 1, maxLength: 3 })).map(([head, body]) => `${head} { ${body.join(' ')} }`), { maxLength: 6 });
+  const target = fc.record({ id: names, shape: names, classes: fc.uniqueArray(names, { maxLength: 3 }) });
+  fc.assert(
+    fc.property(sheet, fc.array(target, { minLength: 1, maxLength: 8 }), (rules, targets) => {
+      const stylesheet = parseStylesheet(rules.join(' '));
+      const resolve = styleResolver(stylesheet);
+      for (const node of targets) assert.deepEqual([...resolve(node)], [...resolveStyle(stylesheet, node)]);
+    }),
+    { numRuns: 300 },
+  );
 });
