@@ -121,9 +121,17 @@ export function withNodeAttributes(graph: Graph, updates: ReadonlyMap<string, At
   const nodes = new Map<string, GraphNode>();
   for (const [id, node] of graph.nodes) {
     const attributes = updates.get(id);
-    nodes.set(id, attributes ? { ...node, attributes } : node);
+    nodes.set(id, attributes ? nodeWithAttributes(node, attributes) : node);
   }
   return { ...graph, nodes };
+}
+
+/**
+ * The node with other attributes, written field by field: a copy has the parsed node's shape, so the
+ * rules reading nodes see one kind of object, not a spread's.
+ */
+function nodeWithAttributes(node: GraphNode, attributes: Attributes): GraphNode {
+  return { id: node.id, attributes, idRange: node.idRange, declarations: node.declarations, references: node.references, derivedClasses: node.derivedClasses, subgraphs: node.subgraphs };
 }
 
 export function setAttribute(attributes: Attributes, attribute: Attribute): Attributes {
