@@ -99,9 +99,9 @@ function readNodes(outline: Outline, ids: readonly string[]): FlowNode[] {
   const { nodeIds: nodeRows, lists: listRows } = outline.rows.tables;
   for (let row = 0; row < outline.count('lists'); row++) {
     const list = row * LIST.fields;
-    if (((listRows[list + LIST.owner] as number) & ~IN_SUBGRAPH) !== NODE_LIST) continue;
-    for (let s = listRows[list + LIST.subjectsFrom] as number; s < (listRows[list + LIST.subjectsTo] as number); s++) {
-      const id = trackedValue(outline, nodeRows[s * NODE_ID.fields + NODE_ID.token] as number, tracked);
+    if ((listRows.at(list + LIST.owner) & ~IN_SUBGRAPH) !== NODE_LIST) continue;
+    for (let s = listRows.at(list + LIST.subjectsFrom); s < listRows.at(list + LIST.subjectsTo); s++) {
+      const id = trackedValue(outline, nodeRows.at(s * NODE_ID.fields + NODE_ID.token), tracked);
       const own = id === undefined ? undefined : attributes.get(id);
       if (own) addOwnAttributes(outline, row, own);
     }
@@ -153,10 +153,10 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
   const end = Number.MAX_SAFE_INTEGER;
   // Block openings, node mentions and `node [...]` lists, in text order.
   for (let b = 0, n = 0, l = 0; ; ) {
-    while (l < listCount && ((listRows[l * LIST.fields + LIST.owner] as number) & ~IN_SUBGRAPH) !== NODE_DEFAULTS) l++;
+    while (l < listCount && (listRows.at(l * LIST.fields + LIST.owner) & ~IN_SUBGRAPH) !== NODE_DEFAULTS) l++;
     const atBlock = b < blockCount ? blockField(b, BLOCK.open) : end;
-    const atNode = n < nodeCount ? (nodeRows[n * NODE_ID.fields + NODE_ID.token] as number) : end;
-    const atList = l < listCount ? (listRows[l * LIST.fields + LIST.open] as number) : end;
+    const atNode = n < nodeCount ? nodeRows.at(n * NODE_ID.fields + NODE_ID.token) : end;
+    const atList = l < listCount ? listRows.at(l * LIST.fields + LIST.open) : end;
     if (atBlock === end && atNode === end && atList === end) break;
     if (atBlock < atNode && atBlock < atList) {
       const parent = parents[b] as number;
@@ -165,7 +165,7 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
     } else if (atNode < atList) {
       const id = only ? trackedValue(outline, atNode, only) : outline.valueOf(atNode);
       if (id !== undefined) {
-        const block = nodeRows[n * NODE_ID.fields + NODE_ID.block] as number;
+        const block = nodeRows.at(n * NODE_ID.fields + NODE_ID.block);
         if (!attributes.has(id)) attributes.set(id, new Map(block >= 0 ? defaults[block] : undefined));
         if (block >= 0 && blockField(block, BLOCK.kind) === 1) (namedIn.get(id) ?? namedIn.set(id, new Set()).get(id))?.add(block);
       }
@@ -173,7 +173,7 @@ function readScopes(outline: Outline, only?: ReadonlySet<string>): { attributes:
       // A node's defaults are those in scope where the text first names it: once each of a few looked up is named, later statements change none.
       if (only && attributes.size === only.size) break;
     } else {
-      const scope = defaults[listRows[l * LIST.fields + LIST.block] as number];
+      const scope = defaults[listRows.at(l * LIST.fields + LIST.block)];
       if (scope) forFlowEntries(outline, l, (key, value) => scope.set(key, { key, value: outline.valueOf(value), quoted: outline.kindOf(value) === STRING, origin: 'default' }));
       l++;
     }

@@ -1,8 +1,13 @@
+import type { Piece } from './row-store';
+import { RowStore } from './row-store';
+
+const EMPTY = RowStore.of(new Int32Array(0), 1);
+
 /**
- * A growable list of 32-bit integers: the outline keeps its tokens and records as rows of these
- * (see outline.ts), so an edit copies and shifts numbers rather than allocating objects.
+ * A growable list of 32-bit integers: the outline's tokens and records are written into these,
+ * then kept as row stores (row-store.ts).
  *
- * A list made with `over` starts with numbers it does not copy (another array's first `base`):
+ * A list made with `over` starts with numbers it does not copy (another store's first `base`):
  * an outline update reads on from a statement in the middle of a table, and when what it reads
  * turns out to be what was there, the update keeps the previous table and copies nothing.
  */
@@ -12,22 +17,22 @@ export class IntList {
   length = 0;
   private base = 0;
   /** Holds the numbers before `base`. */
-  private under: Int32Array = new Int32Array(0);
+  private under: RowStore = EMPTY;
 
   constructor(capacity = 64) {
     this.data = new Int32Array(capacity);
   }
 
   /** A list starting with the first `count` numbers of `source`. */
-  static prefix(source: Int32Array, count: number, capacity = count): IntList {
+  static prefix(source: RowStore, count: number, capacity = count): IntList {
     const list = new IntList(Math.max(64, capacity));
-    list.data.set(source.subarray(0, count));
+    list.data.set(source.copy(0, count));
     list.length = count;
     return list;
   }
 
   /** A list starting with the first `count` numbers of `source`, not copied (read-only: `set` only writes after them). */
-  static over(source: Int32Array, count: number): IntList {
+  static over(source: RowStore, count: number): IntList {
     const list = new IntList();
     list.under = source;
     list.base = count;
@@ -69,7 +74,7 @@ export class IntList {
   }
 
   at(index: number): number {
-    return (index < this.base ? this.under[index] : this.data[index - this.base]) as number;
+    return index < this.base ? this.under.at(index) : (this.data[index - this.base] as number);
   }
 
   set(index: number, value: number): void {
@@ -78,11 +83,11 @@ export class IntList {
   }
 
   /** Whether the numbers from `ownFrom` on are those of `source` from the same index. */
-  ownEquals(source: Int32Array): boolean {
+  ownEquals(source: RowStore): boolean {
     const count = this.length - this.base;
     if (this.base + count > source.length) return false;
     const data = this.data;
-    for (let k = 0; k < count; k++) if (data[k] !== source[this.base + k]) return false;
+    for (let k = 0; k < count; k++) if (data[k] !== source.at(this.base + k)) return false;
     return true;
   }
 
@@ -90,12 +95,12 @@ export class IntList {
    * Appends the rows `[from, to)` of `source` (rows of `shifts.length` numbers), adding
    * `shifts[field]` to each field that is not -1 (an absent token or record).
    */
-  appendRows(source: Int32Array, from: number, to: number, shifts: readonly number[]): void {
+  appendRows(source: RowStore, from: number, to: number, shifts: readonly number[]): void {
     const stride = shifts.length;
     const start = this.length - this.base;
     this.reserve(start + (to - from) * stride);
     const data = this.data;
-    data.set(source.subarray(from * stride, to * stride), start);
+    data.set(source.copy(from * stride, to * stride), start);
     const end = start + (to - from) * stride;
     this.length = this.base + end;
     for (let field = 0; field < stride; field++) {
@@ -105,20 +110,23 @@ export class IntList {
     }
   }
 
-  /** The numbers so far (a view: later pushes may or may not show in it). A list `over` another array copies them into one. */
-  view(): Int32Array {
-    if (this.base > 0) this.own(0);
-    return this.data.subarray(0, this.length);
+  /**
+   * The rows so far (of `stride` numbers), then the pieces `rest`: what was taken from another
+   * store stays its pieces, nothing is copied. The list is not to be written after.
+   */
+  store(stride: number, rest: readonly Piece[] = []): RowStore {
+    const own: Piece = { data: this.data, from: 0, to: this.length - this.base, shifts: undefined };
+    return RowStore.join(stride, [...this.under.slice(0, this.base / stride), own, ...rest]);
   }
 
-  /** Copies the numbers taken from another array in, with room for `more` numbers after them. */
+  /** Copies the numbers taken from another store in, with room for `more` numbers after them. */
   own(more: number): void {
     if (this.base === 0) return;
     const next = new Int32Array(Math.max(64, this.length + more));
-    next.set(this.under.subarray(0, this.base));
+    next.set(this.under.copy(0, this.base));
     next.set(this.data.subarray(0, this.length - this.base), this.base);
     this.data = next;
-    this.under = new Int32Array(0);
+    this.under = EMPTY;
     this.base = 0;
   }
 

@@ -2,6 +2,7 @@
  * The row layout of an outline (outline.ts): which tables it keeps, how many numbers a row of each
  * holds and what each number means, and the records the rows read as.
  */
+import type { RowStore } from './row-store';
 import type { Token } from './scanner';
 
 export type ListOwner = 'node' | 'edge' | 'node-defaults' | 'edge-defaults' | 'graph-defaults';
@@ -95,11 +96,11 @@ export const MARK_ROOT = MARK_FIELDS - 1;
 /** The rows of an outline. */
 export interface OutlineRows {
   /** Every token, comments included, in order (TOKEN_FIELDS numbers each). */
-  readonly tokens: Int32Array;
+  readonly tokens: RowStore;
   /** The indexes of the tokens statements are read from: the tokens without comments. */
-  readonly code: Int32Array;
-  readonly tables: Readonly<Record<Table, Int32Array>>;
-  readonly marks: Int32Array;
+  readonly code: RowStore;
+  readonly tables: Readonly<Record<Table, RowStore>>;
+  readonly marks: RowStore;
   /** Index of the first string left unclosed, or -1: where it ends depends on all the text after it. */
   readonly firstOpenString: number;
 }

@@ -3,9 +3,9 @@
  * (with whom they belong to), graph-level assignments and node id occurrences. It tolerates any
  * input, so completion and folding work while the engine's parser still rejects the text.
  *
- * Tokens and records are rows of numbers in typed arrays (token indexes, offsets, record indexes;
- * -1 for absent), not objects: a 5,000-node text has over 100,000 tokens, and an edit copies and
- * shifts rows at memory speed without making garbage (incremental-outline.ts). Features that scan
+ * Tokens and records are rows of numbers in row stores (token indexes, offsets, record indexes;
+ * -1 for absent; row-store.ts), not objects: a 5,000-node text has over 100,000 tokens, and an
+ * edit keeps the rows after it as they are, read moved (incremental-outline.ts). Features that scan
  * the whole text may read the records as objects (`lists`, `blocks`…, made once per outline on
  * first read; `tokens`, made on each read); the per-keystroke paths (cursor context, the flow,
  * completion) and the per-version ones (semantic tokens, node occurrences) read rows.
@@ -13,8 +13,9 @@
 import type { Token, TokenKind } from './scanner';
 import { COMMENT, KIND_CODES, KIND_MASK, scanInto, STRING, stringValue, TOKEN_FIELDS, UNCLOSED } from './scanner';
 import { IntList } from './int-list';
-import { ASSIGNMENT, BLOCK, EDGE, ENTRY, IN_SUBGRAPH, LIST, NODE_ID, OWNERS, TABLE_FIELDS, TABLES, type ListOwner, type AttributeEntry, type AttributeList, type Assignment, type Block, type NodeIdOccurrence, type OutlineEdge, type OutlineRows, type Table } from './outline-rows';
-import { emptyStatementState, firstOpenString, readStatements, tableViews } from './statement-reader';
+import { ASSIGNMENT, BLOCK, EDGE, ENTRY, IN_SUBGRAPH, LIST, MARK_FIELDS, NODE_ID, OWNERS, TABLE_FIELDS, TABLES, type ListOwner, type AttributeEntry, type AttributeList, type Assignment, type Block, type NodeIdOccurrence, type OutlineEdge, type OutlineRows, type Table } from './outline-rows';
+import { emptyStatementState, firstOpenString, readStatements, tableStores } from './statement-reader';
+import { RowStore } from './row-store';
 
 export class Outline {
   private records: Partial<Record<Table, readonly unknown[]>> | undefined;
@@ -26,24 +27,24 @@ export class Outline {
   ) {}
 
   get tokenCount(): number {
-    return this.rows.tokens.length / TOKEN_FIELDS;
+    return this.rows.tokens.rowCount;
   }
 
   /** The kind code of token `t` (see scanner.ts), without UNCLOSED or a punctuation's char. */
   kindOf(t: number): number {
-    return (this.rows.tokens[t * TOKEN_FIELDS] as number) & KIND_MASK;
+    return this.rows.tokens.at(t * TOKEN_FIELDS) & KIND_MASK;
   }
 
   startOf(t: number): number {
-    return this.rows.tokens[t * TOKEN_FIELDS + 1] as number;
+    return this.rows.tokens.at(t * TOKEN_FIELDS + 1);
   }
 
   endOf(t: number): number {
-    return this.rows.tokens[t * TOKEN_FIELDS + 2] as number;
+    return this.rows.tokens.at(t * TOKEN_FIELDS + 2);
   }
 
   closed(t: number): boolean {
-    return ((this.rows.tokens[t * TOKEN_FIELDS] as number) & UNCLOSED) === 0;
+    return (this.rows.tokens.at(t * TOKEN_FIELDS) & UNCLOSED) === 0;
   }
 
   textOf(t: number): string {
@@ -67,11 +68,11 @@ export class Outline {
 
   /** Field `field` of row `row` of a record table. */
   field(table: Table, row: number, field: number): number {
-    return this.rows.tables[table][row * TABLE_FIELDS[table] + field] as number;
+    return this.rows.tables[table].at(row * TABLE_FIELDS[table] + field);
   }
 
   count(table: Table): number {
-    return this.rows.tables[table].length / TABLE_FIELDS[table];
+    return this.rows.tables[table].rowCount;
   }
 
   /** The owner code of list `row` (NODE_LIST…). */
@@ -199,13 +200,15 @@ export function buildOutline(text: string): Outline {
   const code = new IntList(Math.max(64, text.length >> 2));
   scanInto(text, 0, tokens, code);
   const state = emptyStatementState();
-  const partial = new Outline(text, { tokens: tokens.view(), code: code.view(), tables: emptyTables(), marks: new Int32Array(0), firstOpenString: -1 });
+  const tokenRows = tokens.store(TOKEN_FIELDS);
+  const codeRows = code.store(1);
+  const partial = new Outline(text, { tokens: tokenRows, code: codeRows, tables: emptyTables(), marks: RowStore.of(new Int32Array(0), MARK_FIELDS), firstOpenString: -1 });
   readStatements(partial, state);
-  return new Outline(text, { tokens: tokens.view(), code: code.view(), tables: tableViews(state), marks: state.marks.view(), firstOpenString: firstOpenString(tokens.view(), 0) });
+  return new Outline(text, { tokens: tokenRows, code: codeRows, tables: tableStores(state), marks: state.marks.store(MARK_FIELDS), firstOpenString: firstOpenString(tokenRows, 0) });
 }
 
-function emptyTables(): Record<Table, Int32Array> {
-  return Object.fromEntries(TABLES.map((table) => [table, new Int32Array(0)])) as Record<Table, Int32Array>;
+function emptyTables(): Record<Table, RowStore> {
+  return Object.fromEntries(TABLES.map((table) => [table, RowStore.of(new Int32Array(0), TABLE_FIELDS[table])])) as Record<Table, RowStore>;
 }
 
 /**

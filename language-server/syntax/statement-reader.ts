@@ -5,7 +5,8 @@
  */
 import { IntList } from './int-list';
 import type { Outline } from './outline';
-import { ASSIGNMENT, BLOCK, EDGE, EDGE_DEFAULTS, EDGE_LIST, ENTRY, GRAPH_DEFAULTS, IN_SUBGRAPH, LIST, NODE_DEFAULTS, NODE_ID, NODE_LIST, TABLES, type Table } from './outline-rows';
+import { ASSIGNMENT, BLOCK, EDGE, EDGE_DEFAULTS, EDGE_LIST, ENTRY, GRAPH_DEFAULTS, IN_SUBGRAPH, LIST, NODE_DEFAULTS, NODE_ID, NODE_LIST, TABLE_FIELDS, TABLES, type Table } from './outline-rows';
+import type { RowStore } from './row-store';
 import { ARROW, HTML, ID, KIND_MASK, punct, STRING, TOKEN_FIELDS, UNCLOSED } from './scanner';
 
 /** What reading statements needs to go on from a mark: the rows so far and the open root block. */
@@ -23,13 +24,13 @@ export function emptyStatementState(): StatementState {
   return { tables, marks: new IntList(), root: -1, at: 0 };
 }
 
-export function tableViews(state: StatementState): Record<Table, Int32Array> {
-  return Object.fromEntries(TABLES.map((table) => [table, state.tables[table].view()])) as Record<Table, Int32Array>;
+export function tableStores(state: StatementState): Record<Table, RowStore> {
+  return Object.fromEntries(TABLES.map((table) => [table, state.tables[table].store(TABLE_FIELDS[table])])) as Record<Table, RowStore>;
 }
 
 /** The index of the first unclosed string among the token rows from `from`, or -1. */
-export function firstOpenString(tokens: Int32Array, from: number, to = tokens.length / TOKEN_FIELDS): number {
-  for (let t = from; t < to; t++) if (tokens[t * TOKEN_FIELDS] === (STRING | UNCLOSED)) return t;
+export function firstOpenString(tokens: RowStore, from: number, to = tokens.rowCount): number {
+  for (let t = from; t < to; t++) if (tokens.at(t * TOKEN_FIELDS) === (STRING | UNCLOSED)) return t;
   return -1;
 }
 
@@ -62,12 +63,12 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
   let i = state.at;
   const length = code.length;
   // Token rows are read in place (kind, start, end): this runs over every token of a text that opens.
-  const kindOf = (t: number): number => (tokens[t * TOKEN_FIELDS] as number) & KIND_MASK;
-  const startOf = (t: number): number => tokens[t * TOKEN_FIELDS + 1] as number;
-  const endOf = (t: number): number => tokens[t * TOKEN_FIELDS + 2] as number;
-  const peek = (offset = 0): number => (i + offset < length ? (code[i + offset] as number) : -1);
+  const kindOf = (t: number): number => tokens.at(t * TOKEN_FIELDS) & KIND_MASK;
+  const startOf = (t: number): number => tokens.at(t * TOKEN_FIELDS + 1);
+  const endOf = (t: number): number => tokens.at(t * TOKEN_FIELDS + 2);
+  const peek = (offset = 0): number => (i + offset < length ? code.at(i + offset) : -1);
   /** The first field of token `t`'s row (its kind, flagged; for punctuation, punct(char)), or -1 for no token. */
-  const rowHead = (t: number): number => (t >= 0 ? (tokens[t * TOKEN_FIELDS] as number) : -1);
+  const rowHead = (t: number): number => (t >= 0 ? tokens.at(t * TOKEN_FIELDS) : -1);
   /** Whether token `t` is the punctuation `row` (the first field of its row: punct(char)). */
   const is = (t: number, row: number): boolean => rowHead(t) === row;
   const isValueToken = (t: number): boolean => t >= 0 && kindOf(t) <= HTML; // id, string, html
@@ -92,7 +93,7 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     blocks.push(kind);
     blocks.push(keywordToken);
     blocks.push(name);
-    blocks.push(code[i] as number);
+    blocks.push(code.at(i));
     blocks.push(-1);
     stack.push(blocks.length / BLOCK.fields - 1);
     groups.push(group);
@@ -101,17 +102,17 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
   const closeBlock = () => {
     const top = stack.pop();
     groups.pop();
-    if (top !== undefined) blocks.set(top * BLOCK.fields + BLOCK.close, code[i] as number);
+    if (top !== undefined) blocks.set(top * BLOCK.fields + BLOCK.close, code.at(i));
     i++;
   };
 
   const readList = (owner: number, subjectsFrom: number, subjectsTo: number, arrowsFrom: number, arrowsTo: number) => {
-    const open = code[i++] as number;
+    const open = code.at(i++);
     const entriesFrom = entries.length / ENTRY.fields;
     let close = -1;
     // Each token's row head (kind and punctuation, see punct) is read once: lists hold most of a pipeline's tokens.
     while (i < length) {
-      const t = code[i] as number;
+      const t = code.at(i);
       const head = rowHead(t);
       if (head === CLOSE_BRACKET) {
         close = t;
@@ -126,9 +127,9 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
       // A line that starts a statement (`review [`, `a -> b`): the list above was never closed.
       const after = peek(1);
       const afterHead = rowHead(after);
-      if ((afterHead === OPEN_BRACKET || afterHead === ARROW) && onLaterLine(code[i - 1] as number, t)) break;
+      if ((afterHead === OPEN_BRACKET || afterHead === ARROW) && onLaterLine(code.at(i - 1), t)) break;
       i++;
-      const equals = rowHead(peek()) === EQUALS ? (code[i++] as number) : -1;
+      const equals = rowHead(peek()) === EQUALS ? code.at(i++) : -1;
       if (equals < 0) {
         entries.push4(t, -1, -1, -1);
         const following = peek();
@@ -136,9 +137,9 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
         continue;
       }
       const valueHead = rowHead(peek());
-      const value = valueHead >= 0 && (valueHead & KIND_MASK) <= HTML ? (code[i++] as number) : -1;
+      const value = valueHead >= 0 && (valueHead & KIND_MASK) <= HTML ? code.at(i++) : -1;
       const separatorHead = rowHead(peek());
-      const separator = separatorHead === COMMA || separatorHead === SEMICOLON ? (code[i++] as number) : -1;
+      const separator = separatorHead === COMMA || separatorHead === SEMICOLON ? code.at(i++) : -1;
       entries.push4(t, equals, value, separator);
     }
     lists.push4(owner | (inSubgraph() ? IN_SUBGRAPH : 0), open, close, entriesFrom);
@@ -167,12 +168,12 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
       marks.push4(assignments.length / ASSIGNMENT.fields, nodeIds.length / NODE_ID.fields, arrows.length, edges.length / EDGE.fields);
       marks.push(root);
     }
-    const t = code[i] as number;
+    const t = code.at(i);
     const lower = keyword(t);
     if (stack.length === 0) {
       if (lower === 'graph' || lower === 'digraph') {
         i++;
-        const name = isValueToken(peek()) && !is(peek(), OPEN_BRACE) ? (code[i++] as number) : -1;
+        const name = isValueToken(peek()) && !is(peek(), OPEN_BRACE) ? code.at(i++) : -1;
         if (is(peek(), OPEN_BRACE)) openBlock(0, t, name, false);
       } else i++;
       continue;
@@ -191,7 +192,7 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     }
     if (lower === 'subgraph') {
       i++;
-      const name = isValueToken(peek()) ? (code[i++] as number) : -1;
+      const name = isValueToken(peek()) ? code.at(i++) : -1;
       if (is(peek(), OPEN_BRACE)) openBlock(1, t, name, false);
       continue;
     }
@@ -204,8 +205,8 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     }
     if (isValueToken(t) && is(peek(1), EQUALS)) {
       i += 2;
-      const value = isValueToken(peek()) ? (code[i++] as number) : -1;
-      assignments.push4(inSubgraph() ? 1 : 0, t, code[i - (value >= 0 ? 2 : 1)] as number, value);
+      const value = isValueToken(peek()) ? code.at(i++) : -1;
+      assignments.push4(inSubgraph() ? 1 : 0, t, code.at(i - (value >= 0 ? 2 : 1)), value);
       assignments.push(innermost());
       continue;
     }
@@ -221,7 +222,7 @@ export function readStatements(outline: Outline, state: StatementState, stopAt?:
     const first = readOperand();
     if (first >= 0) subjects[subjectCount++] = first;
     while (peek() >= 0 && kindOf(peek()) === ARROW) {
-      arrows.push(code[i++] as number);
+      arrows.push(code.at(i++));
       if (is(peek(), OPEN_BRACE) || keyword(peek()) === 'subgraph') break; // a group operand: the block loop handles it
       const operand = readOperand();
       if (operand >= 0) subjects[subjectCount++] = operand;
