@@ -5,7 +5,7 @@ import type { CodergenBackend } from '../engine/runtime/backend';
 import type { SandboxRequest } from '../engine/model/sandbox-setting';
 import { carriesToken, isToken } from './bearer-token';
 import { renderRunSvg } from './graph-svg';
-import { openEventStream, readJsonObject, sendError, sendJson } from './http-io';
+import { readJsonObject, sendError, sendJson } from './http-io';
 import { HttpError, parseAnswer, parseBreakpoints, parseSubmission, type ReleaseMode } from '../host/protocol/serve-api';
 import { matchRoute, type OperationId } from '../host/protocol/serve-routes';
 import { openApiDocument } from '../host/protocol/openapi';
@@ -25,10 +25,11 @@ import { listSources } from './source-list';
 import { storeUploads } from './gate-uploads';
 import { rerunRequest, sessionRequest } from '../host/protocol/serve-schemas';
 import { awaitStartsOnRestate, restoredRuns } from './restored-runs';
-import { resumeServed } from './resume-served';
+import { resumeServed, resumeWithHeldAnswer } from './resume-served';
 import { RunReader } from '../host/run-directory/run-reader';
 import { visitDiff, visitFiles } from './visit-files';
 import { rerunServed } from './rerun-served';
+import { streamEvents } from './run-event-stream';
 
 export type ListenTarget = { readonly port: number; readonly host: string } | { readonly socket: string };
 
@@ -110,7 +111,10 @@ export class PipelineServer {
     }
     // Those no worker had started yet are followed once a worker has.
     this.stopAwaiting = launcher ? awaitStartsOnRestate(launcher, (run) => this.track(run)) : () => undefined;
-    if (launcher) this.restoreQueue(launcher);
+    if (launcher) {
+      this.restoreHeldAnswers(launcher);
+      this.restoreQueue(launcher);
+    }
     this.server = http.createServer(TIMEOUTS, (request, response) => void this.handle(request, response));
     this.connections = new ConnectionCap(this.server, options.maxConnections ?? connectionsWithin(openFileLimit(), launcher?.maxRunning ?? 1).cap);
   }
@@ -263,8 +267,11 @@ export class PipelineServer {
       const given = answer.kind === 'option' || answer.kind === 'freeform' ? { ...answer, ...attachments } : answer;
       // Answered, the run goes on: with a slot, or after the runs already waiting for one.
       if (run.lastQuestion(qid) && !this.queue.hasRoom()) {
-        const queuePosition = this.queue.enqueue(run, () => void run.deliverHeldAnswer(), false);
-        run.holdAnswer(qid, given, () => this.queue.position(run));
+        // On disk before the client hears it was taken: a server killed before the run's turn leaves it to the next one.
+        const queued = this.options.launcher?.queued;
+        queued?.holdAnswer({ id: run.spec.id, questionId: qid, answer: given });
+        const queuePosition = this.queue.enqueue(run, () => run.deliverHeldAnswer(), false);
+        run.holdAnswer({ questionId: qid, answer: given, asked: true, settled: () => queued?.releaseAnswer(run.spec.id) }, () => this.queue.position(run));
         sendJson(response, 202, { answered: qid, queuePosition });
         return;
       }
@@ -387,6 +394,31 @@ export class PipelineServer {
   }
 
   /**
+   * The answers an earlier server held for gates while every slot was taken: each run goes on with its
+   * answer at its turn, ahead of the submissions (it was under way) — resumed, when it was walked here,
+   * its gate getting the answer as it asks again. An answer whose run ended or is not served is spent.
+   */
+  private restoreHeldAnswers(launcher: Launcher): void {
+    for (const held of launcher.queued.heldAnswers((message) => process.stderr.write(`attractor serve: ${message}\n`))) {
+      const previous = this.runs.get(held.id);
+      const answer = { questionId: held.questionId, answer: held.answer, asked: false, settled: () => launcher.queued.releaseAnswer(held.id) };
+      if (previous?.status === 'running') {
+        previous.holdAnswer(answer, () => this.queue.position(previous));
+        this.queue.enqueue(previous, () => previous.deliverHeldAnswer(), false);
+      } else if (previous?.status === 'interrupted' && launcher.walkers.kind === 'here') {
+        const resumed = new ServedRun({ ...previous.spec, createdAt: previous.createdAt });
+        const place = () => this.queue.position(resumed);
+        resumed.queue(place);
+        resumed.holdAnswer(answer, place);
+        this.queue.enqueue(resumed, () => resumeWithHeldAnswer(previous, launcher, resumed), false);
+        this.track(resumed);
+      } else {
+        answer.settled();
+      }
+    }
+  }
+
+  /**
    * The submissions an earlier server on this logs root left waiting, back in line in their order
    * (whatever --max-queued is now); those that ended before they started are listed as ended.
    */
@@ -456,43 +488,4 @@ function latestCheckpoint(run: ServedRun) {
   const checkpoint = run.checkpoint;
   if (!checkpoint) throw new HttpError(404, `pipeline ${run.spec.id} has no checkpoint yet`);
   return checkpoint;
-}
-
-/** The run's events as SSE from after `Last-Event-ID` (header, or `lastEventId` query for clients that cannot set it); ends after the last one. */
-function streamEvents(run: ServedRun, request: http.IncomingMessage, response: http.ServerResponse, url: URL): void {
-  const lastId = parseLastEventId(request.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined);
-  const stopHeartbeat = openEventStream(response);
-  const unfollow = run.log.follow(
-    lastId,
-    // A stored log is read as fast as the client takes it; a live one as fast as the run goes.
-    (entry) => (response.write(`id: ${entry.id}\nevent: ${entry.event.type}\ndata: ${entry.data}\n\n`) ? undefined : drained(response)),
-    () => {
-      stopHeartbeat();
-      response.end();
-    },
-  );
-  response.once('close', () => {
-    stopHeartbeat();
-    unfollow();
-  });
-}
-
-/** Settles once the response has room again, or is gone. */
-function drained(response: http.ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
-}
-
-function parseLastEventId(header: string | string[] | undefined): number {
-  if (header === undefined) return 0;
-  const text = Array.isArray(header) ? header[0] : header;
-  if (!/^\d{1,15}$/.test(text ?? '')) throw new HttpError(400, `Last-Event-ID must be an event id (a non-negative integer), got "${text}"`);
-  return Number(text);
 }

@@ -4,17 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { realPathOf } from '../engine/io/real-path';
 import { writeFileAtomic } from '../engine/runtime/atomic-write';
-import { count, dictionary, matching, object, oneOf, text, type Infer } from '../host/protocol/guards';
+import type { Check } from '../host/protocol/guards';
+import { count, dictionary, list, matching, object, oneOf, tagged, text, type Infer } from '../host/protocol/guards';
 import { claimQueue } from './queue-owner';
 
 /** Submissions that ended before they started (cancelled in the queue, refused at their turn) listed after a restart; older ones are forgotten. */
 const ENDED_KEPT = 100;
 
-/** A record's file: its run id (the queue's owner.json and the temp files of writes are none). */
-const RECORD_NAME = /^[0-9a-f-]{36}\.json$/;
+/** A record's file: its run id, then `.answer` for a held answer (the queue's owner.json and the temp files of writes are none). */
+const RECORD_NAME = /^[0-9a-f-]{36}(\.answer)?\.json$/;
+const HELD_SUFFIX = '.answer';
+
+const runId = matching(/^[0-9a-f-]{36}$/, 'a run id');
 
 const queuedRecord = object({
-  id: matching(/^[0-9a-f-]{36}$/, 'a run id'),
+  id: runId,
   /** Its place in line: records are restored in this order. */
   seq: count,
   createdAt: text(100),
@@ -29,6 +33,27 @@ const queuedRecord = object({
 
 /** A submission that waited (or waits) for a worker slot, as kept in the user's state directory. */
 type QueuedRecord = Infer<typeof queuedRecord>;
+
+const attachments = list(text(10_000), 1000);
+
+/** The last question of a run at its gate, answered while every slot was taken: the run goes on with it when its turn comes. */
+const heldAnswerRecord = object({
+  id: runId,
+  /** Its place in line, among the held answers (they go before the submissions: their runs were under way). */
+  seq: count,
+  questionId: text(10_000),
+  answer: tagged(
+    {
+      option: object({ choice: text(10_000) }, { attachments }),
+      freeform: object({ text: text(1024 ** 2) }, { attachments }),
+      skipped: object({}),
+    },
+    'kind',
+  ),
+});
+
+/** A gate's answer kept for its run until the run has a slot again. */
+export type HeldAnswer = Omit<Infer<typeof heldAnswerRecord>, 'seq'>;
 /** What a submission brings to the queue; its place is given by the store. */
 export type QueuedSubmission = Omit<QueuedRecord, 'seq' | 'ended'>;
 
@@ -39,7 +64,7 @@ export function defaultStateDir(): string {
 
 /**
  * The queue of `attractor serve`, kept where only this user writes: one record (mode 0600) per
- * submission waiting for a worker slot, in `<state dir>/serve-queue/<hash of the logs root>/`,
+ * submission waiting for a worker slot, and per answer held for a run at its gate until it has one, in `<state dir>/serve-queue/<hash of the logs root>/`,
  * outside the logs root and every root. A restarted server starts only what it finds there; a record
  * under the logs root (committed, or written by whoever shares it) is never read. A record is written
  * (fsynced) before its submission is answered, deleted when its turn comes (at most once: a server
@@ -48,6 +73,7 @@ export function defaultStateDir(): string {
 export class QueuedSubmissions {
   private readonly records = new Map<string, QueuedRecord>();
   private nextSeq = 0;
+  private nextHeldSeq = 0;
 
   private constructor(
     private readonly dir: string,
@@ -81,9 +107,8 @@ export class QueuedSubmissions {
    * or that is no record is never started nor listed: `warn` says which and why.
    */
   restore(warn: (message: string) => void): QueuedRecord[] {
-    for (const name of fs.readdirSync(this.dir).filter((entry) => RECORD_NAME.test(entry))) {
-      const file = path.join(this.dir, name);
-      const record = readRecord(file);
+    for (const file of this.files(false)) {
+      const record = readRecord(file, queuedRecord, '');
       if (typeof record === 'string') {
         warn(`queued submission ${file} ignored: ${record}`);
         continue;
@@ -92,6 +117,28 @@ export class QueuedSubmissions {
       this.nextSeq = Math.max(this.nextSeq, record.seq + 1);
     }
     return [...this.records.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** The answers an earlier server held for runs at their gates, in the order they were given; a forged one is ignored as `restore` ignores records. */
+  heldAnswers(warn: (message: string) => void): HeldAnswer[] {
+    const held = this.files(true).flatMap((file) => {
+      const record = readRecord(file, heldAnswerRecord, HELD_SUFFIX);
+      if (typeof record !== 'string') return [record];
+      warn(`held answer ${file} ignored: ${record}`);
+      return [];
+    });
+    this.nextHeldSeq = Math.max(this.nextHeldSeq, ...held.map((record) => record.seq + 1));
+    return held.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...answer }) => answer);
+  }
+
+  /** A run's gate was answered while no slot was free: on disk before the client hears it was taken. */
+  holdAnswer(held: HeldAnswer): void {
+    writeFileAtomic(this.fileOf(held.id, HELD_SUFFIX), `${JSON.stringify({ ...held, seq: this.nextHeldSeq++ })}\n`, true, 0o600);
+  }
+
+  /** The run's gate got the answer, or no longer waits for it (the run ended, was cancelled, moved on). */
+  releaseAnswer(id: string): void {
+    fs.rmSync(this.fileOf(id, HELD_SUFFIX), { force: true });
   }
 
   /** A submission waits: on disk before the client hears it is queued. */
@@ -119,13 +166,21 @@ export class QueuedSubmissions {
     this.records.set(record.id, record);
   }
 
-  private fileOf(id: string): string {
-    return path.join(this.dir, `${id}.json`);
+  private fileOf(id: string, suffix = ''): string {
+    return path.join(this.dir, `${id}${suffix}.json`);
+  }
+
+  /** The record files: of held answers, or of submissions. */
+  private files(heldAnswers: boolean): string[] {
+    return fs
+      .readdirSync(this.dir)
+      .filter((entry) => RECORD_NAME.test(entry) && entry.endsWith(`${HELD_SUFFIX}.json`) === heldAnswers)
+      .map((entry) => path.join(this.dir, entry));
   }
 }
 
-/** The record in `file`, or why it is none this user wrote. */
-function readRecord(file: string): QueuedRecord | string {
+/** The record in `file` (named by its id and `suffix`), or why it is none this user wrote. */
+function readRecord<T extends { readonly id: string }>(file: string, check: Check<T>, suffix: string): T | string {
   let text: string;
   try {
     const stat = fs.lstatSync(file);
@@ -142,9 +197,9 @@ function readRecord(file: string): QueuedRecord | string {
   } catch {
     return 'not JSON';
   }
-  const checked = queuedRecord(parsed, '');
+  const checked = check(parsed, '');
   if (!checked.ok) return checked.error;
-  return `${checked.value.id}.json` === path.basename(file) ? checked.value : 'its name is not its id';
+  return `${checked.value.id}${suffix}.json` === path.basename(file) ? checked.value : 'its name is not its id';
 }
 
 /** Why others than this user may have written a file or directory, or undefined when none may. */

@@ -8,7 +8,7 @@ import type { Infer } from '../host/protocol/guards';
 import type { rerunRequest, rerunStarted } from '../host/protocol/serve-schemas';
 import type { Launcher } from './pipeline-server';
 import { servedWorkingDirectory, walkedHere, walkServed } from './resume-served';
-import type { ServedRun } from './served-run';
+import { ServedRun } from './served-run';
 
 type RerunRequest = Infer<typeof rerunRequest>;
 type RerunOrigin = Infer<typeof rerunStarted>['rerun'];
@@ -37,7 +37,7 @@ export async function rerunServed(previous: ServedRun, request: RerunRequest, la
   const branchId = path.basename(branch.directory);
   writeServedMarker(branch.directory, { served_id: branchId });
   const { createdAt: _createdAt, ...spec } = previous.spec;
-  const run = await walkServed({ ...spec, id: branchId, logsRoot: branch.directory }, execution, cwd, launcher);
+  const run = await walkServed(new ServedRun({ ...spec, id: branchId, logsRoot: branch.directory }), execution, cwd, launcher);
   const overBudget = branch.restore?.overBudget ?? [];
   const restore = branch.restore
     ? { discarded: branch.restore.discarded.length, undo: branch.directory, ...(overBudget.length > 0 ? { overBudget: [...overBudget] } : {}) }

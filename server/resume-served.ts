@@ -3,7 +3,7 @@ import { runPipeline } from '../engine/runtime/runner';
 import { isResumable } from '../host/run-directory/run-summary';
 import { HttpError } from '../host/protocol/serve-api';
 import type { Execution, Launcher } from './pipeline-server';
-import { ServedRun, type ServedRunSpec } from './served-run';
+import { ServedRun } from './served-run';
 
 /**
  * `POST /pipelines/{id}/resume`: an interrupted or cancelled run walked on from its last checkpoint,
@@ -12,11 +12,22 @@ import { ServedRun, type ServedRunSpec } from './served-run';
  * directory must lie under the server's roots. Resolves once the walk has started, with the run that
  * now serves it; a refusal is a 409.
  */
-export async function resumeServed(previous: ServedRun, launcher: Launcher): Promise<ServedRun> {
+export async function resumeServed(previous: ServedRun, launcher: Launcher, into = new ServedRun({ ...previous.spec, createdAt: previous.createdAt })): Promise<ServedRun> {
   const { id } = previous.spec;
   if (previous.status === 'queued' || !isResumable(previous.status)) throw new HttpError(409, `pipeline ${id} is ${previous.status}: only an interrupted or cancelled run resumes`);
   const execution = walkedHere(launcher, id, 'resume');
-  return walkServed({ ...previous.spec, createdAt: previous.createdAt }, execution, servedWorkingDirectory(previous, launcher), launcher);
+  return walkServed(into, execution, servedWorkingDirectory(previous, launcher), launcher);
+}
+
+/** The turn of a run an earlier server held an answer for (`into`, queued): its walk goes on from its checkpoint and its gate gets the answer. */
+export function resumeWithHeldAnswer(previous: ServedRun, launcher: Launcher, into: ServedRun): void {
+  into.dequeue();
+  Promise.resolve()
+    .then(() => resumeServed(previous, launcher, into))
+    .then(
+      () => into.deliverHeldAnswer(),
+      (error: Error) => into.endUnstarted('fail', `not resumed with the answer held for its gate: ${error.message}`),
+    );
 }
 
 /** The execution of a server that walks its runs itself; 409 for one that hands them to Restate. */
@@ -30,9 +41,9 @@ export function servedWorkingDirectory(run: ServedRun, launcher: Launcher): stri
   return launcher.roots.resolve(run.spec.cwd, run.spec.cwd, "the run's working directory");
 }
 
-/** Walks the run directory `spec.logsRoot` on from its checkpoint, served as a new run; resolves once the walk has started (a refusal is a 409). */
-export async function walkServed(spec: ServedRunSpec, execution: () => Execution, cwd: string, launcher: Launcher): Promise<ServedRun> {
-  const run = new ServedRun(spec);
+/** Walks the run directory `run.spec.logsRoot` on from its checkpoint, served as `run`; resolves once the walk has started (a refusal is a 409). */
+export async function walkServed(run: ServedRun, execution: () => Execution, cwd: string, launcher: Launcher): Promise<ServedRun> {
+  const { spec } = run;
   const { backend, defaultMaxParallel, sandbox, runner } = execution();
   let walking = (): void => undefined;
   const started = new Promise<undefined>((resolve) => (walking = () => resolve(undefined)));

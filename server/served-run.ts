@@ -42,6 +42,18 @@ export interface RestoredEnd {
   readonly trace: readonly TraceRecord[];
 }
 
+/** An answer held for a run's last question until the run has a worker slot again. */
+export interface HeldGateAnswer {
+  readonly questionId: string;
+  readonly answer: Answer;
+  /** False for a run resumed with the answer: its gate has yet to ask the question again. */
+  readonly asked: boolean;
+  /** Its turn came before the gate asked: the gate gets it as it asks. */
+  readonly due?: boolean;
+  /** Told once the answer is spent: given to the gate, or no gate will take it. */
+  readonly settled: () => void;
+}
+
 /** How a run ended, as far as the server knows (a run walked elsewhere reports no final state). */
 type RunEnd = Pick<RunResult, 'status' | 'failureReason'> & { readonly state?: RunState };
 
@@ -92,7 +104,7 @@ export class ServedRun {
   /** Where the run waits for a worker slot (1: next), while it waits. */
   private queuePlace: (() => number | undefined) | undefined;
   /** An answer taken while every slot was taken: its gate gets it once the run has a slot again. */
-  private heldAnswer: { readonly questionId: string; readonly answer: Answer } | undefined;
+  private heldAnswer: HeldGateAnswer | undefined;
   /** Answers on their way to the gate (Restate's takes a moment): their questions wait no more. */
   private readonly answering = new Set<string>();
 
@@ -179,7 +191,7 @@ export class ServedRun {
       return true;
     }
     if (this.currentStatus !== 'running') return false;
-    this.heldAnswer = undefined;
+    this.dropHeldAnswer();
     this.queuePlace = undefined;
     this.abort.abort(new Error('cancelled over HTTP'));
     this.remote?.cancel();
@@ -213,20 +225,42 @@ export class ServedRun {
     }
   }
 
-  /** Takes the answer of its last waiting question while no slot is free; the gate gets it on `deliverHeldAnswer`. */
-  holdAnswer(questionId: string, answer: Answer, place: () => number | undefined): void {
-    this.heldAnswer = { questionId, answer };
+  /**
+   * Takes the answer of its last question while no slot is free; the gate gets it on
+   * `deliverHeldAnswer`. `settled` is told once the answer is spent: delivered, or no gate will take
+   * it (the run was cancelled or ended first).
+   */
+  holdAnswer(held: HeldGateAnswer, place: () => number | undefined): void {
+    this.heldAnswer = held;
     this.queuePlace = place;
   }
 
-  /** The run's turn came: its gate gets the answer held for it (a gate that stopped waiting meanwhile is said in a warning). */
-  async deliverHeldAnswer(): Promise<void> {
-    const held = this.heldAnswer;
-    this.heldAnswer = undefined;
+  /**
+   * The run's turn came: its gate gets the answer held for it — at once, or, for a run resumed with
+   * it (`held.asked` false), when its walk reaches the gate and asks again. A gate that stopped
+   * waiting meanwhile is said in a warning.
+   */
+  deliverHeldAnswer(): void {
     this.queuePlace = undefined;
-    if (!held || this.currentStatus !== 'running') return;
-    const taken = await this.answer(held.questionId, held.answer).catch(() => false);
+    const held = this.heldAnswer;
+    if (!held) return;
+    if (!held.asked && !this.waitsFor(held.questionId)) {
+      this.heldAnswer = { ...held, due: true };
+      return;
+    }
+    void this.giveHeldAnswer(held);
+  }
+
+  private async giveHeldAnswer(held: HeldGateAnswer): Promise<void> {
+    this.heldAnswer = undefined;
+    const taken = this.currentStatus === 'running' && (await this.answer(held.questionId, held.answer).catch(() => false));
+    held.settled();
     if (!taken) this.events.emit({ type: 'warning', message: `the answer to question ${held.questionId}, held while the server had no free slot, came after its gate had stopped waiting` });
+  }
+
+  /** Whether the gate that asked `questionId` waits for its answer now. */
+  private waitsFor(questionId: string): boolean {
+    return (this.remote ? this.remote.pending() : this.interviewer.pending()).some(({ id }) => id === questionId);
   }
 
   /** The server is closing: a run walked here is cancelled (and leaves its last checkpoint); one walked elsewhere goes on. */
@@ -275,6 +309,7 @@ export class ServedRun {
   }
 
   private finish(status: ServedStatus, failureReason: string | undefined, endedAt = new Date().toISOString()): void {
+    this.dropHeldAnswer();
     this.lease.end();
     this.endedAt = endedAt;
     this.currentStatus = status;
@@ -309,9 +344,22 @@ export class ServedRun {
     };
   }
 
+  /** No gate will take the held answer: it is spent. */
+  private dropHeldAnswer(): void {
+    const held = this.heldAnswer;
+    this.heldAnswer = undefined;
+    held?.settled();
+  }
+
   private observe(event: RunEvent): void {
     this.projection.observe(event);
     switch (event.type) {
+      case 'human:question': {
+        // A resumed run's gate asks again: the answer held for it goes in once the gate waits (right after this event).
+        const held = this.heldAnswer;
+        if (held?.due && held.questionId === event.question.id) setImmediate(() => void this.giveHeldAnswer(held));
+        break;
+      }
       case 'run:start':
         this.runId = event.runId;
         this.graphName = event.graphName;

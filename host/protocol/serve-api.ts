@@ -2,7 +2,7 @@
 // The shapes are the contract's checks (serve-schemas.ts); the server parses request bodies with
 // the functions below, its clients (host/serve/serve-client.ts) check the answers with the same checks.
 import type { RunEvent } from '../../engine/runtime/events';
-import type { Answer } from '../../engine/runtime/interviewer';
+import type { Answer, GateReply } from '../../engine/runtime/interviewer';
 import type { Check } from './guards';
 import { answerRequest, breakpointsBody, MAX_BREAKPOINTS, submissionBody, type HeldState, type HoldBreakpoints, type Upload } from './serve-schemas';
 
@@ -69,7 +69,7 @@ export function parseSubmission(body: Readonly<Record<string, unknown>>): Submis
  * choice or text may bring `attachments` (files uploaded with it), which the server stores and adds
  * to the answer as paths.
  */
-export function parseAnswer(body: Readonly<Record<string, unknown>>): { readonly answer: Answer; readonly uploads: readonly Upload[] } {
+export function parseAnswer(body: Readonly<Record<string, unknown>>): { readonly answer: GateReply; readonly uploads: readonly Upload[] } {
   const { choice, text, attachments: uploads = [] } = parsed(answerRequest, body);
   if (Object.keys(body).filter((key) => key !== 'attachments').length !== 1) throw new HttpError(400, 'give exactly one of "choice", "text" or "skipped"');
   if (choice === '') throw new HttpError(400, '"choice" must be a non-empty string');

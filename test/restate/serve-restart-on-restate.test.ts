@@ -15,6 +15,7 @@ import { launchChromium } from '../browser';
 import { call, readEvents, serve, type Served } from '../server/serve-harness';
 import { freePorts, type Cluster } from './restate-cluster';
 import { startGatedCluster, submitGated } from './gated-pipeline';
+import { SLOW } from '../server/admission-scenario';
 
 let dir: string;
 let shared: string;
@@ -151,6 +152,32 @@ test("a gate answered while no server ran is not offered again, though its answe
   assert.deepEqual(events.filter((event) => event.type.startsWith('human:')).map((event) => event.type), ['human:question', 'human:answer']);
   assert.equal(events.at(-1)?.data.status, 'success');
   assert.equal(fs.readFileSync(path.join(run.cwd, 'steps.log'), 'utf8'), 'prepare\nship\n');
+});
+
+test('an answer held while every slot was taken outlives the server: the run followed again gets it at its turn, and its gate is asked no one', async () => {
+  await server?.kill();
+  fs.writeFileSync(path.join(shared, 'slow.dot'), SLOW);
+  const stateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-held-state-')));
+  const oneSlot = () => serve(shared, '--on', cluster.on, '--max-runs', '1', '--state-dir', stateDir);
+  server = await oneSlot();
+  const gated = await submitted(server.url);
+  const asked = await waitingQuestion(server.url, gated.id);
+  const slow = await call(`${server.url}/pipelines`, { body: { path: path.join(shared, 'slow.dot'), cwd: fs.mkdtempSync(path.join(shared, 'run-')) } });
+  assert.equal(slow.body.status, 'running', 'the slow run takes the only slot');
+  const held = await call(`${server.url}/pipelines/${gated.id}/questions/${encodeURIComponent(asked.id)}/answer`, { body: { choice: 'Y' } });
+  assert.deepEqual([held.status, held.body], [202, { answered: asked.id, queuePosition: 1 }]);
+  await server.kill();
+
+  // Restate's workers walk the slow run on: it still holds the slot, and the answered run waits its turn with its answer.
+  server = await oneSlot();
+  const waiting = (await call(`${server.url}/pipelines/${gated.id}`)).body;
+  assert.deepEqual([waiting.status, waiting.queuePosition, waiting.pendingQuestions], ['running', 1, 0], JSON.stringify(waiting));
+  assert.equal((await call(`${server.url}/pipelines/${gated.id}/questions/${encodeURIComponent(asked.id)}/answer`, { body: { choice: 'N' } })).status, 404, 'the held answer is the only one');
+  assert.equal((await call(`${server.url}/pipelines/${slow.body.id as string}/cancel`, { body: {} })).status, 202);
+  const events = await readEvents(`${server.url}/pipelines/${gated.id}/events`);
+  assert.deepEqual(events.filter((event) => event.type.startsWith('human:')).map((event) => event.type), ['human:question', 'human:answer']);
+  assert.equal(events.at(-1)?.data.status, 'success');
+  assert.equal(fs.readFileSync(path.join(gated.cwd, 'steps.log'), 'utf8'), 'prepare\nship\n', 'the gate took the held answer, Yes');
 });
 
 test("VS Code's client following a run goes on across the server's kill -9 and restart: each event once, numbered as before", async () => {

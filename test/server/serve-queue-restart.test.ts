@@ -21,6 +21,17 @@ const QUICK = `digraph quick {
   start -> work -> done
 }`;
 
+/** Waits at its gate first; answered "Go", it writes built.txt. */
+const GATED = `digraph gated {
+  start [shape=Mdiamond]
+  ready [shape=hexagon, label="Go?"]
+  build [shape=parallelogram, tool_command="echo built > built.txt"]
+  done [shape=Msquare]
+  start -> ready
+  ready -> build [label="[G] Go"]
+  build -> done
+}`;
+
 const FORGED = QUICK.replace('ran.txt', 'forged.txt');
 
 interface Row {
@@ -109,6 +120,57 @@ describe('attractor serve: the queue outlives the server', () => {
     assert.equal(fs.readFileSync(path.join(root, 'd', 'ran.txt'), 'utf8'), 'ran\n', 'ran once');
     assert.deepEqual(fs.readdirSync(path.join(root, 'x')), [], 'the cancelled submission never ran');
     assert.deepEqual(fs.readdirSync(forgedCwd), [], 'no forged record ran');
+  });
+
+  it('an answer held while every slot was taken outlives the server: the next one resumes the run with it, the gate is not asked again', async () => {
+    const root = workspaceWith('attractor-serve-held-', { 'slow.dot': SLOW, 'gated.dot': GATED });
+    const stateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-held-state-')));
+    const serveArgs = ['--max-runs', '1', '--state-dir', stateDir];
+    const cwdOf = (name: string): string => {
+      fs.mkdirSync(path.join(root, name));
+      return path.join(root, name);
+    };
+    const row = async (url: string, id: string): Promise<Row & { pendingQuestions: number }> => (await call(`${url}/pipelines/${id}`)).body as unknown as Row & { pendingQuestions: number };
+    const until = async (url: string, id: string, holds: (run: Row & { pendingQuestions: number }) => boolean, what: string): Promise<Row & { pendingQuestions: number }> => {
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const run = await row(url, id);
+        if (holds(run)) return run;
+        if (Date.now() > deadline) assert.fail(`pipeline ${id} never ${what}: ${JSON.stringify(run)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+
+    const first = await started(root, ...serveArgs);
+    const gated = (await call(`${first.url}/pipelines`, { body: { path: '../gated.dot', cwd: cwdOf('g') } })).body.id as string;
+    await until(first.url, gated, (run) => run.pendingQuestions === 1, 'asked its question');
+    const [question] = (await call(`${first.url}/pipelines/${gated}/questions`)).body.questions as Array<{ id: string }>;
+    const slow = (await call(`${first.url}/pipelines`, { body: { path: '../slow.dot', cwd: cwdOf('s') } })).body as unknown as Row;
+    assert.equal(slow.status, 'running', 'the slow run takes the only slot');
+    const held = await call(`${first.url}/pipelines/${gated}/questions/${encodeURIComponent(question?.id as string)}/answer`, { body: { choice: 'G' } });
+    assert.deepEqual([held.status, held.body], [202, { answered: question?.id, queuePosition: 1 }]);
+    const [queueDir] = fs.readdirSync(path.join(stateDir, 'serve-queue')).map((name) => path.join(stateDir, 'serve-queue', name));
+    const answers = () => fs.readdirSync(queueDir as string).filter((name) => name.endsWith('.answer.json'));
+    assert.deepEqual(answers(), [`${gated}.answer.json`], 'the held answer is on disk, in the state directory, before the 202');
+    assert.equal(fs.statSync(path.join(queueDir as string, `${gated}.answer.json`)).mode & 0o777, 0o600);
+    await first.kill();
+
+    // The slow run was walked by the killed server: interrupted, it holds no slot. The answered run
+    // goes on from its checkpoint with the answer it was given, and its gate asks no one again.
+    const second = await started(root, ...serveArgs);
+    const ended = await until(second.url, gated, (run) => (run.status !== 'running' && run.status !== 'queued') || run.pendingQuestions > 0, 'ended');
+    assert.equal(ended.status, 'success', `its gate was asked again, or the run did not go on: ${JSON.stringify(ended)}`);
+    assert.equal(fs.readFileSync(path.join(root, 'g', 'built.txt'), 'utf8'), 'built\n');
+    assert.equal((await row(second.url, slow.id)).status, 'interrupted');
+    const trace = fs.readFileSync(path.join(root, '.attractor-runs', gated, 'trace.jsonl'), 'utf8');
+    assert.match(trace, /"node_id":"ready","status":"success"/, 'the gate took the held answer');
+    assert.deepEqual(answers(), [], 'delivered, the answer is spent');
+    await second.kill();
+
+    // Delivered, the answer is spent: a third server resumes nothing.
+    const third = await started(root, ...serveArgs);
+    assert.equal((await row(third.url, gated)).status, 'success');
+    assert.equal((await row(third.url, slow.id)).status, 'interrupted');
   });
 
   it('refuses to start on a state directory others may write (inside a root or the logs root, or writable by group or others), and on a queue another live server keeps', async () => {
