@@ -1,7 +1,8 @@
 // Runs every *.test.ts under test/ (test/fixtures/ holds data, not tests) with node's built-in test
 // runner, on the test files compiled once by esbuild (scripts/compile-tests.mjs: tsx's start-up in
 // every test process cost more CPU than most tests), with source maps so that failures point at the
-// .ts lines. What a test file started is killed when the file ends (scripts/test-reaper.mjs).
+// .ts lines, the longest files first (scripts/test-order.mjs). What a test file started is killed
+// when the file ends (scripts/test-reaper.mjs).
 // Usage: node scripts/run-tests.mjs [--probe=FILE] [--concurrency=N] [--dir=DIR] [--file-timeout=MS] [substring filter...]
 // --probe appends each test file's wall time and CPU to FILE (scripts/test-probe.mjs); --concurrency
 // runs N test files at once (default two per core, at most 8); --dir and
@@ -12,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { compileTests } from './compile-tests.mjs';
 import { reapTestFiles, runnerEnvironment } from './test-reaper.mjs';
+import { longestFirst } from './test-order.mjs';
 
 const option = (name) => process.argv.slice(2).find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -33,7 +35,7 @@ const all = [];
   }
 })(dir);
 all.sort();
-const files = all.filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)));
+const files = (dir === 'test' ? longestFirst(all) : all).filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)));
 // Every test file is compiled, whatever the filter, so a filtered run and the next full one share the build.
 // The compiled files require() the ES-module-only packages (the Graphviz WASM, @google/genai, fast-check):
 // a Node older than 20.19 cannot, and runs the .ts files through tsx instead.
@@ -46,7 +48,7 @@ const runner = compile ? ['--enable-source-maps', ...reaper] : ['--import', 'tsx
 // instead of holding the suite; a healthy file on a busy 2-core machine ends well inside it.
 const FILE_TIMEOUT_MS = Number(option('file-timeout') ?? 300_000);
 console.log(`# node ${process.version} (${process.execPath}), ${files.length} test files${built ? ' (compiled)' : ''}, ${concurrency} at once`);
-const child = spawn(process.execPath, [...runner, '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files.map(compiled)], { stdio: 'inherit', env: { ...runnerEnvironment(), ...(probe === undefined ? {} : { ATTRACTOR_TEST_PROBE: path.resolve(probe) }) } });
+const child = spawn(process.execPath, [...runner, path.join(import.meta.dirname, 'run-in-order.mjs'), `--concurrency=${concurrency}`, `--file-timeout=${FILE_TIMEOUT_MS}`, ...files.map(compiled)], { stdio: 'inherit', env: { ...runnerEnvironment(), ...(probe === undefined ? {} : { ATTRACTOR_TEST_PROBE: path.resolve(probe) }) } });
 const reaping = reapTestFiles(child.pid);
 child.on('exit', (code) => {
   reaping.stop();

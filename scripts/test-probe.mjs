@@ -10,9 +10,10 @@ const PROBE = 'ATTRACTOR_TEST_PROBE';
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 const out = process.env[PROBE];
-// Only the test file's own process writes: what it starts does not inherit the variable.
-delete process.env[PROBE];
+// Only the test file's own process writes: what it starts does not inherit the variable (the runner
+// that starts the test files, loaded with this module too, keeps it for them).
 if (out !== undefined && process.env.NODE_TEST_CONTEXT !== undefined) {
+  delete process.env[PROBE];
   process.on('exit', () => {
     const text = fs.readFileSync('/proc/self/stat', 'utf8');
     // utime, stime, cutime, cstime: fields 14–17, the 11th–14th after the command name.
