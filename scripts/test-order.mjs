@@ -15,7 +15,7 @@ const RECORD_AGAIN = 'record it again: node scripts/run-tests.mjs --probe=PROBE,
 export function longestFirst(files) {
   const seconds = JSON.parse(fs.readFileSync(DURATIONS, 'utf8'));
   const gone = Object.keys(seconds).filter((file) => !files.includes(file));
-  if (gone.length > 0) throw new Error(`scripts/test-durations.json names test files that do not exist (${gone.join(', ')}): ${RECORD_AGAIN}`);
+  if (gone.length > 0) throw new Error(`scripts/test-durations.json names test files that do not exist (${gone.join(', ')}): remove them from it, or ${RECORD_AGAIN}`);
   const length = (file) => seconds[file] ?? Infinity;
   return [...files].sort((a, b) => (length(a) === length(b) ? 0 : length(a) > length(b) ? -1 : 1));
 }
