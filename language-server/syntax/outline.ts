@@ -199,7 +199,7 @@ export function buildOutline(text: string): Outline {
   const tokens = new IntList(Math.max(64, (text.length * 3) >> 2));
   const code = new IntList(Math.max(64, text.length >> 2));
   scanInto(text, 0, tokens, code);
-  const state = emptyStatementState();
+  const state = emptyStatementState(code.length);
   const tokenRows = tokens.store(TOKEN_FIELDS);
   const codeRows = code.store(1);
   const partial = new Outline(text, { tokens: tokenRows, code: codeRows, tables: emptyTables(), marks: RowStore.of(new Int32Array(0), MARK_FIELDS), firstOpenString: -1 });
