@@ -8,7 +8,8 @@ import path from 'node:path';
 import { pipelineList } from '../../host/protocol/serve-schemas';
 import { call } from './serve-harness';
 
-const GATE_FIRST = `digraph gate_first {
+/** Waits at its gate first; answered "Go", it writes built.txt. */
+export const GATE_FIRST = `digraph gate_first {
   start [shape=Mdiamond]
   ready [shape=hexagon, label="Go?"]
   build [shape=parallelogram, tool_command="echo built > built.txt"]

@@ -12,24 +12,13 @@ import { describe, it } from 'node:test';
 import { bundledCli } from '../test-bundle';
 import { call } from './serve-harness';
 import { started, workspaceWith } from './served-in-tests';
-import { SLOW } from './admission-scenario';
+import { GATE_FIRST, SLOW } from './admission-scenario';
 
 const QUICK = `digraph quick {
   start [shape=Mdiamond]
   work [shape=parallelogram, tool_command="echo ran >> ran.txt"]
   done [shape=Msquare]
   start -> work -> done
-}`;
-
-/** Waits at its gate first; answered "Go", it writes built.txt. */
-const GATED = `digraph gated {
-  start [shape=Mdiamond]
-  ready [shape=hexagon, label="Go?"]
-  build [shape=parallelogram, tool_command="echo built > built.txt"]
-  done [shape=Msquare]
-  start -> ready
-  ready -> build [label="[G] Go"]
-  build -> done
 }`;
 
 const FORGED = QUICK.replace('ran.txt', 'forged.txt');
@@ -123,7 +112,7 @@ describe('attractor serve: the queue outlives the server', () => {
   });
 
   it('an answer held while every slot was taken outlives the server: the next one resumes the run with it, the gate is not asked again', async () => {
-    const root = workspaceWith('attractor-serve-held-', { 'slow.dot': SLOW, 'gated.dot': GATED });
+    const root = workspaceWith('attractor-serve-held-', { 'slow.dot': SLOW, 'gated.dot': GATE_FIRST });
     const stateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-held-state-')));
     const serveArgs = ['--max-runs', '1', '--state-dir', stateDir];
     const cwdOf = (name: string): string => {
